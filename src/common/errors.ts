@@ -1,0 +1,101 @@
+/**
+ * The one registry of error codes (DESIGN.md section 7). Its starting content is the error
+ * catalogue of spec section 8; each code has a text in every language under `errors.<CODE>` in
+ * locales/*.json, which a test checks in both directions.
+ */
+export const ERRORS = {
+  // Sign-in and account (spec section 8)
+  AUTH_BAD_CREDENTIALS: 401,
+  USER_NOT_FOUND: 404,
+  USER_EXISTS: 409,
+  CODE_INVALID: 400,
+  EMAIL_INVALID: 400,
+  AUTH_FAILED: 401,
+  OLD_PASSWORD_WRONG: 400,
+  TOTP_SECRET_WRONG: 400,
+  NO_RIGHTS_CONTACT_ADMIN: 403,
+  ACCOUNT_LOCKED: 423,
+  PASSWORD_POLICY: 400,
+  PASSWORD_SAME_AS_OLD: 400,
+  PASSWORD_MISMATCH: 400,
+  ACCOUNT_DISABLED: 403,
+  // Orders
+  OVER_RECEIVE: 409,
+  DELETE_CANCEL_NOT_ALLOWED: 409,
+  SPLIT_NOT_ALLOWED: 409,
+  PRINT_NOT_ALLOWED: 409,
+  ORDER_STATUS_ERROR: 409,
+  WAVE_ID_EXISTS: 409,
+  SCAN_BY_WAVE: 400,
+  // Scanning
+  INVALID_SKU: 400,
+  OVERPACK_NOT_ALLOWED: 409,
+  CARTON_CLOSED: 409,
+  NOT_ENOUGH_TO_REMOVE: 409,
+  BARCODE_FORMAT: 400,
+  SSCC_MIXED_PACK: 409,
+  CONTAINER_NOT_FOUND_OR_RECEIVED: 409,
+  NO_PICKED_STOCK: 409,
+  CARD_REPLACE: 409,
+  // General
+  PRINTER_UNAVAILABLE: 503,
+  NO_RECORD: 404,
+  DATA_NOT_CHANGED: 409,
+  NOT_SAVED: 409,
+  UPLOAD_TOO_LARGE: 413,
+  SYSTEM_CONFIG: 500,
+  // HTTP and platform
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  OUT_OF_SCOPE: 403,
+  ROUTE_NOT_FOUND: 404,
+  BAD_JSON: 400,
+  BAD_REQUEST: 400,
+  VALIDATION_FAILED: 400,
+  BODY_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  TOO_MANY_REQUESTS: 429,
+  STALE_UPDATE: 409,
+  DUPLICATE_VALUE: 409,
+  INTERNAL: 500,
+  DATABASE_UNAVAILABLE: 503,
+  MODULE_NOT_FOUND: 404,
+} as const satisfies Record<string, number>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+export const ERROR_CODES = Object.keys(ERRORS) as ErrorCode[];
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(ERRORS, value);
+}
+
+/** One field's problem inside a 400 answer: which field, which code, the text, its parameters. */
+export interface FieldError {
+  field: string;
+  code: string;
+  message?: string;
+  params?: Record<string, string | number>;
+}
+
+/** The body of every failed API call. */
+export interface ErrorBody {
+  code: ErrorCode;
+  message: string;
+  details?: FieldError[];
+  params?: Record<string, string | number>;
+}
+
+/** A domain error: thrown anywhere on the server, answered by the one error handler. */
+export class AppError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    readonly params: Record<string, string | number> = {},
+    readonly details: FieldError[] | undefined = undefined,
+  ) {
+    super(code);
+    this.name = 'AppError';
+    this.status = ERRORS[code];
+  }
+}

@@ -1,0 +1,79 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { AppConfig } from './config.js';
+import type { Database } from './db/database.js';
+import { registerErrorHandling, sendError } from './http/error-handler.js';
+import { healthRoutes } from './modules/health/health.routes.js';
+import { APP_VERSION } from './version.js';
+import type {} from './http/access.js';
+
+export interface AppOptions {
+  config: AppConfig;
+  database: Database;
+  logger?: FastifyServerOptions['logger'];
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: AppConfig;
+    database: Database;
+  }
+}
+
+/** Builds the Fastify application on an open, migrated database; does not listen. */
+export async function buildApp({ config, database, logger }: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logger ?? {
+      level: config.logLevel,
+      // Tokens must never reach a log (spec section 9; DESIGN.md section 8).
+      redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+    },
+    bodyLimit: config.bodyLimitBytes,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => crypto.randomUUID(),
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: true } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorate('config', config);
+  app.decorate('database', database);
+  app.addHook('onSend', (request, reply, _payload, done) => {
+    reply.header('x-request-id', request.id);
+    done();
+  });
+
+  registerErrorHandling(app);
+  await app.register(fastifyCookie);
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'Warehouse management API', version: APP_VERSION },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    },
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+
+  await app.register(healthRoutes, { prefix: '/api' });
+
+  const indexHtml = path.join(config.distDir, 'index.html');
+  const hasClient = fs.existsSync(indexHtml);
+  if (hasClient) {
+    await app.register(fastifyStatic, { root: config.distDir, prefix: '/', wildcard: false, index: 'index.html' });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0];
+    // Hash routing keeps client paths out of the URL path, so only `/` and assets are ours;
+    // any other path that is not an API call still gets the app, which shows /notfound.
+    if (hasClient && request.method === 'GET' && !url.startsWith('/api') && !path.extname(url)) {
+      return reply.type('text/html').sendFile('index.html');
+    }
+    return sendError(request, reply, 404, 'ROUTE_NOT_FOUND');
+  });
+
+  return app;
+}

@@ -1,0 +1,110 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { DB } from './schema.js';
+import { PGliteDialect } from './pglite-dialect.js';
+
+export type DatabaseKind = 'pglite' | 'postgres';
+
+export interface Database {
+  db: Kysely<DB>;
+  kind: DatabaseKind;
+  /** The server's own version line, as `select version()` reports it. */
+  version(): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Raised when the database cannot be reached or opened; main prints it as one clear line. */
+export class DatabaseStartError extends Error {
+  override name = 'DatabaseStartError';
+}
+
+// Both drivers answer the same JavaScript types: bigint counts and ids as numbers (ids stay far
+// below 2^53), dates as 'YYYY-MM-DD' strings (a Date would shift by the server's time zone),
+// numeric as strings for decimal.js.
+const INT8 = 20;
+const DATE = 1082;
+pg.types.setTypeParser(INT8, (value: string) => Number(value));
+pg.types.setTypeParser(DATE, (value: string) => value);
+
+export async function connectPostgres(url: string, poolSize = 10): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000 });
+  // An idle client that loses its server must not crash the process; the pool replaces it.
+  pool.on('error', () => undefined);
+  try {
+    const client = await pool.connect();
+    client.release();
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw new DatabaseStartError(`cannot connect to DATABASE_URL (${redactUrl(url)}): ${(error as Error).message}`);
+  }
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    kind: 'postgres',
+    version: () => serverVersion(db),
+    close: () => db.destroy(),
+  };
+}
+
+/** Opens embedded PGlite in `dataDir`, or in memory when `dataDir` is undefined (tests). */
+export async function openPGlite(dataDir: string | undefined): Promise<Database> {
+  const parsers = { [DATE]: (value: string) => value };
+  let pglite: PGlite;
+  if (dataDir === undefined) {
+    pglite = await PGlite.create({ parsers });
+  } else {
+    const clusterDir = await ensureClusterDir(dataDir);
+    try {
+      pglite = await PGlite.create({ dataDir: clusterDir, parsers });
+    } catch (error) {
+      throw new DatabaseStartError(`cannot open the embedded database in ${clusterDir}: ${(error as Error).message}`);
+    }
+  }
+  const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
+  return {
+    db,
+    kind: 'pglite',
+    version: () => serverVersion(db),
+    close: () => db.destroy(),
+  };
+}
+
+/**
+ * The cluster is created in a scratch folder and renamed into place only when complete, so a
+ * process killed during its very first start leaves no half-made cluster behind: the next start
+ * throws the scratch folder away and creates it again.
+ */
+async function ensureClusterDir(dataDir: string): Promise<string> {
+  const clusterDir = path.join(dataDir, 'pgdata');
+  if (fs.existsSync(path.join(clusterDir, 'PG_VERSION'))) return clusterDir;
+  const scratch = path.join(dataDir, 'pgdata.creating');
+  fs.rmSync(scratch, { recursive: true, force: true });
+  fs.mkdirSync(scratch, { recursive: true });
+  try {
+    const fresh = await PGlite.create({ dataDir: scratch });
+    await fresh.close();
+  } catch (error) {
+    throw new DatabaseStartError(`cannot create the embedded database in ${dataDir}: ${(error as Error).message}`);
+  }
+  fs.rmSync(clusterDir, { recursive: true, force: true });
+  fs.renameSync(scratch, clusterDir);
+  return clusterDir;
+}
+
+async function serverVersion(db: Kysely<DB>): Promise<string> {
+  const { rows } = await sql<{ version: string }>`select version() as version`.execute(db);
+  return rows[0].version;
+}
+
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(unparsable url)';
+  }
+}

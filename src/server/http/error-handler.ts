@@ -1,0 +1,104 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, type ErrorBody, type ErrorCode, type FieldError } from '../../common/errors.js';
+import { DEFAULT_LANGUAGE, languageFromAcceptHeader, toLanguage, type Language } from '../../common/languages.js';
+import { translate } from './i18n.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The caller's language: the session user's choice once signed in, else the request's. */
+    language: Language;
+  }
+}
+
+export function requestLanguage(request: FastifyRequest): Language {
+  const header = request.headers['x-language'];
+  return (
+    toLanguage(Array.isArray(header) ? header[0] : header) ??
+    languageFromAcceptHeader(request.headers['accept-language']) ??
+    DEFAULT_LANGUAGE
+  );
+}
+
+export function errorBody(
+  language: Language,
+  code: ErrorCode,
+  params: Record<string, string | number> = {},
+  details?: FieldError[],
+): ErrorBody {
+  return {
+    code,
+    message: translate(language, `errors.${code}`, params),
+    ...(Object.keys(params).length ? { params } : {}),
+    ...(details?.length
+      ? {
+          details: details.map((d) => ({
+            ...d,
+            message: d.message ?? translate(language, `errors.${d.code}`, { field: d.field, ...d.params }),
+          })),
+        }
+      : {}),
+  };
+}
+
+export function sendError(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  code: ErrorCode,
+  params: Record<string, string | number> = {},
+  details?: FieldError[],
+) {
+  return reply.status(status).send(errorBody(request.language ?? DEFAULT_LANGUAGE, code, params, details));
+}
+
+/** The one error handler (DESIGN.md section 7): every failure leaves as `{ code, message, details? }`. */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.decorateRequest('language', DEFAULT_LANGUAGE);
+  app.addHook('onRequest', (request, _reply, done) => {
+    request.language = requestLanguage(request);
+    done();
+  });
+
+  app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
+    if (error instanceof AppError) {
+      if (error.status >= 500) request.log.error({ err: error }, 'request failed');
+      return sendError(request, reply, error.status, error.code, error.params, error.details);
+    }
+    const fastifyError = error as FastifyError;
+    if (fastifyError.validation) {
+      const details: FieldError[] = fastifyError.validation.map((v) => ({
+        field: fieldPath(v.instancePath, v.params),
+        code: 'VALIDATION_FAILED',
+        message: v.message ?? 'invalid',
+      }));
+      return sendError(request, reply, 400, 'VALIDATION_FAILED', {}, details);
+    }
+    switch (fastifyError.code) {
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return sendError(request, reply, 413, 'BODY_TOO_LARGE');
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return sendError(request, reply, 415, 'UNSUPPORTED_MEDIA_TYPE');
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      case 'FST_ERR_CTP_INVALID_JSON_BODY':
+        return sendError(request, reply, 400, 'BAD_JSON');
+      default:
+        break;
+    }
+    const status = fastifyError.statusCode ?? 500;
+    if (status === 400 && error instanceof SyntaxError) return sendError(request, reply, 400, 'BAD_JSON');
+    if (status === 429) return sendError(request, reply, 429, 'TOO_MANY_REQUESTS');
+    if (status === 413) return sendError(request, reply, 413, 'UPLOAD_TOO_LARGE');
+    if (status >= 400 && status < 500) {
+      return sendError(request, reply, status, 'BAD_REQUEST', { reason: fastifyError.message });
+    }
+    // Unexpected: the whole error goes to the log with the request id, nothing of it to the caller.
+    request.log.error({ err: error }, 'unexpected error');
+    return sendError(request, reply, 500, 'INTERNAL');
+  });
+}
+
+function fieldPath(instancePath: string, params: Record<string, unknown>): string {
+  const base = instancePath.replace(/^\//, '').replace(/\//g, '.');
+  const missing = typeof params.missingProperty === 'string' ? params.missingProperty : undefined;
+  return [base, missing].filter(Boolean).join('.') || '(body)';
+}

@@ -1,0 +1,56 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppConfig } from './config.js';
+import { buildApp } from './app.js';
+import { connectPostgres, openPGlite, type Database } from './db/database.js';
+import { lockDataDir } from './db/data-dir-lock.js';
+import { migrateToLatest } from './db/migrate.js';
+import { seedFirstStart } from './db/seed/seed.js';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  database: Database;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** config -> database -> migrations -> seed -> listen (DESIGN.md section 2). */
+export async function startServer(config: AppConfig): Promise<RunningServer> {
+  const releaseLock = config.databaseUrl ? () => undefined : lockDataDir(config.dataDir);
+  let database: Database | undefined;
+  try {
+    database = config.databaseUrl ? await connectPostgres(config.databaseUrl) : await openPGlite(config.dataDir);
+    const app = await buildApp({ config, database });
+    const applied = await migrateToLatest(database.db);
+    if (applied.length) app.log.info({ migrations: applied }, 'database migrated');
+    const seed = await seedFirstStart(database.db, config.adminPassword);
+
+    await app.listen({ port: config.port, host: config.host });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    const url = config.publicUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}/`;
+    app.log.info({ url, database: database.kind }, `serving at ${url}`);
+    if (seed.generatedAdminPassword) {
+      // Printed once, on the first start only; it is stored only as an argon2id hash.
+      app.log.warn(
+        `first start: open ${url} and sign in as "admin" with the password ${seed.generatedAdminPassword} (shown only this once)`,
+      );
+    } else if (seed.seeded) {
+      app.log.info(`first start: open ${url} and sign in as "admin" with the password from ADMIN_PASSWORD`);
+    }
+    const db = database;
+    return {
+      app,
+      database: db,
+      url,
+      async stop() {
+        await app.close();
+        await db.close();
+        releaseLock();
+      },
+    };
+  } catch (error) {
+    await database?.close().catch(() => undefined);
+    releaseLock();
+    throw error;
+  }
+}

@@ -1,0 +1,77 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { spawnServer, tempDataDir, type ServerProcess } from '../helpers/server-process.js';
+
+// These start the real server as a process, as a user would with `npm start`.
+describe('server process', () => {
+  const started: ServerProcess[] = [];
+  const start = (env: Record<string, string | undefined>) => {
+    const server = spawnServer(env);
+    started.push(server);
+    return server;
+  };
+  afterEach(async () => {
+    await Promise.all(started.splice(0).map((s) => s.stop('SIGKILL')));
+  });
+
+  it('refuses a second server on the same DATA_DIR and leaves the first serving', async () => {
+    const dataDir = tempDataDir();
+    const first = start({ DATA_DIR: dataDir, ADMIN_PASSWORD: 'Adm1n!Passw0rd' });
+    const url = await first.ready;
+    const second = start({ DATA_DIR: dataDir });
+    const began = Date.now();
+    const code = await second.exited;
+    expect(code).not.toBe(0);
+    expect(Date.now() - began).toBeLessThan(10_000);
+    expect(second.output()).toMatch(/data directory .* is in use by another server/);
+    const health = await fetch(`${url}api/health`);
+    expect(health.status).toBe(200);
+    expect(((await health.json()) as { database: { kind: string } }).database.kind).toBe('pglite');
+  });
+
+  it('starts again after being killed with SIGKILL during its first start', async () => {
+    const dataDir = tempDataDir();
+    const first = start({ DATA_DIR: dataDir });
+    // Kill as soon as the cluster is being created, long before it serves.
+    await waitFor(() => fs.existsSync(path.join(dataDir, 'pgdata.creating')) || fs.existsSync(path.join(dataDir, 'pgdata')));
+    await first.stop('SIGKILL');
+    const again = start({ DATA_DIR: dataDir, ADMIN_PASSWORD: 'Adm1n!Passw0rd' });
+    const url = await again.ready;
+    expect((await fetch(`${url}api/health`)).status).toBe(200);
+    // The seed ran exactly once: a login for admin exists.
+    expect(again.output()).toMatch(/first start|serving at/);
+  });
+
+  it('prints the generated admin password once, on the first start only, and releases the lock on SIGTERM', async () => {
+    const dataDir = tempDataDir();
+    const first = start({ DATA_DIR: dataDir });
+    await first.ready;
+    expect(first.output()).toMatch(/sign in as \\"admin\\" with the password \S{20} \(shown only this once\)/);
+    expect(await first.stop('SIGTERM')).toBe(0);
+    expect(fs.existsSync(path.join(dataDir, 'server.lock'))).toBe(false);
+    const second = start({ DATA_DIR: dataDir });
+    await second.ready;
+    expect(second.output()).not.toMatch(/shown only this once/);
+  });
+
+  it.each([
+    ['a wrong DATABASE_URL', { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' }, /^Cannot start: cannot connect to DATABASE_URL/m],
+    ['an invalid PORT', { PORT: 'eighty' }, /^Configuration error: PORT: /m],
+    ['an invalid DATABASE_URL', { DATABASE_URL: 'mysql://x' }, /^Configuration error: DATABASE_URL: /m],
+  ])('exits non-zero with one clear line on %s', async (_name, env, message) => {
+    const server = start({ DATA_DIR: tempDataDir(), ...env });
+    const code = await server.exited;
+    expect(code).not.toBe(0);
+    expect(server.output()).toMatch(message);
+    expect(server.output()).not.toMatch(/^\s+at /m);
+  });
+});
+
+async function waitFor(condition: () => boolean, timeoutMs = 30_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

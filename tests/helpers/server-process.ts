@@ -1,0 +1,63 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+export interface ServerProcess {
+  child: ChildProcessWithoutNullStreams;
+  /** Everything the process printed so far, stdout and stderr together. */
+  output(): string;
+  /** Resolves with the URL once the server logs that it is serving. */
+  ready: Promise<string>;
+  /** Resolves with the exit code (or the signal's name) when the process ends. */
+  exited: Promise<number | string>;
+  stop(signal?: NodeJS.Signals): Promise<number | string>;
+}
+
+export function tempDataDir(prefix = 'wms-data-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** Starts the real server (`src/server/main.ts`) as its own process, on a free port by default. */
+export function spawnServer(env: Record<string, string | undefined>): ServerProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    cwd: ROOT,
+    env: { ...cleanEnv(), PORT: '0', LOG_LEVEL: 'info', DEMO_DATA: 'false', ...env },
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | string>((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  const ready = new Promise<string>((resolve, reject) => {
+    const check = () => {
+      const match = /serving at (http:\/\/\S+?\/)"/.exec(output);
+      if (match) {
+        resolve(match[1]);
+        return true;
+      }
+      return false;
+    };
+    child.stdout.on('data', check);
+    void exited.then((code) => reject(new Error(`server exited (${code}) before serving:\n${output}`)));
+  });
+  ready.catch(() => undefined);
+  return {
+    child,
+    output: () => output,
+    ready,
+    exited,
+    stop(signal: NodeJS.Signals = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+function cleanEnv(): Record<string, string | undefined> {
+  const env = { ...process.env };
+  delete env.DATABASE_URL;
+  delete env.ADMIN_PASSWORD;
+  return env;
+}
