@@ -37,8 +37,9 @@ export interface E2eServer {
 
 /** Starts the real built server on a fresh embedded database, as `npm start` would. */
 export async function startE2eServer(env: Record<string, string> = {}): Promise<E2eServer> {
-  if (!fs.existsSync(path.join(ROOT, 'dist', 'index.html'))) {
-    throw new Error('dist/index.html is missing: run `npm run build` before the browser tests');
+  const distDir = process.env.DIST_DIR ?? path.join(ROOT, 'dist');
+  if (!fs.existsSync(path.join(distDir, 'index.html'))) {
+    throw new Error(`${distDir}/index.html is missing: run \`npm run build\` before the browser tests`);
   }
   const dataDir = tempDataDir('wms-e2e-');
   const server = spawnServer({ DATA_DIR: dataDir, ADMIN_PASSWORD: ADMIN.password, ...env });

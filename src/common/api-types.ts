@@ -1,0 +1,76 @@
+/**
+ * Shapes of the calls that the shell and the sign-in screens share with the server
+ * (spec section 7, "User and auth"). Both sides import these; the server's route schemas must
+ * answer exactly these shapes.
+ */
+import type { Language } from './languages';
+
+export interface LoginRequest {
+  loginAccount: string;
+  password: string;
+  /** A trusted-browser token from an earlier "trust this browser", to skip two-step verification. */
+  trustedBrowserToken?: string;
+}
+
+export interface SessionUserInfo {
+  uid: number;
+  loginAccount: string;
+  displayName: string;
+  language: Language;
+}
+
+export interface LoginSuccess {
+  token: string;
+  /** ISO time the session ends. */
+  expiresAt: string;
+  user: SessionUserInfo;
+  /** Present when the user asked to trust this browser during the two-step challenge. */
+  trustedBrowserToken?: string;
+}
+
+export type TwoStepMethod = 'sms' | 'email' | 'totp';
+
+export interface TwoStepChallenge {
+  twoStep: { challengeId: string; methods: TwoStepMethod[] };
+}
+
+export type LoginAnswer = LoginSuccess | TwoStepChallenge;
+
+export interface ScopeOption {
+  id: number;
+  code: string;
+  name: string;
+}
+
+/** `GET /api/user/status`: who is signed in and in which scope. */
+export interface UserStatus {
+  user: SessionUserInfo & { email: string | null; timeZone: string; isAdmin: boolean };
+  organization: ScopeOption | null;
+  project: ScopeOption | null;
+  warehouse: ScopeOption | null;
+  /** The projects and warehouses the user may switch to. */
+  projects: ScopeOption[];
+  warehouses: ScopeOption[];
+  /** Left or top navigation, from the warehouse's setting, else the project's (spec section 1). */
+  navLayout: 'left' | 'top';
+  /** Set while an administrator simulates this user: who the administrator is. */
+  simulatedBy: { uid: number; loginAccount: string } | null;
+  /** False when the account has no rights at all: the shell shows "contact an administrator". */
+  hasRights: boolean;
+  expiresAt: string;
+}
+
+/** One entry of `GET /api/user/menu`, built from the user's rights. */
+export interface MenuItem {
+  /** Module code, also the right's module, e.g. `sku`. */
+  code: string;
+  /** Locale key of the title, e.g. `menu.sku`. */
+  titleKey: string;
+  /** Child route under /page (e.g. `/sku`); absent for a group. */
+  route?: string;
+  children?: MenuItem[];
+}
+
+export interface MenuAnswer {
+  items: MenuItem[];
+}
