@@ -7,6 +7,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['tests/unit/**/*.test.{ts,tsx}'],
+          // Component tests opt in with `// @vitest-environment jsdom` at the top of the file.
           environment: 'node',
         },
       },
