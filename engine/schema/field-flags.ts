@@ -1,0 +1,23 @@
+import type { FieldDefinition, PageDefinition } from './page-definition.schema.js';
+
+/** The documented defaults of optional flags (README.md), in one place for server and client. */
+export const isEditable = (field: FieldDefinition): boolean => field.editable !== false;
+export const isSearchable = (field: FieldDefinition): boolean => field.searchable === true;
+export const isDisplayable = (field: FieldDefinition): boolean => field.displayable !== false;
+export const isMandatory = (field: FieldDefinition): boolean => field.mandatory === true;
+export const isUnique = (field: FieldDefinition): boolean => field.unique === true;
+
+export const keyFieldOf = (page: PageDefinition): string => page.keyField ?? 'id';
+/** null: the page has no concurrency column and updates are not checked for staleness. */
+export const versionFieldOf = (page: PageDefinition): string | null =>
+  page.versionField === undefined ? 'updated_at' : page.versionField;
+export const tableAliasOf = (page: PageDefinition): string => page.table.alias ?? 't';
+export const pageSizeOf = (page: PageDefinition): number => page.pageSize ?? 20;
+
+/** Fields in their display order: by sequence, then by position. */
+export function fieldsInOrder(page: PageDefinition): FieldDefinition[] {
+  return page.fields
+    .map((field, position) => ({ field, position }))
+    .sort((a, b) => (a.field.sequence ?? a.position) - (b.field.sequence ?? b.position) || a.position - b.position)
+    .map(({ field }) => field);
+}

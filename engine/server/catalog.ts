@@ -1,0 +1,81 @@
+import { sql } from 'kysely';
+import type { EngineDb } from './engine-db.js';
+import type { FieldType, PageDefinition, ValidationProblem } from '../schema/index.js';
+import { keyFieldOf, versionFieldOf } from '../schema/index.js';
+import { scopeColumnOf } from './engine-session.js';
+
+/** Columns of one table of the current schema, by name, with information_schema's data_type. */
+export type TableColumns = ReadonlyMap<string, string>;
+
+/** Reads the columns of tables from the database catalog (information_schema), one query for all. */
+export async function readTableColumns(db: EngineDb, tables: string[]): Promise<Map<string, TableColumns>> {
+  const result = new Map<string, Map<string, string>>();
+  if (!tables.length) return result;
+  const { rows } = await sql<{ table_name: string; column_name: string; data_type: string }>`
+    select table_name, column_name, data_type
+    from information_schema.columns
+    where table_schema = current_schema() and table_name in (${sql.join([...new Set(tables)])})
+  `.execute(db);
+  for (const row of rows) {
+    const columns = result.get(row.table_name) ?? new Map<string, string>();
+    columns.set(row.column_name, row.data_type);
+    result.set(row.table_name, columns);
+  }
+  return result;
+}
+
+const COMPATIBLE: Record<FieldType, string[]> = {
+  string: ['text', 'character varying', 'character', 'USER-DEFINED', 'uuid', 'citext'],
+  text: ['text', 'character varying', 'character', 'citext'],
+  integer: ['integer', 'bigint', 'smallint'],
+  decimal: ['numeric', 'integer', 'bigint', 'smallint', 'real', 'double precision'],
+  boolean: ['boolean'],
+  date: ['date'],
+  datetime: ['timestamp with time zone', 'timestamp without time zone'],
+};
+
+/**
+ * Checks every identifier of a definition against the database catalog (DESIGN.md section 6):
+ * the table, each field's column and its type, the key, version and scope columns, and the tables
+ * and columns of foreign checks and foreign dropdowns. Run when a definition is synced or published
+ * and before its first use, so that no SQL is ever built from a name the database does not have.
+ */
+export async function checkPageAgainstCatalog(db: EngineDb, page: PageDefinition): Promise<ValidationProblem[]> {
+  const problems: ValidationProblem[] = [];
+  const tables = [page.table.name];
+  for (const field of page.fields) {
+    if (field.foreign) tables.push(field.foreign.table);
+    if (field.options?.type === 'foreign') tables.push(field.options.table);
+  }
+  const catalog = await readTableColumns(db, tables);
+  const columns = catalog.get(page.table.name);
+  if (!columns) {
+    return [{ path: '/table/name', code: 'catalog', message: `table "${page.table.name}" does not exist` }];
+  }
+  const needColumn = (path: string, table: string, column: string) => {
+    const found = catalog.get(table);
+    if (!found) problems.push({ path, code: 'catalog', message: `table "${table}" does not exist` });
+    else if (!found.has(column)) problems.push({ path, code: 'catalog', message: `column "${table}.${column}" does not exist` });
+  };
+  needColumn('/keyField', page.table.name, keyFieldOf(page));
+  const versionField = versionFieldOf(page);
+  if (versionField !== null) needColumn('/versionField', page.table.name, versionField);
+  const scopeColumn = scopeColumnOf(page.scope);
+  if (scopeColumn !== null) needColumn('/scope', page.table.name, scopeColumn);
+  page.fields.forEach((field, i) => {
+    const dataType = columns.get(field.name);
+    if (dataType === undefined) {
+      problems.push({ path: `/fields/${i}/name`, code: 'catalog', message: `column "${page.table.name}.${field.name}" does not exist` });
+    } else if (!COMPATIBLE[field.type].includes(dataType)) {
+      problems.push({ path: `/fields/${i}/type`, code: 'catalog', message: `field type ${field.type} does not fit column type ${dataType}` });
+    }
+    if (field.foreign) needColumn(`/fields/${i}/foreign`, field.foreign.table, field.foreign.field);
+    if (field.options?.type === 'foreign') {
+      needColumn(`/fields/${i}/options/valueField`, field.options.table, field.options.valueField);
+      if (field.options.labelField) needColumn(`/fields/${i}/options/labelField`, field.options.table, field.options.labelField);
+      const optionScope = scopeColumnOf(field.options.scope ?? 'none');
+      if (optionScope) needColumn(`/fields/${i}/options/scope`, field.options.table, optionScope);
+    }
+  });
+  return problems;
+}

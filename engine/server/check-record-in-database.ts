@@ -1,0 +1,53 @@
+import { sql, type RawBuilder } from 'kysely';
+import { isUnique, keyFieldOf, tableAliasOf } from '../schema/index.js';
+import type { EngineDb } from './engine-db.js';
+import type { EngineFieldError } from './engine-error.js';
+import { requireScopeValue, scopeColumnOf, type EngineSession } from './engine-session.js';
+import { columnRef, type PreparedPage } from './prepared-page.js';
+import type { PreparedRecord } from './prepare-record.js';
+
+/**
+ * The field rules that ask the database, inside the write's transaction: unique within the scope
+ * (excluding the row itself on update) and foreign values that must exist (within the foreign
+ * table's scope column when it has the page's one). Every problem is returned, none thrown.
+ */
+export async function checkRecordInDatabase(
+  trx: EngineDb,
+  prepared: PreparedPage,
+  session: EngineSession,
+  record: Pick<PreparedRecord, 'values' | 'failed'>,
+  ownKey?: string | number,
+): Promise<EngineFieldError[]> {
+  const { page } = prepared;
+  const errors: EngineFieldError[] = [];
+  const scopeColumn = scopeColumnOf(page.scope);
+  const scopeValue = requireScopeValue(session, page.scope);
+  for (const [name, value] of Object.entries(record.values)) {
+    if (value === null || record.failed.has(name)) continue;
+    const field = prepared.fieldsByName.get(name);
+    if (!field) continue;
+    if (isUnique(field)) {
+      const where: RawBuilder<unknown>[] = [sql`${columnRef(page, name)} = ${value}`];
+      if (scopeColumn !== null) where.push(sql`${columnRef(page, scopeColumn)} = ${scopeValue}`);
+      if (ownKey !== undefined) where.push(sql`${columnRef(page, keyFieldOf(page))} <> ${ownKey}`);
+      if (await exists(trx, sql`${sql.table(page.table.name)} as ${sql.id(tableAliasOf(page))}`, where)) {
+        errors.push({ field: name, code: 'FIELD_NOT_UNIQUE' });
+        continue;
+      }
+    }
+    if (field.foreign) {
+      const foreignColumns = prepared.catalog.get(field.foreign.table);
+      const where: RawBuilder<unknown>[] = [sql`${sql.ref(`f.${field.foreign.field}`)} = ${value}`];
+      if (scopeColumn !== null && foreignColumns?.has(scopeColumn)) where.push(sql`${sql.ref(`f.${scopeColumn}`)} = ${scopeValue}`);
+      if (!(await exists(trx, sql`${sql.table(field.foreign.table)} as f`, where))) {
+        errors.push({ field: name, code: 'FIELD_FOREIGN', params: { table: field.foreign.table } });
+      }
+    }
+  }
+  return errors;
+}
+
+async function exists(trx: EngineDb, from: RawBuilder<unknown>, where: RawBuilder<unknown>[]): Promise<boolean> {
+  const { rows } = await sql`select 1 from ${from} where ${sql.join(where, sql` and `)} limit 1`.execute(trx);
+  return rows.length > 0;
+}

@@ -1,0 +1,28 @@
+/** Public entry of the engine's server side (DESIGN.md section 6): definition -> SQL, field rules, behaviours. */
+export * from './engine-error.js';
+export * from './engine-db.js';
+export * from './engine-session.js';
+export { parseNamedSql, type ParsedSql } from './parse-named-sql.js';
+export { bindNamedSql } from './bind-named-sql.js';
+export { coerceFieldValue, type BoundValue } from './coerce-field-value.js';
+export { checkFieldValue } from './check-field-value.js';
+export { evaluateRuleGroup } from './evaluate-rule-group.js';
+export { applyCalculations } from './apply-calculations.js';
+export { compileConditions } from './compile-conditions.js';
+export { compileSort } from './compile-sort.js';
+export { readTableColumns, checkPageAgainstCatalog, type TableColumns } from './catalog.js';
+export { preparePage, columnRef, type PreparedPage } from './prepared-page.js';
+export { CONFIGURATOR_SQL_LIMITS, inReadOnlyTransaction, setLocalStatementTimeout, configuratorSqlFailure } from './configurator-sql.js';
+export { compileRowQuery, selectPage, iterateRows, findRowsByKeys, parseRowKey, type RowQuery } from './page-rows.js';
+export { normalizeRow, type EngineRow } from './normalize-row.js';
+export { prepareRecord, type PreparedRecord } from './prepare-record.js';
+export { checkRecordInDatabase } from './check-record-in-database.js';
+export { runValidationSql } from './run-validation-sql.js';
+export { insertRow, updateRow, deleteRow } from './write-rows.js';
+export { databaseWriteError } from './database-error.js';
+export { dropdownOptions, type DropdownPorts, type DropdownAnswer } from './dropdown-options.js';
+export { BehaviourRegistry, type BehaviourHandler, type BehaviourContext, type BehaviourOutcome } from './behaviour-registry.js';
+export { parseCsv } from './parse-csv.js';
+export { mapImportRows, type ImportRecord } from './map-import-rows.js';
+export { readSheetRows } from './read-sheet-rows.js';
+export { toText } from './to-text.js';

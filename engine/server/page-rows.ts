@@ -1,0 +1,156 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { EngineDb } from './engine-db.js';
+import type { RowKey } from '../schema/api.js';
+import { keyFieldOf, pageSizeOf, tableAliasOf } from '../schema/index.js';
+import { bindNamedSql } from './bind-named-sql.js';
+import { compileConditions } from './compile-conditions.js';
+import { compileSort } from './compile-sort.js';
+import { EngineError, throwIfFieldErrors, type EngineFieldError } from './engine-error.js';
+import { requireScopeValue, scopeColumnOf, sessionSqlParams, type EngineSession } from './engine-session.js';
+import { normalizeRow, type EngineRow } from './normalize-row.js';
+import { columnRef, keyColumnIsInteger, versionExpression, type PreparedPage } from './prepared-page.js';
+
+export interface RowQuery {
+  /** A react-querybuilder group over searchable fields. */
+  conditions?: unknown;
+  sort?: unknown;
+  /** Page inputs for a list SQL's :named parameters. */
+  inputs?: Record<string, unknown>;
+  /** Equality filters on fields of the page (sub-page links); names are the definition's. */
+  links?: { field: string; value: unknown }[];
+}
+
+export interface CompiledRowQuery {
+  from: RawBuilder<unknown>;
+  where: RawBuilder<unknown>;
+  orderBy: RawBuilder<unknown>;
+  select: RawBuilder<unknown>;
+}
+
+/**
+ * Builds the parts of a page's SELECT (DESIGN.md section 6): rows from the table or from its list
+ * SQL wrapped as a subquery, always limited to the session's scope, filtered by the compiled
+ * conditions and links, sorted by whitelisted fields then by the key for stable paging. Throws
+ * VALIDATION_FAILED with every problem of the conditions and the sort at once.
+ */
+export function compileRowQuery(prepared: PreparedPage, session: EngineSession, query: RowQuery): CompiledRowQuery {
+  const { page } = prepared;
+  const alias = sql.id(tableAliasOf(page));
+  const column = (field: { name: string }) => columnRef(page, field.name);
+  const errors: EngineFieldError[] = [];
+
+  let from: RawBuilder<unknown>;
+  if (page.listSql !== undefined) {
+    const named = (page.sqls ?? []).find((s) => s.name === page.listSql);
+    if (!named) throw new EngineError('SYSTEM_CONFIG', { reason: `list SQL ${page.listSql} missing` });
+    const inputs = Object.fromEntries(Object.entries(query.inputs ?? {}).filter(([name]) => !RESERVED.has(name)));
+    from = sql`(${bindNamedSql(named.text, { ...withNulls(named.text), ...inputs, ...sessionSqlParams(session) })}) as ${alias}`;
+  } else {
+    from = sql`${sql.table(page.table.name)} as ${alias}`;
+  }
+
+  const where: RawBuilder<unknown>[] = [];
+  const scopeColumn = scopeColumnOf(page.scope);
+  if (scopeColumn !== null) where.push(sql`${columnRef(page, scopeColumn)} = ${requireScopeValue(session, page.scope)}`);
+
+  const conditions = compileConditions(query.conditions, prepared.searchableByName, column);
+  errors.push(...conditions.errors);
+  if (conditions.where) where.push(conditions.where);
+
+  for (const link of query.links ?? []) {
+    const field = prepared.fieldsByName.get(link.field);
+    if (!field && link.field !== keyFieldOf(page)) throw new EngineError('SYSTEM_CONFIG', { reason: `link field ${link.field} missing` });
+    where.push(link.value === null ? sql`${columnRef(page, link.field)} is null` : sql`${columnRef(page, link.field)} = ${link.value}`);
+  }
+
+  const sort = compileSort(query.sort, prepared.fieldsByName, column);
+  errors.push(...sort.errors);
+  throwIfFieldErrors(errors);
+  const orderBy = sort.orderBy.length ? sort.orderBy : compileSort(page.defaultSort ?? [], prepared.fieldsByName, column).orderBy;
+  orderBy.push(sql`${columnRef(page, keyFieldOf(page))} asc`);
+
+  const select = sql.join([
+    ...page.fields.map((f) => sql`${column(f)} as ${sql.id(f.name)}`),
+    sql`${columnRef(page, keyFieldOf(page))} as "_key"`,
+    sql`${versionExpression(page)} as "_version"`,
+  ]);
+  return { from, where: where.length ? sql.join(where, sql` and `) : sql`true`, orderBy: sql.join(orderBy), select };
+}
+
+const RESERVED = new Set(Object.keys(sessionSqlParams({} as EngineSession)));
+
+/** List SQL parameters nobody sent are null, so a page without inputs still lists. */
+function withNulls(text: string): Record<string, null> {
+  const names = text.match(/(?<!:):[A-Za-z_][A-Za-z0-9_]*/g) ?? [];
+  return Object.fromEntries(names.map((n) => [n.slice(1), null]));
+}
+
+/** One page of rows and the total count (spec section 5: at most 100 rows a page). */
+export async function selectPage(
+  db: EngineDb,
+  prepared: PreparedPage,
+  session: EngineSession,
+  query: RowQuery & { page: number; pageSize?: number },
+): Promise<{ rows: EngineRow[]; total: number }> {
+  const compiled = compileRowQuery(prepared, session, query);
+  const pageSize = Math.min(query.pageSize ?? pageSizeOf(prepared.page), 100);
+  const offset = (Math.max(query.page, 1) - 1) * pageSize;
+  const { rows } = await sql<Record<string, unknown>>`
+    select ${compiled.select} from ${compiled.from} where ${compiled.where}
+    order by ${compiled.orderBy} limit ${pageSize} offset ${offset}
+  `.execute(db);
+  const counted = await sql<{ total: unknown }>`select count(*) as total from ${compiled.from} where ${compiled.where}`.execute(db);
+  return { rows: rows.map((row) => normalizeRow(prepared, row)), total: Number(counted.rows[0].total) };
+}
+
+/** Every matching row in batches, for export; stops after maxRows. */
+export async function* iterateRows(
+  db: EngineDb,
+  prepared: PreparedPage,
+  session: EngineSession,
+  query: RowQuery,
+  options: { batchSize?: number; maxRows?: number } = {},
+): AsyncGenerator<EngineRow[]> {
+  const compiled = compileRowQuery(prepared, session, query);
+  const batchSize = options.batchSize ?? 500;
+  const maxRows = options.maxRows ?? 100_000;
+  for (let offset = 0; offset < maxRows; offset += batchSize) {
+    const { rows } = await sql<Record<string, unknown>>`
+      select ${compiled.select} from ${compiled.from} where ${compiled.where}
+      order by ${compiled.orderBy} limit ${Math.min(batchSize, maxRows - offset)} offset ${offset}
+    `.execute(db);
+    if (rows.length) yield rows.map((row) => normalizeRow(prepared, row));
+    if (rows.length < batchSize) return;
+  }
+}
+
+/**
+ * A key from the caller as the key column takes it, or undefined when it cannot be one (then no
+ * row has it: the caller gets NO_RECORD, and the text never reaches the database as SQL).
+ */
+export function parseRowKey(prepared: PreparedPage, key: RowKey): string | number | undefined {
+  if (keyColumnIsInteger(prepared)) {
+    const text = String(key).trim();
+    return /^-?\d{1,18}$/.test(text) && Number.isSafeInteger(Number(text)) ? Number(text) : undefined;
+  }
+  return typeof key === 'string' || typeof key === 'number' ? String(key) : undefined;
+}
+
+/** The rows of these keys within the session's scope (for behaviours, tabs and writes). */
+export async function findRowsByKeys(db: EngineDb, prepared: PreparedPage, session: EngineSession, keys: RowKey[]): Promise<EngineRow[]> {
+  const parsed = keys.map((k) => parseRowKey(prepared, k)).filter((k): k is string | number => k !== undefined);
+  if (!parsed.length) return [];
+  const { page } = prepared;
+  const where: RawBuilder<unknown>[] = [sql`${columnRef(page, keyFieldOf(page))} in (${sql.join(parsed)})`];
+  const scopeColumn = scopeColumnOf(page.scope);
+  if (scopeColumn !== null) where.push(sql`${columnRef(page, scopeColumn)} = ${requireScopeValue(session, page.scope)}`);
+  const select = sql.join([
+    ...page.fields.map((f) => sql`${columnRef(page, f.name)} as ${sql.id(f.name)}`),
+    sql`${columnRef(page, keyFieldOf(page))} as "_key"`,
+    sql`${versionExpression(page)} as "_version"`,
+  ]);
+  const { rows } = await sql<Record<string, unknown>>`
+    select ${select} from ${sql.table(page.table.name)} as ${sql.id(tableAliasOf(page))} where ${sql.join(where, sql` and `)}
+  `.execute(db);
+  return rows.map((row) => normalizeRow(prepared, row));
+}

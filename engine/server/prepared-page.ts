@@ -1,0 +1,45 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { FieldDefinition, PageDefinition } from '../schema/index.js';
+import { isSearchable, keyFieldOf, tableAliasOf, versionFieldOf } from '../schema/index.js';
+import type { TableColumns } from './catalog.js';
+
+/**
+ * A published definition that passed the catalog check, with what the engine derives from it once:
+ * the catalog columns of its tables and the whitelists of fields by name. The application caches it
+ * per process (DESIGN.md section 6).
+ */
+export interface PreparedPage {
+  page: PageDefinition;
+  /** Catalog columns of the page's table and of every table its fields refer to. */
+  catalog: ReadonlyMap<string, TableColumns>;
+  fieldsByName: ReadonlyMap<string, FieldDefinition>;
+  searchableByName: ReadonlyMap<string, FieldDefinition>;
+}
+
+export function preparePage(page: PageDefinition, catalog: ReadonlyMap<string, TableColumns>): PreparedPage {
+  return {
+    page,
+    catalog,
+    fieldsByName: new Map(page.fields.map((f) => [f.name, f])),
+    searchableByName: new Map(page.fields.filter(isSearchable).map((f) => [f.name, f])),
+  };
+}
+
+/** `"t"."name"`: an identifier of the definition (pattern- and catalog-checked), quoted by Kysely. */
+export function columnRef(page: PageDefinition, name: string): RawBuilder<unknown> {
+  return sql.ref(`${tableAliasOf(page)}.${name}`);
+}
+
+export function tableColumns(prepared: PreparedPage): TableColumns {
+  return prepared.catalog.get(prepared.page.table.name) ?? new Map<string, string>();
+}
+
+export function keyColumnIsInteger(prepared: PreparedPage): boolean {
+  return ['integer', 'bigint', 'smallint'].includes(tableColumns(prepared).get(keyFieldOf(prepared.page)) ?? '');
+}
+
+/** The version expression answered as `_version`: the concurrency column as text, or null. */
+export function versionExpression(page: PageDefinition): RawBuilder<unknown> {
+  const versionField = versionFieldOf(page);
+  return versionField === null ? sql`null::text` : sql`cast(${columnRef(page, versionField)} as text)`;
+}

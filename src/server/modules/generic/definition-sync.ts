@@ -1,0 +1,122 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import { sql, type Kysely } from 'kysely';
+import { loadPageDefinition, type ValidationProblem } from '../../../../engine/schema/index.js';
+import { checkPageAgainstCatalog } from '../../../../engine/server/index.js';
+import { stableStringify } from '../../../common/designer/stable-json.js';
+import type { DB } from '../../db/schema.js';
+import { notifyDefinitionChange } from '../designer/definition-events.js';
+import { findLatestShipped, insertShippedVersion } from './page-definition.repository.js';
+
+/** The folder of shipped definitions: `definitions/<module>/<function>.page.json` (DESIGN.md section 2). */
+export const DEFINITIONS_DIR = path.resolve(import.meta.dirname, '../../../../definitions');
+
+export interface SyncReport {
+  /** `<module>/<function>@<version>` of every version added. */
+  added: string[];
+  unchanged: number;
+  /** Files that were not synced, with every problem (schema, path, catalog). */
+  refused: { file: string; problems: ValidationProblem[] }[];
+}
+
+/** sha256 of the canonical JSON: the same definition always has the same hash, whatever its key order. */
+export function contentHash(content: unknown): string {
+  return crypto.createHash('sha256').update(stableStringify(content)).digest('hex');
+}
+
+/** Every `*.page.json` under the folder, sorted, as paths relative to it. */
+export function listDefinitionFiles(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  const files: string[] = [];
+  for (const moduleDir of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (!moduleDir.isDirectory()) continue;
+    for (const file of fs.readdirSync(path.join(dir, moduleDir.name))) {
+      if (file.endsWith('.page.json')) files.push(`${moduleDir.name}/${file}`);
+    }
+  }
+  return files.sort();
+}
+
+/**
+ * Syncs the shipped definitions into page_definition at start (DESIGN.md section 6): a file whose
+ * canonical content hash differs from the newest shipped version becomes a new version (published
+ * ones retire the previous published default); an unchanged file writes nothing. A file that fails
+ * the schema, does not sit at `<moduleCode>/<functionCode>.page.json` or names tables or columns the
+ * database lacks is refused and reported, never stored. All in one transaction.
+ */
+export async function syncShippedDefinitions(db: Kysely<DB>, dir: string = DEFINITIONS_DIR): Promise<SyncReport> {
+  const report: SyncReport = { added: [], unchanged: 0, refused: [] };
+  const files = listDefinitionFiles(dir);
+  await db.transaction().execute(async (trx) => {
+    // Two app nodes starting together must not both add the same version.
+    await sql`select pg_advisory_xact_lock(hashtext('page_definition:shipped-sync'))`.execute(trx);
+    const startupOf = new Map<string, string>();
+    for (const file of files) {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
+      } catch (error) {
+        report.refused.push({ file, problems: [{ path: '', code: 'json', message: (error as Error).message }] });
+        continue;
+      }
+      const loaded = loadPageDefinition(parsed);
+      if (!loaded.ok) {
+        report.refused.push({ file, problems: loaded.problems });
+        continue;
+      }
+      const page = loaded.value;
+      if (file !== `${page.moduleCode}/${page.functionCode}.page.json`) {
+        report.refused.push({
+          file,
+          problems: [{ path: '/functionCode', code: 'path', message: `the file must be ${page.moduleCode}/${page.functionCode}.page.json` }],
+        });
+        continue;
+      }
+      // Spec section 4: one module may have only one startup page.
+      if (page.startup === true && page.status === 'published') {
+        const holder = startupOf.get(page.moduleCode);
+        if (holder !== undefined) {
+          report.refused.push({ file, problems: [{ path: '/startup', code: 'startupExists', message: `${holder} is already the startup page of ${page.moduleCode}` }] });
+          continue;
+        }
+        startupOf.set(page.moduleCode, file);
+      }
+      const catalogProblems = await checkPageAgainstCatalog(trx, page);
+      if (catalogProblems.length) {
+        report.refused.push({ file, problems: catalogProblems });
+        continue;
+      }
+      const hash = contentHash(page);
+      const latest = await findLatestShipped(trx, page.moduleCode, page.functionCode);
+      if (latest?.contentHash === hash) {
+        report.unchanged += 1;
+        continue;
+      }
+      const version = (latest?.version ?? 0) + 1;
+      await insertShippedVersion(trx, {
+        moduleCode: page.moduleCode,
+        functionCode: page.functionCode,
+        version,
+        status: page.status,
+        content: page,
+        contentHash: hash,
+      });
+      report.added.push(`${page.moduleCode}/${page.functionCode}@${version}`);
+    }
+    // Other app nodes drop their cached definitions when this commits (DESIGN.md section 9).
+    if (report.added.length) await notifyDefinitionChange(trx, { projectId: null, all: true });
+  });
+  return report;
+}
+
+/** The start-up step (DESIGN.md section 2: migrations -> definition sync -> seed), with its log lines. */
+export async function syncDefinitionsAtStart(db: Kysely<DB>, log: FastifyBaseLogger, dir: string = DEFINITIONS_DIR): Promise<SyncReport> {
+  const report = await syncShippedDefinitions(db, dir);
+  if (report.added.length) log.info({ added: report.added, unchanged: report.unchanged }, 'page definitions synced');
+  for (const refused of report.refused) {
+    log.error({ file: refused.file, problems: refused.problems }, `page definition ${refused.file} refused`);
+  }
+  return report;
+}

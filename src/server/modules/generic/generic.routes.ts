@@ -1,0 +1,241 @@
+import { PassThrough } from 'node:stream';
+import fastifyMultipart from '@fastify/multipart';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import Decimal from 'decimal.js';
+import ExcelJS from 'exceljs';
+import { Type } from 'typebox';
+import {
+  AddingRequestSchema,
+  BehaviourRequestSchema,
+  DeletionRequestSchema,
+  DropdownRequestSchema,
+  ExportRequestSchema,
+  PageViewQuerySchema,
+  SelectionRequestSchema,
+  TabRequestSchema,
+  UomRequestSchema,
+  UpdatingRequestSchema,
+} from '../../../../engine/schema/api.js';
+import type { EngineRow } from '../../../../engine/server/index.js';
+import { AppError } from '../../../common/errors.js';
+import type { RouteAccess } from '../../http/access.js';
+import { requireUser } from '../../http/access-plugin.js';
+import { ErrorBodySchema } from '../../http/schemas.js';
+import { definitionEventsOf } from '../designer/definition-events.js';
+import { DefinitionStore } from './definition-store.js';
+import {
+  addRow,
+  deleteRows,
+  dropdown,
+  importRows,
+  planExport,
+  runBehaviour,
+  selectRows,
+  tabRows,
+  uomOptions,
+  updateRowOfPage,
+  viewPage,
+  type GenericContext,
+} from './generic.service.js';
+
+/**
+ * Every generic call needs a session; the module right (`<moduleCode>:view|add|edit|delete`)
+ * depends on the page named in the body, so the service checks it before anything runs (issue 5).
+ */
+const SESSION: RouteAccess = { session: true };
+const IMPORT_FILE_LIMIT_BYTES = 20 * 1024 * 1024;
+
+const stores = new WeakMap<object, DefinitionStore>();
+
+/** The definition cache of one app's database; invalidated by the designer's change events. */
+export function definitionStoreOf(app: { database: { db: GenericContext['db'] }; log: GenericContext['log'] }): DefinitionStore {
+  let store = stores.get(app.database);
+  if (!store) {
+    store = new DefinitionStore(app.database.db, app.log);
+    const created = store;
+    definitionEventsOf(app.database).subscribe((change) => created.invalidate(change));
+    stores.set(app.database, store);
+  }
+  return store;
+}
+
+const RowSchema = Type.Record(Type.String(), Type.Unknown());
+const RowsAnswer = Type.Object({ rows: Type.Array(RowSchema), total: Type.Integer() });
+const OptionsAnswer = Type.Object({
+  options: Type.Array(
+    Type.Object({
+      value: Type.Union([Type.String(), Type.Number(), Type.Boolean()]),
+      label: Type.Optional(Type.String()),
+      labelCode: Type.Optional(Type.String()),
+    }),
+  ),
+  truncated: Type.Boolean(),
+});
+const RowAnswer = Type.Object({ row: RowSchema });
+const ViewAnswer = Type.Object({
+  definition: Type.Unknown(),
+  version: Type.Integer(),
+  projectSpecific: Type.Boolean(),
+  rights: Type.Object({ view: Type.Boolean(), add: Type.Boolean(), edit: Type.Boolean(), delete: Type.Boolean() }),
+});
+const BehaviourAnswer = Type.Object({
+  result: Type.Unknown(),
+  messageCode: Type.Optional(Type.String()),
+  messageParams: Type.Optional(Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()]))),
+});
+const TabAnswer = Type.Object({ rows: Type.Array(RowSchema), total: Type.Integer(), moduleCode: Type.String(), functionCode: Type.String() });
+/** The xlsx stream of an export; described for the OpenAPI page, never serialized. */
+const FileAnswer = Type.Unknown({ description: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' });
+const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema };
+
+/** The generic engine API (spec section 7 "Generic builder"; DESIGN.md section 6). */
+export const genericRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const store = definitionStoreOf(app);
+  // Another module may have registered multipart for the whole app already; it is then ours too.
+  if (!app.hasRequestDecorator('isMultipart')) {
+    await app.register(fastifyMultipart, { limits: { fileSize: IMPORT_FILE_LIMIT_BYTES, files: 1, fields: 10 } });
+  }
+
+  const context = (request: FastifyRequest): GenericContext => ({
+    db: app.database.db,
+    store,
+    user: requireUser(request),
+    language: request.language,
+    log: request.log,
+  });
+  const tags = ['generic'];
+
+  app.get(
+    '/generic/module/view',
+    { config: { access: SESSION }, schema: { tags, summary: 'The resolved page definition', querystring: PageViewQuerySchema, response: { 200: ViewAnswer, ...errors } } },
+    async (request) => viewPage(context(request), request.query),
+  );
+
+  app.post(
+    '/generic/selection',
+    { config: { access: SESSION }, schema: { tags, summary: 'One page of rows', body: SelectionRequestSchema, response: { 200: RowsAnswer, ...errors } } },
+    async (request) => selectRows(context(request), request.body),
+  );
+
+  app.post(
+    '/generic/adding',
+    { config: { access: SESSION }, schema: { tags, summary: 'Add a record', body: AddingRequestSchema, response: { 200: RowAnswer, ...errors } } },
+    async (request) => addRow(context(request), request.body),
+  );
+
+  app.post(
+    '/generic/updating',
+    { config: { access: SESSION }, schema: { tags, summary: 'Update a record at the version read', body: UpdatingRequestSchema, response: { 200: RowAnswer, ...errors } } },
+    async (request) => updateRowOfPage(context(request), request.body),
+  );
+
+  app.post(
+    '/generic/deletion',
+    { config: { access: SESSION }, schema: { tags, summary: 'Delete records', body: DeletionRequestSchema, response: { 200: Type.Object({ deleted: Type.Integer() }), ...errors } } },
+    async (request) => deleteRows(context(request), request.body),
+  );
+
+  app.post(
+    '/generic/export',
+    { config: { access: SESSION }, schema: { tags, summary: 'Matching rows as an xlsx file', body: ExportRequestSchema, response: { 200: FileAnswer, ...errors } } },
+    async (request, reply) => {
+      const plan = await planExport(context(request), request.body);
+      const stream = new PassThrough();
+      // Streaming writer (issue 5): rows go out as they are read, the file is never whole in memory.
+      const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: false, useSharedStrings: false });
+      const sheet = workbook.addWorksheet(plan.title.slice(0, 31).replace(/[\\/?*[\]:]/g, ' ') || 'Sheet1');
+      sheet.columns = plan.columns.map((c) => ({ header: c.header, key: c.field.name, width: 18 }));
+      const write = async (rows: EngineRow[]) => {
+        for (const row of rows) {
+          sheet.addRow(plan.columns.map((c) => cellOf(c.field.type, row[c.field.name]))).commit();
+        }
+        // Let the socket drain between batches.
+        await new Promise((resolve) => setImmediate(resolve));
+      };
+      plan
+        .run(write)
+        .then(async () => {
+          sheet.commit();
+          await workbook.commit();
+        })
+        .catch((error: unknown) => {
+          request.log.error({ err: error }, 'export failed while streaming');
+          stream.destroy(error instanceof Error ? error : new Error('export failed'));
+        });
+      const fileName = `${request.body.moduleCode}-${request.body.functionCode}.xlsx`;
+      return reply
+        .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+        .header('content-disposition', `attachment; filename="${fileName}"`)
+        .send(stream);
+    },
+  );
+
+  app.post(
+    '/generic/import',
+    { config: { access: SESSION }, schema: { tags, summary: 'Import an xlsx or csv file through a field map (multipart)', response: { 200: Type.Object({ inserted: Type.Integer() }), ...errors } } },
+    async (request) => {
+      if (!request.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA_TYPE');
+      const fields: Record<string, string> = {};
+      let file: { fileName: string; data: Buffer } | undefined;
+      for await (const part of request.parts()) {
+        if (part.type === 'file') {
+          const data = await part.toBuffer();
+          if (part.file.truncated) throw new AppError('UPLOAD_TOO_LARGE');
+          file = { fileName: part.filename, data };
+        } else if (typeof part.value === 'string') {
+          fields[part.fieldname] = part.value;
+        }
+      }
+      const missing = ['moduleCode', 'functionCode', 'fieldMap'].filter((name) => !fields[name]);
+      if (!file) missing.push('file');
+      if (missing.length) throw new AppError('VALIDATION_FAILED', {}, missing.map((field) => ({ field, code: 'FIELD_REQUIRED' })));
+      const code = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
+      const bad = ['moduleCode', 'functionCode', 'fieldMap'].filter((name) => !code.test(fields[name]));
+      if (bad.length) throw new AppError('VALIDATION_FAILED', {}, bad.map((field) => ({ field, code: 'FIELD_TYPE' })));
+      return importRows(context(request), {
+        moduleCode: fields.moduleCode,
+        functionCode: fields.functionCode,
+        fieldMap: fields.fieldMap,
+        fileName: file!.fileName,
+        data: file!.data,
+      });
+    },
+  );
+
+  app.post(
+    '/generic/dropdown',
+    { config: { access: SESSION }, schema: { tags, summary: 'Choices of a field', body: DropdownRequestSchema, response: { 200: OptionsAnswer, ...errors } } },
+    async (request) => dropdown(context(request), request.body),
+  );
+
+  app.post(
+    '/generic/uom',
+    { config: { access: SESSION }, schema: { tags, summary: 'Units of measure', body: UomRequestSchema, response: { 200: OptionsAnswer, ...errors } } },
+    async (request) => uomOptions(context(request), request.body.skuCode),
+  );
+
+  app.post(
+    '/generic/behavior',
+    { config: { access: SESSION }, schema: { tags, summary: 'Run a behaviour of the page', body: BehaviourRequestSchema, response: { 200: BehaviourAnswer, ...errors } } },
+    async (request) => runBehaviour(context(request), request.body),
+  );
+
+  app.post(
+    '/generic/tab',
+    { config: { access: SESSION }, schema: { tags, summary: 'Sub-page rows of a header row', body: TabRequestSchema, response: { 200: TabAnswer, ...errors } } },
+    async (request) => tabRows(context(request), request.body),
+  );
+};
+
+/** xlsx cells: numbers that survive the trip stay numbers; longer decimals stay exact text. */
+function cellOf(type: string, value: unknown): ExcelJS.CellValue {
+  if (value === null || value === undefined) return null;
+  if ((type === 'decimal' || type === 'integer') && (typeof value === 'string' || typeof value === 'number')) {
+    const exact = new Decimal(value);
+    const number = exact.toNumber();
+    return new Decimal(number).equals(exact) ? number : String(value);
+  }
+  if (typeof value === 'boolean' || typeof value === 'number' || typeof value === 'string') return value;
+  return JSON.stringify(value);
+}
