@@ -1,53 +1,188 @@
-import { useState } from 'react';
-import { Alert, Button, Card, Form, Input, Typography } from 'antd';
-import { LockOutlined, UserOutlined } from '@ant-design/icons';
+import { useState, type ReactNode } from 'react';
+import { Alert, Button, Card, Checkbox, Form, Input, Radio, Space, Typography } from 'antd';
+import { LockOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router-dom';
+import type { LoginAnswer, LoginSuccess, TwoStepMethod } from '../../common/api-types';
+import { storeToken } from '../../app/api/token';
+import { applyLanguage } from '../../app/language';
+import { errorText, publicCall, rememberTrustedBrowser, trustedBrowserToken } from './auth-api';
 
 interface LoginForm {
   loginAccount: string;
   password: string;
 }
 
+interface TwoStepForm {
+  method: TwoStepMethod;
+  code: string;
+  trustBrowser: boolean;
+}
+
+interface Challenge {
+  loginAccount: string;
+  challengeId: string;
+  methods: TwoStepMethod[];
+}
+
+/** The frame the public sign-in screens share. */
+export function AuthCard({ title, children, testId }: { title: string; children: ReactNode; testId: string }) {
+  return (
+    <div style={{ minHeight: '100vh', display: 'grid', placeItems: 'center', background: '#f0f2f5', padding: 16 }}>
+      <Card style={{ width: 400, maxWidth: '100%' }} data-testid={testId}>
+        <Typography.Title level={3}>{title}</Typography.Title>
+        {children}
+      </Card>
+    </div>
+  );
+}
+
+/**
+ * `/login` (issue 3, item 9): the password, then, when the account asks for it and this browser
+ * is not trusted, the two-step challenge: choose a method, have the code sent, enter it, and
+ * optionally trust this browser.
+ */
 export function LoginScreen() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const navigate = useNavigate();
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  const [challenge, setChallenge] = useState<Challenge>();
+  const [sentMethod, setSentMethod] = useState<TwoStepMethod>();
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [twoStepForm] = Form.useForm<TwoStepForm>();
+  const method = Form.useWatch('method', twoStepForm);
+
+  function enter(session: LoginSuccess, loginAccount: string) {
+    storeToken(session.token, session.expiresAt);
+    if (session.trustedBrowserToken) rememberTrustedBrowser(loginAccount, session.trustedBrowserToken);
+    applyLanguage(session.user.language);
+    void navigate('/page', { replace: true });
+  }
 
   async function submit(values: LoginForm) {
     setBusy(true);
     setError(undefined);
     try {
-      const response = await fetch('/api/user/login', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-language': i18n.language },
-        body: JSON.stringify(values),
-      });
-      const body = (await response.json()) as { message?: string };
-      if (!response.ok) setError(body.message ?? response.statusText);
+      const answer = await publicCall<LoginAnswer>('/user/login', { ...values, trustedBrowserToken: trustedBrowserToken(values.loginAccount) });
+      if ('twoStep' in answer) {
+        setChallenge({ loginAccount: values.loginAccount, ...answer.twoStep });
+        setSentMethod(undefined);
+        setSentTo(null);
+        twoStepForm.setFieldsValue({ method: answer.twoStep.methods[0], code: '', trustBrowser: false });
+      } else {
+        enter(answer, values.loginAccount);
+      }
     } catch (e) {
-      setError((e as Error).message);
+      setError(errorText(e));
     } finally {
       setBusy(false);
     }
   }
 
-  return (
-    <div style={{ minHeight: '100vh', display: 'grid', placeItems: 'center', background: '#f0f2f5' }}>
-      <Card style={{ width: 360 }} data-testid="login-card">
-        <Typography.Title level={3}>{t('ui.login.title')}</Typography.Title>
-        {error && <Alert type="error" message={error} showIcon style={{ marginBottom: 16 }} />}
-        <Form<LoginForm> layout="vertical" onFinish={(v) => void submit(v)} name="login">
-          <Form.Item name="loginAccount" label={t('ui.login.account')} rules={[{ required: true, message: t('ui.login.accountRequired') }]}>
-            <Input prefix={<UserOutlined />} autoComplete="username" autoFocus />
+  async function sendCode(chosen: TwoStepMethod) {
+    if (!challenge) return;
+    setBusy(true);
+    setError(undefined);
+    try {
+      const answer = await publicCall<{ method: TwoStepMethod; sentTo: string | null }>('/user/AuthorizationCode/send', {
+        challengeId: challenge.challengeId,
+        method: chosen,
+      });
+      setSentMethod(answer.method);
+      setSentTo(answer.sentTo);
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function verify(values: TwoStepForm) {
+    if (!challenge) return;
+    setBusy(true);
+    setError(undefined);
+    try {
+      // A code sent by e-mail or SMS earlier binds the challenge to that method; choosing the
+      // authenticator afterwards switches it back.
+      if (values.method === 'totp' && sentMethod && sentMethod !== 'totp') {
+        await publicCall('/user/AuthorizationCode/send', { challengeId: challenge.challengeId, method: 'totp' });
+        setSentMethod('totp');
+      }
+      const session = await publicCall<LoginSuccess>('/user/AuthorizationCode', {
+        challengeId: challenge.challengeId,
+        code: values.code,
+        trustBrowser: values.trustBrowser,
+      });
+      enter(session, challenge.loginAccount);
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  if (challenge) {
+    const needsSending = method === 'email' || method === 'sms';
+    return (
+      <AuthCard title={t('ui.auth.twoStep.title')} testId="two-step-card">
+        <Typography.Paragraph type="secondary">{t('ui.auth.twoStep.intro')}</Typography.Paragraph>
+        {error && <Alert type="error" message={error} showIcon style={{ marginBottom: 16 }} data-testid="login-error" />}
+        <Form<TwoStepForm> form={twoStepForm} layout="vertical" name="twoStep" onFinish={(v) => void verify(v)}>
+          <Form.Item name="method" label={t('ui.auth.twoStep.method')}>
+            <Radio.Group
+              optionType="button"
+              options={challenge.methods.map((m) => ({ value: m, label: t(`ui.auth.twoStep.methods.${m}`) }))}
+              onChange={() => {
+                setSentTo(null);
+              }}
+            />
           </Form.Item>
-          <Form.Item name="password" label={t('ui.login.password')} rules={[{ required: true, message: t('ui.login.passwordRequired') }]}>
-            <Input.Password prefix={<LockOutlined />} autoComplete="current-password" />
+          {needsSending ? (
+            <Space direction="vertical" style={{ width: '100%', marginBottom: 16 }}>
+              <Button onClick={() => void sendCode(method)} loading={busy} data-testid="send-code">
+                {t('ui.auth.twoStep.send')}
+              </Button>
+              {sentTo && sentMethod === method && <Alert type="info" showIcon message={t('ui.auth.twoStep.sent', { to: sentTo })} />}
+            </Space>
+          ) : (
+            <Typography.Paragraph>{t('ui.auth.twoStep.totpHint')}</Typography.Paragraph>
+          )}
+          <Form.Item name="code" label={t('ui.auth.twoStep.code')} rules={[{ required: true, message: t('ui.auth.validation.required') }]}>
+            <Input prefix={<SafetyOutlined />} inputMode="numeric" autoComplete="one-time-code" maxLength={10} autoFocus />
+          </Form.Item>
+          <Form.Item name="trustBrowser" valuePropName="checked">
+            <Checkbox>{t('ui.auth.twoStep.trustBrowser')}</Checkbox>
           </Form.Item>
           <Button type="primary" htmlType="submit" block loading={busy}>
-            {t('ui.login.submit')}
+            {t('ui.auth.twoStep.verify')}
+          </Button>
+          <Button type="link" block onClick={() => setChallenge(undefined)}>
+            {t('ui.auth.twoStep.back')}
           </Button>
         </Form>
-      </Card>
-    </div>
+      </AuthCard>
+    );
+  }
+
+  return (
+    <AuthCard title={t('ui.login.title')} testId="login-card">
+      {error && <Alert type="error" message={error} showIcon style={{ marginBottom: 16 }} data-testid="login-error" />}
+      <Form<LoginForm> layout="vertical" onFinish={(v) => void submit(v)} name="login">
+        <Form.Item name="loginAccount" label={t('ui.login.account')} rules={[{ required: true, message: t('ui.login.accountRequired') }]}>
+          <Input prefix={<UserOutlined />} autoComplete="username" autoFocus />
+        </Form.Item>
+        <Form.Item name="password" label={t('ui.login.password')} rules={[{ required: true, message: t('ui.login.passwordRequired') }]}>
+          <Input.Password prefix={<LockOutlined />} autoComplete="current-password" />
+        </Form.Item>
+        <Button type="primary" htmlType="submit" block loading={busy}>
+          {t('ui.login.submit')}
+        </Button>
+      </Form>
+      <div style={{ display: 'flex', justifyContent: 'space-between', marginTop: 16 }}>
+        <Link to="/forgot">{t('ui.login.forgot')}</Link>
+        <Link to="/sign">{t('ui.login.register')}</Link>
+      </div>
+    </AuthCard>
   );
 }

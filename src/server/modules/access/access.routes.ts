@@ -1,0 +1,152 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { AppError } from '../../../common/errors.js';
+import { toLanguage } from '../../../common/languages.js';
+import { requireUser } from '../../http/access-plugin.js';
+import { ErrorBodySchema } from '../../http/schemas.js';
+import { updateUserLanguage } from '../user/user.repository.js';
+import { getMenu, getPermissions, getStatus, releaseUser, simulateUser, switchProject, switchWarehouse } from './access.service.js';
+
+const ScopeOptionSchema = Type.Object({ id: Type.Number(), code: Type.String(), name: Type.String() });
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+
+const UserStatusSchema = Type.Object({
+  user: Type.Object({
+    uid: Type.Number(),
+    loginAccount: Type.String(),
+    displayName: Type.String(),
+    language: Type.String(),
+    email: Nullable(Type.String()),
+    timeZone: Type.String(),
+    isAdmin: Type.Boolean(),
+  }),
+  organization: Nullable(ScopeOptionSchema),
+  project: Nullable(ScopeOptionSchema),
+  warehouse: Nullable(ScopeOptionSchema),
+  projects: Type.Array(ScopeOptionSchema),
+  warehouses: Type.Array(ScopeOptionSchema),
+  navLayout: Type.Union([Type.Literal('left'), Type.Literal('top')]),
+  simulatedBy: Nullable(Type.Object({ uid: Type.Number(), loginAccount: Type.String() })),
+  hasRights: Type.Boolean(),
+  expiresAt: Type.String(),
+});
+
+const MenuItemSchema = Type.Object({
+  code: Type.String(),
+  titleKey: Type.String(),
+  route: Type.Optional(Type.String()),
+  children: Type.Optional(Type.Array(Type.Object({ code: Type.String(), titleKey: Type.String(), route: Type.Optional(Type.String()) }))),
+});
+
+const ScopeRefBody = Type.Object({ id: Type.Optional(Type.Number()), code: Type.Optional(Type.String({ maxLength: 100 })) });
+const Ok = Type.Object({ ok: Type.Literal(true) });
+const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema };
+
+/** Session scope, menu, status, language and simulation (issue 3, item 6; spec section 6). */
+export const accessRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const db = app.database.db;
+
+  app.get(
+    '/user/status',
+    { config: { access: { session: true } }, schema: { tags: ['user'], summary: 'Who is signed in, in which scope', response: { 200: UserStatusSchema, ...errors } } },
+    (request) => getStatus(db, requireUser(request)),
+  );
+
+  app.get(
+    '/user/menu',
+    {
+      config: { access: { session: true } },
+      schema: { tags: ['user'], summary: "The menu built from the user's rights", response: { 200: Type.Object({ items: Type.Array(MenuItemSchema) }), ...errors } },
+    },
+    (request) => getMenu(db, requireUser(request)),
+  );
+
+  app.get(
+    '/permission',
+    {
+      config: { access: { session: true } },
+      schema: {
+        tags: ['user'],
+        summary: "The caller's rights, merged over its roles",
+        response: {
+          200: Type.Object({
+            isAdmin: Type.Boolean(),
+            permissions: Type.Array(
+              Type.Object({
+                module: Type.String(),
+                subModule: Nullable(Type.String()),
+                view: Type.Boolean(),
+                add: Type.Boolean(),
+                edit: Type.Boolean(),
+                delete: Type.Boolean(),
+              }),
+            ),
+          }),
+          ...errors,
+        },
+      },
+    },
+    (request) => getPermissions(db, requireUser(request)),
+  );
+
+  app.post(
+    '/user/project',
+    { config: { access: { session: true } }, schema: { tags: ['user'], summary: "Switch the session's project", body: ScopeRefBody, response: { 200: Ok, ...errors } } },
+    async (request) => {
+      if (request.body.id === undefined && request.body.code === undefined) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'code', code: 'VALIDATION_FAILED' }]);
+      await switchProject(db, requireUser(request), request.body);
+      return { ok: true as const };
+    },
+  );
+
+  app.post(
+    '/user/whs',
+    { config: { access: { session: true } }, schema: { tags: ['user'], summary: "Switch the session's warehouse", body: ScopeRefBody, response: { 200: Ok, ...errors } } },
+    async (request) => {
+      if (request.body.id === undefined && request.body.code === undefined) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'code', code: 'VALIDATION_FAILED' }]);
+      await switchWarehouse(db, requireUser(request), request.body);
+      return { ok: true as const };
+    },
+  );
+
+  app.put(
+    '/user/defaultLang',
+    {
+      config: { access: { session: true } },
+      schema: {
+        tags: ['user'],
+        summary: "Save the user's language (name or code 0-5)",
+        body: Type.Object({ language: Type.Union([Type.String({ maxLength: 10 }), Type.Integer({ minimum: 0, maximum: 5 })]) }),
+        response: { 200: Type.Object({ language: Type.String() }), ...errors },
+      },
+    },
+    async (request) => {
+      const language = toLanguage(request.body.language);
+      if (!language) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'language', code: 'VALIDATION_FAILED' }]);
+      const user = requireUser(request);
+      await db.transaction().execute((trx) => updateUserLanguage(trx, user.userId, language, user.loginAccount));
+      return { language };
+    },
+  );
+
+  app.post(
+    '/user/simulate',
+    {
+      config: { access: { admin: true } },
+      schema: { tags: ['user'], summary: 'Act as another user (administrators)', body: Type.Object({ uid: Type.Number() }), response: { 200: Ok, ...errors } },
+    },
+    async (request) => {
+      await simulateUser(db, requireUser(request), request.body.uid);
+      return { ok: true as const };
+    },
+  );
+
+  app.post(
+    '/user/release',
+    { config: { access: { session: true } }, schema: { tags: ['user'], summary: 'End simulating a user', response: { 200: Ok, ...errors } } },
+    async (request) => {
+      await releaseUser(db, requireUser(request));
+      return { ok: true as const };
+    },
+  );
+};

@@ -1,0 +1,251 @@
+import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
+import { AppError } from '../../../common/errors.js';
+import type { LoginAnswer, LoginSuccess, TwoStepMethod } from '../../../common/api-types.js';
+import { DEFAULT_LANGUAGE, isLanguage } from '../../../common/languages.js';
+import type { AppConfig } from '../../config.js';
+import type { DB } from '../../db/schema.js';
+import type { SessionUser } from '../../http/access.js';
+import { chooseInitialScope } from '../access/access.service.js';
+import type { Notifier } from '../notify/notify.service.js';
+import { translate } from '../../http/i18n.js';
+import type { Language } from '../../../common/languages.js';
+import { clearFailedLogins, claimTotpCounter, findUserById, findUserByLogin, recordFailedLogin, type UserRow } from '../user/user.repository.js';
+import { hashPassword, verifyPassword } from './password.js';
+import {
+  findLiveTrustedBrowser,
+  insertSession,
+  insertTrustedBrowser,
+  purgeExpired,
+  revokeSession,
+  revokeUserSessions,
+  touchTrustedBrowser,
+} from './session.repository.js';
+import { addDays, addMinutes, randomDigits, randomToken, sameDigest, sha256 } from './tokens.js';
+import { matchTotp } from './totp.js';
+
+/** Wrong passwords in a row that lock an account (issue 3, item 8). */
+export const MAX_FAILED_LOGINS = 10;
+/** A two-step challenge lives this long; a code sent for it, shorter. */
+const CHALLENGE_MINUTES = 10;
+const CODE_MINUTES = 5;
+/** Wrong codes after which a challenge is dead and the password must be given again. */
+const MAX_CODE_ATTEMPTS = 5;
+
+export interface ClientMeta {
+  ip: string | null;
+  userAgent: string | null;
+  language: Language;
+}
+
+export type AuthConfig = Pick<AppConfig, 'sessionDays' | 'trustBrowserDays' | 'loginLockMinutes'>;
+
+// Verifying against a real hash when the account does not exist takes as long as a wrong password,
+// so the answer's timing does not tell which accounts exist (issue 3, item 1).
+let dummyHash: Promise<string> | undefined;
+function timingDummy(): Promise<string> {
+  dummyHash ??= hashPassword(randomToken());
+  return dummyHash;
+}
+
+/** The two-step methods a user has switched on and can receive. */
+export function twoStepMethods(user: UserRow): TwoStepMethod[] {
+  const methods: TwoStepMethod[] = [];
+  if (user.totp_secret) methods.push('totp');
+  if (user.two_step_email && user.email) methods.push('email');
+  if (user.two_step_sms && user.telephone) methods.push('sms');
+  return methods;
+}
+
+function lockedError(until: Date): AppError {
+  return new AppError('ACCOUNT_LOCKED', { until: until.toISOString() });
+}
+
+/** `POST /api/user/login`: a session, or a two-step challenge when the account asks for one. */
+export async function login(
+  db: Kysely<DB>,
+  config: AuthConfig,
+  input: { loginAccount: string; password: string; trustedBrowserToken?: string },
+  meta: ClientMeta,
+): Promise<LoginAnswer> {
+  const user = await findUserByLogin(db, input.loginAccount);
+  if (!user) {
+    await verifyPassword(await timingDummy(), input.password);
+    throw new AppError('AUTH_BAD_CREDENTIALS');
+  }
+  // While locked even the right password is refused (issue 3, item 8).
+  if (user.locked_until && new Date(user.locked_until) > new Date()) throw lockedError(new Date(user.locked_until));
+  if (!(await verifyPassword(user.password_hash, input.password))) {
+    const lockedUntil = await db.transaction().execute((trx) => recordFailedLogin(trx, user.id, MAX_FAILED_LOGINS, config.loginLockMinutes));
+    if (lockedUntil && lockedUntil > new Date()) throw lockedError(lockedUntil);
+    throw new AppError('AUTH_BAD_CREDENTIALS');
+  }
+  if (!user.enabled) throw new AppError('ACCOUNT_DISABLED');
+  if (user.failed_logins > 0 || user.locked_until) await db.transaction().execute((trx) => clearFailedLogins(trx, user.id));
+
+  const methods = twoStepMethods(user);
+  if (methods.length) {
+    const trusted = input.trustedBrowserToken ? await findLiveTrustedBrowser(db, sha256(input.trustedBrowserToken), user.id) : undefined;
+    if (!trusted) {
+      const challengeId = randomToken();
+      await db.transaction().execute((trx) =>
+        trx
+          .insertInto('two_step_challenge')
+          .values({ challenge_hash: sha256(challengeId), user_id: user.id, expires_at: addMinutes(new Date(), CHALLENGE_MINUTES) })
+          .execute(),
+      );
+      return { twoStep: { challengeId, methods } };
+    }
+    await db.transaction().execute((trx) => touchTrustedBrowser(trx, trusted.id));
+  }
+  return db.transaction().execute((trx) => openSession(trx, config, user, meta));
+}
+
+/** Opens a session for a user whose identity is proven, in its initial scope. */
+async function openSession(trx: Kysely<DB>, config: AuthConfig, user: UserRow, meta: ClientMeta): Promise<LoginSuccess> {
+  await purgeExpired(trx);
+  const token = randomToken();
+  const expiresAt = addDays(new Date(), config.sessionDays);
+  const scope = await chooseInitialScope(trx, user);
+  await insertSession(trx, {
+    tokenHash: sha256(token),
+    userId: user.id,
+    projectId: scope.projectId,
+    warehouseId: scope.warehouseId,
+    expiresAt,
+    ip: meta.ip,
+    userAgent: meta.userAgent?.slice(0, 500) ?? null,
+  });
+  return {
+    token,
+    expiresAt: expiresAt.toISOString(),
+    user: {
+      uid: user.id,
+      loginAccount: user.login_account,
+      displayName: user.display_name,
+      language: isLanguage(user.language) ? user.language : DEFAULT_LANGUAGE,
+    },
+  };
+}
+
+async function findLiveChallenge(db: Kysely<DB>, challengeId: string) {
+  return db
+    .selectFrom('two_step_challenge')
+    .selectAll()
+    .where('challenge_hash', '=', sha256(challengeId))
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', sql<Date>`now()`)
+    .where('attempts', '<', MAX_CODE_ATTEMPTS)
+    .executeTakeFirst();
+}
+
+/** `POST /api/user/AuthorizationCode/send`: sends a fresh code by e-mail or SMS for a challenge. */
+export async function sendChallengeCode(
+  db: Kysely<DB>,
+  notifier: Notifier,
+  input: { challengeId: string; method: TwoStepMethod },
+  meta: ClientMeta,
+): Promise<{ method: TwoStepMethod; sentTo: string | null }> {
+  const challenge = await findLiveChallenge(db, input.challengeId);
+  if (!challenge) throw new AppError('CODE_INVALID');
+  const user = await findUserById(db, challenge.user_id);
+  if (!user || !twoStepMethods(user).includes(input.method)) throw new AppError('BAD_REQUEST', { reason: 'method not available' });
+  if (input.method === 'totp') {
+    await db.transaction().execute((trx) =>
+      trx.updateTable('two_step_challenge').set({ method: 'totp', code_hash: null, code_expires_at: null }).where('id', '=', challenge.id).execute(),
+    );
+    return { method: 'totp', sentTo: null };
+  }
+  const code = randomDigits(6);
+  await db.transaction().execute((trx) =>
+    trx
+      .updateTable('two_step_challenge')
+      .set({ method: input.method, code_hash: sha256(code), code_expires_at: addMinutes(new Date(), CODE_MINUTES) })
+      .where('id', '=', challenge.id)
+      .execute(),
+  );
+  const text = translate(meta.language, 'ui.auth.message.twoStepText', { code, minutes: CODE_MINUTES });
+  if (input.method === 'email') {
+    await notifier.send({ channel: 'email', to: user.email!, subject: translate(meta.language, 'ui.auth.message.twoStepSubject'), text });
+    return { method: 'email', sentTo: maskEmail(user.email!) };
+  }
+  await notifier.send({ channel: 'sms', to: user.telephone!, text });
+  return { method: 'sms', sentTo: maskPhone(user.telephone!) };
+}
+
+/**
+ * `POST /api/user/AuthorizationCode`: checks the code of a challenge and opens the session; with
+ * `trustBrowser`, also a trusted-browser token valid for config.trustBrowserDays (issue 3, item 2).
+ * Codes are single-use: the challenge is spent, and a TOTP time step cannot be used twice.
+ */
+export async function verifyChallenge(
+  db: Kysely<DB>,
+  config: AuthConfig,
+  input: { challengeId: string; code: string; trustBrowser?: boolean },
+  meta: ClientMeta,
+): Promise<LoginSuccess> {
+  const code = input.code.trim();
+  const outcome = await db.transaction().execute(async (trx) => {
+    const challenge = await findLiveChallenge(trx, input.challengeId);
+    if (!challenge) return { ok: false as const };
+    const user = await findUserById(trx, challenge.user_id);
+    if (!user?.enabled) return { ok: false as const };
+    let valid = false;
+    if (challenge.method === 'email' || challenge.method === 'sms') {
+      valid =
+        challenge.code_hash !== null &&
+        challenge.code_expires_at !== null &&
+        new Date(challenge.code_expires_at) > new Date() &&
+        sameDigest(challenge.code_hash, sha256(code));
+    } else if (user.totp_secret) {
+      const counter = matchTotp(user.totp_secret, code);
+      valid = counter !== null && (await claimTotpCounter(trx, user.id, counter));
+    }
+    if (!valid) {
+      await trx.updateTable('two_step_challenge').set({ attempts: sql`attempts + 1` }).where('id', '=', challenge.id).execute();
+      return { ok: false as const };
+    }
+    // Spent at once: a second use of the same challenge finds nothing.
+    const spent = await trx
+      .updateTable('two_step_challenge')
+      .set({ used_at: sql`now()` })
+      .where('id', '=', challenge.id)
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(spent.numUpdatedRows) !== 1) return { ok: false as const };
+    const session = await openSession(trx, config, user, meta);
+    if (input.trustBrowser) {
+      const trustedBrowserToken = randomToken();
+      await insertTrustedBrowser(trx, {
+        tokenHash: sha256(trustedBrowserToken),
+        userId: user.id,
+        label: meta.userAgent?.slice(0, 300) ?? null,
+        ip: meta.ip,
+        expiresAt: addDays(new Date(), config.trustBrowserDays),
+      });
+      return { ok: true as const, session: { ...session, trustedBrowserToken } };
+    }
+    return { ok: true as const, session };
+  });
+  if (!outcome.ok) throw new AppError('CODE_INVALID');
+  return outcome.session;
+}
+
+export async function logout(db: Kysely<DB>, user: SessionUser): Promise<void> {
+  await db.transaction().execute((trx) => revokeSession(trx, user.sessionId));
+}
+
+/** Signs the account out of every session, this one included. */
+export async function logoutEverywhere(db: Kysely<DB>, user: SessionUser): Promise<number> {
+  const ownerId = user.simulatedBy ?? user.userId;
+  return db.transaction().execute((trx) => revokeUserSessions(trx, ownerId));
+}
+
+export function maskEmail(email: string): string {
+  const [name, domain] = email.split('@');
+  return `${name.slice(0, 1)}***@${domain ?? ''}`;
+}
+
+export function maskPhone(phone: string): string {
+  return `***${phone.slice(-3)}`;
+}

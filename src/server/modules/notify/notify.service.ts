@@ -1,0 +1,68 @@
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { AppConfig } from '../../config.js';
+import type { DB } from '../../db/schema.js';
+import { insertOutboxMessage } from './outbox.repository.js';
+import { HttpSmsProvider, type SmsProvider } from './sms-provider.js';
+
+export type Message =
+  | { channel: 'email'; to: string; subject: string; text: string }
+  | { channel: 'sms'; to: string; text: string };
+
+export interface Notifier {
+  /** Delivers a message; never throws: a failure is kept in the outbox and logged. */
+  send(message: Message): Promise<void>;
+}
+
+/**
+ * E-mail over SMTP (SMTP_URL), SMS through the provider at SMS_URL (issue 3, item 4). With a
+ * channel not configured, its messages go to the outbox table and the server log, so a local
+ * install can still read its codes. Call after the transaction that made the message committed.
+ */
+export function createNotifier(options: {
+  config: Pick<AppConfig, 'smtpUrl' | 'mailFrom' | 'smsUrl'>;
+  db: Kysely<DB>;
+  log: FastifyBaseLogger;
+  sms?: SmsProvider;
+}): Notifier {
+  const { config, db, log } = options;
+  let mailer: Transporter | undefined;
+  const sms = options.sms ?? (config.smsUrl ? new HttpSmsProvider(config.smsUrl) : undefined);
+
+  async function record(message: Message, status: 'stored' | 'sent' | 'failed', error: string | null) {
+    const subject = message.channel === 'email' ? message.subject : null;
+    // A delivered message's text (it may hold a code) is not kept; an undelivered one is, for the operator.
+    const body = status === 'sent' ? '(delivered)' : message.text;
+    try {
+      await insertOutboxMessage(db, { channel: message.channel, recipient: message.to, subject, body, status, error });
+    } catch (err) {
+      log.error({ err }, 'outbox: could not record a message');
+    }
+  }
+
+  return {
+    async send(message) {
+      try {
+        if (message.channel === 'email') {
+          if (!config.smtpUrl) {
+            log.info({ outbox: { channel: 'email', to: message.to, subject: message.subject, text: message.text } }, 'e-mail kept in the outbox (SMTP_URL is not set)');
+            return await record(message, 'stored', null);
+          }
+          mailer ??= nodemailer.createTransport(config.smtpUrl);
+          await mailer.sendMail({ from: config.mailFrom, to: message.to, subject: message.subject, text: message.text });
+        } else {
+          if (!sms) {
+            log.info({ outbox: { channel: 'sms', to: message.to, text: message.text } }, 'SMS kept in the outbox (SMS_URL is not set)');
+            return await record(message, 'stored', null);
+          }
+          await sms.send(message.to, message.text);
+        }
+        await record(message, 'sent', null);
+      } catch (err) {
+        log.error({ err, channel: message.channel, to: message.to }, 'message delivery failed');
+        await record(message, 'failed', (err as Error).message);
+      }
+    },
+  };
+}
