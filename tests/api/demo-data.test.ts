@@ -1,0 +1,161 @@
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { loadConfig } from '../../src/server/config.js';
+import { seedFirstStart } from '../../src/server/db/seed/seed.js';
+import { DEMO, DEMO_MARKER, gs1CheckDigit, loadDemoData, type DemoDataResult } from '../../src/server/db/seed/demo-data.js';
+import { startServer } from '../../src/server/start.js';
+import { connectPostgres } from '../../src/server/db/database.js';
+import { createTestDatabase, onRealServer, type TestDatabase } from '../helpers/database.js';
+import { tempDataDir } from '../helpers/server-process.js';
+
+if (!onRealServer) {
+  console.warn('skipped: the two-nodes test of the demo data needs two real PostgreSQL sessions; set TEST_DATABASE_URL to run them');
+}
+
+let database: TestDatabase;
+let first: DemoDataResult;
+
+async function count(table: 'warehouse' | 'location' | 'owner' | 'sku' | 'sku_upc' | 'partner' | 'currency' | 'code_master' | 'driver' | 'vehicle'): Promise<number> {
+  const row = await database.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await seedFirstStart(database.db, 'Adm1n!Passw0rd');
+  first = await loadDemoData(database.db);
+  // The load time is part of the issue's report (fast on PGlite).
+  console.info(`demo data loaded on ${database.kind} in ${first.milliseconds} ms`, first.counts);
+});
+
+afterAll(async () => {
+  await database?.close();
+});
+
+describe(loadDemoData.name, () => {
+  it('looks like a small 3PL: two warehouses with thousands of locations, three owners with a hundred SKUs each', async () => {
+    expect(first.loaded).toBe(true);
+    expect(await count('warehouse')).toBe(2);
+    const perWarehouse = await database.db
+      .selectFrom('location')
+      .innerJoin('warehouse', 'warehouse.id', 'location.warehouse_id')
+      .select(['warehouse.code', (eb) => eb.fn.countAll<number>().as('n')])
+      .groupBy('warehouse.code')
+      .orderBy('warehouse.code')
+      .execute();
+    expect(perWarehouse.map((r) => r.code)).toEqual(['WH1', 'WH2']);
+    for (const row of perWarehouse) expect(Number(row.n)).toBeGreaterThan(1000);
+    expect(await count('location')).toBe(first.counts.location);
+    expect(await count('location')).toBeGreaterThan(3000);
+    expect(await count('owner')).toBe(3);
+    expect(await count('sku')).toBe(3 * DEMO.skusPerOwner);
+    const perOwner = await database.db.selectFrom('sku').select(['owner_id', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('owner_id').execute();
+    expect(perOwner.map((r) => Number(r.n))).toEqual([100, 100, 100]);
+    expect(await count('currency')).toBeGreaterThanOrEqual(10);
+    expect(await count('code_master')).toBeGreaterThanOrEqual(20);
+    expect(await count('vehicle')).toBeGreaterThan(0);
+    expect(await count('driver')).toBeGreaterThan(0);
+    const partners = await database.db.selectFrom('partner').select(['partner_type', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('partner_type').execute();
+    expect(Object.fromEntries(partners.map((p) => [p.partner_type, Number(p.n)]))).toEqual({ supplier: 8, consignee: 20, carrier: 6 });
+  });
+
+  it('gives every SKU a valid EAN-13 for the each and food SKUs their shelf-life rules', async () => {
+    const eaches = await database.db.selectFrom('sku_upc').select(['sku_id', 'upc']).where('uom', '=', 'EA').execute();
+    expect(eaches).toHaveLength(300);
+    for (const { upc } of eaches) {
+      expect(upc).toMatch(/^\d{13}$/);
+      expect(upc.at(-1)).toBe(gs1CheckDigit(upc.slice(0, 12)));
+    }
+    expect(new Set(eaches.map((e) => e.upc)).size).toBe(300);
+    const food = await database.db
+      .selectFrom('sku')
+      .innerJoin('owner', 'owner.id', 'sku.owner_id')
+      .select(['sku.shelf_life_days', 'sku.inbound_min_days', 'sku.outbound_min_days', 'sku.expiry_control'])
+      .where('owner.code', '=', 'FRESH')
+      .execute();
+    expect(food).toHaveLength(100);
+    for (const sku of food) {
+      expect(sku.expiry_control).toBe(true);
+      expect(sku.inbound_min_days!).toBeGreaterThan(sku.outbound_min_days!);
+      expect(sku.shelf_life_days!).toBeGreaterThan(sku.inbound_min_days!);
+    }
+  });
+
+  it('gives the racked locations unique pick sequences per warehouse', async () => {
+    const dupes = await database.db
+      .selectFrom('location')
+      .select(['warehouse_id', 'pick_seq'])
+      .where('pick_seq', 'is not', null)
+      .groupBy(['warehouse_id', 'pick_seq'])
+      .having((eb) => eb.fn.countAll(), '>', 1)
+      .execute();
+    expect(dupes).toEqual([]);
+  });
+
+  it('loads only once: a second run changes nothing', async () => {
+    const before = { location: await count('location'), sku: await count('sku'), partner: await count('partner') };
+    const again = await loadDemoData(database.db);
+    expect(again.loaded).toBe(false);
+    expect({ location: await count('location'), sku: await count('sku'), partner: await count('partner') }).toEqual(before);
+    const marker = await database.db.selectFrom('sys_param').select('param_value').where('param_code', '=', DEMO_MARKER).execute();
+    expect(marker).toHaveLength(1);
+  });
+
+  it('writes nothing when one part fails: it is one transaction', async () => {
+    const other = await createTestDatabase();
+    try {
+      await seedFirstStart(other.db, 'Adm1n!Passw0rd');
+      // Drivers are inserted late, after warehouses, locations, SKUs and partners: refusing the
+      // last one must leave none of those behind.
+      const wh = await other.db.selectFrom('warehouse').select('id').executeTakeFirstOrThrow();
+      await other.db.schema.alterTable('driver').addCheckConstraint('no_demo_drivers', sql`code <> 'DRV006'`).execute();
+      await expect(loadDemoData(other.db)).rejects.toThrow();
+      for (const table of ['location', 'owner', 'sku', 'partner', 'vehicle'] as const) {
+        const row = await other.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+        expect(Number(row.n), table).toBe(0);
+      }
+      expect(await other.db.selectFrom('warehouse').select('code').where('id', '<>', wh.id).execute()).toEqual([]);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it.skipIf(!onRealServer)('loads once when two nodes start together (real server only: PGlite has one session)', async () => {
+    const other = await createTestDatabase();
+    const nodes = await Promise.all([connectPostgres(other.url!, 2), connectPostgres(other.url!, 2)]);
+    try {
+      await seedFirstStart(other.db, 'Adm1n!Passw0rd');
+      const results = await Promise.all(nodes.map((node) => loadDemoData(node.db)));
+      expect(results.map((r) => r.loaded).sort()).toEqual([false, true]);
+      const row = await other.db.selectFrom('sku').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      expect(Number(row.n)).toBe(3 * DEMO.skusPerOwner);
+    } finally {
+      await Promise.all(nodes.map((node) => node.close()));
+      await other.close();
+    }
+  });
+});
+
+describe('demo data at start', () => {
+  const dirs: string[] = [];
+  afterAll(() => {
+    for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it.each([
+    ['false', 0],
+    ['true', 3 * DEMO.skusPerOwner],
+  ])('DEMO_DATA=%s gives %i SKUs on the first start', async (flag, skus) => {
+    const dataDir = tempDataDir('wms-demo-');
+    dirs.push(dataDir);
+    const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', ADMIN_PASSWORD: 'Adm1n!Passw0rd', DEMO_DATA: flag });
+    const server = await startServer(config);
+    try {
+      const row = await server.database.db.selectFrom('sku').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      expect(Number(row.n)).toBe(skus);
+    } finally {
+      await server.stop();
+    }
+  });
+});
