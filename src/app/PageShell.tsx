@@ -1,8 +1,238 @@
-import { Result } from 'antd';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { Alert, Button, Dropdown, Layout, Result, Space, Tabs, Typography } from 'antd';
+import { MoreOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams } from 'react-router-dom';
+import { api } from './api/client';
+import { getToken } from './api/token';
+import { findPageRoute, HOME_ROUTE } from './routes';
+import { showConfirm } from './popups';
+import { closeAllTabs, closeOtherTabs, closeTab, getSessionState, openTab, updateSession, useSession } from './store/session-store';
+import { loadMenu, loadStatus } from './shell/shell-data';
+import { NavMenu } from './shell/NavMenu';
+import { ScopeSwitcher } from './shell/ScopeSwitcher';
+import { ScreenHost } from './shell/ScreenHost';
+import { UserMenu } from './shell/UserMenu';
 
-/** The signed-in frame; its layout, menu and tabs grow here. */
+const { Header, Sider, Content } = Layout;
+
+function useTabTitle() {
+  const { t } = useTranslation();
+  return useCallback(
+    (route: string) => {
+      const page = findPageRoute(route);
+      return page ? t(page.titleKey) : `/${route}`;
+    },
+    [t],
+  );
+}
+
+/** Records that the user opened a page, for the home page's "most used" shortcuts. */
+function recordVisit(route: string) {
+  api('/home/visit', { method: 'POST', body: { route }, quiet: true }).catch(() => undefined);
+}
+
+function SimulationBanner({ onReleased }: { onReleased: () => void }) {
+  const { t } = useTranslation();
+  const status = useSession((s) => s.status);
+  if (!status?.simulatedBy) return null;
+  return (
+    <Alert
+      banner
+      type="warning"
+      data-testid="simulation-banner"
+      message={t('ui.shell.simulate.banner', { user: status.user.loginAccount, admin: status.simulatedBy.loginAccount })}
+      action={
+        <Button
+          size="small"
+          onClick={() => {
+            api('/user/release', { method: 'POST' })
+              .then(onReleased)
+              .catch(() => undefined);
+          }}
+        >
+          {t('ui.shell.user.release')}
+        </Button>
+      }
+    />
+  );
+}
+
+function TabsArea({ scopeVersion }: { scopeVersion: number }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const tabs = useSession((s) => s.tabs);
+  const activeTab = useSession((s) => s.activeTab);
+  const keepAlive = useSession((s) => s.keepAlive);
+  const title = useTabTitle();
+
+  // The page scrolls as a whole; each tab gets back the scroll position it had when left.
+  const scrollOf = useRef(new Map<string, number>());
+  const shown = useRef<string | null>(activeTab);
+  useEffect(() => {
+    // Recorded while scrolling: once a tab is hidden the browser has already clamped the scroll.
+    const remember = () => {
+      if (shown.current) scrollOf.current.set(shown.current, window.scrollY);
+    };
+    window.addEventListener('scroll', remember, { passive: true });
+    return () => window.removeEventListener('scroll', remember);
+  }, []);
+  useLayoutEffect(() => {
+    if (shown.current === activeTab) return;
+    shown.current = activeTab;
+    window.scrollTo(0, activeTab ? (scrollOf.current.get(activeTab) ?? 0) : 0);
+  }, [activeTab]);
+
+  const actions = {
+    items: [
+      { key: 'close', label: t('ui.shell.tabs.close'), disabled: !activeTab },
+      { key: 'closeOthers', label: t('ui.shell.tabs.closeOthers'), disabled: tabs.length < 2 },
+      { key: 'closeAll', label: t('ui.shell.tabs.closeAll'), disabled: !tabs.length },
+    ],
+    onClick: ({ key }: { key: string }) => {
+      if (key === 'close' && activeTab) closeTab(activeTab);
+      if (key === 'closeOthers' && activeTab) closeOtherTabs(activeTab);
+      if (key === 'closeAll') void showConfirm({ content: t('ui.shell.tabs.closeAllConfirm'), onOk: closeAllTabs });
+    },
+  };
+
+  return (
+    <>
+      <Tabs
+        type="editable-card"
+        hideAdd
+        size="small"
+        data-testid="shell-tabs"
+        activeKey={activeTab ?? undefined}
+        items={tabs.map((tab) => ({ key: tab.route, label: <span data-tab-route={`/${tab.route}`}>{title(tab.route)}</span> }))}
+        onChange={(route) => void navigate(`/page/${route}`)}
+        onEdit={(route, action) => {
+          if (action === 'remove' && typeof route === 'string') closeTab(route);
+        }}
+        tabBarExtraContent={
+          <Dropdown menu={actions} trigger={['click']}>
+            <Button type="text" size="small" aria-label={t('ui.shell.tabs.actions')} data-testid="tab-actions" icon={<MoreOutlined />} />
+          </Dropdown>
+        }
+        style={{ marginBottom: 0 }}
+      />
+      {tabs.map((tab) =>
+        // Keep-alive (spec section 3): inactive tabs stay mounted, only hidden, so that their
+        // filters, scroll position and unsaved input survive switching.
+        keepAlive || tab.route === activeTab ? (
+          <div
+            key={`${tab.route}#${scopeVersion}`}
+            hidden={tab.route !== activeTab}
+            data-tab-pane={`/${tab.route}`}
+            role="tabpanel"
+            style={{ padding: 16 }}
+          >
+            <ScreenHost route={tab.route} />
+          </div>
+        ) : null,
+      )}
+    </>
+  );
+}
+
+/** The signed-in frame (spec section 2, /page): navigation, scope, user menu and tabs. */
 export default function PageShell() {
   const { t } = useTranslation();
-  return <Result status="info" title={t('ui.appName')} />;
+  const navigate = useNavigate();
+  const urlRoute = (useParams()['*'] ?? '').replace(/\/+$/, '');
+  const status = useSession((s) => s.status);
+  const activeTab = useSession((s) => s.activeTab);
+  const [scopeVersion, setScopeVersion] = useState(0);
+  const title = useTabTitle();
+
+  const reload = useCallback(() => {
+    loadStatus().catch(() => undefined);
+    loadMenu().catch(() => undefined);
+  }, []);
+
+  useEffect(reload, [reload]);
+
+  // The address names the open screen: opening it opens or activates its tab.
+  useEffect(() => {
+    // The session just ended: the router is on its way to the sign-in page.
+    if (!getToken()) return;
+    if (!urlRoute) {
+      void navigate(`/page/${getSessionState().activeTab ?? HOME_ROUTE}`, { replace: true });
+      return;
+    }
+    const page = findPageRoute(urlRoute);
+    const isNew = !getSessionState().tabs.some((tab) => tab.route === urlRoute);
+    openTab({ route: urlRoute, titleKey: page?.titleKey ?? '' });
+    if (page && isNew) recordVisit(urlRoute);
+  }, [urlRoute, navigate]);
+
+  // A tab closed or activated from the tab bar moves the address along.
+  useEffect(() => {
+    const current = getSessionState().activeTab;
+    if (current !== activeTab || !getToken()) return;
+    if (!activeTab) void navigate(`/page/${HOME_ROUTE}`, { replace: true });
+    else if (activeTab !== urlRoute) void navigate(`/page/${activeTab}`);
+    // The address is read, not followed: following it is the effect above.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [activeTab, navigate]);
+
+  // The tab title follows the page title in the current language (issue 4, item 3).
+  const tabTitle = activeTab ? title(activeTab) : '';
+  useEffect(() => {
+    updateSession({ tabTitle });
+    document.title = tabTitle ? `${tabTitle} - ${t('ui.appName')}` : t('ui.appName');
+  }, [tabTitle, t]);
+
+  const onScopeChanged = useCallback(() => {
+    reload();
+    setScopeVersion((n) => n + 1);
+  }, [reload]);
+
+  const onLayout = useCallback(
+    (navLayout: 'left' | 'top') => {
+      api('/home/layout', { method: 'PUT', body: { navLayout } })
+        .then(reload)
+        .catch(() => undefined);
+    },
+    [reload],
+  );
+
+  const layout = status?.navLayout ?? 'left';
+  const brand = (
+    <Typography.Text strong style={{ color: '#fff', whiteSpace: 'nowrap', padding: '0 16px' }} data-testid="app-name">
+      {t('ui.appName')}
+    </Typography.Text>
+  );
+  const headerTools = (
+    <Space size="middle" style={{ marginLeft: 'auto' }}>
+      <ScopeSwitcher onChanged={onScopeChanged} />
+      <UserMenu onScopeChanged={onScopeChanged} onLayout={onLayout} />
+    </Space>
+  );
+  const body =
+    status && !status.hasRights ? (
+      <Result status="403" title={t('ui.shell.noRights.title')} subTitle={t('errors.NO_RIGHTS_CONTACT_ADMIN')} />
+    ) : (
+      <TabsArea scopeVersion={scopeVersion} />
+    );
+
+  return (
+    <Layout style={{ minHeight: '100vh' }} data-layout={layout}>
+      {layout === 'left' && (
+        <Sider width={220} breakpoint="lg" collapsedWidth={0} data-testid="sider">
+          <div style={{ height: 56, display: 'flex', alignItems: 'center' }}>{brand}</div>
+          <NavMenu mode="left" />
+        </Sider>
+      )}
+      <Layout>
+        <Header style={{ display: 'flex', alignItems: 'center', gap: 12, padding: '0 12px', color: '#fff' }}>
+          {layout === 'top' && brand}
+          {layout === 'top' && <NavMenu mode="top" />}
+          {headerTools}
+        </Header>
+        <SimulationBanner onReleased={onScopeChanged} />
+        <Content style={{ background: '#fff', margin: 8, minHeight: 280 }}>{body}</Content>
+      </Layout>
+    </Layout>
+  );
 }

@@ -7,6 +7,8 @@ import kor from '../../locales/kor.json';
 import th from '../../locales/th.json';
 import jp from '../../locales/jp.json';
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '../common/languages';
+import { setApiLanguage } from './api/client';
+import { applyDayjsLocale } from './locale';
 
 export const resources = {
   en: { translation: en },
@@ -28,9 +30,14 @@ export function rememberLanguage(language: Language): void {
   localStorage.setItem(LANGUAGE_KEY, language);
 }
 
+const initial = storedLanguage();
+// Calls carry the language from the first one on, so that error texts come back in it.
+setApiLanguage(initial);
+applyDayjsLocale(initial);
+
 void i18next.use(initReactI18next).init({
   resources,
-  lng: storedLanguage(),
+  lng: initial,
   fallbackLng: DEFAULT_LANGUAGE,
   interpolation: { escapeValue: false },
   returnNull: false,

@@ -1,0 +1,158 @@
+/**
+ * The application's side of the engine's `EngineServices` contract (engine/client/services.ts):
+ * the API client, the global popups, navigation, translations and per-user preferences. This file
+ * is loaded only with the engine's chunk (shell/engine-page.ts), never by the sign-in page.
+ */
+import { useMemo, useSyncExternalStore } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router-dom';
+import { Result } from 'antd';
+import { EngineServicesContext, PageView, type EngineCallError, type EngineServices } from '../../engine/client/index';
+import { hostPopups } from '../../engine/client/host/popups';
+import type { ScalarValue } from '../../engine/schema/index';
+import { api, ApiError, download } from './api/client';
+import { clearSession, getToken } from './api/token';
+import { PAGE_ROUTES } from './routes';
+import { useSession } from './store/session-store';
+
+type Filter = Record<string, ScalarValue>;
+
+/**
+ * Filters handed from a hyperlink to the page it opens. The page may already be open in a kept-
+ * alive tab, so the page subscribes here rather than reading the filter once when it mounts.
+ */
+const pendingFilters = new Map<string, { filter: Filter; serial: number }>();
+const filterListeners = new Set<() => void>();
+let filterSerial = 0;
+
+function pageKey(moduleCode: string, functionCode: string) {
+  return `${moduleCode}/${functionCode}`;
+}
+
+function subscribeFilters(listener: () => void) {
+  filterListeners.add(listener);
+  return () => filterListeners.delete(listener);
+}
+
+/** The /page child route that renders this definition (routes.ts is the one table of routes). */
+export function routeOfPage(moduleCode: string, functionCode: string): string | undefined {
+  return PAGE_ROUTES.find((route) => route.target.kind === 'definition' && route.target.moduleCode === moduleCode && route.target.functionCode === functionCode)
+    ?.route;
+}
+
+function openPage(moduleCode: string, functionCode: string, filter: Filter): void {
+  const route = routeOfPage(moduleCode, functionCode);
+  pendingFilters.set(pageKey(moduleCode, functionCode), { filter, serial: ++filterSerial });
+  for (const listener of filterListeners) listener();
+  window.location.hash = route
+    ? `#/page/${route}`
+    : `#/page/mapTo?${new URLSearchParams({ moduleCode, functionCode }).toString()}`;
+}
+
+function callError(error: unknown): EngineCallError | undefined {
+  if (!(error instanceof ApiError)) return undefined;
+  return {
+    status: error.status,
+    code: error.body.code,
+    message: error.body.message,
+    details: error.body.details?.map((detail) => ({ ...detail })),
+  };
+}
+
+/**
+ * A multipart upload with progress: fetch cannot report upload progress, XMLHttpRequest can.
+ * Answers and refusals take the same shape as the API client's (any status but 200 rejects).
+ */
+function upload<T>(path: string, form: FormData, language: string, onProgress?: (fraction: number | null) => void): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open('POST', `/api${path}`);
+    const token = getToken();
+    if (token) request.setRequestHeader('authorization', `Bearer ${token}`);
+    request.setRequestHeader('x-language', language);
+    request.upload.onprogress = (event) => onProgress?.(event.lengthComputable ? event.loaded / event.total : null);
+    request.onerror = () => reject(new ApiError(0, { code: 'INTERNAL', message: request.statusText || 'network error' }));
+    request.onload = () => {
+      let body: unknown;
+      try {
+        body = request.responseText ? JSON.parse(request.responseText) : undefined;
+      } catch {
+        body = undefined;
+      }
+      if (request.status === 200) {
+        resolve(body as T);
+        return;
+      }
+      if (request.status === 401 || request.status === 403) clearSession();
+      const errorBody = (body && typeof body === 'object' && 'code' in body ? body : { code: 'INTERNAL', message: request.statusText }) as ApiError['body'];
+      reject(new ApiError(request.status, errorBody));
+    };
+    request.send(form);
+  });
+}
+
+/** The services of the signed-in user, rebuilt when the language or the user changes. */
+export function useEngineHostServices(): EngineServices {
+  const { t, i18n } = useTranslation();
+  const userUid = useSession((state) => state.currentUid);
+  const language = i18n.language;
+  return useMemo<EngineServices>(
+    () => ({
+      call: (path, body, options = {}) =>
+        api(path, { method: options.method ?? (body === undefined ? 'GET' : 'POST'), body, query: options.query, quiet: options.quiet }),
+      download: async (path, body, onProgress) => {
+        // The client streams the file to disk; its size is not known in advance, so the
+        // progress stays indeterminate until it is saved.
+        onProgress?.(null);
+        await download(path, { method: 'POST', body });
+        onProgress?.(1);
+      },
+      upload: (path, form, onProgress) => upload(path, form, language, onProgress),
+      callError,
+      confirm: (item) => hostPopups().showConfirm(item),
+      message: (item) => hostPopups().showMessage(item),
+      openPage,
+      t: (key, params) => t(key, params ?? {}),
+      hasText: (key) => i18n.exists(key),
+      language,
+      userKey: userUid == null ? null : String(userUid),
+      preferences: {
+        get: (key) => localStorage.getItem(key),
+        set: (key, value) => localStorage.setItem(key, value),
+      },
+    }),
+    [t, i18n, language, userUid],
+  );
+}
+
+/**
+ * A definition route of the shell: the engine's PageView with the application's services, and the
+ * filter a hyperlink asked for (a new filter re-opens the page filtered, even in a kept-alive tab).
+ */
+export function EnginePage({ moduleCode, functionCode }: { moduleCode: string; functionCode: string }) {
+  const services = useEngineHostServices();
+  const key = pageKey(moduleCode, functionCode);
+  const pending = useSyncExternalStore(subscribeFilters, () => pendingFilters.get(key));
+  return (
+    <EngineServicesContext.Provider value={services}>
+      <PageView key={pending?.serial ?? 0} moduleCode={moduleCode} functionCode={functionCode} initialConditions={pending?.filter} />
+    </EngineServicesContext.Provider>
+  );
+}
+
+/**
+ * The /mapTo screen: any page definition named by `?moduleCode=&functionCode=` in the route, for
+ * the pages the route table does not name (sub-pages, pages opened by a hyperlink).
+ */
+export default function MappedPage() {
+  const [params] = useSearchParams();
+  const moduleCode = params.get('moduleCode');
+  const functionCode = params.get('functionCode');
+  if (!moduleCode || !functionCode) return <NotFoundResult />;
+  return <EnginePage key={`${moduleCode}/${functionCode}`} moduleCode={moduleCode} functionCode={functionCode} />;
+}
+
+function NotFoundResult() {
+  const { t } = useTranslation();
+  return <Result status="warning" title={t('errors.MODULE_NOT_FOUND')} />;
+}

@@ -1,0 +1,30 @@
+import type { ReactNode } from 'react';
+import { Navigate } from 'react-router-dom';
+import { getToken } from './api/token';
+
+/** The public routes of spec section 2: they need no token. */
+export const PUBLIC_PATHS = ['/', '/login', '/forgot', '/sign', '/notfound', '/moose/home', '/moose/customerInfo', '/moose/washing', '/moose/scan'];
+
+/** The guard of spec section 2 and 6: it checks only for a stored sign-in token. */
+export function RequireToken({ children }: { children: ReactNode }) {
+  return getToken() ? children : <Navigate to="/" replace />;
+}
+
+/**
+ * Where the app starts (spec section 2): with a stored token, every path but /previewImgFile goes
+ * to /page. A path already under /page counts as /page, so a reload keeps the open screen.
+ * Returns the hash path to replace the current one with, or undefined to stay.
+ */
+export function startRedirect(hashPath: string, hasToken: boolean): string | undefined {
+  if (!hasToken) return undefined;
+  const path = hashPath.split('?')[0] || '/';
+  if (path === '/previewImgFile' || path.startsWith('/previewImgFile/')) return undefined;
+  if (path === '/page' || path.startsWith('/page/')) return undefined;
+  return '/page';
+}
+
+/** Applies `startRedirect` to the browser's location before the router reads it. */
+export function applyStartRoute(): void {
+  const target = startRedirect(window.location.hash.replace(/^#/, ''), Boolean(getToken()));
+  if (target) window.location.replace(`#${target}`);
+}

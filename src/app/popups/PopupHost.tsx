@@ -1,0 +1,181 @@
+import { useEffect, useSyncExternalStore, type ReactNode } from 'react';
+import { Button, Modal, Space } from 'antd';
+import {
+  CheckCircleFilled,
+  CloseCircleFilled,
+  ExclamationCircleFilled,
+  InfoCircleFilled,
+  QuestionCircleFilled,
+  WarningFilled,
+} from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
+import type { ConfirmIconType, ConfirmItem, ConfirmOkType, MessageType } from '../../../engine/client/host/popups';
+import { answerConfirm, closeMessage, closeTopPopup, popupStack, subscribePopups } from './popup-store';
+import { formatPopupText, hasMarkup, sanitizeMarkup } from './format';
+
+const BASE_Z_INDEX = 2000;
+
+const MESSAGE_ICONS: Record<MessageType, ReactNode> = {
+  success: <CheckCircleFilled style={{ color: '#52c41a' }} />,
+  warning: <ExclamationCircleFilled style={{ color: '#faad14' }} />,
+  error: <CloseCircleFilled style={{ color: '#ff4d4f' }} />,
+  info: <InfoCircleFilled style={{ color: '#1677ff' }} />,
+};
+
+const CONFIRM_ICONS: Record<ConfirmIconType, ReactNode> = {
+  confirm: <QuestionCircleFilled style={{ color: '#faad14' }} />,
+  info: <InfoCircleFilled style={{ color: '#1677ff' }} />,
+  success: <CheckCircleFilled style={{ color: '#52c41a' }} />,
+  warning: <ExclamationCircleFilled style={{ color: '#faad14' }} />,
+  error: <CloseCircleFilled style={{ color: '#ff4d4f' }} />,
+  danger: <WarningFilled style={{ color: '#ff4d4f' }} />,
+};
+
+/** A translation, or the English text when the lookup fails (spec section 8, Confirm and Cancel). */
+export function labelOr(t: TFunction, key: string, english: string): string {
+  try {
+    const text = t(key);
+    return typeof text === 'string' && text && text !== key ? text : english;
+  } catch {
+    return english;
+  }
+}
+
+function okButtonProps(okType: ConfirmOkType) {
+  switch (okType) {
+    case 'danger':
+      return { type: 'primary' as const, danger: true };
+    case 'ghost':
+      return { type: 'primary' as const, ghost: true };
+    case 'dashed':
+      return { type: 'dashed' as const };
+    case 'default':
+      return { type: 'default' as const };
+    case 'primary':
+      return { type: 'primary' as const };
+  }
+}
+
+function ConfirmBody({ item }: { item: ConfirmItem }) {
+  if (hasMarkup(item.content)) {
+    return <div className="wms-popup-content" dangerouslySetInnerHTML={{ __html: sanitizeMarkup(item.content) }} />;
+  }
+  return (
+    <div className="wms-popup-content" style={{ whiteSpace: 'pre-wrap' }}>
+      {formatPopupText(item.content)}
+    </div>
+  );
+}
+
+/**
+ * Renders the popup stack. Keys are handled here, not by antd, so that the rules of spec section 5
+ * hold whatever has the focus: Escape closes only the most recent popup and Enter does nothing
+ * while any popup is open; the overlay never closes a popup and covers the background.
+ */
+export function PopupHost() {
+  const { t } = useTranslation();
+  const stack = useSyncExternalStore(subscribePopups, popupStack, popupStack);
+  const open = stack.length > 0;
+
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        event.stopImmediatePropagation();
+        // Key repeat would close the whole stack in one long press.
+        if (!event.repeat && event.type === 'keydown') closeTopPopup();
+      } else if (event.key === 'Enter') {
+        event.preventDefault();
+        event.stopImmediatePropagation();
+      }
+    };
+    window.addEventListener('keydown', onKey, true);
+    window.addEventListener('keypress', onKey, true);
+    window.addEventListener('keyup', onKey, true);
+    return () => {
+      window.removeEventListener('keydown', onKey, true);
+      window.removeEventListener('keypress', onKey, true);
+      window.removeEventListener('keyup', onKey, true);
+    };
+  }, [open]);
+
+  return (
+    <>
+      {stack.map((entry, index) => {
+        const zIndex = BASE_Z_INDEX + index * 10;
+        const top = index === stack.length - 1;
+        if (entry.kind === 'message') {
+          const { item } = entry;
+          return (
+            <Modal
+              key={entry.key}
+              open
+              centered
+              closable={false}
+              maskClosable={false}
+              keyboard={false}
+              zIndex={zIndex}
+              wrapClassName={`wms-popup wms-popup-message${top ? ' wms-popup-top' : ''}`}
+              footer={
+                <Button type="primary" className="wms-popup-ok" autoFocus={top} onClick={() => closeMessage(entry.key)}>
+                  {item.buttonText ?? labelOr(t, 'ui.popup.ok', 'OK')}
+                </Button>
+              }
+            >
+              <Space align="start" data-popup-type={item.type} data-popup-id={item.id}>
+                <span style={{ fontSize: 22 }}>{MESSAGE_ICONS[item.type]}</span>
+                <div className="wms-popup-content" style={{ whiteSpace: 'pre-wrap', paddingTop: 2 }}>
+                  {formatPopupText(item.content)}
+                </div>
+              </Space>
+            </Modal>
+          );
+        }
+        const { item, busy } = entry;
+        const iconType = item.iconType ?? 'confirm';
+        return (
+          <Modal
+            key={entry.key}
+            open
+            centered
+            closable={false}
+            maskClosable={false}
+            keyboard={false}
+            zIndex={zIndex}
+            wrapClassName={`wms-popup wms-popup-confirm${top ? ' wms-popup-top' : ''}`}
+            title={
+              <Space data-popup-icon={iconType}>
+                {CONFIRM_ICONS[iconType]}
+                {item.title ?? labelOr(t, 'ui.popup.confirm', 'Confirm')}
+              </Space>
+            }
+            footer={
+              <Space>
+                {!item.okOnly && (
+                  <Button className="wms-popup-cancel" disabled={busy} onClick={() => void answerConfirm(entry.key, false)}>
+                    {item.cancelText ?? labelOr(t, 'ui.popup.cancel', 'Cancel')}
+                  </Button>
+                )}
+                <Button
+                  className="wms-popup-ok"
+                  autoFocus={top}
+                  loading={busy}
+                  {...okButtonProps(item.okType ?? 'primary')}
+                  onClick={() => void answerConfirm(entry.key, true)}
+                >
+                  {item.okText ?? labelOr(t, 'ui.popup.ok', 'OK')}
+                </Button>
+              </Space>
+            }
+          >
+            <div data-popup-id={item.id}>
+              <ConfirmBody item={item} />
+            </div>
+          </Modal>
+        );
+      })}
+    </>
+  );
+}

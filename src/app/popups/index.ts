@@ -1,0 +1,7 @@
+/**
+ * The global message and confirm popups (spec sections 3 and 5). Screens call these; the engine
+ * reaches the same functions through `hostPopups()` of engine/client/host, which the shell fills.
+ */
+export { showMessage, showConfirm, closeTopPopup, clearPopups, popups } from './popup-store';
+export { PopupHost } from './PopupHost';
+export type { MessageItem, ConfirmItem, MessageType, ConfirmOkType, ConfirmIconType } from '../../../engine/client/host/popups';

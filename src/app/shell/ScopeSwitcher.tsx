@@ -1,0 +1,40 @@
+import { Select, Space } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { api } from '../api/client';
+import { useSession } from '../store/session-store';
+
+/** Project and warehouse switcher (issue 4, item 2): the session's scope, saved on the server. */
+export function ScopeSwitcher({ onChanged }: { onChanged: () => void }) {
+  const { t } = useTranslation();
+  const status = useSession((s) => s.status);
+  if (!status) return null;
+  const choose = (path: '/user/project' | '/user/whs', body: Record<string, number>) => {
+    api(path, { method: 'POST', body })
+      .then(onChanged)
+      .catch(() => undefined);
+  };
+  return (
+    <Space size="small" wrap>
+      <Select
+        data-testid="project-switcher"
+        aria-label={t('ui.shell.project')}
+        placeholder={t('ui.shell.project')}
+        size="small"
+        style={{ minWidth: 160 }}
+        value={status.project?.id}
+        options={status.projects.map((p) => ({ value: p.id, label: `${p.code} ${p.name}` }))}
+        onChange={(projectId: number) => choose('/user/project', { projectId })}
+      />
+      <Select
+        data-testid="warehouse-switcher"
+        aria-label={t('ui.shell.warehouse')}
+        placeholder={t('ui.shell.warehouse')}
+        size="small"
+        style={{ minWidth: 160 }}
+        value={status.warehouse?.id}
+        options={status.warehouses.map((w) => ({ value: w.id, label: `${w.code} ${w.name}` }))}
+        onChange={(warehouseId: number) => choose('/user/whs', { warehouseId })}
+      />
+    </Space>
+  );
+}

@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { buildTestApp, injectAs, json, signIn, type TestApp } from '../helpers/app.js';
+
+describe('home API', () => {
+  let t: TestApp;
+  let token: string;
+  beforeAll(async () => {
+    t = await buildTestApp();
+    token = await signIn(t.app);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it.each([
+    ['GET', '/api/home/summary'],
+    ['GET', '/api/home/shortcuts'],
+    ['POST', '/api/home/visit'],
+    ['PUT', '/api/home/layout'],
+  ] as const)('%s %s answers 401 without a session', async (method, url) => {
+    const response = await t.app.inject({ method, url, payload: method === 'GET' ? undefined : {} });
+    expect(response.statusCode).toBe(401);
+  });
+
+  it('reports no open work while no work table exists', async () => {
+    const response = await injectAs(t.app, token, { method: 'GET', url: '/api/home/summary' });
+    expect(response.statusCode).toBe(200);
+    const { work } = json<{ work: { kind: string; available: boolean; total: number }[] }>(response);
+    expect(work.map((w) => w.kind)).toEqual(['asn', 'order', 'task']);
+    for (const w of work) expect(w.total).toBe(0);
+  });
+
+  it("counts a work table's open rows of the session's warehouse by status, leaving out terminal ones", async () => {
+    const db = t.database.db;
+    const warehouse = await db.selectFrom('warehouse').select('id').orderBy('id').executeTakeFirstOrThrow();
+    await sql`create table asn_header (id bigint generated always as identity primary key, warehouse_id bigint not null, status text not null)`.execute(db);
+    try {
+      await sql`insert into asn_header (warehouse_id, status) values
+        (${warehouse.id}, 'new'), (${warehouse.id}, 'new'), (${warehouse.id}, 'partial received'),
+        (${warehouse.id}, 'closed'), (${warehouse.id}, 'cancelled'), (${Number(warehouse.id) + 1000}, 'new')`.execute(db);
+      const response = await injectAs(t.app, token, { method: 'GET', url: '/api/home/summary' });
+      expect(response.statusCode).toBe(200);
+      const asn = json<{ work: { kind: string; available: boolean; total: number; byStatus: unknown[] }[] }>(response).work[0];
+      expect(asn).toEqual({
+        kind: 'asn',
+        available: true,
+        total: 3,
+        byStatus: [
+          { status: 'new', count: 2 },
+          { status: 'partial received', count: 1 },
+        ],
+      });
+    } finally {
+      await sql`drop table asn_header`.execute(db);
+    }
+  });
+
+  it('records page visits per user and answers the most used first', async () => {
+    for (const route of ['sku', 'sku', 'sku', 'whs', 'all_rule', 'all_rule']) {
+      const response = await injectAs(t.app, token, { method: 'POST', url: '/api/home/visit', payload: { route } });
+      expect(response.statusCode).toBe(200);
+    }
+    const response = await injectAs(t.app, token, { method: 'GET', url: '/api/home/shortcuts' });
+    const { items } = json<{ items: { route: string; visits: number; lastVisitedAt: string }[] }>(response);
+    expect(items.map((i) => [i.route, i.visits])).toEqual([
+      ['sku', 3],
+      ['all_rule', 2],
+      ['whs', 1],
+    ]);
+    expect(Number.isNaN(Date.parse(items[0].lastVisitedAt))).toBe(false);
+  });
+
+  it.each(['', '../etc', 'a b', 'x'.repeat(65), '<script>'])('refuses the route %j', async (route) => {
+    const response = await injectAs(t.app, token, { method: 'POST', url: '/api/home/visit', payload: { route } });
+    expect(response.statusCode).toBe(400);
+  });
+
+  it("sets the navigation layout of the session's warehouse, which the status then answers", async () => {
+    const response = await injectAs(t.app, token, { method: 'PUT', url: '/api/home/layout', payload: { navLayout: 'top' } });
+    expect(response.statusCode).toBe(200);
+    const status = json<{ navLayout: string }>(await injectAs(t.app, token, { method: 'GET', url: '/api/user/status' }));
+    expect(status.navLayout).toBe('top');
+    await injectAs(t.app, token, { method: 'PUT', url: '/api/home/layout', payload: { navLayout: 'left' } });
+    const again = json<{ navLayout: string }>(await injectAs(t.app, token, { method: 'GET', url: '/api/user/status' }));
+    expect(again.navLayout).toBe('left');
+  });
+});

@@ -1,0 +1,99 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { PAGE_ROUTES, findPageRoute } from '../../../src/app/routes';
+import { startRedirect } from '../../../src/app/guard';
+import { LoadingCounter } from '../../../src/app/shell/loading-counter';
+import { truncateText } from '../../../engine/client/host/truncateText';
+
+const SPEC = '/work/shared/spec/warehouse-spec.md';
+
+describe('route table', () => {
+  it('has exactly the /page child routes of spec section 2', () => {
+    if (!fs.existsSync(SPEC)) return;
+    const table = fs.readFileSync(SPEC, 'utf8').split('The /page shell hosts these child routes.')[1].split('\n\n')[1];
+    const specRoutes = [...table.matchAll(/\/([A-Za-z_]+)/g)].map((m) => m[1]);
+    expect(specRoutes.length).toBeGreaterThan(60);
+    expect(PAGE_ROUTES.map((r) => r.route).sort()).toEqual([...new Set(specRoutes)].sort());
+  });
+
+  it('maps master data, setup and transport definitions to their module', () => {
+    const masterdata = 'sku whs loa ogr project partner sysparam mult codeMaster menu sysModule idGener invCode rfUser'.split(' ');
+    for (const route of masterdata) expect(findPageRoute(route)?.target, route).toEqual({ kind: 'definition', moduleCode: 'masterdata', functionCode: route });
+    for (const route of ['user', 'role', 'all_rule']) expect(findPageRoute(route)?.target).toEqual({ kind: 'definition', moduleCode: 'setup', functionCode: route });
+    for (const route of ['vehicle', 'driver']) expect(findPageRoute(`/${route}`)?.target).toEqual({ kind: 'definition', moduleCode: 'transport', functionCode: route });
+  });
+
+  it('gives every route a title in every language', () => {
+    for (const language of ['en', 'zh', 'zh_tw', 'kor', 'th', 'jp']) {
+      const locale = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, `../../../locales/${language}.json`), 'utf8')) as {
+        ui: { shell: { route: Record<string, string> } };
+      };
+      for (const r of PAGE_ROUTES) expect(locale.ui.shell.route[r.route], `${language} ${r.route}`).toBeTruthy();
+    }
+  });
+});
+
+describe(startRedirect.name, () => {
+  it.each([
+    ['/login', true, '/page'],
+    ['/', true, '/page'],
+    ['/notfound', true, '/page'],
+    ['/moose/home', true, '/page'],
+    ['/page/sku', true, undefined],
+    ['/page', true, undefined],
+    ['/previewImgFile', true, undefined],
+    ['/previewImgFile?file=a.png', true, undefined],
+    ['/login', false, undefined],
+    ['/page/sku', false, undefined],
+  ] as const)('%s with token %s goes to %s', (hashPath, hasToken, expected) => {
+    expect(startRedirect(hashPath, hasToken)).toBe(expected);
+  });
+});
+
+describe(LoadingCounter.name, () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('never shows for calls faster than the delay', () => {
+    vi.useFakeTimers();
+    const changes: boolean[] = [];
+    const counter = new LoadingCounter((v) => changes.push(v), 200);
+    counter.start();
+    vi.advanceTimersByTime(150);
+    counter.end();
+    vi.advanceTimersByTime(1000);
+    expect(changes).toEqual([]);
+  });
+
+  it('shows after the delay and hides only when the last parallel call ends', () => {
+    vi.useFakeTimers();
+    const changes: boolean[] = [];
+    const counter = new LoadingCounter((v) => changes.push(v), 200);
+    counter.start();
+    counter.start();
+    vi.advanceTimersByTime(200);
+    expect(changes).toEqual([true]);
+    counter.end();
+    expect(changes).toEqual([true]);
+    counter.end();
+    expect(changes).toEqual([true, false]);
+    counter.end();
+    expect(counter.count).toBe(0);
+  });
+});
+
+describe(truncateText.name, () => {
+  it.each([
+    ['exactly12chr', 'exactly12chr'],
+    ['thirteen char', 'thirteen cha…'],
+    ['仓库管理系统仓库管理系统仓库', '仓库管理系统仓库管理系统…'],
+    ['', ''],
+  ])('%j -> %j', (text, expected) => {
+    expect(truncateText(text)).toBe(expected);
+  });
+
+  it('treats null as empty text and counts characters, not UTF-16 units', () => {
+    expect(truncateText(null)).toBe('');
+    expect(truncateText('😀'.repeat(13))).toBe(`${'😀'.repeat(12)}…`);
+  });
+});
