@@ -1,0 +1,416 @@
+import type { Kysely } from 'kysely';
+import { loadPageDefinition, type PageDefinition } from '../../../../engine/schema/index.js';
+import { AppError, type FieldError } from '../../../common/errors.js';
+import { diffJson, type JsonChange } from '../../../common/designer/stable-json.js';
+import type { DB } from '../../db/schema.js';
+import { insertDesignerAudit, type DesignerAction } from './designer-audit.repository.js';
+import {
+  announce,
+  contentHash,
+  problemsAsDetails,
+  projectOf,
+  requirePublishable,
+  sqlSessionOf,
+  type DesignerContext,
+} from './designer.context.js';
+import {
+  deleteVersion,
+  findEffectiveModulePages,
+  findEffectivePublished,
+  findHeads,
+  findVersions,
+  insertVersion,
+  lockModule,
+  lockPage,
+  nextVersion,
+  publishDraft,
+  setStatus,
+  updateDraftContent,
+  type PageKey,
+  type VersionRow,
+  type VersionStatus,
+} from './definition.repository.js';
+import { notifyDefinitionChange, type DefinitionChange } from './definition-events.js';
+import { genericPageRoute, findModuleEntry, upsertGenericMenuEntry } from './menu.repository.js';
+import { checkDefinitionSqls } from './sql-guard.js';
+
+/** A page as the designer lists it: which versions the project has, and the shipped default. */
+export interface PageSummary {
+  moduleCode: string;
+  functionCode: string;
+  titleCode: string | null;
+  startup: boolean;
+  /** The shipped default's published version, if the product ships this page. */
+  shippedVersion: number | null;
+  publishedVersion: number | null;
+  draftVersion: number | null;
+  latestVersion: number | null;
+  updatedAt: string | null;
+  updatedBy: string | null;
+}
+
+export interface VersionInfo {
+  version: number;
+  status: VersionStatus;
+  contentHash: string;
+  createdAt: string;
+  createdBy: string | null;
+  updatedAt: string;
+  updatedBy: string | null;
+}
+
+export interface PageDetail {
+  moduleCode: string;
+  functionCode: string;
+  versions: VersionInfo[];
+  shipped: { version: number; content: unknown } | null;
+  /** What the designer opens: the draft, else the published version, else the shipped default. */
+  working: { source: 'draft' | 'published' | 'shipped'; version: number; content: unknown } | null;
+  /** Problems the validator finds in the working content (a draft may be saved with problems). */
+  problems: FieldError[];
+}
+
+export interface MenuRequest {
+  /** The menu group (a `sys_module` entry without route) the page appears under. */
+  parentCode: string;
+  sequence?: number;
+}
+
+const iso = (d: Date | string) => new Date(d).toISOString();
+
+function versionInfo(row: VersionRow): VersionInfo {
+  return {
+    version: row.version,
+    status: row.status,
+    contentHash: row.content_hash,
+    createdAt: iso(row.created_at),
+    createdBy: row.created_by,
+    updatedAt: iso(row.updated_at),
+    updatedBy: row.updated_by,
+  };
+}
+
+async function audit(
+  ctx: DesignerContext,
+  db: Kysely<DB>,
+  projectId: number,
+  action: DesignerAction,
+  key: PageKey | undefined,
+  version: number | undefined,
+  details?: unknown,
+): Promise<void> {
+  await insertDesignerAudit(db, {
+    userId: ctx.user.userId,
+    loginAccount: ctx.user.loginAccount,
+    projectId,
+    action,
+    moduleCode: key?.moduleCode,
+    functionCode: key?.functionCode,
+    version,
+    details,
+  });
+}
+
+/** `GET /api/generic/modules`: the modules that have pages in the project (own or shipped). */
+export async function listModules(ctx: DesignerContext): Promise<Array<{ moduleCode: string; pages: number }>> {
+  const pages = await listPages(ctx);
+  const counts = new Map<string, number>();
+  for (const page of pages) counts.set(page.moduleCode, (counts.get(page.moduleCode) ?? 0) + 1);
+  return [...counts].map(([moduleCode, count]) => ({ moduleCode, pages: count }));
+}
+
+/** `GET /api/generic/module`: the pages of the project, optionally of one module. */
+export async function listPages(ctx: DesignerContext, moduleCode?: string): Promise<PageSummary[]> {
+  const projectId = projectOf(ctx);
+  const heads = await findHeads(ctx.db, projectId, moduleCode);
+  const pages = new Map<string, PageSummary>();
+  for (const head of heads) {
+    const id = `${head.module_code}/${head.function_code}`;
+    let page = pages.get(id);
+    if (!page) {
+      page = {
+        moduleCode: head.module_code,
+        functionCode: head.function_code,
+        titleCode: null,
+        startup: false,
+        shippedVersion: null,
+        publishedVersion: null,
+        draftVersion: null,
+        latestVersion: null,
+        updatedAt: null,
+        updatedBy: null,
+      };
+      pages.set(id, page);
+    }
+    if (head.project_id === null) {
+      if (head.status === 'published' && page.shippedVersion === null) page.shippedVersion = head.version;
+      if (page.latestVersion === null && page.titleCode === null) {
+        page.titleCode = head.title_code;
+        page.startup = head.startup;
+      }
+      continue;
+    }
+    if (page.latestVersion === null) {
+      page.latestVersion = head.version;
+      page.titleCode = head.title_code;
+      page.startup = head.startup;
+      page.updatedAt = iso(head.updated_at);
+      page.updatedBy = head.updated_by;
+    }
+    if (head.status === 'published') page.publishedVersion = head.version;
+    if (head.status === 'draft') page.draftVersion = head.version;
+  }
+  return [...pages.values()];
+}
+
+/** `GET /api/generic/page`: versions, the shipped default and the working content of one page. */
+export async function getPage(ctx: DesignerContext, key: PageKey): Promise<PageDetail> {
+  const projectId = projectOf(ctx);
+  const own = await findVersions(ctx.db, projectId, key);
+  const shippedRow = (await findVersions(ctx.db, null, key)).find((v) => v.status === 'published');
+  if (!own.length && !shippedRow) throw new AppError('NO_RECORD');
+  const draft = own.find((v) => v.status === 'draft');
+  const published = own.find((v) => v.status === 'published');
+  const working = draft
+    ? { source: 'draft' as const, version: draft.version, content: draft.content }
+    : published
+      ? { source: 'published' as const, version: published.version, content: published.content }
+      : shippedRow
+        ? { source: 'shipped' as const, version: shippedRow.version, content: shippedRow.content }
+        : null;
+  const loaded = working ? loadPageDefinition(working.content) : undefined;
+  return {
+    ...key,
+    versions: own.map(versionInfo),
+    shipped: shippedRow ? { version: shippedRow.version, content: shippedRow.content } : null,
+    working,
+    problems: loaded && !loaded.ok ? problemsAsDetails(loaded.problems) : [],
+  };
+}
+
+/** One stored version's content: the project's (`shipped: false`) or the shipped default's. */
+export async function getVersion(ctx: DesignerContext, key: PageKey, version: number, shipped = false): Promise<VersionRow> {
+  const projectId = shipped ? null : projectOf(ctx);
+  const row = (await findVersions(ctx.db, projectId, key)).find((v) => v.version === version);
+  if (!row) throw new AppError('NO_RECORD');
+  return row;
+}
+
+/** Side-by-side diff of two versions (0 = the shipped default). */
+export async function diffVersions(
+  ctx: DesignerContext,
+  key: PageKey,
+  left: number,
+  right: number,
+): Promise<{ left: unknown; right: unknown; changes: JsonChange[] }> {
+  const read = async (version: number) => {
+    if (version === 0) {
+      const shipped = (await findVersions(ctx.db, null, key)).find((v) => v.status === 'published');
+      if (!shipped) throw new AppError('NO_RECORD');
+      return shipped.content;
+    }
+    return (await getVersion(ctx, key, version)).content;
+  };
+  const a = await read(left);
+  const b = await read(right);
+  return { left: a, right: b, changes: diffJson(a, b) };
+}
+
+function requireContentFor(key: PageKey, content: unknown): Record<string, unknown> {
+  if (content === null || typeof content !== 'object' || Array.isArray(content)) {
+    throw new AppError('VALIDATION_FAILED', {}, [{ field: '/', code: 'type', message: 'a page definition is a JSON object' }]);
+  }
+  const doc = content as Record<string, unknown>;
+  if (doc.moduleCode !== key.moduleCode || doc.functionCode !== key.functionCode) {
+    throw new AppError('VALIDATION_FAILED', {}, [
+      { field: '/moduleCode', code: 'const', message: `the definition must be of ${key.moduleCode}/${key.functionCode}` },
+    ]);
+  }
+  return doc;
+}
+
+/** The named SQLs of a document that has them in a usable shape (drafts may be incomplete). */
+function sqlsOf(doc: Record<string, unknown>): Array<{ name: string; text: string; mode?: 'read' | 'write' }> {
+  const sqls = doc.sqls;
+  if (!Array.isArray(sqls)) return [];
+  return sqls.filter(
+    (s): s is { name: string; text: string; mode?: 'read' | 'write' } =>
+      s !== null && typeof s === 'object' && typeof (s as { name?: unknown }).name === 'string' && typeof (s as { text?: unknown }).text === 'string',
+  );
+}
+
+/**
+ * `PUT /api/generic/draft`: saves the project's draft of a page (creates it as the next version
+ * when there is none). A draft may still have validator problems — they are answered, and publish
+ * refuses them — but its SQL must pass the parse guard now (issue 6, item 1).
+ */
+export async function saveDraft(ctx: DesignerContext, key: PageKey, content: unknown): Promise<{ version: number; problems: FieldError[] }> {
+  const projectId = projectOf(ctx);
+  const doc = { ...requireContentFor(key, content), status: 'draft' };
+  const sqlProblems = await checkDefinitionSqls(ctx.db, sqlsOf(doc), sqlSessionOf(ctx));
+  if (sqlProblems.length) throw new AppError('VALIDATION_FAILED', {}, sqlProblems);
+  const loaded = loadPageDefinition(doc);
+  const hash = contentHash(doc);
+  const version = await ctx.db.transaction().execute(async (trx) => {
+    await lockPage(trx, projectId, key);
+    const versions = await findVersions(trx, projectId, key);
+    const draft = versions.find((v) => v.status === 'draft');
+    const previous = draft ?? versions.find((v) => v.status === 'published') ?? (await findEffectivePublished(trx, projectId, key));
+    const changes = diffJson(previous?.content ?? {}, doc, 100);
+    let saved: number;
+    if (draft) {
+      if (draft.content_hash === hash) return draft.version;
+      await updateDraftContent(trx, draft.id, doc, hash, ctx.user.loginAccount);
+      saved = draft.version;
+    } else {
+      saved = (await insertVersion(trx, { projectId, key, version: await nextVersion(trx, projectId, key), status: 'draft', content: doc, contentHash: hash, by: ctx.user.loginAccount })).version;
+    }
+    await audit(ctx, trx, projectId, 'draft.save', key, saved, { changes });
+    return saved;
+  });
+  return { version, problems: loaded.ok ? [] : problemsAsDetails(loaded.problems) };
+}
+
+/**
+ * The one-startup-page rule (spec section 4): among the pages a project resolves to in a module,
+ * at most one is the startup page. Called inside the transaction that would break it.
+ */
+async function assertSingleStartup(db: Kysely<DB>, projectId: number, key: PageKey, definition: PageDefinition): Promise<void> {
+  if (definition.startup !== true) return;
+  const other = (await findEffectiveModulePages(db, projectId, key.moduleCode)).find((p) => p.startup && p.function_code !== key.functionCode);
+  if (other) throw new AppError('GENERIC_STARTUP_EXISTS', { moduleCode: key.moduleCode, functionCode: other.function_code });
+}
+
+async function applyMenu(ctx: DesignerContext, db: Kysely<DB>, key: PageKey, definition: PageDefinition, menu: MenuRequest): Promise<void> {
+  const parent = await findModuleEntry(db, menu.parentCode);
+  if (!parent || parent.route !== null) throw new AppError('BAD_REQUEST', { reason: `menu group ${menu.parentCode} does not exist` });
+  const existing = await findModuleEntry(db, key.moduleCode);
+  // A hand-written screen's entry (its route is not a generic page's) is never taken over.
+  if (existing && (existing.route === null || !existing.route.startsWith('/mapTo?'))) {
+    throw new AppError('GENERIC_MENU_CONFLICT', { code: key.moduleCode });
+  }
+  await upsertGenericMenuEntry(db, {
+    code: key.moduleCode,
+    parentCode: menu.parentCode,
+    titleKey: definition.titleCode,
+    route: genericPageRoute(key.moduleCode, key.functionCode),
+    sequence: menu.sequence,
+    by: ctx.user.loginAccount,
+  });
+}
+
+/**
+ * `POST /api/generic/publish`: the draft (or the named draft version) becomes the published,
+ * immutable snapshot; the version published before becomes inactive. A version already published
+ * or inactive is refused (spec section 4), as is a second startup page in the module.
+ */
+export async function publish(ctx: DesignerContext, key: PageKey, options: { version?: number; menu?: MenuRequest }): Promise<{ version: number }> {
+  const projectId = projectOf(ctx);
+  const versions = await findVersions(ctx.db, projectId, key);
+  const target = options.version === undefined ? versions.find((v) => v.status === 'draft') : versions.find((v) => v.version === options.version);
+  if (!target) throw new AppError('NO_RECORD');
+  if (target.status !== 'draft') throw new AppError('GENERIC_ALREADY_PUBLISHED', { version: target.version });
+  const definition = await requirePublishable(ctx, target.content);
+  const content = { ...definition, status: 'published' as const };
+  await ctx.db.transaction().execute(async (trx) => {
+    await lockModule(trx, projectId, key.moduleCode);
+    await lockPage(trx, projectId, key);
+    const current = await findVersions(trx, projectId, key);
+    const draft = current.find((v) => v.version === target.version);
+    if (!draft) throw new AppError('NO_RECORD');
+    if (draft.status !== 'draft') throw new AppError('GENERIC_ALREADY_PUBLISHED', { version: draft.version });
+    // The draft changed since it was checked: publish only what was checked.
+    if (draft.content_hash !== target.content_hash) throw new AppError('STALE_UPDATE');
+    await assertSingleStartup(trx, projectId, key, definition);
+    const previous = current.find((v) => v.status === 'published');
+    if (previous) await setStatus(trx, previous.id, 'inactive', ctx.user.loginAccount);
+    await publishDraft(trx, draft.id, content, contentHash(content), ctx.user.loginAccount);
+    if (options.menu) await applyMenu(ctx, trx, key, definition, options.menu);
+    await audit(ctx, trx, projectId, 'publish', key, draft.version, {
+      previousVersion: previous?.version ?? null,
+      changes: diffJson(previous?.content ?? {}, content, 100),
+      ...(options.menu ? { menu: options.menu } : {}),
+    });
+    await notifyDefinitionChange(trx, { projectId, ...key });
+  });
+  announce(ctx, [{ projectId, ...key }]);
+  return { version: target.version };
+}
+
+/**
+ * `POST /api/generic/rollback`: republishes an earlier snapshot. Published versions never change,
+ * so the earlier content becomes a new version, published; the current one becomes inactive.
+ */
+export async function rollback(ctx: DesignerContext, key: PageKey, version: number): Promise<{ version: number }> {
+  const projectId = projectOf(ctx);
+  const source = (await findVersions(ctx.db, projectId, key)).find((v) => v.version === version);
+  if (!source) throw new AppError('NO_RECORD');
+  if (source.status === 'draft') throw new AppError('BAD_REQUEST', { reason: 'a draft is published, not rolled back to' });
+  if (source.status === 'published') throw new AppError('DATA_NOT_CHANGED');
+  const definition = await requirePublishable(ctx, source.content);
+  const content = { ...definition, status: 'published' as const };
+  const created = await ctx.db.transaction().execute(async (trx) => {
+    await lockModule(trx, projectId, key.moduleCode);
+    await lockPage(trx, projectId, key);
+    const current = await findVersions(trx, projectId, key);
+    await assertSingleStartup(trx, projectId, key, definition);
+    const previous = current.find((v) => v.status === 'published');
+    if (previous) await setStatus(trx, previous.id, 'inactive', ctx.user.loginAccount);
+    const row = await insertVersion(trx, {
+      projectId,
+      key,
+      version: await nextVersion(trx, projectId, key),
+      status: 'published',
+      content,
+      contentHash: contentHash(content),
+      by: ctx.user.loginAccount,
+    });
+    await audit(ctx, trx, projectId, 'rollback', key, row.version, { from: version, previousVersion: previous?.version ?? null });
+    await notifyDefinitionChange(trx, { projectId, ...key });
+    return row.version;
+  });
+  announce(ctx, [{ projectId, ...key }]);
+  return { version: created };
+}
+
+/**
+ * `POST /api/generic/status`: takes the project's published version out of use (inactive); the
+ * page resolves to the shipped default again, or to nothing.
+ */
+export async function deactivate(ctx: DesignerContext, key: PageKey): Promise<{ version: number }> {
+  const projectId = projectOf(ctx);
+  const version = await ctx.db.transaction().execute(async (trx) => {
+    await lockPage(trx, projectId, key);
+    const published = (await findVersions(trx, projectId, key)).find((v) => v.status === 'published');
+    if (!published) throw new AppError('NO_RECORD');
+    await setStatus(trx, published.id, 'inactive', ctx.user.loginAccount);
+    await audit(ctx, trx, projectId, 'deactivate', key, published.version);
+    await notifyDefinitionChange(trx, { projectId, ...key });
+    return published.version;
+  });
+  announce(ctx, [{ projectId, ...key }]);
+  return { version };
+}
+
+/** `POST /api/generic/deletion/header`: deletes a draft; published and inactive versions stay (spec section 4). */
+export async function deleteDraft(ctx: DesignerContext, key: PageKey, version: number): Promise<void> {
+  const projectId = projectOf(ctx);
+  await ctx.db.transaction().execute(async (trx) => {
+    await lockPage(trx, projectId, key);
+    const row = (await findVersions(trx, projectId, key)).find((v) => v.version === version);
+    if (!row) throw new AppError('NO_RECORD');
+    if (row.status !== 'draft') throw new AppError('GENERIC_DELETE_PUBLISHED', { version });
+    await deleteVersion(trx, row.id);
+    await audit(ctx, trx, projectId, 'draft.delete', key, version, { contentHash: row.content_hash });
+  });
+}
+
+/** `POST /api/generic/redis/clear`: every node drops its resolved definitions. */
+export async function clearDefinitionCache(ctx: DesignerContext): Promise<void> {
+  const change: DefinitionChange = { projectId: null, all: true };
+  await ctx.db.transaction().execute(async (trx) => {
+    await audit(ctx, trx, projectOf(ctx), 'cache.clear', undefined, undefined);
+    await notifyDefinitionChange(trx, change);
+  });
+  announce(ctx, [change]);
+}

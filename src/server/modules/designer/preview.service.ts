@@ -1,0 +1,105 @@
+import { keyFieldOf, loadPageDefinition, type PageDefinition } from '../../../../engine/schema/index.js';
+import type { RowKey } from '../../../../engine/schema/api.js';
+import {
+  checkPageAgainstCatalog,
+  EngineError,
+  findRowsByKeys,
+  inReadOnlyTransaction,
+  preparePage,
+  readTableColumns,
+  selectPage,
+  type EngineSession,
+  type PreparedPage,
+} from '../../../../engine/server/index.js';
+import { AppError, isErrorCode } from '../../../common/errors.js';
+import { requireRight } from '../../http/access-plugin.js';
+import type { ResolvedPage } from '../generic/definition-store.js';
+import { problemsAsDetails, type DesignerContext } from './designer.context.js';
+
+export interface PreviewQuery {
+  conditions?: unknown;
+  sort?: unknown;
+  page: number;
+  pageSize: number;
+}
+
+/** Resolves a published page (a sub-page's child) the way the engine does, from its cache. */
+export type ResolvePublished = (projectId: number | null, moduleCode: string, functionCode: string) => Promise<ResolvedPage>;
+
+function engineSessionOf(ctx: DesignerContext): EngineSession {
+  return {
+    userId: ctx.user.userId,
+    loginAccount: ctx.user.loginAccount,
+    language: ctx.language,
+    organizationId: ctx.user.organizationId,
+    projectId: ctx.user.projectId,
+    projectCode: ctx.user.projectCode,
+    warehouseId: ctx.user.warehouseId,
+    warehouseCode: ctx.user.warehouseCode,
+  };
+}
+
+/** The definition being edited, checked as publishing would check it (schema and catalog). */
+async function loadDraft(ctx: DesignerContext, definition: unknown): Promise<PageDefinition> {
+  const loaded = loadPageDefinition(definition);
+  if (!loaded.ok) throw new AppError('VALIDATION_FAILED', {}, problemsAsDetails(loaded.problems));
+  const catalogProblems = await checkPageAgainstCatalog(ctx.db, loaded.value);
+  if (catalogProblems.length) throw new AppError('VALIDATION_FAILED', {}, problemsAsDetails(catalogProblems));
+  return loaded.value;
+}
+
+async function prepareDraft(ctx: DesignerContext, page: PageDefinition): Promise<PreparedPage> {
+  const tables = [page.table.name, ...page.fields.flatMap((f) => [f.foreign?.table, f.options?.type === 'foreign' ? f.options.table : undefined])];
+  return preparePage(page, await readTableColumns(ctx.db, tables.filter((t): t is string => t !== undefined)));
+}
+
+async function engineCall<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof EngineError) throw new AppError(isErrorCode(error.code) ? error.code : 'SYSTEM_CONFIG', error.params, error.details);
+    throw error;
+  }
+}
+
+/**
+ * `POST /api/generic/preview/selection`: the live preview's rows, listed by the real engine from
+ * the definition being edited (not yet published), for the caller's scope, inside a read-only
+ * transaction: a preview can read what the page would show and can change nothing.
+ */
+export async function previewSelection(ctx: DesignerContext, definition: unknown, query: PreviewQuery) {
+  const prepared = await prepareDraft(ctx, await loadDraft(ctx, definition));
+  return engineCall(() => inReadOnlyTransaction(ctx.db, (trx) => selectPage(trx, prepared, engineSessionOf(ctx), query)));
+}
+
+/**
+ * `POST /api/generic/preview/tab`: a sub-page tab of the preview. The header row is read through
+ * the edited definition; the child page is the published one the sub-page names, with the
+ * caller's right on its module checked as the engine's own `/generic/tab` does.
+ */
+export async function previewTab(
+  ctx: DesignerContext,
+  resolvePublished: ResolvePublished,
+  definition: unknown,
+  request: PreviewQuery & { subPage: string; parentKey: RowKey },
+) {
+  const page = await loadDraft(ctx, definition);
+  const subPage = (page.subPages ?? []).find((s) => s.code === request.subPage);
+  if (!subPage) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'subPage', code: 'FIELD_UNKNOWN', params: { name: request.subPage } }]);
+  await requireRight(ctx.db, ctx.user, `${subPage.moduleCode}:view`);
+  const parent = await prepareDraft(ctx, page);
+  const child = await resolvePublished(ctx.user.projectId, subPage.moduleCode, subPage.functionCode);
+  const session = engineSessionOf(ctx);
+  return engineCall(() =>
+    inReadOnlyTransaction(ctx.db, async (trx) => {
+      const [header] = await findRowsByKeys(trx, parent, session, [request.parentKey]);
+      if (!header) throw new AppError('NO_RECORD');
+      const links = subPage.links.map((link) => ({
+        field: link.childField,
+        value: link.parentField === keyFieldOf(page) ? header._key : header[link.parentField],
+      }));
+      const rows = await selectPage(trx, child.prepared, session, { conditions: request.conditions, sort: request.sort, links, page: request.page, pageSize: request.pageSize });
+      return { ...rows, moduleCode: subPage.moduleCode, functionCode: subPage.functionCode };
+    }),
+  );
+}
