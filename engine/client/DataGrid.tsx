@@ -1,0 +1,198 @@
+import { useEffect, useMemo, useRef } from 'react';
+import { AgGridReact } from 'ag-grid-react';
+import {
+  InfiniteRowModelModule,
+  LocaleModule,
+  RowSelectionModule,
+  type ColDef,
+  type GridApi,
+  type ICellRendererComp,
+  type ICellRendererParams,
+  type IDatasource,
+  type Module,
+  type SelectionChangedEvent,
+} from 'ag-grid-community';
+import type { FieldDefinition, ScalarValue, Sort } from '../schema/index.js';
+import type { GenericRow, SelectionResponse } from '../schema/api.js';
+import { truncateText } from './host/truncateText.js';
+import { MAX_SELECTION } from './model/isBehaviourEnabled.js';
+
+/**
+ * Only the grid features the engine uses (ag-grid's module registry keeps the chunk small);
+ * sorting, resizing and function cell renderers are part of the core in ag-grid 36.
+ */
+const GRID_MODULES: Module[] = [InfiniteRowModelModule, RowSelectionModule, LocaleModule];
+
+export interface GridColumn {
+  field: FieldDefinition;
+  header: string;
+  hidden: boolean;
+  /** Text of a value (labels of booleans and dropdowns, dates). */
+  format(value: unknown): string;
+  /** Set for a hyperlink: opens the linked page filtered by this value. */
+  onLink?: (value: ScalarValue, row: GenericRow) => void;
+}
+
+export interface DataGridProps {
+  columns: GridColumn[];
+  pageSize: number;
+  defaultSort?: Sort[];
+  /** Fetches one page (1-based) of rows from the server. */
+  fetchRows(page: number, pageSize: number, sort: Sort[]): Promise<SelectionResponse>;
+  /** Changes when the rows must be fetched again (new search, saved record). */
+  reloadToken: number;
+  onSelectionChange(rows: GenericRow[]): void;
+  /** More than the cap was selected; the grid has already kept only the first rows. */
+  onSelectionCapped(): void;
+  onTotal(total: number): void;
+  onRowOpen?(row: GenericRow): void;
+  /** Accessible name of the grid. */
+  label: string;
+  /** The grid's own texts in the user's language (ag-grid locale keys, e.g. loadingOoo, noRowsToShow). */
+  localeText?: Record<string, string>;
+}
+
+interface CellParams extends ICellRendererParams<GenericRow> {
+  gridColumn: GridColumn;
+}
+
+/**
+ * A cell as a plain element, not a React component: the grid paints thousands of cells while the
+ * user scrolls and a React root per cell costs far more (ag-grid runs a class with `getGui` as a
+ * plain JavaScript renderer). Text past 12 characters is cut with an ellipsis and the full text is
+ * on hover (spec section 5); the text is set as text, never as markup.
+ */
+class TextCell implements ICellRendererComp<GenericRow> {
+  private element: HTMLElement = document.createElement('span');
+
+  init(params: CellParams): void {
+    this.element = this.paint(params);
+  }
+
+  getGui(): HTMLElement {
+    return this.element;
+  }
+
+  refresh(params: CellParams): boolean {
+    const next = this.paint(params);
+    this.element.replaceWith(next);
+    this.element = next;
+    return true;
+  }
+
+  private paint(params: CellParams): HTMLElement {
+    const column = params.gridColumn;
+    const row = params.data;
+    const value = row ? row[column.field.name] : undefined;
+    const text = row ? column.format(value) : '';
+    const shown = truncateText(text);
+    const linked = column.onLink !== undefined && row !== undefined && text !== '';
+    const element = document.createElement(linked ? 'a' : 'span');
+    element.textContent = shown;
+    if (shown !== text) {
+      element.title = text;
+      element.dataset.fullText = text;
+    }
+    if (linked) {
+      const open = column.onLink!;
+      element.setAttribute('href', '#');
+      element.addEventListener('click', (event) => {
+        event.preventDefault();
+        event.stopPropagation();
+        open(value as ScalarValue, row);
+      });
+    }
+    return element;
+  }
+}
+
+/**
+ * The list of a page (DESIGN.md section 6): ag-grid's infinite row model asks the server for one
+ * page at a time as the user scrolls, with the sort of the clicked headers; blocks are exactly one
+ * server page so no request overlaps another. Selection is capped at 100 rows (spec section 5).
+ */
+export function DataGrid(props: DataGridProps) {
+  const apiRef = useRef<GridApi<GenericRow> | null>(null);
+  const propsRef = useRef(props);
+  useEffect(() => {
+    propsRef.current = props;
+  });
+
+  const columnDefs = useMemo<ColDef<GenericRow>[]>(
+    () =>
+      props.columns.map((column) => ({
+        colId: column.field.name,
+        field: column.field.name,
+        headerName: column.header,
+        hide: column.hidden,
+        sortable: true,
+        resizable: true,
+        minWidth: 90,
+        cellRenderer: TextCell,
+        cellRendererParams: { gridColumn: column },
+        sort: props.defaultSort?.find((sort) => sort.field === column.field.name)?.direction ?? null,
+      })),
+    [props.columns, props.defaultSort],
+  );
+
+  const datasource = useMemo<IDatasource>(
+    () => ({
+      getRows(params) {
+        const { pageSize } = propsRef.current;
+        const page = Math.floor(params.startRow / pageSize) + 1;
+        const sort: Sort[] = params.sortModel.map((item) => ({ field: item.colId, direction: item.sort }));
+        propsRef.current.fetchRows(page, pageSize, sort).then(
+          (answer) => {
+            propsRef.current.onTotal(answer.total);
+            params.successCallback(answer.rows, answer.total);
+          },
+          () => params.failCallback(),
+        );
+      },
+    }),
+    // A new token is a new datasource: ag-grid drops its cache and starts again from the top.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [props.reloadToken],
+  );
+
+  // Reloaded rows are new rows: nothing stays selected that the toolbar no longer knows about.
+  useEffect(() => {
+    apiRef.current?.deselectAll();
+  }, [props.reloadToken]);
+
+  const onSelectionChanged = (event: SelectionChangedEvent<GenericRow>) => {
+    const rows = event.api.getSelectedRows();
+    if (rows.length > MAX_SELECTION) {
+      const nodes = event.api.getSelectedNodes().slice(MAX_SELECTION);
+      event.api.setNodesSelected({ nodes, newValue: false });
+      props.onSelectionCapped();
+      return;
+    }
+    props.onSelectionChange(rows);
+  };
+
+  return (
+    <div className="engine-grid" role="region" aria-label={props.label} style={{ height: '100%', minHeight: 320, width: '100%' }}>
+      <AgGridReact<GenericRow>
+        modules={GRID_MODULES}
+        columnDefs={columnDefs}
+        rowModelType="infinite"
+        datasource={datasource}
+        cacheBlockSize={props.pageSize}
+        maxConcurrentDatasourceRequests={2}
+        infiniteInitialRowCount={1}
+        getRowId={(params) => String(params.data._key)}
+        rowSelection={{ mode: 'multiRow', headerCheckbox: false, enableClickSelection: true }}
+        onSelectionChanged={onSelectionChanged}
+        onGridReady={(event) => {
+          apiRef.current = event.api;
+        }}
+        onRowDoubleClicked={(event) => {
+          if (event.data) props.onRowOpen?.(event.data);
+        }}
+        suppressCellFocus={false}
+        localeText={props.localeText}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,240 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Modal } from 'antd';
+import Form from '@rjsf/antd';
+import type { IChangeEvent, default as CoreForm } from '@rjsf/core';
+import type { ErrorSchema, FormValidation, RJSFValidationError } from '@rjsf/utils';
+import validator from '@rjsf/validator-ajv8';
+import { keyFieldOf, type FieldDefinition, type PageDefinition, type ScalarValue } from '../schema/index.js';
+import type { AddingResponse, GenericRow, RecordValues } from '../schema/api.js';
+import { useEngineServices } from './services.js';
+import { buildFormSchema, isFormField, type FormMode } from './model/buildFormSchema.js';
+import { computeCalc } from './model/computeCalc.js';
+import { fieldsWithTooManyDecimals } from './model/checkDecimals.js';
+import { fieldErrorsToErrorSchema } from './model/fieldErrorsToErrorSchema.js';
+import { useChoices } from './useChoices.js';
+
+type FormRecord = Record<string, unknown>;
+
+export interface RecordFormProps {
+  page: PageDefinition;
+  mode: FormMode;
+  /** The row being edited, or the values an added record starts with (sub-page links). */
+  initial: FormRecord;
+  /** The row's `_key` and `_version` when editing. */
+  row?: GenericRow;
+  label: (code: string) => string;
+  onClose: () => void;
+  onSaved: (row: GenericRow) => void;
+}
+
+/** Numbers arrive as text from PostgreSQL `numeric`; the form's number inputs need numbers. */
+function toFormValues(page: PageDefinition, values: FormRecord): FormRecord {
+  const result: FormRecord = {};
+  for (const field of page.fields) {
+    const value = values[field.name];
+    // An empty value stays out of the form data: rjsf then neither validates it against the
+    // field's choices nor shows "null"; saving sends null for it again.
+    if (value === undefined || value === null) continue;
+    if ((field.type === 'decimal' || field.type === 'integer') && typeof value === 'string' && value !== '') result[field.name] = Number(value);
+    else if (field.type === 'datetime' && typeof value === 'string' && value !== '' && !Number.isNaN(Date.parse(value))) result[field.name] = new Date(value).toISOString();
+    else if (field.type === 'date' && typeof value === 'string') result[field.name] = value.slice(0, 10);
+    else result[field.name] = value;
+  }
+  return result;
+}
+
+function recomputeCalculated(fields: readonly FieldDefinition[], record: FormRecord): FormRecord {
+  let next = record;
+  for (const field of fields) {
+    if (!field.calc) continue;
+    const value = computeCalc(field.calc, next, field.decimal);
+    if (next[field.name] !== value) next = { ...next, [field.name]: value };
+  }
+  return next;
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  const blank = (v: unknown) => v === undefined || v === null || v === '';
+  if (blank(a) && blank(b)) return true;
+  return String(a) === String(b);
+}
+
+/**
+ * The add/edit form of a page (DESIGN.md section 6): rjsf with the antd theme, generated from the
+ * definition's fields; dropdowns from the server, defaults, field conditions, calculated and
+ * trigger fields. The browser checks what it can before sending (mandatory, length, range,
+ * decimals); the server checks everything again, and every field problem it answers (duplicate,
+ * foreign value, validation SQL) is shown under its field while nothing is changed.
+ */
+export function RecordForm(props: RecordFormProps) {
+  const services = useEngineServices();
+  const { page, mode, label } = props;
+  const formRef = useRef<CoreForm<FormRecord>>(null);
+  const [record, setRecord] = useState<FormRecord>(() => {
+    const start = toFormValues(page, props.initial);
+    if (mode === 'add') for (const field of page.fields) if (field.defaultValue !== undefined && start[field.name] === undefined) start[field.name] = field.defaultValue;
+    return recomputeCalculated(page.fields, start);
+  });
+  const [extraErrors, setExtraErrors] = useState<ErrorSchema | undefined>(undefined);
+  const [saving, setSaving] = useState(false);
+  const initialValues = useMemo(() => toFormValues(page, props.initial), [page, props.initial]);
+  const formFields = useMemo(() => page.fields.filter((field) => isFormField(page, field, mode)), [page, mode]);
+  const { choices, reloadFor } = useChoices(page, formFields, record, label);
+
+  const schemas = useMemo(
+    () => buildFormSchema(page, { mode, record, choices, label }),
+    [page, mode, record, choices, label],
+  );
+
+  const onChange = useCallback(
+    (event: IChangeEvent<FormRecord>) => {
+      const next = recomputeCalculated(page.fields, { ...(event.formData ?? {}) });
+      setRecord((previous) => {
+        const changed = Object.keys({ ...previous, ...next }).filter((name) => !sameValue(previous[name], next[name]));
+        if (changed.length > 0) {
+          reloadFor(changed, next);
+          // A problem the server reported on a field goes away once the user changes that field.
+          setExtraErrors((errors) => {
+            if (!errors) return errors;
+            const rest = { ...errors } as Record<string, unknown>;
+            for (const name of changed) delete rest[name];
+            return Object.keys(rest).length > 0 ? (rest as ErrorSchema) : undefined;
+          });
+        }
+        return next;
+      });
+    },
+    [page.fields, reloadFor],
+  );
+
+  const transformErrors = useCallback(
+    (errors: RJSFValidationError[]) =>
+      // A value outside a dropdown's choices fails every `const` of its `oneOf`: one text is enough.
+      errors.filter((error) => error.name !== 'const').map((error) => {
+        const params = (error.params ?? {}) as Record<string, unknown>;
+        switch (error.name) {
+          case 'required':
+            return { ...error, message: services.t('ui.engine.form.required') };
+          case 'maxLength':
+            return { ...error, message: services.t('ui.engine.form.maxLength', { limit: params.limit }) };
+          case 'minimum':
+            return { ...error, message: services.t('ui.engine.form.minimum', { limit: params.limit }) };
+          case 'maximum':
+            return { ...error, message: services.t('ui.engine.form.maximum', { limit: params.limit }) };
+          case 'type':
+            return { ...error, message: services.t('ui.engine.form.type') };
+          case 'format':
+            return { ...error, message: services.t('ui.engine.form.format') };
+          case 'oneOf':
+          case 'enum':
+            return { ...error, message: services.t('ui.engine.form.choice') };
+          default:
+            return error;
+        }
+      }),
+    [services],
+  );
+
+  const customValidate = useCallback(
+    (formData: FormRecord | undefined, errors: FormValidation<FormRecord>) => {
+      for (const name of fieldsWithTooManyDecimals(schemas.fields, formData ?? {})) {
+        const field = schemas.fields.find((candidate) => candidate.name === name);
+        (errors as unknown as Record<string, { addError(message: string): void }>)[name]?.addError(
+          services.t('ui.engine.form.decimals', { limit: field?.decimal ?? 0 }),
+        );
+      }
+      return errors;
+    },
+    [schemas.fields, services],
+  );
+
+  const save = async (formData: FormRecord) => {
+    const values: RecordValues = {};
+    for (const field of schemas.fields) {
+      const readonly = (schemas.uiSchema[field.name] as Record<string, unknown> | undefined)?.['ui:readonly'] === true && !field.calc;
+      if (mode === 'edit' && readonly) continue;
+      const value = formData[field.name];
+      if (mode === 'edit' && sameValue(value, initialValues[field.name])) continue;
+      values[field.name] = value === undefined || value === '' ? null : (value as ScalarValue);
+    }
+    // Values an added record inherits that the form does not show (a sub-page's link to its header).
+    if (mode === 'add') {
+      for (const [name, value] of Object.entries(props.initial)) {
+        if (!(name in values) && page.fields.some((field) => field.name === name) && name !== keyFieldOf(page)) values[name] = value as ScalarValue;
+      }
+    }
+    if (mode === 'edit' && Object.keys(values).length === 0) {
+      // Spec section 5: unchanged data needs no save.
+      await services.message({ type: 'info', content: services.t('ui.engine.nothingChanged') });
+      return;
+    }
+    setSaving(true);
+    try {
+      const answer =
+        mode === 'add'
+          ? await services.call<AddingResponse>('/generic/adding', { moduleCode: page.moduleCode, functionCode: page.functionCode, record: values }, { quiet: true })
+          : await services.call<AddingResponse>(
+              '/generic/updating',
+              { moduleCode: page.moduleCode, functionCode: page.functionCode, key: props.row?._key, version: props.row?._version ?? null, record: values },
+              { quiet: true },
+            );
+      props.onSaved(answer.row);
+    } catch (error) {
+      const refusal = services.callError(error);
+      if (!refusal) throw error;
+      const { errorSchema, unplaced } = fieldErrorsToErrorSchema(refusal.details ?? [], new Set(schemas.fields.map((field) => field.name)));
+      setExtraErrors(Object.keys(errorSchema).length > 0 ? errorSchema : undefined);
+      if (Object.keys(errorSchema).length === 0 || unplaced.length > 0) {
+        const lines = [refusal.message, ...unplaced.map((detail) => `${detail.field}: ${detail.message ?? detail.code}`)];
+        await services.message({ type: 'error', content: lines.join('\n') });
+      }
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  // Dropdown choices that depend on nothing load once when the form opens.
+  useEffect(() => {
+    reloadFor(null, record);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  return (
+    <Modal
+      open
+      width={720}
+      title={`${services.t(mode === 'add' ? 'ui.engine.addTitle' : 'ui.engine.editTitle')} · ${label(page.titleCode)}`}
+      okText={services.t('ui.engine.save')}
+      cancelText={services.t('ui.engine.cancel')}
+      confirmLoading={saving}
+      maskClosable={false}
+      destroyOnHidden
+      onOk={() => formRef.current?.submit()}
+      onCancel={props.onClose}
+      okButtonProps={{ id: 'engine-form-save' }}
+    >
+      <div data-testid="engine-form" data-mode={mode}>
+        <Form
+          ref={formRef}
+          schema={schemas.schema}
+          uiSchema={schemas.uiSchema}
+          formData={record}
+          validator={validator}
+          onChange={onChange}
+          onSubmit={(event: IChangeEvent<FormRecord>) => void save(event.formData ?? {})}
+          extraErrors={extraErrors}
+          // The errors are shown on their fields; rjsf would otherwise also log them.
+          onError={() => undefined}
+          transformErrors={transformErrors}
+          customValidate={customValidate}
+          showErrorList={false}
+          noHtml5Validate
+          // A dropdown starts empty: rjsf would otherwise preselect its first choice, and a
+          // mandatory field would be filled without the user choosing it.
+          experimental_defaultFormStateBehavior={{ constAsDefaults: 'never' }}
+          idPrefix={`engine_${page.functionCode}`}
+        />
+      </div>
+    </Modal>
+  );
+}

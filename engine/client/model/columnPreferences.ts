@@ -1,0 +1,23 @@
+/** What the column chooser remembers per user and page: the hidden columns and their order. */
+export interface ColumnPreference {
+  hidden: string[];
+}
+
+/** The preference key of one user's page (issue 5: the column choice is remembered per user). */
+export function columnPreferenceKey(userKey: string | null, moduleCode: string, functionCode: string): string {
+  return `engine.columns.${userKey ?? 'anonymous'}.${moduleCode}.${functionCode}`;
+}
+
+/** Reads a stored preference, ignoring anything malformed (a stale or hand-edited value). */
+export function parseColumnPreference(text: string | null): ColumnPreference {
+  if (!text) return { hidden: [] };
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (value && typeof value === 'object' && Array.isArray((value as ColumnPreference).hidden)) {
+      return { hidden: (value as ColumnPreference).hidden.filter((name): name is string => typeof name === 'string') };
+    }
+  } catch {
+    // a broken value falls back to every column shown
+  }
+  return { hidden: [] };
+}

@@ -1,0 +1,70 @@
+import { createContext, useContext } from 'react';
+import type { ScalarValue } from '../schema/index.js';
+import type { ConfirmItem, MessageItem } from './host/popups.js';
+
+/** One field's problem as the server reports it (`details` of a 400/409 answer, DESIGN.md section 7). */
+export interface EngineFieldError {
+  field: string;
+  code: string;
+  message?: string;
+  params?: Record<string, string | number>;
+}
+
+/** A refused call as the engine needs to see it: status, stable code, text, field problems. */
+export interface EngineCallError {
+  status: number;
+  code: string;
+  message: string;
+  details?: EngineFieldError[];
+}
+
+export interface EngineCallOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  query?: Record<string, string | number | boolean | undefined>;
+  /** The engine shows the error itself (on a form field); the host must not pop it up. */
+  quiet?: boolean;
+}
+
+/** Progress of a transfer, 0..1, or null while its size is unknown. */
+export type TransferProgress = (fraction: number | null) => void;
+
+/**
+ * Everything the engine needs from the application that hosts it (STYLE.md "Engine apart from its
+ * screens"): the engine never imports `src/`, never calls `fetch` or touches browser storage
+ * itself; the host fills this interface (src/app/engine-services.tsx) and tests can fill it too.
+ */
+export interface EngineServices {
+  /** A JSON call to `/api<path>`; rejects with something `callError` understands. */
+  call<T>(path: string, body?: unknown, options?: EngineCallOptions): Promise<T>;
+  /** A blob call (export) saved under the server's file name. */
+  download(path: string, body: unknown, onProgress?: TransferProgress): Promise<void>;
+  /** A multipart upload (import) with upload progress. */
+  upload<T>(path: string, form: FormData, onProgress?: TransferProgress): Promise<T>;
+  /** The server's error of a rejected call, or undefined when it was not an API refusal. */
+  callError(error: unknown): EngineCallError | undefined;
+  /** The global confirm popup (spec section 3); true on OK. */
+  confirm(item: ConfirmItem): Promise<boolean>;
+  /** The global message popup (spec section 3); resolves when it closes. */
+  message(item: MessageItem): Promise<void>;
+  /** Opens another page filtered by field values (a hyperlink, DESIGN.md section 6). */
+  openPage(moduleCode: string, functionCode: string, filter: Record<string, ScalarValue>): void;
+  /** Translates a locale key of the host's catalogue. */
+  t(key: string, params?: Record<string, unknown>): string;
+  /** True when the host's catalogue has this key (labels may instead be multilingual text codes). */
+  hasText(key: string): boolean;
+  /** The user's language code (en, zh, zh_tw, kor, th, jp). */
+  language: string;
+  /** Who is signed in, to keep per-user preferences apart; null when unknown. */
+  userKey: string | null;
+  /** Per-user preferences (column choice); the host decides where they live. */
+  preferences: { get(key: string): string | null; set(key: string, value: string): void };
+}
+
+export const EngineServicesContext = createContext<EngineServices | null>(null);
+
+/** The host's services; throws when the host forgot the provider (a programming error). */
+export function useEngineServices(): EngineServices {
+  const services = useContext(EngineServicesContext);
+  if (!services) throw new Error('PageView needs an EngineServicesContext provider from its host');
+  return services;
+}

@@ -1,0 +1,71 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { FieldDefinition, PageDefinition, ScalarValue } from '../schema/index.js';
+import type { DropdownResponse } from '../schema/api.js';
+import { useEngineServices } from './services.js';
+import type { ChoiceOption } from './model/buildFormSchema.js';
+
+type ChoiceMap = Record<string, ChoiceOption[]>;
+
+function recordValues(record: Record<string, unknown>): Record<string, ScalarValue> {
+  const values: Record<string, ScalarValue> = {};
+  for (const [name, value] of Object.entries(record)) {
+    if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) values[name] = value as ScalarValue;
+  }
+  return values;
+}
+
+/**
+ * Dropdown choices of a page's fields (spec section 3 "option type"): static lists come from the
+ * definition, code masters, foreign tables and SQL from `/api/generic/dropdown`. `reloadFor(null)`
+ * loads every list; `reloadFor(changed)` reloads only the lists whose trigger fields changed, with
+ * the record as it is now, so a dependent dropdown follows the field it depends on.
+ */
+export function useChoices(page: PageDefinition, fields: readonly FieldDefinition[], record: Record<string, unknown>, label: (code: string) => string) {
+  const services = useEngineServices();
+  const [choices, setChoices] = useState<ChoiceMap>({});
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
+
+  const load = useCallback(
+    async (field: FieldDefinition, current: Record<string, unknown>) => {
+      const options = field.options;
+      if (!options) return;
+      let list: ChoiceOption[];
+      if (options.type === 'static') {
+        list = options.items.map((item) => ({ value: item.value, label: label(item.labelCode) }));
+      } else {
+        const answer = await services.call<DropdownResponse>('/generic/dropdown', {
+          moduleCode: page.moduleCode,
+          functionCode: page.functionCode,
+          field: field.name,
+          record: recordValues(current),
+        });
+        list = answer.options.map((option) => ({
+          value: option.value,
+          label: option.label ?? (option.labelCode ? label(option.labelCode) : String(option.value)),
+        }));
+      }
+      if (mounted.current) setChoices((previous) => ({ ...previous, [field.name]: list }));
+    },
+    [page.moduleCode, page.functionCode, services, label],
+  );
+
+  const reloadFor = useCallback(
+    (changed: string[] | null, current: Record<string, unknown>) => {
+      for (const field of fields) {
+        if (!field.options) continue;
+        if (changed && !(field.triggerFields ?? []).some((name) => changed.includes(name))) continue;
+        // A failed list leaves the field a free input; the host already showed the error.
+        load(field, current).catch(() => undefined);
+      }
+    },
+    [fields, load],
+  );
+
+  return { choices, reloadFor, record };
+}

@@ -1,0 +1,457 @@
+/**
+ * The page-definition engine in Chromium (issue 5, acceptance): the built app against the real
+ * server on a fresh embedded database with the demonstration data. Every shipped definition is
+ * opened and shows its grid headers; a SKU goes through its whole life on the generated screen;
+ * refused input shows on its field and changes nothing; a user without the edit right sees no
+ * edit button.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN } from '../helpers/app.js';
+import { launchBrowser, startE2eServer, type E2eServer } from '../helpers/browser.js';
+import { fieldsInOrder, isDisplayable, type PageDefinition } from '../../engine/schema/index.js';
+import { PAGE_ROUTES } from '../../src/app/routes.js';
+import en from '../../locales/en.json';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+/** `expect.poll` with room for a busy machine (its default gives up after one second). */
+function eventually<T>(read: () => T | Promise<T>) {
+  return expect.poll(read, { timeout: 30_000, interval: 100 });
+}
+
+function definitionFiles(): string[] {
+  const folder = path.join(ROOT, 'definitions');
+  return fs
+    .readdirSync(folder, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.page.json'))
+    .sort()
+    .map((file) => path.join(folder, file));
+}
+
+/** What the engine shows for a label code (engine/client/model/resolveLabel.ts), in English. */
+function englishLabel(page: PageDefinition, code: string): string {
+  const own = page.texts?.[code];
+  if (own) return own.en;
+  let node: unknown = en;
+  for (const part of code.split('.')) node = node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined;
+  return typeof node === 'string' ? node : code;
+}
+
+function routeOf(page: PageDefinition): string {
+  const route = PAGE_ROUTES.find(
+    (r) => r.target.kind === 'definition' && r.target.moduleCode === page.moduleCode && r.target.functionCode === page.functionCode,
+  );
+  return route ? `/page/${route.route}` : `/page/mapTo?moduleCode=${page.moduleCode}&functionCode=${page.functionCode}`;
+}
+
+async function apiCall<T>(server: E2eServer, token: string, urlPath: string, body?: unknown): Promise<T> {
+  const response = await fetch(new URL(`api${urlPath}`, server.url), {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (response.status !== 200) throw new Error(`${urlPath} answered ${response.status}: ${text}`);
+  return JSON.parse(text) as T;
+}
+
+async function apiSignIn(server: E2eServer, loginAccount: string, password: string): Promise<string> {
+  const response = await fetch(new URL('api/user/login', server.url), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ loginAccount, password }),
+  });
+  const body = (await response.json()) as { token?: string };
+  if (!body.token) throw new Error(`sign-in of ${loginAccount} failed: ${JSON.stringify(body)}`);
+  return body.token;
+}
+
+/** Signs in through the sign-in page, as a user would, in a fresh browser context. */
+async function signedInPage(browser: Browser, server: E2eServer, loginAccount: string, password: string): Promise<Page> {
+  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1600, height: 1000 } });
+  const page = await context.newPage();
+  await page.goto(`${server.url}#/login`);
+  await page.fill('#login_loginAccount', loginAccount);
+  await page.fill('#login_password', password);
+  await page.press('#login_password', 'Enter');
+  await page.waitForURL(/#\/page/);
+  return page;
+}
+
+async function openEnginePage(page: Page, server: E2eServer, route: string, functionCode: string): Promise<void> {
+  await page.goto(`${server.url}#${route}`);
+  await grid(page, functionCode).locator('.ag-header-cell-text').filter({ hasText: /\S/ }).first().waitFor({ timeout: 60_000 });
+}
+
+/** The page's own parts, not those of its sub-page tabs (which are engine pages too). */
+function grid(page: Page, functionCode: string) {
+  return page.locator(`[data-testid="engine-page"][data-function="${functionCode}"]`).first();
+}
+
+function rows(page: Page, functionCode: string) {
+  return grid(page, functionCode).locator(':scope > [data-testid="engine-grid"] .ag-row:not(.ag-row-loading)');
+}
+
+function toolbar(page: Page, functionCode: string) {
+  return grid(page, functionCode).locator(':scope > [data-testid="engine-toolbar"]');
+}
+
+async function headerTexts(page: Page, functionCode: string): Promise<string[]> {
+  return (await grid(page, functionCode).locator('.ag-header-cell-text').allInnerTexts()).filter((text) => text.trim() !== '');
+}
+
+/** Closes the message popup that says `text` (the global popup of spec section 3); no other may be open. */
+async function acknowledge(page: Page, text: string): Promise<void> {
+  const popups = page.locator('.wms-popup-message');
+  await eventually(() => popups.allInnerTexts()).toEqual([expect.stringContaining(text)]);
+  await popups.locator('.wms-popup-ok').click();
+  await popups.first().waitFor({ state: 'detached' });
+}
+
+/** Selects the one row the list shows, once the list has settled after its last reload. */
+async function selectOnlyRow(page: Page, functionCode: string): Promise<void> {
+  await eventually(() => rowTexts(page, functionCode)).toHaveLength(1);
+  const total = toolbar(page, functionCode).getByTestId('engine-total');
+  if (!(await total.innerText()).includes('1 selected')) await rows(page, functionCode).first().click();
+  await eventually(() => total.innerText()).toContain('1 selected');
+}
+
+async function rowTexts(page: Page, functionCode: string): Promise<string[]> {
+  // ag-grid may split one row over several containers (pinned, scrolling): join them by index.
+  const parts = await rows(page, functionCode).evaluateAll((elements) =>
+    elements.map((element) => [element.getAttribute('row-index') ?? '', (element as HTMLElement).innerText] as const),
+  );
+  const byIndex = new Map<string, string>();
+  for (const [index, text] of parts) byIndex.set(index, `${byIndex.get(index) ?? ''} ${text}`.trim());
+  // a row being painted has no text yet: it is not a row of the list so far
+  return [...byIndex.values()].filter((text) => text !== '');
+}
+
+async function chooseOption(page: Page, inputId: string, optionTitle: string): Promise<void> {
+  await page.locator(`.ant-select:has(#${inputId})`).click();
+  await page.locator(`.ant-select-dropdown:visible .ant-select-item-option[title="${optionTitle}"]`).click();
+}
+
+/** The error text under one rjsf field of the open form. */
+function fieldError(page: Page, fieldId: string) {
+  // the innermost form item: rjsf's object field is a form item around all the others
+  return page.locator(`[data-testid="engine-form"] .ant-form-item:has(#${fieldId}):not(:has(.ant-form-item)) .ant-form-item-explain-error`);
+}
+
+async function skuTotal(server: E2eServer, token: string, code?: string): Promise<number> {
+  const answer = await apiCall<{ total: number }>(server, token, '/generic/selection', {
+    moduleCode: 'masterdata',
+    functionCode: 'sku',
+    page: 1,
+    pageSize: 1,
+    ...(code ? { conditions: { combinator: 'and', rules: [{ field: 'code', operator: '=', value: code }] } } : {}),
+  });
+  return answer.total;
+}
+
+describe('page-definition engine in Chromium', () => {
+  let server: E2eServer;
+  let browser: Browser;
+  let admin: Page;
+  let adminToken: string;
+  beforeAll(async () => {
+    server = await startE2eServer({ DEMO_DATA: 'true' });
+    browser = await launchBrowser();
+    admin = await signedInPage(browser, server, ADMIN.loginAccount, ADMIN.password);
+    adminToken = await apiSignIn(server, ADMIN.loginAccount, ADMIN.password);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('renders every shipped definition with its grid headers', async () => {
+    const files = definitionFiles();
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) {
+      const definition = JSON.parse(fs.readFileSync(file, 'utf8')) as PageDefinition;
+      await openEnginePage(admin, server, routeOf(definition), definition.functionCode);
+      const headers = await headerTexts(admin, definition.functionCode);
+      const first = fieldsInOrder(definition).find(isDisplayable)!;
+      expect(headers, path.relative(ROOT, file)).toContain(englishLabel(definition, first.labelCode));
+      expect(await grid(admin, definition.functionCode).locator('h4').innerText(), path.relative(ROOT, file)).toBe(englishLabel(definition, definition.titleCode));
+      // its rows (or the empty grid) came without a refusal popping up
+      await admin.waitForLoadState('networkidle');
+      const popups = await admin.locator('.wms-popup-message').allInnerTexts();
+      expect(popups, `${path.relative(ROOT, file)}: ${popups.join(' | ')}`).toEqual([]);
+    }
+  });
+
+  it('creates, finds, edits, exports, re-imports and deletes a SKU through the generated screen', async () => {
+    const page = admin;
+    const code = 'E2E-LIFE-0001';
+    await openEnginePage(page, server, '/page/sku', 'sku');
+
+    // create
+    await toolbar(page, 'sku').getByTestId('engine-add').click();
+    await page.waitForSelector('[data-testid="engine-form"][data-mode="add"]');
+    await page.fill('#engine_sku_code', code);
+    await chooseOption(page, 'engine_sku_owner_id', 'ACME');
+    await page.fill('#engine_sku_description', 'Created in the browser');
+    await page.fill('#engine_sku_length_cm', '10');
+    await page.fill('#engine_sku_width_cm', '20');
+    await page.fill('#engine_sku_height_cm', '3');
+    await eventually(() => page.inputValue('#engine_sku_volume_cm3')).toBe('600');
+    await page.click('#engine-form-save');
+    await acknowledge(page, 'The record was added.');
+    expect(await skuTotal(server, adminToken, code)).toBe(1);
+
+    // find
+    await grid(page, 'sku').locator('#engine_search_sku_code').fill(code);
+    await grid(page, 'sku').getByTestId('engine-search-submit').click();
+    await eventually(() => rowTexts(page, 'sku')).toEqual([expect.stringContaining('E2E-LIFE-000…')]);
+    await eventually(() => toolbar(page, 'sku').getByTestId('engine-total').innerText()).toContain('1 records');
+    // the full text is on hover (spec section 5)
+    expect(await rows(page, 'sku').locator(`[data-full-text="${code}"]`).getAttribute('title')).toBe(code);
+
+    // edit
+    await selectOnlyRow(page, 'sku');
+    await toolbar(page, 'sku').getByTestId('engine-edit').click();
+    await page.waitForSelector('[data-testid="engine-form"][data-mode="edit"]');
+    expect(await page.inputValue('#engine_sku_code')).toBe(code);
+    await page.fill('#engine_sku_description', 'Edited');
+    await page.click('#engine-form-save');
+    await acknowledge(page, 'The record was saved.');
+    await eventually(async () => (await rowTexts(page, 'sku'))[0] ?? '').toContain('Edited');
+
+    // export (the search applies: one row)
+    const downloading = page.waitForEvent('download');
+    await toolbar(page, 'sku').getByTestId('engine-export').click();
+    const download = await downloading;
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'wms-e2e-export-')), download.suggestedFilename());
+    await download.saveAs(file);
+    expect(download.suggestedFilename()).toMatch(/\.xlsx$/);
+    expect(fs.readFileSync(file).subarray(0, 2).toString()).toBe('PK');
+
+    // delete
+    await selectOnlyRow(page, 'sku');
+    await toolbar(page, 'sku').getByTestId('engine-delete').click();
+    await page.locator('.wms-popup-confirm.wms-popup-top .wms-popup-ok').click();
+    await acknowledge(page, '1 records deleted.');
+    await eventually(() => rowTexts(page, 'sku')).toHaveLength(0);
+    expect(await skuTotal(server, adminToken, code)).toBe(0);
+
+    // re-import the exported file: the SKU is back as it was exported
+    await toolbar(page, 'sku').getByTestId('engine-import').click();
+    await page.setInputFiles('[data-testid="engine-import-file"]', file);
+    await page.click('#engine-import-run');
+    await acknowledge(page, '1 rows imported.');
+    await eventually(() => rowTexts(page, 'sku')).toEqual([expect.stringContaining('Edited')]);
+
+    // and delete it for good
+    await selectOnlyRow(page, 'sku');
+    await toolbar(page, 'sku').getByTestId('engine-delete').click();
+    await page.locator('.wms-popup-confirm.wms-popup-top .wms-popup-ok').click();
+    await acknowledge(page, '1 records deleted.');
+    expect(await skuTotal(server, adminToken, code)).toBe(0);
+  });
+
+  it('shows a duplicate code, a missing mandatory field and a too-long value on their fields and changes nothing', async () => {
+    const page = admin;
+    const existing = await apiCall<{ rows: Array<{ code: string }> }>(server, adminToken, '/generic/selection', {
+      moduleCode: 'masterdata',
+      functionCode: 'sku',
+      page: 1,
+      pageSize: 1,
+      // a demonstration SKU of the owner ACME, which the form chooses below
+      conditions: { combinator: 'and', rules: [{ field: 'code', operator: 'beginsWith', value: 'AC-' }] },
+    });
+    const duplicate = existing.rows[0].code;
+    const before = await skuTotal(server, adminToken);
+    await openEnginePage(page, server, '/page/sku', 'sku');
+    await toolbar(page, 'sku').getByTestId('engine-add').click();
+    await page.waitForSelector('[data-testid="engine-form"][data-mode="add"]');
+
+    // missing mandatory description
+    await page.fill('#engine_sku_code', 'E2E-MISSING');
+    await chooseOption(page, 'engine_sku_owner_id', 'ACME');
+    await page.click('#engine-form-save');
+    await eventually(() => fieldError(page, 'engine_sku_description').innerText()).toBe('This field is required.');
+
+    // too long code (60 characters at most)
+    await page.fill('#engine_sku_description', 'Valid description');
+    await page.fill('#engine_sku_code', 'X'.repeat(61));
+    await page.click('#engine-form-save');
+    await eventually(() => fieldError(page, 'engine_sku_code').innerText()).toBe('At most 60 characters.');
+
+    // duplicate code: refused by the server, shown under the code field
+    await page.fill('#engine_sku_code', duplicate);
+    await page.click('#engine-form-save');
+    await eventually(() => fieldError(page, 'engine_sku_code').allInnerTexts()).toEqual(['This value already exists.']);
+    // the key is owner and code together: the owner field says so too
+    expect(await fieldError(page, 'engine_sku_owner_id').allInnerTexts()).toEqual(['This value already exists.']);
+    // the form stays open with the problem on the field; no popup stands in front of it
+    expect(await page.locator('.wms-popup-message').count(), await page.locator('.wms-popup-message').allInnerTexts().then((t) => t.join(' | '))).toBe(0);
+    expect(await page.locator('[data-testid="engine-form"]').isVisible()).toBe(true);
+
+    expect(await skuTotal(server, adminToken)).toBe(before);
+    await page.locator('.ant-modal:has([data-testid="engine-form"]) .ant-modal-footer button:not(#engine-form-save)').click();
+  });
+
+  it('shows the sub-page of a header row, runs a confirmed behaviour and remembers the column choice', async () => {
+    const page = admin;
+    await page.goto(`${server.url}#/page/home`);
+    await openEnginePage(page, server, '/page/sku', 'sku');
+    await grid(page, 'sku').locator('#engine_search_sku_code').fill('AC-1002');
+    await grid(page, 'sku').getByTestId('engine-search-submit').click();
+    await eventually(() => rowTexts(page, 'sku')).toHaveLength(1);
+
+    // sub-page: the UPC codes of the selected SKU, as a tab under it
+    await rows(page, 'sku').first().click();
+    const upc = grid(page, 'sku').getByTestId('engine-subpages');
+    await upc.locator('[data-testid="engine-page"][data-function="skuUpc"] .ag-header-cell-text').filter({ hasText: /\S/ }).first().waitFor();
+    const header = await apiCall<{ rows: Array<{ _key: number }> }>(server, adminToken, '/generic/selection', {
+      moduleCode: 'masterdata',
+      functionCode: 'sku',
+      page: 1,
+      pageSize: 1,
+      conditions: { combinator: 'and', rules: [{ field: 'code', operator: '=', value: 'AC-1002' }] },
+    });
+    const upcRows = await apiCall<{ total: number }>(server, adminToken, '/generic/tab', {
+      moduleCode: 'masterdata',
+      functionCode: 'sku',
+      subPage: 'upc',
+      parentKey: header.rows[0]._key,
+      page: 1,
+      pageSize: 1,
+    });
+    expect(upcRows.total).toBeGreaterThan(0);
+    await eventually(() => rowTexts(page, 'skuUpc').then((r) => r.length)).toBe(Math.min(upcRows.total, 20));
+
+    // behaviour with a confirm popup, enabled by the row's status (active)
+    const deactivate = toolbar(page, 'sku').getByTestId('engine-behaviour-deactivate');
+    const activate = toolbar(page, 'sku').getByTestId('engine-behaviour-activate');
+    expect(await deactivate.isEnabled()).toBe(true);
+    expect(await activate.isEnabled()).toBe(false);
+    await deactivate.click();
+    await page.locator('.wms-popup-confirm.wms-popup-top .wms-popup-ok').click();
+    await acknowledge(page, '');
+    await rows(page, 'sku').first().click();
+    await eventually(() => activate.isEnabled()).toBe(true);
+    expect(await deactivate.isEnabled()).toBe(false);
+    await activate.click();
+    await acknowledge(page, '');
+
+    // column chooser: a hidden column stays hidden after a reload
+    const description = englishLabel(JSON.parse(fs.readFileSync(path.join(ROOT, 'definitions/masterdata/sku.page.json'), 'utf8')) as PageDefinition, 'md.field.description');
+    expect(await headerTexts(page, 'sku')).toContain(description);
+    await toolbar(page, 'sku').getByTestId('engine-columns').click();
+    await page.locator('[data-testid="engine-column-chooser"] label', { hasText: description }).first().click();
+    await eventually(() => headerTexts(page, 'sku')).not.toContain(description);
+    await page.reload();
+    await openEnginePage(page, server, '/page/sku', 'sku');
+    expect(await headerTexts(page, 'sku')).not.toContain(description);
+  });
+
+  it('searches with a saved query condition and with an AND/OR query of the builder', async () => {
+    const page = admin;
+    await page.goto(`${server.url}#/page/home`);
+    await openEnginePage(page, server, '/page/sku', 'sku');
+    const search = grid(page, 'sku').getByTestId('engine-search');
+
+    // saved condition of the definition: inactive SKUs only (one made inactive here first)
+    const key = (
+      await apiCall<{ rows: Array<{ _key: number }> }>(server, adminToken, '/generic/selection', {
+        moduleCode: 'masterdata',
+        functionCode: 'sku',
+        page: 1,
+        pageSize: 1,
+        conditions: { combinator: 'and', rules: [{ field: 'code', operator: '=', value: 'AC-1004' }] },
+      })
+    ).rows[0]._key;
+    await apiCall(server, adminToken, '/generic/behavior', { moduleCode: 'masterdata', functionCode: 'sku', behaviour: 'deactivate', keys: [key] });
+    const inactive = await apiCall<{ total: number }>(server, adminToken, '/generic/selection', {
+      moduleCode: 'masterdata',
+      functionCode: 'sku',
+      page: 1,
+      pageSize: 1,
+      conditions: { combinator: 'and', rules: [{ field: 'active', operator: '=', value: false }] },
+    });
+    expect(inactive.total).toBeGreaterThan(0);
+    await chooseOption(page, 'engine_search_sku___saved', 'Inactive only');
+    await search.getByTestId('engine-search-submit').click();
+    await eventually(() => toolbar(page, 'sku').getByTestId('engine-total').innerText()).toBe(`${inactive.total} records`);
+    await apiCall(server, adminToken, '/generic/behavior', { moduleCode: 'masterdata', functionCode: 'sku', behaviour: 'activate', keys: [key] });
+
+    // the builder: code = AC-1001 OR code = AC-1003
+    await search.getByRole('button', { name: 'Reset' }).click();
+    await search.getByRole('button', { name: 'Conditions' }).click();
+    const builder = search.getByTestId('engine-query-builder');
+    await builder.locator('.ruleGroup-addRule').first().click();
+    await builder.locator('.ruleGroup-addRule').first().click();
+    await builder.locator('.ruleGroup-combinators').first().selectOption('or');
+    const rules = builder.locator('.rule');
+    for (const [index, code] of ['AC-1001', 'AC-1003'].entries()) {
+      await rules.nth(index).locator('.rule-fields').selectOption('code');
+      await rules.nth(index).locator('.rule-operators').selectOption('=');
+      await rules.nth(index).locator('.rule-value').fill(code);
+    }
+    await search.getByTestId('engine-search-submit').click();
+    await eventually(() => rowTexts(page, 'sku').then((r) => r.map((text) => text.split(/\s+/)[0]))).toEqual(['AC-1001', 'AC-1003']);
+  });
+
+  it('caps a selection at 100 rows (spec section 5)', async () => {
+    const page = admin;
+    await page.goto(`${server.url}#/page/home`);
+    await openEnginePage(page, server, '/page/sku', 'sku');
+    // the kept-alive tab may still hold an earlier search
+    await grid(page, 'sku').getByTestId('engine-search').getByRole('button', { name: 'Reset' }).click();
+    await eventually(() => toolbar(page, 'sku').getByTestId('engine-total').innerText()).toMatch(/^[1-9]\d{2,} records/);
+    await rows(page, 'sku').first().click();
+    // scroll down block by block so that the rows up to 120 are loaded, then select the range
+    const viewport = grid(page, 'sku').locator(':scope > [data-testid="engine-grid"] .ag-grid-viewport');
+    for (let step = 1; step <= 12; step++) {
+      await viewport.evaluate((element, top) => (element.scrollTop = top), step * 10 * 42);
+      await grid(page, 'sku').locator(`:scope > [data-testid="engine-grid"] .ag-row[row-index="${Math.min(step * 10, 120)}"]:not(.ag-row-loading)`).first().waitFor();
+    }
+    await grid(page, 'sku').locator(':scope > [data-testid="engine-grid"] .ag-row[row-index="120"]').first().click({ modifiers: ['Shift'] });
+    await acknowledge(page, 'At most 100 rows can be selected.');
+    await eventually(() => toolbar(page, 'sku').getByTestId('engine-total').innerText()).toContain('100 selected');
+  });
+
+  it('shows no add, edit or delete button to a user without those rights', async () => {
+    // The generic API checks `<moduleCode>.<functionCode>:<right>` (masterdata.sku:view), the same
+    // right the menu entry of /sku asks for.
+    const status = await apiCall<{ project: { id: number } | null; warehouse: { id: number } | null }>(server, adminToken, '/user/status');
+    const role = await apiCall<{ id: number }>(server, adminToken, '/role', {
+      name: 'SKU viewers',
+      permissions: [{ module: 'masterdata', subModule: 'sku', view: true }],
+    });
+    const password = 'V1ewer!Passw0rd';
+    await apiCall(server, adminToken, '/user/save', {
+      loginAccount: 'sku-viewer',
+      displayName: 'SKU viewer',
+      password,
+      projectIds: status.project ? [status.project.id] : [],
+      warehouseIds: status.warehouse ? [status.warehouse.id] : [],
+      roleIds: [role.id],
+    });
+    const viewer = await signedInPage(browser, server, 'sku-viewer', password);
+    try {
+      await openEnginePage(viewer, server, '/page/sku', 'sku');
+      await eventually(() => rowTexts(viewer, 'sku').then((rows) => rows.length)).toBeGreaterThan(0);
+      const buttons = toolbar(viewer, 'sku');
+      expect(await buttons.getByTestId('engine-export').count()).toBe(1);
+      expect(await buttons.getByTestId('engine-add').count()).toBe(0);
+      expect(await buttons.getByTestId('engine-edit').count()).toBe(0);
+      expect(await buttons.getByTestId('engine-delete').count()).toBe(0);
+      expect(await buttons.getByTestId('engine-import').count()).toBe(0);
+      // behaviours that need the edit right are not offered either
+      expect(await buttons.locator('[data-testid^="engine-behaviour-"]').count()).toBe(0);
+      // and a double click opens no form
+      await rows(viewer, 'sku').first().dblclick();
+      expect(await viewer.locator('[data-testid="engine-form"]').count()).toBe(0);
+    } finally {
+      await viewer.context().close();
+    }
+  });
+});
