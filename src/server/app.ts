@@ -11,6 +11,16 @@ import type { AppConfig } from './config.js';
 import type { Database } from './db/database.js';
 import { registerErrorHandling, sendError } from './http/error-handler.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { homeRoutes } from './modules/home/home.routes.js';
+import accessPlugin from './http/access-plugin.js';
+import { authRoutes } from './modules/auth/auth.routes.js';
+import { accountRoutes } from './modules/auth/account.routes.js';
+import { accessRoutes } from './modules/access/access.routes.js';
+import { userRoutes } from './modules/user/user.routes.js';
+import { roleRoutes } from './modules/role/role.routes.js';
+import { designerRoutes } from './modules/designer/designer.routes.js';
+import { genericRoutes } from './modules/generic/generic.routes.js';
+import { registerMasterdataBehaviours } from './modules/masterdata/masterdata.behaviours.js';
 import { APP_VERSION } from './version.js';
 import type {} from './http/access.js';
 
@@ -50,6 +60,8 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
 
   registerErrorHandling(app);
   await app.register(fastifyCookie);
+  // Before any route: it refuses routes without config.access and checks every request.
+  await app.register(accessPlugin);
   await app.register(fastifySwagger, {
     openapi: {
       info: { title: 'Warehouse management API', version: APP_VERSION },
@@ -59,6 +71,15 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
   await app.register(healthRoutes, { prefix: '/api' });
+  await app.register(homeRoutes, { prefix: '/api' });
+  await app.register(authRoutes, { prefix: '/api' });
+  await app.register(accountRoutes, { prefix: '/api' });
+  await app.register(accessRoutes, { prefix: '/api' });
+  await app.register(userRoutes, { prefix: '/api' });
+  await app.register(roleRoutes, { prefix: '/api' });
+  await app.register(designerRoutes, { prefix: '/api' });
+  await app.register(genericRoutes, { prefix: '/api' });
+  registerMasterdataBehaviours();
 
   const indexHtml = path.join(config.distDir, 'index.html');
   const hasClient = fs.existsSync(indexHtml);

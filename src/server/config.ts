@@ -12,6 +12,8 @@ export interface AppConfig {
   bodyLimitBytes: number;
   sessionDays: number;
   trustBrowserDays: number;
+  /** Minutes an account stays locked after 10 wrong passwords in a row (issue 3, item 8). */
+  loginLockMinutes: number;
   demoData: boolean;
   smtpUrl: string | undefined;
   mailFrom: string;
@@ -42,6 +44,7 @@ export const ENV_VARIABLES = [
   'BODY_LIMIT_MB',
   'SESSION_DAYS',
   'TRUST_BROWSER_DAYS',
+  'LOGIN_LOCK_MINUTES',
   'DEMO_DATA',
   'SMTP_URL',
   'MAIL_FROM',
@@ -98,6 +101,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     bodyLimitBytes: readInt(env, 'BODY_LIMIT_MB', 10, 1, 500) * 1024 * 1024,
     sessionDays: readInt(env, 'SESSION_DAYS', 7, 1, 365),
     trustBrowserDays: readInt(env, 'TRUST_BROWSER_DAYS', 30, 1, 365),
+    loginLockMinutes: readInt(env, 'LOGIN_LOCK_MINUTES', 15, 1, 1440),
     demoData: readBool(env, 'DEMO_DATA', true),
     smtpUrl: readUrl(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     mailFrom: env.MAIL_FROM?.trim() || 'WMS <no-reply@localhost>',

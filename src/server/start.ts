@@ -5,6 +5,8 @@ import { connectPostgres, openPGlite, type Database } from './db/database.js';
 import { lockDataDir } from './db/data-dir-lock.js';
 import { migrateToLatest } from './db/migrate.js';
 import { seedFirstStart } from './db/seed/seed.js';
+import { loadDemoData } from './db/seed/demo-data.js';
+import { syncDefinitionsAtStart } from './modules/generic/definition-sync.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -22,7 +24,12 @@ export async function startServer(config: AppConfig): Promise<RunningServer> {
     const app = await buildApp({ config, database });
     const applied = await migrateToLatest(database.db);
     if (applied.length) app.log.info({ migrations: applied }, 'database migrated');
+    await syncDefinitionsAtStart(database.db, app.log);
     const seed = await seedFirstStart(database.db, config.adminPassword);
+    if (config.demoData) {
+      const demo = await loadDemoData(database.db);
+      if (demo.loaded) app.log.info({ counts: demo.counts, milliseconds: demo.milliseconds }, 'demo data loaded');
+    }
 
     await app.listen({ port: config.port, host: config.host });
     const address = app.server.address();

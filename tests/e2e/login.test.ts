@@ -1,21 +1,11 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openPage, startE2eServer, type E2eServer } from '../helpers/browser.js';
+import { describe, expect, it } from 'vitest';
+import { openPage, useServerAndBrowser } from '../helpers/browser.js';
 
 describe('sign-in page in Chromium', () => {
-  let server: E2eServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    server = await startE2eServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const e2e = useServerAndBrowser();
 
   it('redirects / to /login and shows the sign-in form', async () => {
-    const page = await openPage(browser, server.url, '/');
+    const page = await openPage(e2e.browser, e2e.server.url, '/');
     await page.waitForSelector('form[id="login"]');
     expect(page.url()).toMatch(/#\/login$/);
     expect(await page.locator('#login_loginAccount').isVisible()).toBe(true);
@@ -24,12 +14,12 @@ describe('sign-in page in Chromium', () => {
   });
 
   it('loads no grid, editor or designer code on the login route', async () => {
-    const page = await browser.newPage();
+    const page = await e2e.browser.newPage();
     const scripts: string[] = [];
     page.on('response', (response) => {
       if (response.request().resourceType() === 'script') scripts.push(response.url());
     });
-    await page.goto(`${server.url}#/login`, { waitUntil: 'networkidle' });
+    await page.goto(`${e2e.server.url}#/login`, { waitUntil: 'networkidle' });
     await page.waitForSelector('form[id="login"]');
     const bodies = await Promise.all(scripts.map(async (url) => (await fetch(url)).text()));
     expect(scripts.length).toBeGreaterThan(0);
@@ -42,7 +32,7 @@ describe('sign-in page in Chromium', () => {
   });
 
   it('shows /notfound for an unknown path', async () => {
-    const page = await openPage(browser, server.url, '/no/such/screen');
+    const page = await openPage(e2e.browser, e2e.server.url, '/no/such/screen');
     await page.waitForURL(/#\/notfound$/);
     expect(await page.locator('.ant-result-404').count()).toBe(1);
     await page.close();

@@ -2,6 +2,9 @@ import type { FastifyInstance, FastifyServerOptions, InjectOptions, LightMyReque
 import { buildApp } from '../../src/server/app.js';
 import { loadConfig, type AppConfig } from '../../src/server/config.js';
 import { seedFirstStart } from '../../src/server/db/seed/seed.js';
+import { syncShippedDefinitions } from '../../src/server/modules/generic/definition-sync.js';
+import { hashPassword } from '../../src/server/modules/auth/password.js';
+import type { RightName } from '../../src/server/http/access.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 
 /** The seeded administrator of every test app. */
@@ -21,6 +24,8 @@ export async function buildTestApp(
 ): Promise<TestApp> {
   const config = loadConfig({ LOG_LEVEL: 'silent', ADMIN_PASSWORD: ADMIN.password, DEMO_DATA: 'false', ...env });
   const database = await createTestDatabase();
+  // As start.ts: migrations (in createTestDatabase) -> definition sync -> seed.
+  await syncShippedDefinitions(database.db);
   await seedFirstStart(database.db, config.adminPassword);
   const app = await buildApp({ config, database, logger: options.logger ?? false });
   options.beforeReady?.(app);
@@ -57,4 +62,92 @@ export async function signIn(app: FastifyInstance, loginAccount: string = ADMIN.
 /** `app.inject` with a bearer token. */
 export function injectAs(app: FastifyInstance, token: string, options: InjectOptions): Promise<LightMyRequestResponse> {
   return app.inject({ ...options, headers: { ...options.headers, authorization: `Bearer ${token}` } });
+}
+
+export interface TestUserSpec {
+  loginAccount: string;
+  /** Defaults to a password that meets the policy (spec section 5). */
+  password?: string;
+  /** Rights of one role made for this user, e.g. ['sku:view', 'sku:edit']. */
+  rights?: RightName[];
+  /** Codes of granted projects and warehouses; the first of each is the session's current one. */
+  projectCodes?: string[];
+  warehouseCodes?: string[];
+  isAdmin?: boolean;
+  email?: string;
+}
+
+export const TEST_USER_PASSWORD = 'Us3r!Passw0rd';
+
+/**
+ * Creates a user with one role holding the given rights and grants of the given projects and
+ * warehouses (and their organizations), signs it in and answers `{ uid, token }`.
+ */
+export async function createUserAccount(t: TestApp, spec: TestUserSpec): Promise<{ uid: number; token: string }> {
+  const db = t.database.db;
+  const password = spec.password ?? TEST_USER_PASSWORD;
+  const passwordHash = await hashPassword(password);
+  const uid = await db.transaction().execute(async (trx) => {
+    const user = await trx
+      .insertInto('app_user')
+      .values({
+        login_account: spec.loginAccount,
+        display_name: spec.loginAccount,
+        email: spec.email ?? null,
+        password_hash: passwordHash,
+        is_admin: spec.isAdmin ?? false,
+        created_by: 'test',
+        updated_by: 'test',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const projects = spec.projectCodes?.length
+      ? await trx.selectFrom('project').select(['id', 'code', 'organization_id']).where('code', 'in', spec.projectCodes).execute()
+      : [];
+    const warehouses = spec.warehouseCodes?.length
+      ? await trx.selectFrom('warehouse').select(['id', 'code', 'organization_id']).where('code', 'in', spec.warehouseCodes).execute()
+      : [];
+    if (projects.length !== (spec.projectCodes?.length ?? 0) || warehouses.length !== (spec.warehouseCodes?.length ?? 0)) {
+      throw new Error(`createUser ${spec.loginAccount}: unknown project or warehouse code`);
+    }
+    const organizations = new Set([...projects, ...warehouses].map((r) => r.organization_id));
+    for (const organization_id of organizations) await trx.insertInto('user_organization').values({ user_id: user.id, organization_id }).execute();
+    for (const p of projects) await trx.insertInto('user_project').values({ user_id: user.id, project_id: p.id }).execute();
+    for (const w of warehouses) await trx.insertInto('user_warehouse').values({ user_id: user.id, warehouse_id: w.id }).execute();
+    const firstProject = projects.find((p) => p.code === spec.projectCodes?.[0]);
+    const firstWarehouse = warehouses.find((w) => w.code === spec.warehouseCodes?.[0]);
+    await trx
+      .updateTable('app_user')
+      .set({ default_project_id: firstProject?.id ?? null, default_warehouse_id: firstWarehouse?.id ?? null })
+      .where('id', '=', user.id)
+      .execute();
+    if (spec.rights?.length) {
+      const role = await trx
+        .insertInto('role')
+        .values({ name: `role of ${spec.loginAccount}`, created_by: 'test', updated_by: 'test' })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const byModule = new Map<string, { module_code: string; sub_module_code: string | null; can_view: boolean; can_add: boolean; can_edit: boolean; can_delete: boolean }>();
+      for (const right of spec.rights) {
+        const [modulePart, action] = right.split(':');
+        const [module_code, sub] = modulePart.split('.');
+        const key = modulePart;
+        const row = byModule.get(key) ?? { module_code, sub_module_code: sub ?? null, can_view: false, can_add: false, can_edit: false, can_delete: false };
+        if (action === 'view') row.can_view = true;
+        if (action === 'add') row.can_add = true;
+        if (action === 'edit') row.can_edit = true;
+        if (action === 'delete') row.can_delete = true;
+        byModule.set(key, row);
+      }
+      for (const row of byModule.values()) await trx.insertInto('role_permission').values({ role_id: role.id, ...row }).execute();
+      await trx.insertInto('user_role').values({ user_id: user.id, role_id: role.id }).execute();
+    }
+    return user.id;
+  });
+  return { uid, token: await signIn(t.app, spec.loginAccount, password) };
+}
+
+/** `createUserAccount` for tests that only need the signed-in token. */
+export async function createUser(t: TestApp, spec: TestUserSpec): Promise<string> {
+  return (await createUserAccount(t, spec)).token;
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { spawnServer, tempDataDir, type ServerProcess } from './server-process.js';
 import { ADMIN } from './app.js';
 
@@ -59,4 +60,21 @@ export async function openPage(browser: Browser, baseUrl: string, route: string)
   const page = await browser.newPage();
   await page.goto(`${baseUrl}#${route}`, { waitUntil: 'networkidle' });
   return page;
+}
+
+/**
+ * Starts one real server and one Chromium for a describe block and stops both after it; the
+ * returned object's fields are set once `beforeAll` has run.
+ */
+export function useServerAndBrowser(env: () => Record<string, string> = () => ({})): { server: E2eServer; browser: Browser } {
+  const context = {} as { server: E2eServer; browser: Browser };
+  beforeAll(async () => {
+    context.server = await startE2eServer(env());
+    context.browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await context.browser?.close();
+    await context.server?.stop();
+  });
+  return context;
 }

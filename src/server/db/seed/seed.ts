@@ -40,10 +40,15 @@ export async function seedFirstStart(db: Kysely<DB>, adminPassword: string | und
       .returning('id')
       .executeTakeFirstOrThrow();
     await trx.insertInto('project_warehouse').values({ project_id: project.id, warehouse_id: warehouse.id }).execute();
-    await trx
+    const admin = await trx
       .insertInto('app_user')
       .values({ ...SEED.admin, password_hash: passwordHash, is_admin: true, created_by: by, updated_by: by })
-      .execute();
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    // The administrator's grants give its session a current project and warehouse (spec section 6).
+    await trx.insertInto('user_organization').values({ user_id: admin.id, organization_id: org.id }).execute();
+    await trx.insertInto('user_project').values({ user_id: admin.id, project_id: project.id }).execute();
+    await trx.insertInto('user_warehouse').values({ user_id: admin.id, warehouse_id: warehouse.id }).execute();
     return generated ? { seeded: true, generatedAdminPassword: generated } : { seeded: true };
   });
 }
