@@ -3,6 +3,7 @@ import { AgGridReact } from 'ag-grid-react';
 import {
   InfiniteRowModelModule,
   LocaleModule,
+  PaginationModule,
   RowSelectionModule,
   type ColDef,
   type GridApi,
@@ -21,7 +22,7 @@ import { MAX_SELECTION } from './model/isBehaviourEnabled.js';
  * Only the grid features the engine uses (ag-grid's module registry keeps the chunk small);
  * sorting, resizing and function cell renderers are part of the core in ag-grid 36.
  */
-const GRID_MODULES: Module[] = [InfiniteRowModelModule, RowSelectionModule, LocaleModule];
+const GRID_MODULES: Module[] = [InfiniteRowModelModule, RowSelectionModule, LocaleModule, PaginationModule];
 
 export interface GridColumn {
   field: FieldDefinition;
@@ -36,6 +37,11 @@ export interface GridColumn {
 export interface DataGridProps {
   columns: GridColumn[];
   pageSize: number;
+  /**
+   * The definition's paging flag: true shows ag-grid's pagination (one server page per grid page,
+   * still fetched through the infinite row model), false (default) scrolls through the list block by block.
+   */
+  paging?: boolean;
   defaultSort?: Sort[];
   /** Fetches one page (1-based) of rows from the server. */
   fetchRows(page: number, pageSize: number, sort: Sort[]): Promise<SelectionResponse>;
@@ -108,7 +114,7 @@ class TextCell implements ICellRendererComp<GenericRow> {
 
 /**
  * The list of a page (DESIGN.md section 6): ag-grid's infinite row model asks the server for one
- * page at a time as the user scrolls, with the sort of the clicked headers; blocks are exactly one
+ * page at a time as the user scrolls (or, with paging, as the user turns the grid's pages), with the sort of the clicked headers; blocks are exactly one
  * server page so no request overlaps another. Selection is capped at 100 rows (spec section 5).
  */
 export function DataGrid(props: DataGridProps) {
@@ -179,6 +185,9 @@ export function DataGrid(props: DataGridProps) {
         rowModelType="infinite"
         datasource={datasource}
         cacheBlockSize={props.pageSize}
+        pagination={props.paging === true}
+        paginationPageSize={props.pageSize}
+        paginationPageSizeSelector={false}
         maxConcurrentDatasourceRequests={2}
         infiniteInitialRowCount={1}
         getRowId={(params) => String(params.data._key)}

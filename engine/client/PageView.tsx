@@ -3,6 +3,7 @@ import { Alert, Button, Checkbox, Empty, Popover, Progress, Result, Space, Spin,
 import {
   fieldsInOrder,
   isDisplayable,
+  isPaged,
   isSearchable,
   pageSizeOf,
   type BehaviourDefinition,
@@ -17,6 +18,7 @@ import { DataGrid, type GridColumn } from './DataGrid.js';
 import { RecordForm } from './RecordForm.js';
 import { SearchPanel, type SearchState } from './SearchPanel.js';
 import { ImportDialog } from './ImportDialog.js';
+import { BehaviourInputsDialog } from './BehaviourInputsDialog.js';
 import { useChoices } from './useChoices.js';
 import { resolveLabel } from './model/resolveLabel.js';
 import { buildSearchConditions, filterToRuleGroup } from './model/buildSearchConditions.js';
@@ -114,6 +116,7 @@ function PageBody(props: PageViewProps & { view: PageViewResponse }) {
   const [total, setTotal] = useState<number | null>(null);
   const [form, setForm] = useState<{ mode: 'add' | 'edit'; initial: Record<string, unknown>; row?: GenericRow } | null>(null);
   const [importing, setImporting] = useState(false);
+  const [asking, setAsking] = useState<BehaviourDefinition | null>(null);
   const [exportProgress, setExportProgress] = useState<number | null | undefined>(undefined);
   const lastSort = useRef<Sort[]>(page.defaultSort ?? []);
 
@@ -179,27 +182,49 @@ function PageBody(props: PageViewProps & { view: PageViewResponse }) {
     [displayed, choices, label, columnPreference.hidden, services],
   );
 
-  const runBehaviour = async (behaviour: BehaviourDefinition) => {
-    if (behaviour.confirm) {
-      const ok = await services.confirm({
-        title: label(behaviour.labelCode),
-        content: label(behaviour.confirmTextCode ?? 'ui.engine.confirmRun'),
-        okText: services.t('ui.engine.ok'),
-        cancelText: services.t('ui.engine.cancel'),
-      });
-      if (!ok) return;
-    }
-    try {
-      const answer = await services.call<BehaviourResponse>('/generic/behavior', {
+  const confirmBehaviour = async (behaviour: BehaviourDefinition): Promise<boolean> =>
+    !behaviour.confirm ||
+    services.confirm({
+      title: label(behaviour.labelCode),
+      content: label(behaviour.confirmTextCode ?? 'ui.engine.confirmRun'),
+      okText: services.t('ui.engine.ok'),
+      cancelText: services.t('ui.engine.cancel'),
+    });
+
+  const callBehaviour = async (behaviour: BehaviourDefinition, inputs: Record<string, ScalarValue> | undefined, quiet: boolean) => {
+    const answer = await services.call<BehaviourResponse>(
+      '/generic/behavior',
+      {
         moduleCode: page.moduleCode,
         functionCode: page.functionCode,
         behaviour: behaviour.code,
         keys: behaviour.selection === 'none' ? [] : selected.map((row) => row._key),
-      });
-      await services.message({ type: 'success', content: behaviourMessage(services, page, answer) });
+        ...(inputs ? { inputs } : {}),
+      },
+      quiet ? { quiet: true } : undefined,
+    );
+    await services.message({ type: 'success', content: behaviourMessage(services, page, answer) });
+  };
+
+  const runBehaviour = async (behaviour: BehaviourDefinition) => {
+    // A behaviour that declares inputs asks for them first (BehaviourInputsDialog, which also confirms), then runs.
+    if ((behaviour.inputs ?? []).length > 0) {
+      setAsking(behaviour);
+      return;
+    }
+    if (!(await confirmBehaviour(behaviour))) return;
+    try {
+      await callBehaviour(behaviour, undefined, false);
     } catch {
       // The host has shown the refusal in the message popup; the list still reloads below.
     }
+    reload();
+  };
+
+  const runBehaviourWithInputs = async (behaviour: BehaviourDefinition, inputs: Record<string, ScalarValue>) => {
+    // The dialog shows the confirm text and its OK is the confirmation. Quiet: the dialog shows a refusal on its inputs and stays open; nothing ran.
+    await callBehaviour(behaviour, inputs, true);
+    setAsking(null);
     reload();
   };
 
@@ -365,6 +390,7 @@ function PageBody(props: PageViewProps & { view: PageViewResponse }) {
           label={label(page.titleCode)}
           columns={columns}
           pageSize={pageSize}
+          paging={isPaged(page)}
           defaultSort={page.defaultSort}
           fetchRows={fetchRows}
           reloadToken={reloadToken}
@@ -416,6 +442,14 @@ function PageBody(props: PageViewProps & { view: PageViewResponse }) {
             reload();
             void services.message({ type: 'success', content: services.t(added ? 'ui.engine.added' : 'ui.engine.updated') });
           }}
+        />
+      )}
+      {asking && (
+        <BehaviourInputsDialog
+          behaviour={asking}
+          label={label}
+          onClose={() => setAsking(null)}
+          onRun={(inputs) => runBehaviourWithInputs(asking, inputs)}
         />
       )}
       {importing && (

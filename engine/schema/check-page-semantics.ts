@@ -60,6 +60,14 @@ export function checkPageSemantics(page: PageDefinition): ValidationProblem[] {
     if (behaviour.enabledBy && behaviour.selection === 'none') {
       report(`${at}/enabledBy`, 'notApplicable', 'a behaviour enabled by status needs selected rows (selection one or many)');
     }
+    const inputs = behaviour.inputs ?? [];
+    uniqueNames(inputs, (input) => input.name, `${at}/inputs`, 'name', report);
+    inputs.forEach((input, j) => {
+      if (input.length !== undefined && input.type !== 'text') report(`${at}/inputs/${j}/length`, 'notApplicable', 'length applies to text inputs only');
+      const numeric = input.type === 'integer' || input.type === 'number';
+      if ((input.min !== undefined || input.max !== undefined) && !numeric) report(`${at}/inputs/${j}/min`, 'notApplicable', 'min and max apply to integer and number inputs only');
+      if (input.min !== undefined && input.max !== undefined && input.min > input.max) report(`${at}/inputs/${j}/max`, 'badRange', 'max is below min');
+    });
   });
 
   (page.subPages ?? []).forEach((subPage, i) => {

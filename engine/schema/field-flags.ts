@@ -13,6 +13,8 @@ export const versionFieldOf = (page: PageDefinition): string | null =>
   page.versionField === undefined ? 'updated_at' : page.versionField;
 export const tableAliasOf = (page: PageDefinition): string => page.table.alias ?? 't';
 export const pageSizeOf = (page: PageDefinition): number => page.pageSize ?? 20;
+/** Paged grid (pagination) or one scrolling list; default paged. */
+export const isPaged = (page: PageDefinition): boolean => page.paging !== false;
 
 /** Fields in their display order: by sequence, then by position. */
 export function fieldsInOrder(page: PageDefinition): FieldDefinition[] {

@@ -210,6 +210,23 @@ export const FieldSchema = Type.Object(
   { additionalProperties: false },
 );
 
+export const BEHAVIOUR_INPUT_TYPES = ['text', 'integer', 'number', 'date', 'boolean'] as const;
+/** One value a behaviour asks for before it runs (a dialog field); checked on the server with the field rules. */
+export const BehaviourInputSchema = Type.Object(
+  {
+    name: Type.String({ pattern: CODE_PATTERN, description: 'Key of the value in the inputs of /api/generic/behavior; unique within the behaviour' }),
+    labelCode: TextCode('Label of the input'),
+    type: Type.Enum(BEHAVIOUR_INPUT_TYPES, { description: 'text, integer, number (decimal, as text), date (YYYY-MM-DD) or boolean' }),
+    mandatory: Type.Optional(Type.Boolean({ description: 'Required; default false' })),
+    default: Type.Optional(ScalarValueSchema),
+    length: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, description: 'Maximum characters (text)' })),
+    min: Type.Optional(Type.Number({ description: 'Range: smallest allowed number' })),
+    max: Type.Optional(Type.Number({ description: 'Range: largest allowed number' })),
+  },
+  { additionalProperties: false },
+);
+export type BehaviourInputDefinition = Static<typeof BehaviourInputSchema>;
+
 export const SELECTION_RULES = ['none', 'one', 'many'] as const;
 export const BehaviourSchema = Type.Object(
   {
@@ -230,6 +247,9 @@ export const BehaviourSchema = Type.Object(
     selection: Type.Enum(SELECTION_RULES, { description: 'How many selected rows the behaviour needs' }),
     right: RightActionSchema,
     sequence: Type.Optional(Type.Integer()),
+    inputs: Type.Optional(
+      Type.Array(BehaviourInputSchema, { description: 'Values asked for in a dialog before running, handed to the action as inputs' }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -6,6 +6,7 @@ export { parseNamedSql, type ParsedSql } from './parse-named-sql.js';
 export { bindNamedSql } from './bind-named-sql.js';
 export { coerceFieldValue, type BoundValue } from './coerce-field-value.js';
 export { checkFieldValue } from './check-field-value.js';
+export { checkBehaviourInputs } from './check-behaviour-inputs.js';
 export { evaluateRuleGroup } from './evaluate-rule-group.js';
 export { applyCalculations } from './apply-calculations.js';
 export { compileConditions } from './compile-conditions.js';

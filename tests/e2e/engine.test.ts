@@ -418,6 +418,102 @@ describe('page-definition engine in Chromium', () => {
     await eventually(() => toolbar(page, 'sku').getByTestId('engine-total').innerText()).toContain('100 selected');
   });
 
+  it('pages a list whose definition says paging and scrolls one that does not', async () => {
+    const page = admin;
+    await page.goto(`${server.url}#/page/home`);
+    await openEnginePage(page, server, '/page/loa', 'loa');
+    // /loa: paging true, 50 rows a page, turned by ag-grid's pagination, each page one server call
+    const panel = grid(page, 'loa').locator(':scope > [data-testid="engine-grid"] .ag-paging-panel');
+    await eventually(() => panel.isVisible()).toBe(true);
+    await eventually(() => panel.innerText()).toMatch(/1\s+to\s+50\s+of/);
+    await panel.locator('[data-ref="btNext"]').click();
+    await eventually(() => panel.innerText()).toMatch(/51\s+to\s+100\s+of/);
+    await grid(page, 'loa').locator(':scope > [data-testid="engine-grid"] .ag-row[row-index="50"]:not(.ag-row-loading)').first().waitFor();
+    // /sku: paging false, one list that scrolls, no pagination panel
+    await openEnginePage(page, server, '/page/sku', 'sku');
+    await eventually(() => rowTexts(page, 'sku').then((r) => r.length)).toBeGreaterThan(0);
+    expect(await grid(page, 'sku').locator(':scope > [data-testid="engine-grid"] .ag-paging-panel:visible').count()).toBe(0);
+  });
+
+  it('asks for the inputs of a behaviour, shows refused inputs on their fields and generates locations', async () => {
+    const page = admin;
+    const zLocations = async () =>
+      (
+        await apiCall<{ total: number }>(server, adminToken, '/generic/selection', {
+          moduleCode: 'masterdata',
+          functionCode: 'loa',
+          page: 1,
+          pageSize: 1,
+          conditions: { combinator: 'and', rules: [{ field: 'code', operator: 'beginsWith', value: 'Z-' }] },
+        })
+      ).total;
+    expect(await zLocations()).toBe(0);
+    await page.goto(`${server.url}#/page/home`);
+    await openEnginePage(page, server, '/page/loa', 'loa');
+    await toolbar(page, 'loa').getByTestId('engine-behaviour-generate').click();
+    const dialog = page.getByTestId('engine-behaviour-inputs');
+    await dialog.waitFor();
+    const input = (name: string) => dialog.getByTestId(`engine-input-${name}`);
+    const inputError = (name: string) => dialog.locator(`.ant-form-item:has([data-testid="engine-input-${name}"]) .ant-form-item-explain-error`);
+    expect(await input('separator').inputValue()).toBe('-');
+
+    // refused: every missing range at once, each under its input; nothing written
+    await input('aisleFrom').fill('Z');
+    await input('maxPallets').fill('many');
+    await page.getByTestId('engine-behaviour-inputs-ok').click();
+    for (const name of ['aisleTo', 'bayFrom', 'bayTo', 'levelFrom', 'levelTo', 'maxPallets']) {
+      await eventually(() => inputError(name).count()).toBe(1);
+    }
+    expect(await inputError('aisleFrom').count()).toBe(0);
+    expect(await zLocations()).toBe(0);
+
+    // accepted: aisle Z, bays 01-02, levels 1-2
+    await input('aisleTo').fill('Z');
+    await input('bayFrom').fill('01');
+    await input('bayTo').fill('02');
+    await input('levelFrom').fill('1');
+    await input('levelTo').fill('2');
+    await input('maxPallets').fill('');
+    await page.getByTestId('engine-behaviour-inputs-ok').click();
+    await acknowledge(page, '4 locations created, 0 existed already.');
+    await dialog.waitFor({ state: 'detached' });
+    expect(await zLocations()).toBe(4);
+
+    await grid(page, 'loa').locator('#engine_search_loa_code').fill('Z-01-1');
+    await grid(page, 'loa').getByTestId('engine-search-submit').click();
+    await eventually(() => rowTexts(page, 'loa').then((r) => r.map((text) => text.split(/\s+/)[0]))).toEqual(['Z-01-1']);
+  });
+
+  it('opens the page a hyperlink names, filtered by the clicked value', async () => {
+    const page = admin;
+    // /loa: a location's type opens the code master filtered to that code (definition loa.page.json)
+    await page.goto(`${server.url}#/page/home`);
+    await openEnginePage(page, server, '/page/loa', 'loa');
+    await grid(page, 'loa').locator('#engine_search_loa_code').fill('A-01-2');
+    await grid(page, 'loa').getByTestId('engine-search-submit').click();
+    await eventually(() => rowTexts(page, 'loa').then((r) => r.map((text) => text.split(/\s+/)[0]))).toEqual(['A-01-2']);
+    const link = grid(page, 'loa').locator(':scope > [data-testid="engine-grid"] .ag-cell[col-id="location_type"] a').first();
+    await eventually(() => link.innerText()).toBe('Storage');
+    await link.click();
+
+    await page.waitForURL(/#\/page\/codeMaster/);
+    await grid(page, 'codeMaster').locator('.ag-header-cell-text').filter({ hasText: /\S/ }).first().waitFor({ timeout: 60_000 });
+    await eventually(() => grid(page, 'codeMaster').getByTestId('engine-fixed-filter').innerText()).toContain('storage');
+    const expected = await apiCall<{ total: number }>(server, adminToken, '/generic/selection', {
+      moduleCode: 'masterdata',
+      functionCode: 'codeMaster',
+      page: 1,
+      pageSize: 1,
+      conditions: { combinator: 'and', rules: [{ field: 'code', operator: '=', value: 'storage' }] },
+    });
+    expect(expected.total).toBeGreaterThan(0);
+    await eventually(() => toolbar(page, 'codeMaster').getByTestId('engine-total').innerText()).toBe(`${expected.total} records`);
+    const shown = await rowTexts(page, 'codeMaster');
+    expect(shown).toHaveLength(expected.total);
+    // code type, then code (a long code type is cut with an ellipsis in the cell)
+    for (const text of shown) expect(text).toMatch(/^LOCATION_TYP\S*\s+storage\s/);
+  });
+
   it('shows no add, edit or delete button to a user without those rights', async () => {
     // The generic API checks `<moduleCode>.<functionCode>:<right>` (masterdata.sku:view), the same
     // right the menu entry of /sku asks for.

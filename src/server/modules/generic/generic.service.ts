@@ -22,6 +22,7 @@ import { keyFieldOf, type FieldDefinition, type PageDefinition, type RightAction
 import {
   EngineError,
   bindNamedSql,
+  checkBehaviourInputs,
   checkRecordInDatabase,
   compileRowQuery,
   configuratorSqlFailure,
@@ -395,7 +396,13 @@ export async function runBehaviour(ctx: GenericContext, request: BehaviourReques
     ctx.log.error({ action: behaviour.action }, 'behaviour names an action nobody registered');
     throw new AppError('SYSTEM_CONFIG');
   }
-  const inputs = request.inputs ?? {};
+  // Declared inputs are checked with the field rules, every problem at once, before anything runs.
+  let inputs = request.inputs ?? {};
+  if (behaviour.inputs) {
+    const checked = checkBehaviourInputs(behaviour.inputs, inputs);
+    if (checked.errors.length > 0) throw new AppError('VALIDATION_FAILED', {}, checked.errors);
+    inputs = checked.values;
+  }
   return engine(() =>
     ctx.db.transaction().execute(async (trx) => {
       if (named && named.mode !== 'write') await sql`set transaction read only`.execute(trx);
