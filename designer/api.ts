@@ -78,6 +78,8 @@ export const designerApi = {
   saveDraft: (key: PageKey, content: unknown) =>
     api<{ version: number; problems: FieldError[] }>('/generic/draft', { method: 'PUT', body: { ...key, content }, quiet: true }),
   publish: (key: PageKey, menu?: { parentCode: string }) => api<{ version: number }>('/generic/publish', { body: { ...key, menu }, quiet: true }),
+  /** One named version; a version already published or inactive is refused with the server's popup. */
+  publishVersion: (key: PageKey, version: number) => api<{ version: number }>('/generic/publish', { body: { ...key, version } }),
   rollback: (key: PageKey, version: number) => api<{ version: number }>('/generic/rollback', { body: { ...key, version } }),
   deactivate: (key: PageKey) => api<{ version: number }>('/generic/status', { body: { ...key, status: 'inactive' } }),
   deleteDraft: (key: PageKey, version: number) => api<{ ok: true }>('/generic/deletion/header', { body: { ...key, version } }),

@@ -117,13 +117,15 @@ export function CopyDialog({ page, onClose, onDone }: { page: PageKey | null; on
   const run = async () => {
     setError(null);
     const opts = { withSubPages, publish };
+    // Only the key: the server refuses any other property (the list passes its whole summary).
+    const from = { moduleCode: page.moduleCode, functionCode: page.functionCode };
     try {
       const answer =
         mode === 'within'
-          ? await designerApi.copy(page, target, opts)
+          ? await designerApi.copy(from, target, opts)
           : mode === 'projects'
-            ? await designerApi.copyToProjects([page], projects, opts)
-            : await designerApi.copyToNewProject([page], newProject.code, newProject.name, opts);
+            ? await designerApi.copyToProjects([from], projects, opts)
+            : await designerApi.copyToNewProject([from], newProject.code, newProject.name, opts);
       setReport(answer);
       onDone();
     } catch (e) {

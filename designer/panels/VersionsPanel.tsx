@@ -41,19 +41,45 @@ export function VersionsPanel({ pageKey, detail, onChanged }: { pageKey: PageKey
           {
             title: '',
             key: 'actions',
-            render: (_: unknown, row) =>
-              row.status === 'inactive' ? (
+            // Publishing or deleting a version that is not a draft is the server's to refuse
+            // (spec section 4): its message shows in the popup.
+            render: (_: unknown, row) => (
+              <Space size={4}>
+                {row.status === 'inactive' && (
+                  <Popconfirm
+                    title={t('ui.designer.versions.rollbackConfirm', { version: row.version })}
+                    okText={t('ui.designer.ok')}
+                    cancelText={t('ui.designer.cancel')}
+                    onConfirm={() => void designerApi.rollback(pageKey, row.version).then(onChanged)}
+                  >
+                    <Button size="small" data-testid={`designer-rollback-${row.version}`}>
+                      {t('ui.designer.versions.rollback')}
+                    </Button>
+                  </Popconfirm>
+                )}
                 <Popconfirm
-                  title={t('ui.designer.versions.rollbackConfirm', { version: row.version })}
+                  title={t('ui.designer.versions.publishConfirm', { version: row.version })}
                   okText={t('ui.designer.ok')}
                   cancelText={t('ui.designer.cancel')}
-                  onConfirm={() => void designerApi.rollback(pageKey, row.version).then(onChanged)}
+                  onConfirm={() => void designerApi.publishVersion(pageKey, row.version).then(onChanged, () => undefined)}
                 >
-                  <Button size="small" data-testid={`designer-rollback-${row.version}`}>
-                    {t('ui.designer.versions.rollback')}
+                  <Button size="small" data-testid={`designer-version-publish-${row.version}`}>
+                    {t('ui.designer.versions.publish')}
                   </Button>
                 </Popconfirm>
-              ) : null,
+                <Popconfirm
+                  title={t('ui.designer.versions.deleteConfirm', { version: row.version })}
+                  okText={t('ui.designer.ok')}
+                  okButtonProps={{ danger: true }}
+                  cancelText={t('ui.designer.cancel')}
+                  onConfirm={() => void designerApi.deleteDraft(pageKey, row.version).then(onChanged, () => undefined)}
+                >
+                  <Button size="small" danger data-testid={`designer-version-delete-${row.version}`}>
+                    {t('ui.designer.versions.delete')}
+                  </Button>
+                </Popconfirm>
+              </Space>
+            ),
           },
         ]}
       />

@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/app.js';
@@ -52,6 +55,36 @@ function tab(page: Page, key: string) {
 async function fieldNames(page: Page): Promise<string[]> {
   const rows = page.locator('[data-testid^="designer-fields-row-"]:not([data-testid$="-handle"])');
   return (await rows.allInnerTexts()).map((text) => text.split('·')[0].trim());
+}
+
+
+/** The primary button of the popconfirm asking `question`. */
+async function confirmPop(page: Page, question: string) {
+  await page.locator('.ant-popover').filter({ hasText: question }).locator('.ant-popconfirm-buttons .ant-btn-primary').click();
+}
+
+/** Switches the browser session's project (POST /api/user/project with its own token) and reloads. */
+async function switchProject(page: Page, server: E2eServer, code: string) {
+  const token = await page.evaluate(() => sessionStorage.getItem('token'));
+  await api(server, token!, '/user/project', { code });
+  await page.reload();
+}
+
+/** The grid header of a published page, as the runtime (/mapTo) shows it. */
+async function pageHeader(page: Page, server: E2eServer, moduleCode: string, functionCode: string): Promise<string> {
+  await page.goto(`${server.url}#/page/mapTo?moduleCode=${moduleCode}&functionCode=${functionCode}`);
+  await page.reload();
+  const header = page.locator('.ag-header').filter({ visible: true });
+  await header.waitFor();
+  return header.innerText();
+}
+
+async function openInDesigner(page: Page, server: E2eServer, key: string) {
+  await page.goto(`${server.url}#/page/generic`);
+  await page.reload();
+  await page.waitForSelector('[data-designer-root]');
+  await page.getByTestId(`designer-page-${key}`).click();
+  await page.waitForSelector(`[data-testid="designer-editor"][data-function="${key.split('/')[1]}"]`);
 }
 
 describe('designer in Chromium', () => {
@@ -226,5 +259,145 @@ describe('designer in Chromium', () => {
     const version3 = await fetch(`${server.url}api/generic/version?moduleCode=stock&functionCode=owners&version=3`, { headers: { authorization: `Bearer ${token}` } });
     expect(((await version3.json()) as { status: string; content: { fields: Array<{ labelCode: string }> } }).content.fields[0].labelCode).toBe('OWNER_CODE');
     await browserPage.close();
+  });
+
+  /** A published page over `owner` in PRJ1 whose one label is `OWNER_LABEL`. */
+  const labelPage = {
+    schemaVersion: 2,
+    moduleCode: 'stock',
+    functionCode: 'ownerLabels',
+    titleCode: 'ui.shell.route.balance',
+    status: 'draft',
+    table: { name: 'owner' },
+    scope: 'project',
+    fields: [
+      { name: 'id', labelCode: 'ID', type: 'integer', editable: false, displayable: false },
+      { name: 'code', labelCode: 'OWNER_LABEL', type: 'string', length: 20 },
+    ],
+    texts: { ID: { en: 'ID' }, OWNER_LABEL: { en: 'Owner code' } },
+  };
+
+  // Published through the API for the three tests below (building a page in the UI is the first test's).
+  beforeAll(async () => {
+    const { token } = await login(server, ADMIN);
+    const put = await fetch(`${server.url}api/generic/draft`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ moduleCode: 'stock', functionCode: 'ownerLabels', content: labelPage }),
+    });
+    if (put.status !== 200) throw new Error(`draft of stock/ownerLabels: ${put.status} ${await put.text()}`);
+    await api(server, token, '/generic/publish', { moduleCode: 'stock', functionCode: 'ownerLabels' });
+  });
+
+  it('copies a published page to a second project, relabels and publishes it there, each project sees its own label, and a rollback there brings the earlier one back', async () => {
+    const { token } = await login(server, ADMIN);
+    // The second project, through the projects page of the engine, and the admin granted to it.
+    const project = await api<{ row: { _key: number | string } }>(server, token, '/generic/adding', {
+      moduleCode: 'masterdata',
+      functionCode: 'project',
+      record: { code: 'PRJ2', name: 'Second project', nav_layout: 'left' },
+    });
+    const admin = await api<{ uid: number; loginAccount: string; displayName: string; projectIds: number[] }>(server, token, '/user/findOne', { uid: 1 });
+    expect(admin.loginAccount).toBe(ADMIN.loginAccount);
+    await api(server, token, '/user/save', { uid: admin.uid, loginAccount: admin.loginAccount, displayName: admin.displayName, projectIds: [...admin.projectIds, Number(project.row._key)] });
+
+    // Copy in the designer to PRJ2, published.
+    const page = await signedIn(browser, server, ADMIN, '/page/generic');
+    await page.waitForSelector('[data-designer-root]');
+    await page.getByTestId('designer-copy-stock/ownerLabels').click();
+    await page.getByTestId('designer-copy-mode-projects').click();
+    await page.getByTestId('designer-copy-projects').click();
+    await page.locator('.ant-select-item-option').filter({ hasText: 'PRJ2' }).click();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('designer-copy-publish').click();
+    await page.getByTestId('designer-copy-ok').click();
+    await expect.poll(() => page.getByTestId('designer-copy-report').innerText()).toMatch(/PRJ2: stock\/ownerLabels → stock\/ownerLabels v1\s*Published/);
+    await page.getByTestId('designer-copy-ok').click();
+
+    // In PRJ2: change the label's text and publish.
+    await switchProject(page, server, 'PRJ2');
+    await openInDesigner(page, server, 'stock/ownerLabels');
+    await tab(page, 'texts').click();
+    await fill(page, 'designer-text-OWNER_LABEL-en', 'Owner code in PRJ2');
+    await page.getByTestId('designer-publish').click();
+    await page.getByTestId('designer-publish-ok').click();
+    await expect.poll(() => page.locator('[data-testid="designer-editor"] .ant-tag-green').filter({ hasText: /v\d+$/ }).innerText()).toContain('v2');
+
+    // Each project sees its own label on the page.
+    expect(await pageHeader(page, server, 'stock', 'ownerLabels')).toContain('Owner code in PRJ2');
+    await switchProject(page, server, 'PRJ1');
+    const prj1Header = await pageHeader(page, server, 'stock', 'ownerLabels');
+    expect(prj1Header).toContain('Owner code');
+    expect(prj1Header).not.toContain('PRJ2');
+
+    // A rollback in PRJ2 brings version 1 back, as version 3, on the page too.
+    await switchProject(page, server, 'PRJ2');
+    await openInDesigner(page, server, 'stock/ownerLabels');
+    await tab(page, 'versions').click();
+    await page.getByTestId('designer-rollback-1').click();
+    await confirmPop(page, 'Publish version 1 again as a new version?');
+    await expect.poll(() => page.locator('[data-testid="designer-versions"] tbody tr').count()).toBe(3);
+    await expect.poll(() => page.locator('[data-testid="designer-editor"] .ant-tag-green').filter({ hasText: /v\d+$/ }).innerText()).toContain('v3');
+    const rolledBack = await pageHeader(page, server, 'stock', 'ownerLabels');
+    expect(rolledBack).toContain('Owner code');
+    expect(rolledBack).not.toContain('PRJ2');
+    await switchProject(page, server, 'PRJ1');
+    await page.close();
+  });
+
+  it('refuses to publish again or delete a published version with the spec messages', async () => {
+    const page = await signedIn(browser, server, ADMIN, '/page/generic');
+    await openInDesigner(page, server, 'stock/ownerLabels');
+    await tab(page, 'versions').click();
+    await page.getByTestId('designer-version-publish-1').click();
+    await confirmPop(page, 'Publish version 1?');
+    await expect.poll(() => page.locator('.wms-popup-content').innerText()).toBe('This page configuration is already published or inactive and cannot be published again.');
+    await page.locator('.wms-popup-ok').click();
+    await page.locator('.wms-popup-content').waitFor({ state: 'detached' });
+    await page.getByTestId('designer-version-delete-1').click();
+    await confirmPop(page, 'Delete version 1?');
+    await expect.poll(() => page.locator('.wms-popup-content').innerText()).toBe('This page configuration is already published or inactive and cannot be deleted.');
+    await page.locator('.wms-popup-ok').click();
+    // Nothing changed: version 1 is still the published one.
+    await expect.poll(() => page.locator('[data-testid="designer-versions"] tbody tr').count()).toBe(1);
+    expect(await page.locator('[data-testid="designer-editor"] .ant-tag-green').filter({ hasText: /v\d+$/ }).innerText()).toContain('v1');
+    await page.close();
+  });
+
+  it('exports the definitions, dry-runs an edited copy listing the difference before anything changes, then imports it', async () => {
+    const { token } = await login(server, ADMIN);
+    const published = async () => {
+      const answer = await fetch(`${server.url}api/generic/page?moduleCode=stock&functionCode=ownerLabels`, { headers: { authorization: `Bearer ${token}` } });
+      const detail = (await answer.json()) as { versions: Array<{ version: number; status: string }>; working: { content: { fields: Array<{ name: string; length?: number }> } } };
+      return { version: detail.versions.find((v) => v.status === 'published')?.version, length: detail.working.content.fields.find((f) => f.name === 'code')?.length };
+    };
+    expect(await published()).toEqual({ version: 1, length: 20 });
+
+    const page = await signedIn(browser, server, ADMIN, '/page/generic');
+    await page.waitForSelector('[data-designer-root]');
+    await page.getByTestId('designer-transfer').click();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('designer-export').click()]);
+    const exported = JSON.parse(fs.readFileSync(await download.path(), 'utf8')) as { projectCode: string; files: Array<{ path: string; content: string }> };
+    expect(exported.projectCode).toBe('PRJ1');
+    const file = exported.files.find((f) => f.path === 'stock/ownerLabels.page.json')!;
+    const doc = JSON.parse(file.content) as typeof labelPage;
+    doc.fields[1].length = 60;
+    file.content = JSON.stringify(doc, null, 2);
+    const edited = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'designer-import-')), 'definitions-PRJ1.json');
+    fs.writeFileSync(edited, JSON.stringify(exported));
+
+    await page.locator('.ant-modal input[type="file"]').setInputFiles(edited);
+    const row = page.locator('[data-testid="designer-import-items"] tr[data-row-key="stock/ownerLabels.page.json"]');
+    await expect.poll(() => row.innerText()).toMatch(/\bchanged\b/);
+    await row.locator('.ant-table-row-expand-icon').click();
+    await expect.poll(() => page.getByTestId('designer-import-items').innerText()).toContain('/fields/code/length');
+    expect(await page.getByTestId('designer-import-items').innerText()).toMatch(/20 → 60/);
+    // The dry run changed nothing.
+    expect(await published()).toEqual({ version: 1, length: 20 });
+
+    await page.getByTestId('designer-import-ok').click();
+    await page.locator('.ant-modal .ant-alert-success').waitFor();
+    await expect.poll(() => published()).toEqual({ version: 2, length: 60 });
+    await page.close();
   });
 });
