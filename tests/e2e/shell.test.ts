@@ -16,6 +16,8 @@ async function signIn(page: Page, server: E2eServer): Promise<string> {
   await page.locator('#login_password').fill(ADMIN.password);
   await page.locator('form[id="login"] button[type="submit"]').click();
   await page.waitForURL(/#\/page\/home$/);
+  // The home tab registers once the shell has rendered; tests that move on from it need it there.
+  await page.locator('[data-tab-route="/home"]').waitFor();
   const token = await page.evaluate(() => sessionStorage.getItem('token'));
   if (!token) throw new Error('the sign-in stored no token');
   return token;
