@@ -14,15 +14,10 @@
  * Environment: BENCH_GRID_ROWS (10000), BENCH_GRID_COLUMNS (50), BENCH_GRID_RUNS (3),
  * CHROMIUM_PATH (/usr/bin/chromium).
  */
-import fs from 'node:fs';
-import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
-import { build } from 'vite';
-import react from '@vitejs/plugin-react';
 import { launchBrowser } from '../helpers/browser.js';
+import { buildAndServeHarness } from '../helpers/harness.js';
 import type { BenchReport } from './run.js';
 
 export const name = 'grid';
@@ -31,34 +26,6 @@ const ROWS = Number(process.env.BENCH_GRID_ROWS ?? 10_000);
 const COLUMNS = Number(process.env.BENCH_GRID_COLUMNS ?? 50);
 const RUNS = Number(process.env.BENCH_GRID_RUNS ?? 3);
 const HARNESS = path.join(import.meta.dirname, 'grid-harness');
-
-const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
-
-async function buildHarness(): Promise<string> {
-  const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wms-grid-bench-'));
-  await build({
-    root: HARNESS,
-    configFile: false,
-    logLevel: 'warn',
-    plugins: [react()],
-    build: { outDir, emptyOutDir: true, chunkSizeWarningLimit: 8192 },
-  });
-  return outDir;
-}
-
-function serve(folder: string): Promise<http.Server> {
-  const server = http.createServer((request, response) => {
-    const pathname = new URL(request.url ?? '/', 'http://localhost').pathname;
-    const file = path.join(folder, pathname === '/' ? 'index.html' : path.normalize(pathname));
-    if (!file.startsWith(folder) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
-      response.writeHead(404).end();
-      return;
-    }
-    response.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
-    fs.createReadStream(file).pipe(response);
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
 
 /** Waits until the row with this index is in the DOM with its cells filled (not a loading row). */
 async function rowPainted(page: Page, index: number): Promise<void> {
@@ -147,12 +114,10 @@ function median(values: number[]): number {
 const round = (value: number) => Math.round(value * 10) / 10;
 
 export async function run(): Promise<BenchReport> {
-  const folder = await buildHarness();
-  const server = await serve(folder);
+  const harness = await buildAndServeHarness(HARNESS);
   const browser = await launchBrowser();
   try {
-    const { port } = server.address() as AddressInfo;
-    const url = `http://127.0.0.1:${port}/?rows=${ROWS}&columns=${COLUMNS}&pageSize=100`;
+    const url = `${harness.url}?rows=${ROWS}&columns=${COLUMNS}&pageSize=100`;
     // One unmeasured run warms the disk cache and Chromium's code cache.
     await measure(browser, url);
     const runs: Run[] = [];
@@ -185,7 +150,6 @@ export async function run(): Promise<BenchReport> {
     };
   } finally {
     await browser.close();
-    await new Promise((resolve) => server.close(resolve));
-    fs.rmSync(folder, { recursive: true, force: true });
+    await harness.close();
   }
 }

@@ -9,20 +9,14 @@
  * benchmark does (tests/bench/grid.bench.ts). The test drives it through the harness's
  * `window.harness`, which exists only in that page.
  */
-import fs from 'node:fs';
-import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
-import { build } from 'vite';
-import react from '@vitejs/plugin-react';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../helpers/browser.js';
+import { buildAndServeHarness, type ServedHarness } from '../helpers/harness.js';
 import type { Harness, HarnessConfirm, HarnessMessage } from './popup-harness/main.js';
 
 const HARNESS = path.join(import.meta.dirname, 'popup-harness');
-const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
 
 declare global {
   interface Window {
@@ -31,54 +25,20 @@ declare global {
   }
 }
 
-async function buildHarness(): Promise<string> {
-  const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wms-popup-harness-'));
-  try {
-    await build({
-      root: HARNESS,
-      configFile: false,
-      logLevel: 'warn',
-      plugins: [react()],
-      build: { outDir, emptyOutDir: true, chunkSizeWarningLimit: 8192, minify: false },
-    });
-  } catch (error) {
-    fs.rmSync(outDir, { recursive: true, force: true });
-    throw error;
-  }
-  return outDir;
-}
-
-function serve(folder: string): Promise<http.Server> {
-  const server = http.createServer((request, response) => {
-    const pathname = new URL(request.url ?? '/', 'http://localhost').pathname;
-    const file = path.join(folder, pathname === '/' ? 'index.html' : path.normalize(pathname));
-    if (!file.startsWith(folder) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
-      response.writeHead(404).end();
-      return;
-    }
-    response.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
-    fs.createReadStream(file).pipe(response);
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
-
-let folder: string;
-let server: http.Server;
+let harness: ServedHarness;
 let url: string;
 let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  folder = await buildHarness();
-  server = await serve(folder);
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  harness = await buildAndServeHarness(HARNESS, { minify: false });
+  url = harness.url;
   browser = await launchBrowser();
 });
 
 afterAll(async () => {
   await browser?.close();
-  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-  if (folder) fs.rmSync(folder, { recursive: true, force: true });
+  await harness?.close();
 });
 
 beforeEach(async () => {
