@@ -39,7 +39,11 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['../*', '**/server/**', '**/app/**'], message: 'src/common imports nothing else of ours' }] },
+        {
+          patterns: [
+            { group: ['../../*', '**/server/**', '**/app/**', '**/screens/**', '**/engine/**'], message: 'src/common imports nothing else of ours' },
+          ],
+        },
       ],
     },
   },

@@ -1,43 +1,18 @@
 import { api, download } from '../src/app/api/client';
 import type { FieldError } from '../src/common/errors';
 import type { JsonChange } from '../src/common/designer/stable-json';
+import type {
+  PageDetail as SharedPageDetail,
+  PageKey,
+  PageSummary,
+  VersionInfo,
+  VersionStatus,
+} from '../src/common/designer/api-types';
 import type { PageDefinition } from '../engine/schema/index.js';
 
-/** The designer's calls (src/server/modules/designer/designer.routes.ts). */
-export interface PageKey {
-  moduleCode: string;
-  functionCode: string;
-}
-
-export interface PageSummary extends PageKey {
-  titleCode: string | null;
-  startup: boolean;
-  shippedVersion: number | null;
-  publishedVersion: number | null;
-  draftVersion: number | null;
-  latestVersion: number | null;
-  updatedAt: string | null;
-  updatedBy: string | null;
-}
-
-export type VersionStatus = 'draft' | 'published' | 'inactive';
-
-export interface VersionInfo {
-  version: number;
-  status: VersionStatus;
-  contentHash: string;
-  createdAt: string;
-  createdBy: string | null;
-  updatedAt: string;
-  updatedBy: string | null;
-}
-
-export interface PageDetail extends PageKey {
-  versions: VersionInfo[];
-  shipped: { version: number; content: PageDefinition } | null;
-  working: { source: 'draft' | 'published' | 'shipped'; version: number; content: PageDefinition } | null;
-  problems: FieldError[];
-}
+/** The designer's calls (src/server/modules/designer/designer.routes.ts); shapes in src/common/designer. */
+export type { PageKey, PageSummary, VersionInfo, VersionStatus };
+export type PageDetail = SharedPageDetail<PageDefinition>;
 
 export interface CopyReport {
   pages: Array<{ projectCode: string; from: PageKey; to: PageKey; version: number; status: 'draft' | 'published'; replacedDraft: boolean }>;

@@ -69,6 +69,12 @@ function ConfirmBody({ item }: { item: ConfirmItem }) {
 }
 
 /**
+ * What every popup shares (spec section 5): the overlay click does not close it (maskClosable)
+ * and antd's own Escape handling is off, because the stack closes only the most recent popup.
+ */
+const POPUP_FRAME = { open: true, centered: true, closable: false, maskClosable: false, keyboard: false } as const;
+
+/**
  * Renders the popup stack. Keys are handled here, not by antd, so that the rules of spec section 5
  * hold whatever has the focus: Escape closes only the most recent popup and Enter does nothing
  * while any popup is open; the overlay never closes a popup and covers the background.
@@ -111,11 +117,7 @@ export function PopupHost() {
           return (
             <Modal
               key={entry.key}
-              open
-              centered
-              closable={false}
-              maskClosable={false}
-              keyboard={false}
+              {...POPUP_FRAME}
               zIndex={zIndex}
               wrapClassName={`wms-popup wms-popup-message${top ? ' wms-popup-top' : ''}`}
               footer={
@@ -138,11 +140,7 @@ export function PopupHost() {
         return (
           <Modal
             key={entry.key}
-            open
-            centered
-            closable={false}
-            maskClosable={false}
-            keyboard={false}
+            {...POPUP_FRAME}
             zIndex={zIndex}
             wrapClassName={`wms-popup wms-popup-confirm${top ? ' wms-popup-top' : ''}`}
             title={

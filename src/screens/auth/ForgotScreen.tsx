@@ -4,7 +4,8 @@ import { MailOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { AuthCard } from './LoginScreen';
-import { applyFieldErrors, errorText, publicCall } from './auth-api';
+import { publicCall } from './auth-api';
+import { useFormAction } from './useFormAction';
 import { confirmPasswordRules, newPasswordRules, PasswordPolicy } from './PasswordPolicy';
 
 interface ResetForm {
@@ -22,21 +23,8 @@ export function ForgotScreen() {
   const { t } = useTranslation();
   const [form] = Form.useForm<ResetForm>();
   const [step, setStep] = useState<'email' | 'reset' | 'done'>('email');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  const { busy, error, run } = useFormAction(form);
   const newPassword = Form.useWatch('newPassword', form) ?? '';
-
-  async function run(work: () => Promise<void>, fields: string[]) {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await work();
-    } catch (e) {
-      if (!applyFieldErrors(form, e, fields)) setError(errorText(e));
-    } finally {
-      setBusy(false);
-    }
-  }
 
   function sendMail() {
     void form.validateFields(['email']).then(({ email }) =>

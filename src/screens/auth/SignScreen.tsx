@@ -3,7 +3,8 @@ import { Alert, Button, Form, Input, Result, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { AuthCard } from './LoginScreen';
-import { applyFieldErrors, errorText, publicCall } from './auth-api';
+import { publicCall } from './auth-api';
+import { useFormAction } from './useFormAction';
 import { confirmPasswordRules, newPasswordRules, PasswordPolicy } from './PasswordPolicy';
 import i18next from '../../app/i18n';
 
@@ -20,24 +21,13 @@ interface SignForm {
 export function SignScreen() {
   const { t } = useTranslation();
   const [form] = Form.useForm<SignForm>();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  const { busy, error, run: runAction } = useFormAction(form);
   const [codeSentTo, setCodeSentTo] = useState<string>();
   const [created, setCreated] = useState<string>();
   const password = Form.useWatch('password', form) ?? '';
   const fields = ['loginAccount', 'displayName', 'email', 'code', 'password', 'confirmPassword'];
 
-  async function run(work: () => Promise<void>) {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await work();
-    } catch (e) {
-      if (!applyFieldErrors(form, e, fields)) setError(errorText(e));
-    } finally {
-      setBusy(false);
-    }
-  }
+  const run = (work: () => Promise<void>) => runAction(work, fields);
 
   function sendCode() {
     void form.validateFields(['email']).then(({ email }) =>

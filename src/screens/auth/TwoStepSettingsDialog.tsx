@@ -3,6 +3,7 @@ import { Alert, Button, Divider, Form, Input, Modal, Space, Switch, Typography }
 import QRCode from 'qrcode';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../app/api/client';
+import { useFormAction } from './useFormAction';
 import { errorText } from './auth-api';
 
 interface Settings {
@@ -28,8 +29,8 @@ export function TwoStepSettingsDialog({ open, onClose }: { open: boolean; onClos
   const [settings, setSettings] = useState<Settings>();
   const [enrolment, setEnrolment] = useState<Enrolment>();
   const [code, setCode] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  // Two-step settings have no per-field errors: every refusal goes to the banner.
+  const { busy, error, setError, run } = useFormAction(undefined);
 
   const load = useCallback(async () => {
     try {
@@ -37,23 +38,12 @@ export function TwoStepSettingsDialog({ open, onClose }: { open: boolean; onClos
     } catch (e) {
       setError(errorText(e));
     }
-  }, []);
+  }, [setError]);
 
   useEffect(() => {
     if (open) void load();
   }, [open, load]);
 
-  async function run(work: () => Promise<void>) {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await work();
-    } catch (e) {
-      setError(errorText(e));
-    } finally {
-      setBusy(false);
-    }
-  }
 
   const toggle = (method: 'email' | 'sms' | 'totp', enabled: boolean) =>
     run(async () => {

@@ -1,8 +1,9 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 
-/** The statuses of a stored version (spec section 4). */
-export type VersionStatus = 'draft' | 'published' | 'inactive';
+import type { PageKey, VersionStatus } from '../../../common/designer/api-types.js';
+
+export type { PageKey, VersionStatus };
 
 /** One stored version of a page definition (the engine's `page_definition` table). */
 export interface VersionRow {
@@ -18,11 +19,6 @@ export interface VersionRow {
   created_by: string | null;
   updated_at: Date;
   updated_by: string | null;
-}
-
-export interface PageKey {
-  moduleCode: string;
-  functionCode: string;
 }
 
 const COLUMNS = [

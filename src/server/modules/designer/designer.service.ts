@@ -2,6 +2,9 @@ import type { Kysely } from 'kysely';
 import { loadPageDefinition, type PageDefinition } from '../../../../engine/schema/index.js';
 import { AppError, type FieldError } from '../../../common/errors.js';
 import { diffJson, type JsonChange } from '../../../common/designer/stable-json.js';
+import type { PageDetail, PageSummary, VersionInfo } from '../../../common/designer/api-types.js';
+
+export type { PageDetail, PageSummary, VersionInfo };
 import type { DB } from '../../db/schema.js';
 import { insertDesignerAudit, type DesignerAction } from './designer-audit.repository.js';
 import {
@@ -28,47 +31,10 @@ import {
   updateDraftContent,
   type PageKey,
   type VersionRow,
-  type VersionStatus,
 } from './definition.repository.js';
 import { notifyDefinitionChange, type DefinitionChange } from './definition-events.js';
 import { genericPageRoute, findModuleEntry, upsertGenericMenuEntry } from './menu.repository.js';
 import { checkDefinitionSqls } from './sql-guard.js';
-
-/** A page as the designer lists it: which versions the project has, and the shipped default. */
-export interface PageSummary {
-  moduleCode: string;
-  functionCode: string;
-  titleCode: string | null;
-  startup: boolean;
-  /** The shipped default's published version, if the product ships this page. */
-  shippedVersion: number | null;
-  publishedVersion: number | null;
-  draftVersion: number | null;
-  latestVersion: number | null;
-  updatedAt: string | null;
-  updatedBy: string | null;
-}
-
-export interface VersionInfo {
-  version: number;
-  status: VersionStatus;
-  contentHash: string;
-  createdAt: string;
-  createdBy: string | null;
-  updatedAt: string;
-  updatedBy: string | null;
-}
-
-export interface PageDetail {
-  moduleCode: string;
-  functionCode: string;
-  versions: VersionInfo[];
-  shipped: { version: number; content: unknown } | null;
-  /** What the designer opens: the draft, else the published version, else the shipped default. */
-  working: { source: 'draft' | 'published' | 'shipped'; version: number; content: unknown } | null;
-  /** Problems the validator finds in the working content (a draft may be saved with problems). */
-  problems: FieldError[];
-}
 
 export interface MenuRequest {
   /** The menu group (a `sys_module` entry without route) the page appears under. */
