@@ -92,6 +92,27 @@ describe('access model', () => {
     expect(json<{ rights: { view: boolean; edit: boolean } }>(view).rights).toMatchObject({ view: true, edit: false });
   });
 
+  it('answers a page its four rights from the module grant, a sub-module row deciding for its page', async () => {
+    const token = await createUserAccount(t, {
+      loginAccount: 'md-editor',
+      rights: ['masterdata:edit', 'masterdata.sku:view'],
+      projectCodes: ['PRJ1'],
+      warehouseCodes: ['WH1'],
+    }).then((u) => u.token);
+    const rightsOf = async (functionCode: string) => {
+      const view = await get<{ rights: Record<string, boolean> }>(token, `/api/generic/module/view?moduleCode=masterdata&functionCode=${functionCode}`);
+      return view.rights;
+    };
+    expect(await rightsOf('loa')).toEqual({ view: true, add: false, edit: true, delete: false });
+    expect(await rightsOf('sku')).toEqual({ view: true, add: false, edit: false, delete: false });
+    const refused = await t.app.inject({
+      method: 'GET',
+      url: '/api/generic/module/view?moduleCode=setup&functionCode=user',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(refused.statusCode).toBe(403);
+  });
+
   it('tells an account without rights to contact an administrator', async () => {
     const token = await createUserAccount(t, { loginAccount: 'bare' }).then((u) => u.token);
     const status = await get<UserStatus>(token, '/api/user/status');

@@ -49,6 +49,21 @@ export function rowsGrant(rows: PermissionRow[], right: ParsedRight): boolean {
 }
 
 /**
+ * Every action's right on one module or `module.subModule`, from a single read of the user's
+ * permissions (a screen asks for all four at once to decide which buttons to show).
+ */
+export async function actionRights(
+  db: Kysely<DB>,
+  user: Pick<SessionUser, 'userId' | 'isAdmin'>,
+  target: string,
+): Promise<Record<RightAction, boolean>> {
+  const parsed = parseRight(`${target}:view`);
+  const rows = user.isAdmin ? [] : await findUserPermissions(db, user.userId, parsed.module);
+  const grants = (action: RightAction) => user.isAdmin || rowsGrant(rows, { ...parsed, action });
+  return { view: grants('view'), add: grants('add'), edit: grants('edit'), delete: grants('delete') };
+}
+
+/**
  * Checks a right programmatically (for services whose rule depends on the data, e.g. adding versus
  * editing through one save call). Administrators hold every right.
  */

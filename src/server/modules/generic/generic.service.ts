@@ -53,7 +53,7 @@ import { AppError, isErrorCode } from '../../../common/errors.js';
 import type { Language } from '../../../common/languages.js';
 import type { DB } from '../../db/schema.js';
 import type { RightName, SessionUser } from '../../http/access.js';
-import { hasRight } from '../../http/access-plugin.js';
+import { actionRights, hasRight } from '../../http/access-plugin.js';
 import { translate } from '../../http/i18n.js';
 import { behaviourRegistry } from './behaviours.js';
 import { dropdownPorts, findUomOptions } from './code-master.repository.js';
@@ -129,16 +129,16 @@ function refuseReadOnly(page: PageDefinition): void {
 
 /** `GET /api/generic/module/view`: the resolved definition and what the caller may do with it. */
 export async function viewPage(ctx: GenericContext, ref: PageRef): Promise<PageViewResponse> {
-  const resolved = await openPage(ctx, ref, 'view');
-  const right = (action: RightActionName) => hasRight(ctx.db, ctx.user, pageRight(ref, action));
-  const [add, edit, del] = await Promise.all([right('add'), right('edit'), right('delete')]);
+  const rights = await actionRights(ctx.db, ctx.user, `${ref.moduleCode}.${ref.functionCode}`);
+  if (!rights.view) throw new AppError('FORBIDDEN', { right: pageRight(ref, 'view') });
+  const resolved = await ctx.store.resolve(ctx.user.projectId, ref.moduleCode, ref.functionCode);
   // Configurator SQL runs only on the server; operators never need to read it (DESIGN.md section 8).
   const { sqls: _serverOnly, ...definition } = resolved.prepared.page;
   return {
     definition,
     version: resolved.version,
     projectSpecific: resolved.projectSpecific,
-    rights: { view: true, add, edit, delete: del },
+    rights,
   };
 }
 
