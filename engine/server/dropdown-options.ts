@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { DropdownOption } from '../schema/api.js';
 import { bindNamedSql } from './bind-named-sql.js';
 import { coerceFieldValue } from './coerce-field-value.js';
-import { CONFIGURATOR_SQL_LIMITS, configuratorSqlFailure, inReadOnlyTransaction } from './configurator-sql.js';
+import { CONFIGURATOR_SQL_LIMITS, inConfiguratorTransaction, requireAllowedSql } from './configurator-sql.js';
 import type { EngineDb } from './engine-db.js';
 import { EngineError } from './engine-error.js';
 import { requireScopeValue, scopeColumnOf, sessionSqlParams, type EngineSession } from './engine-session.js';
@@ -75,18 +75,15 @@ export async function dropdownOptions(
         params[f.name] = parsed.ok ? parsed.value : null;
       }
       Object.assign(params, sessionSqlParams(session));
-      try {
-        const rows = await inReadOnlyTransaction(db, async (trx) => {
-          const filter = pattern ? sql`where cast(d.label as text) ilike ${pattern} escape '\\'` : sql``;
-          const result = await sql<{ value: unknown; label: unknown }>`
-            select d.value, d.label from (${bindNamedSql(named.text, params)}) as d ${filter} limit ${cap + 1}
-          `.execute(trx);
-          return result.rows;
-        });
-        return answer(rows, cap);
-      } catch (error) {
-        throw configuratorSqlFailure(error);
-      }
+      await requireAllowedSql(named.name, named.text, 'read');
+      const rows = await inConfiguratorTransaction(db, session, 'read', async (trx) => {
+        const filter = pattern ? sql`where cast(d.label as text) ilike ${pattern} escape '\\'` : sql``;
+        const result = await sql<{ value: unknown; label: unknown }>`
+          select d.value, d.label from (${bindNamedSql(named.text, params)}) as d ${filter} limit ${cap + 1}
+        `.execute(trx);
+        return result.rows;
+      });
+      return answer(rows, cap);
     }
   }
 }

@@ -13,8 +13,18 @@ export { compileConditions } from './compile-conditions.js';
 export { compileSort } from './compile-sort.js';
 export { readTableColumns, checkPageAgainstCatalog, type TableColumns } from './catalog.js';
 export { preparePage, columnRef, type PreparedPage } from './prepared-page.js';
-export { CONFIGURATOR_SQL_LIMITS, inReadOnlyTransaction, setLocalStatementTimeout, configuratorSqlFailure } from './configurator-sql.js';
-export { compileRowQuery, selectPage, iterateRows, findRowsByKeys, parseRowKey, type RowQuery } from './page-rows.js';
+export {
+  CONFIGURATOR_SQL_LIMITS,
+  CONFIGURATOR_ROLES,
+  inReadOnlyTransaction,
+  inConfiguratorTransaction,
+  enterConfiguratorRole,
+  requireAllowedSql,
+  setLocalStatementTimeout,
+  configuratorSqlFailure,
+} from './configurator-sql.js';
+export { checkConfiguratorSql, type ConfiguratorSqlMode, type ConfiguratorSqlVerdict } from './check-configurator-sql.js';
+export { compileRowQuery, inPageReadTransaction, selectPage, iterateRows, findRowsByKeys, parseRowKey, type RowQuery } from './page-rows.js';
 export { normalizeRow, type EngineRow } from './normalize-row.js';
 export { prepareRecord, type PreparedRecord } from './prepare-record.js';
 export { checkRecordInDatabase } from './check-record-in-database.js';

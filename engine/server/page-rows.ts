@@ -3,6 +3,8 @@ import type { EngineDb } from './engine-db.js';
 import type { RowKey } from '../schema/api.js';
 import { keyFieldOf, pageSizeOf, tableAliasOf } from '../schema/index.js';
 import { bindNamedSql } from './bind-named-sql.js';
+import { inConfiguratorTransaction, inReadOnlyTransaction, requireAllowedSql } from './configurator-sql.js';
+import type { EngineTransaction } from './engine-db.js';
 import { compileConditions } from './compile-conditions.js';
 import { compileSort } from './compile-sort.js';
 import { EngineError, throwIfFieldErrors, type EngineFieldError } from './engine-error.js';
@@ -83,6 +85,26 @@ const RESERVED = new Set(Object.keys(sessionSqlParams({} as EngineSession)));
 function withNulls(text: string): Record<string, null> {
   const names = text.match(/(?<!:):[A-Za-z_][A-Za-z0-9_]*/g) ?? [];
   return Object.fromEntries(names.map((n) => [n.slice(1), null]));
+}
+
+/**
+ * Runs a read of the page's rows in a read-only transaction: under the configurator read role
+ * (issue 9) when the page lists through its own SQL, which the parser must accept first; as the
+ * engine otherwise (the page's table and columns were checked when it was published).
+ */
+export async function inPageReadTransaction<T>(
+  db: EngineDb,
+  prepared: PreparedPage,
+  session: EngineSession,
+  work: (trx: EngineTransaction) => Promise<T>,
+  options: { statementTimeoutMs?: number } = {},
+): Promise<T> {
+  const { page } = prepared;
+  if (page.listSql === undefined) return inReadOnlyTransaction(db, work, options);
+  const named = (page.sqls ?? []).find((s) => s.name === page.listSql);
+  if (!named) throw new EngineError('SYSTEM_CONFIG', { reason: `list SQL ${page.listSql} missing` });
+  await requireAllowedSql(named.name, named.text, 'read');
+  return inConfiguratorTransaction(db, session, 'read', work, options);
 }
 
 /** One page of rows and the total count (spec section 5: at most 100 rows a page). */

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { bindNamedSql } from './bind-named-sql.js';
-import { configuratorSqlFailure, inReadOnlyTransaction } from './configurator-sql.js';
+import { inConfiguratorTransaction, requireAllowedSql } from './configurator-sql.js';
 import type { EngineDb } from './engine-db.js';
 import type { EngineFieldError } from './engine-error.js';
 import { sessionSqlParams, type EngineSession } from './engine-session.js';
@@ -23,8 +23,8 @@ export async function runValidationSql(
   );
   if (!checks.length) return [];
   const sqls = new Map((prepared.page.sqls ?? []).map((s) => [s.name, s.text]));
-  try {
-    return await inReadOnlyTransaction(db, async (trx) => {
+  for (const field of checks) await requireAllowedSql(field.validationSql!.sql, sqls.get(field.validationSql!.sql) ?? '', 'read');
+  return inConfiguratorTransaction(db, session, 'read', async (trx) => {
       const errors: EngineFieldError[] = [];
       for (const field of checks) {
         const text = sqls.get(field.validationSql!.sql)!;
@@ -39,8 +39,5 @@ export async function runValidationSql(
         }
       }
       return errors;
-    });
-  } catch (error) {
-    throw configuratorSqlFailure(error);
-  }
+  });
 }

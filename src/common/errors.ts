@@ -102,6 +102,9 @@ export const ERRORS = {
   BEHAVIOUR_SELECTION: 400,
   BEHAVIOUR_NOT_ENABLED: 409,
   SQL_TIMEOUT: 503,
+  // Configurator SQL refused by the parser or by the database role it runs as (issue 9)
+  SQL_REFUSED: 400,
+  SQL_NOT_PERMITTED: 403,
   PAGE_READ_ONLY: 409,
 } as const satisfies Record<string, number>;
 

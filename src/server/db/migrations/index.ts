@@ -8,6 +8,7 @@ import * as m0021 from './0021_id_rules.js';
 import * as m0022 from './0022_code_master_base.js';
 import * as m0030 from './0030_page_visit.js';
 import * as m0040 from './0040_designer.js';
+import * as m0050 from './0050_configurator_sql_roles.js';
 
 /**
  * Every migration, in order. Names sort in the order they run; a new migration gets the next
@@ -23,4 +24,5 @@ export const migrations: Record<string, Migration> = {
   '0022_code_master_base': m0022,
   '0030_page_visit': m0030,
   '0040_designer': m0040,
+  '0050_configurator_sql_roles': m0050,
 };

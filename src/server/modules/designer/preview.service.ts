@@ -4,11 +4,13 @@ import {
   checkPageAgainstCatalog,
   EngineError,
   findRowsByKeys,
-  inReadOnlyTransaction,
+  inConfiguratorTransaction,
+  requireAllowedSql,
   preparePage,
   readTableColumns,
   selectPage,
   type EngineSession,
+  type EngineTransaction,
   type PreparedPage,
 } from '../../../../engine/server/index.js';
 import { AppError, isErrorCode } from '../../../common/errors.js';
@@ -69,7 +71,21 @@ async function engineCall<T>(work: () => Promise<T>): Promise<T> {
  */
 export async function previewSelection(ctx: DesignerContext, definition: unknown, query: PreviewQuery) {
   const prepared = await prepareDraft(ctx, await loadDraft(ctx, definition));
-  return engineCall(() => inReadOnlyTransaction(ctx.db, (trx) => selectPage(trx, prepared, engineSessionOf(ctx), query)));
+  const session = engineSessionOf(ctx);
+  return engineCall(() => inPreviewTransaction(ctx, prepared, (trx) => selectPage(trx, prepared, session, query)));
+}
+
+/**
+ * A draft is not yet checked the way publishing checks it, so the whole preview reads as the
+ * configurator read role (issue 9): a draft page over users, sessions or the outbox shows nothing
+ * but a permission error, and other projects' rows stay hidden by row-level security.
+ */
+async function inPreviewTransaction<T>(ctx: DesignerContext, prepared: PreparedPage, work: (trx: EngineTransaction) => Promise<T>): Promise<T> {
+  const { page } = prepared;
+  for (const named of page.sqls ?? []) {
+    if (named.name === page.listSql) await requireAllowedSql(named.name, named.text, 'read');
+  }
+  return inConfiguratorTransaction(ctx.db, engineSessionOf(ctx), 'read', work);
 }
 
 /**
@@ -91,7 +107,7 @@ export async function previewTab(
   const child = await resolvePublished(ctx.user.projectId, subPage.moduleCode, subPage.functionCode);
   const session = engineSessionOf(ctx);
   return engineCall(() =>
-    inReadOnlyTransaction(ctx.db, async (trx) => {
+    inPreviewTransaction(ctx, parent, async (trx) => {
       const [header] = await findRowsByKeys(trx, parent, session, [request.parentKey]);
       if (!header) throw new AppError('NO_RECORD');
       const links = subPage.links.map((link) => ({

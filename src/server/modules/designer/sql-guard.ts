@@ -1,8 +1,9 @@
 import { sql, type Kysely } from 'kysely';
 import { bindNamedSql } from '../../../../engine/server/bind-named-sql.js';
 import { parseNamedSql } from '../../../../engine/server/parse-named-sql.js';
+import { checkConfiguratorSql } from '../../../../engine/server/check-configurator-sql.js';
+import { enterConfiguratorRole } from '../../../../engine/server/configurator-sql.js';
 import { AppError, type FieldError } from '../../../common/errors.js';
-import { checkSqlShape } from '../../../common/designer/sql-text.js';
 import type { DB } from '../../db/schema.js';
 
 /** What a named SQL is for: a read (lists, dropdowns, validation) or a `sql:` behaviour's write. */
@@ -69,12 +70,15 @@ export async function checkNamedSql(
   const mode = named.mode ?? 'read';
   const parsed = parseNamedSql(named.text);
   if (!parsed.ok) return { field: `sqls.${named.name}`, code: 'GENERIC_SQL_INVALID', params: { name: named.name, reason: parsed.message } };
-  const shape = checkSqlShape(named.text, mode);
-  if (shape) {
-    return { field: `sqls.${named.name}`, code: mode === 'read' ? 'GENERIC_SQL_NOT_READ' : 'GENERIC_SQL_INVALID', params: { name: named.name, reason: shape } };
+  // The real PostgreSQL parser decides what may run (issue 9, item 3); the database's roles decide
+  // what it may touch (EXPLAIN below runs as the configurator role, so a table it may not read or
+  // write is refused here already).
+  const verdict = await checkConfiguratorSql(named.text, mode);
+  if (!verdict.ok) {
+    return { field: `sqls.${named.name}`, code: mode === 'read' ? 'GENERIC_SQL_NOT_READ' : 'GENERIC_SQL_INVALID', params: { name: named.name, reason: verdict.reason } };
   }
   try {
-    const plan = await inReadOnlyRollback(db, async (trx) => {
+    const plan = await inReadOnlyRollback(db, session, mode, async (trx) => {
       const { rows } = await sql<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>`explain (format json) ${bindNamedSql(named.text, valuesFor(parsed.sql.params, reservedValues(session)))}`.execute(trx);
       return rows[0]?.['QUERY PLAN'][0]?.Plan;
     });
@@ -128,7 +132,7 @@ export async function testRunSql(
   try {
     const params = parseNamedSql(named.text);
     const values = valuesFor(params.ok ? params.sql.params : [], { ...inputs, ...reservedValues(session) });
-    const rows = await inReadOnlyRollback(db, async (trx) => {
+    const rows = await inReadOnlyRollback(db, session, 'read', async (trx) => {
       const query = sql<Record<string, unknown>>`select * from (${bindNamedSql(named.text, values)}) as test_run limit ${TEST_RUN_ROWS}`;
       return (await query.execute(trx)).rows;
     });
@@ -144,11 +148,12 @@ class Rollback<T> extends Error {
   }
 }
 
-async function inReadOnlyRollback<T>(db: Kysely<DB>, work: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
+/** Runs work as the configurator role of the mode in a read-only transaction that is always rolled back. */
+async function inReadOnlyRollback<T>(db: Kysely<DB>, session: SqlSession, mode: SqlMode, work: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
   try {
     await db.transaction().execute(async (trx) => {
       await sql`set transaction read only`.execute(trx);
-      await sql.raw(`set local statement_timeout = ${STATEMENT_TIMEOUT_MS}`).execute(trx);
+      await enterConfiguratorRole(trx, session, mode, STATEMENT_TIMEOUT_MS);
       throw new Rollback(await work(trx));
     });
   } catch (error) {

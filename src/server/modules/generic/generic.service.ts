@@ -30,7 +30,9 @@ import {
   deleteRow,
   dropdownOptions,
   findRowsByKeys,
-  inReadOnlyTransaction,
+  enterConfiguratorRole,
+  inPageReadTransaction,
+  requireAllowedSql,
   insertRow,
   iterateRows,
   mapImportRows,
@@ -40,7 +42,6 @@ import {
   runValidationSql,
   selectPage,
   sessionSqlParams,
-  setLocalStatementTimeout,
   throwIfFieldErrors,
   updateRow,
   type DropdownAnswer,
@@ -146,7 +147,7 @@ export async function viewPage(ctx: GenericContext, ref: PageRef): Promise<PageV
 export async function selectRows(ctx: GenericContext, request: SelectionRequest): Promise<SelectionResponse> {
   const { prepared } = await openPage(ctx, request, 'view');
   return engine(() =>
-    readOnly(ctx, (trx) =>
+    readOnly(ctx, prepared, (trx) =>
       selectPage(trx, prepared, engineSession(ctx), {
         conditions: request.conditions,
         sort: request.sort,
@@ -158,9 +159,14 @@ export async function selectRows(ctx: GenericContext, request: SelectionRequest)
   );
 }
 
-async function readOnly<T>(ctx: GenericContext, work: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
+async function readOnly<T>(
+  ctx: GenericContext,
+  prepared: PreparedPage,
+  work: (trx: Kysely<DB>) => Promise<T>,
+  options: { statementTimeoutMs?: number } = {},
+): Promise<T> {
   try {
-    return await inReadOnlyTransaction(ctx.db, (trx) => work(trx as unknown as Kysely<DB>));
+    return await inPageReadTransaction(ctx.db, prepared, engineSession(ctx), (trx) => work(trx as unknown as Kysely<DB>), options);
   } catch (error) {
     if (error instanceof EngineError || error instanceof AppError) throw error;
     // A list SQL that fails or times out is the configuration's fault, not the caller's.
@@ -281,10 +287,14 @@ export async function planExport(ctx: GenericContext, request: ExportRequest): P
     columns: fields.map((field) => ({ field, header: labelText(page, field.labelCode, ctx.language) })),
     run: (write) =>
       engine(() =>
-        readOnly(ctx, async (trx) => {
-          await setLocalStatementTimeout(trx, EXPORT_TIMEOUT_MS);
-          for await (const batch of iterateRows(trx, prepared, session, query, { maxRows: EXPORT_MAX_ROWS })) await write(batch);
-        }),
+        readOnly(
+          ctx,
+          prepared,
+          async (trx) => {
+            for await (const batch of iterateRows(trx, prepared, session, query, { maxRows: EXPORT_MAX_ROWS })) await write(batch);
+          },
+          { statementTimeoutMs: EXPORT_TIMEOUT_MS },
+        ),
       ),
   };
 }
@@ -403,6 +413,7 @@ export async function runBehaviour(ctx: GenericContext, request: BehaviourReques
     if (checked.errors.length > 0) throw new AppError('VALIDATION_FAILED', {}, checked.errors);
     inputs = checked.values;
   }
+  if (named) await engine(() => requireAllowedSql(named.name, named.text, named.mode === 'write' ? 'write' : 'read'));
   return engine(() =>
     ctx.db.transaction().execute(async (trx) => {
       if (named && named.mode !== 'write') await sql`set transaction read only`.execute(trx);
@@ -413,7 +424,8 @@ export async function runBehaviour(ctx: GenericContext, request: BehaviourReques
         if (!rows.every((row) => values.some((v) => v === row[field]))) throw new AppError('BEHAVIOUR_NOT_ENABLED');
       }
       if (named) {
-        await setLocalStatementTimeout(trx);
+        // The selected rows were read as the engine; the configurator's statement runs as its role.
+        await enterConfiguratorRole(trx, session, named.mode === 'write' ? 'write' : 'read');
         const params = {
           ...Object.fromEntries(Object.entries(inputs).filter(([name]) => !(name in sessionSqlParams(session)))),
           ...sessionSqlParams(session),
@@ -448,7 +460,7 @@ export async function tabRows(ctx: GenericContext, request: TabRequest): Promise
       field: link.childField,
       value: link.parentField === keyFieldOf(parent.prepared.page) ? header._key : header[link.parentField],
     }));
-    const result = await readOnly(ctx, (trx) =>
+    const result = await readOnly(ctx, child.prepared, (trx) =>
       selectPage(trx, child.prepared, session, {
         conditions: request.conditions,
         sort: request.sort,
