@@ -79,3 +79,49 @@ export async function checkPageAgainstCatalog(db: EngineDb, page: PageDefinition
   });
   return problems;
 }
+
+/**
+ * Checks that the configurator roles may touch what a page names (issue 9): its table and every
+ * column it reads must be readable by the read role, the tables of its foreign checks and dropdowns
+ * too, and a page that is not read-only must be writable by the write role. Run when a
+ * configurator publishes, so that no page can show users' secrets, sessions or codes through the
+ * engine. Shipped definitions are code and are not held to it.
+ */
+export async function checkPageAgainstRoles(db: EngineDb, page: PageDefinition, roles: { read: string; write: string }): Promise<ValidationProblem[]> {
+  const wanted: Array<{ path: string; table: string; column?: string; privilege: 'SELECT' | 'INSERT' | 'UPDATE' | 'DELETE'; role: string }> = [];
+  const table = page.table.name;
+  for (const column of [keyFieldOf(page), versionFieldOf(page), scopeColumnOf(page.scope)]) {
+    if (column !== null) wanted.push({ path: '/table/name', table, column, privilege: 'SELECT', role: roles.read });
+  }
+  page.fields.forEach((field, i) => {
+    wanted.push({ path: `/fields/${i}/name`, table, column: field.name, privilege: 'SELECT', role: roles.read });
+    if (field.foreign) wanted.push({ path: `/fields/${i}/foreign`, table: field.foreign.table, column: field.foreign.field, privilege: 'SELECT', role: roles.read });
+    if (field.options?.type === 'foreign') {
+      for (const column of [field.options.valueField, field.options.labelField]) {
+        if (column) wanted.push({ path: `/fields/${i}/options`, table: field.options.table, column, privilege: 'SELECT', role: roles.read });
+      }
+    }
+  });
+  if (page.readOnly !== true) {
+    for (const privilege of ['INSERT', 'UPDATE', 'DELETE'] as const) wanted.push({ path: '/readOnly', table, privilege, role: roles.write });
+  }
+  const checks = wanted.map((w) =>
+    w.column === undefined
+      ? sql<boolean>`has_table_privilege(${w.role}, ${w.table}, ${w.privilege})`
+      : sql<boolean>`has_column_privilege(${w.role}, ${w.table}, ${w.column}, ${w.privilege})`,
+  );
+  const { rows } = await sql<Record<string, boolean>>`select ${sql.join(checks.map((c, i) => sql`${c} as ${sql.id(`c${i}`)}`))}`.execute(db);
+  const problems: ValidationProblem[] = [];
+  const seen = new Set<string>();
+  wanted.forEach((w, i) => {
+    if (rows[0][`c${i}`]) return;
+    const message =
+      w.column === undefined
+        ? `pages may not ${w.privilege.toLowerCase()} rows of "${w.table}": mark the page read-only`
+        : `pages may not read "${w.table}.${w.column}"`;
+    if (seen.has(`${w.path}|${message}`)) return;
+    seen.add(`${w.path}|${message}`);
+    problems.push({ path: w.path, code: 'privilege', message });
+  });
+  return problems;
+}

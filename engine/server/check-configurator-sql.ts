@@ -134,7 +134,7 @@ function inspect(key: string, value: unknown, top: boolean): string | undefined 
     }
     case 'RangeVar': {
       const schema = typeof node.schemaname === 'string' ? node.schemaname : undefined;
-      const relation = String(node.relname ?? '');
+      const relation = typeof node.relname === 'string' ? node.relname : '';
       if (node.catalogname !== undefined || (schema !== undefined && schema !== 'public')) return `only tables of schema public may be read (${schema}.${relation})`;
       if (/^pg_/i.test(relation)) return `system tables may not be read (${relation})`;
       return undefined;

@@ -11,7 +11,7 @@ export { evaluateRuleGroup } from './evaluate-rule-group.js';
 export { applyCalculations } from './apply-calculations.js';
 export { compileConditions } from './compile-conditions.js';
 export { compileSort } from './compile-sort.js';
-export { readTableColumns, checkPageAgainstCatalog, type TableColumns } from './catalog.js';
+export { readTableColumns, checkPageAgainstCatalog, checkPageAgainstRoles, type TableColumns } from './catalog.js';
 export { preparePage, columnRef, type PreparedPage } from './prepared-page.js';
 export {
   CONFIGURATOR_SQL_LIMITS,

@@ -35,14 +35,31 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // outbox, audit logs or page definitions.
   await grantConfiguratorAccess(
     db,
-    ['organization', 'project', 'warehouse', 'project_warehouse', 'sys_module', 'id_rule', 'sys_param'],
+    ['organization', 'project', 'warehouse', 'project_warehouse', 'sys_module'],
     'read',
   );
   await grantConfiguratorAccess(
     db,
-    ['owner', 'sku', 'sku_upc', 'partner', 'location', 'mult_text', 'code_master', 'currency', 'inv_code', 'rf_user', 'vehicle', 'driver'],
+    ['owner', 'sku', 'sku_upc', 'partner', 'location', 'mult_text', 'code_master', 'currency', 'inv_code', 'rf_user', 'vehicle', 'driver', 'id_rule', 'sys_param'],
     'write',
   );
+  // Users: only who they are (id, account, name), and only those who share the transaction's
+  // project; never e-mail, phone, password hash, two-step secrets or lockout state. The policy asks
+  // a function that runs with its owner's rights, so the roles need no grant on the access tables.
+  await sql`
+    create or replace function configurator_user_visible(user_id bigint) returns boolean
+    language sql stable security definer set search_path = public as $$
+      select exists (
+        select 1 from user_project up
+        where up.user_id = configurator_user_visible.user_id
+          and up.project_id = nullif(current_setting('wms.project_id', true), '')::bigint
+      )
+    $$
+  `.execute(db);
+  await sql`grant select (id, login_account, display_name) on app_user to ${sql.id(CONFIGURATOR_READ_ROLE)}, ${sql.id(CONFIGURATOR_WRITE_ROLE)}`.execute(db);
+  await sql`alter table app_user enable row level security`.execute(db);
+  await sql`drop policy if exists configurator_scope on app_user`.execute(db);
+  await sql`create policy configurator_scope on app_user for select to ${sql.id(CONFIGURATOR_READ_ROLE)}, ${sql.id(CONFIGURATOR_WRITE_ROLE)} using (configurator_user_visible(id))`.execute(db);
 }
 
 export async function down(): Promise<void> {

@@ -29,7 +29,7 @@ export const CONFIGURATOR_WRITE_ROLE = 'wms_config_write';
  * scope columns as they are when the migration runs: warehouse_id, project_id, organization_id
  * (each one present is matched), and for the scope tables themselves their own id.
  */
-export async function grantConfiguratorAccess(db: Kysely<unknown>, tables: readonly string[], mode: 'read' | 'write'): Promise<void> {
+export async function grantConfiguratorAccess<T>(db: Kysely<T>, tables: readonly string[], mode: 'read' | 'write'): Promise<void> {
   for (const table of tables) {
     const id = sql.table(table);
     await sql`grant select on ${id} to ${sql.id(CONFIGURATOR_READ_ROLE)}, ${sql.id(CONFIGURATOR_WRITE_ROLE)}`.execute(db);
@@ -47,7 +47,7 @@ function setting(name: 'organization_id' | 'project_id' | 'warehouse_id') {
   return sql`nullif(current_setting(${sql.lit(`wms.${name}`)}, true), '')::bigint`;
 }
 
-async function scopePredicate(db: Kysely<unknown>, table: string) {
+async function scopePredicate<T>(db: Kysely<T>, table: string) {
   switch (table) {
     case 'organization':
       return sql`id = ${setting('organization_id')}`;

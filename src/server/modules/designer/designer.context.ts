@@ -2,7 +2,8 @@ import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { loadPageDefinition, type PageDefinition } from '../../../../engine/schema/index.js';
-import { checkPageAgainstCatalog } from '../../../../engine/server/catalog.js';
+import { checkPageAgainstCatalog, checkPageAgainstRoles } from '../../../../engine/server/catalog.js';
+import { CONFIGURATOR_ROLES } from '../../../../engine/server/configurator-sql.js';
 import { AppError, type FieldError } from '../../../common/errors.js';
 import { stableStringify } from '../../../common/designer/stable-json.js';
 import type { DB } from '../../db/schema.js';
@@ -49,7 +50,8 @@ export function problemsAsDetails(problems: Array<{ path: string; code: string; 
 
 /**
  * A definition that may be published: upgraded to the current schema, valid, its tables and
- * columns in the database catalog, and every named SQL passing the parse guard. Throws VALIDATION_FAILED listing every problem at once.
+ * columns in the database catalog and readable by the configurator roles, and every named SQL
+ * passing the parse guard. Throws VALIDATION_FAILED listing every problem at once.
  */
 export async function requirePublishable(ctx: DesignerContext, content: unknown, projectId?: number, projectCode?: string): Promise<PageDefinition> {
   const loaded = loadPageDefinition(content);
@@ -57,6 +59,10 @@ export async function requirePublishable(ctx: DesignerContext, content: unknown,
   // Tables and columns must exist (the engine builds SQL only from names the catalog has).
   const catalogProblems = await checkPageAgainstCatalog(ctx.db, loaded.value);
   if (catalogProblems.length) throw new AppError('VALIDATION_FAILED', {}, problemsAsDetails(catalogProblems));
+  // What a configurator publishes may show only what the configurator roles may read (issue 9):
+  // never users' secrets, sessions, codes or the outbox, whatever table the page names.
+  const privilegeProblems = await checkPageAgainstRoles(ctx.db, loaded.value, CONFIGURATOR_ROLES);
+  if (privilegeProblems.length) throw new AppError('VALIDATION_FAILED', {}, problemsAsDetails(privilegeProblems));
   const sqlProblems = await checkDefinitionSqls(ctx.db, loaded.value.sqls ?? [], sqlSessionOf(ctx, projectId, projectCode));
   if (sqlProblems.length) throw new AppError('VALIDATION_FAILED', {}, sqlProblems);
   return loaded.value;
