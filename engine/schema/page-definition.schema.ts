@@ -356,6 +356,12 @@ const PageDefinitionObject = Type.Object(
       Type.Union([Identifier('Concurrency column compared on update and delete; default updated_at'), Type.Null()]),
     ),
     readOnly: Type.Optional(Type.Boolean({ description: 'No adding, updating, deletion or import; default false' })),
+    rowFilter: Type.Optional(
+      Type.String({
+        pattern: '^[a-z][A-Za-z0-9]*(\\.[a-z][A-Za-z0-9]*)+$',
+        description: 'A row filter the application defines in code (e.g. access.grantedProjects), applied to every read of the page',
+      }),
+    ),
     defaultSort: Type.Optional(Type.Array(SortSchema)),
     fields: Type.Array(FieldSchema, { minItems: 1 }),
     behaviours: Type.Optional(Type.Array(BehaviourSchema)),

@@ -5,6 +5,8 @@ import { EngineError } from './engine-error.js';
 export interface EngineSession {
   userId: number;
   loginAccount: string;
+  /** Administrators see every row that row filters would hide (issue 9, item 5). */
+  isAdmin?: boolean;
   language: string;
   organizationId: number | null;
   projectId: number | null;

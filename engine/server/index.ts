@@ -12,7 +12,7 @@ export { applyCalculations } from './apply-calculations.js';
 export { compileConditions } from './compile-conditions.js';
 export { compileSort } from './compile-sort.js';
 export { readTableColumns, checkPageAgainstCatalog, checkPageAgainstRoles, type TableColumns } from './catalog.js';
-export { preparePage, columnRef, type PreparedPage } from './prepared-page.js';
+export { preparePage, columnRef, rowFilterCondition, type PreparedPage, type RowFilter } from './prepared-page.js';
 export {
   CONFIGURATOR_SQL_LIMITS,
   CONFIGURATOR_ROLES,

@@ -10,7 +10,7 @@ import { compileSort } from './compile-sort.js';
 import { EngineError, throwIfFieldErrors, type EngineFieldError } from './engine-error.js';
 import { requireScopeValue, scopeColumnOf, sessionSqlParams, type EngineSession } from './engine-session.js';
 import { normalizeRow, type EngineRow } from './normalize-row.js';
-import { columnRef, keyColumnIsInteger, versionExpression, type PreparedPage } from './prepared-page.js';
+import { columnRef, keyColumnIsInteger, rowFilterCondition, versionExpression, type PreparedPage } from './prepared-page.js';
 
 export interface RowQuery {
   /** A react-querybuilder group over searchable fields. */
@@ -54,6 +54,8 @@ export function compileRowQuery(prepared: PreparedPage, session: EngineSession, 
   const where: RawBuilder<unknown>[] = [];
   const scopeColumn = scopeColumnOf(page.scope);
   if (scopeColumn !== null) where.push(sql`${columnRef(page, scopeColumn)} = ${requireScopeValue(session, page.scope)}`);
+  const filtered = rowFilterCondition(prepared, session);
+  if (filtered) where.push(filtered);
 
   const conditions = compileConditions(query.conditions, prepared.searchableByName, column);
   errors.push(...conditions.errors);
@@ -166,6 +168,8 @@ export async function findRowsByKeys(db: EngineDb, prepared: PreparedPage, sessi
   const where: RawBuilder<unknown>[] = [sql`${columnRef(page, keyFieldOf(page))} in (${sql.join(parsed)})`];
   const scopeColumn = scopeColumnOf(page.scope);
   if (scopeColumn !== null) where.push(sql`${columnRef(page, scopeColumn)} = ${requireScopeValue(session, page.scope)}`);
+  const filtered = rowFilterCondition(prepared, session);
+  if (filtered) where.push(filtered);
   const select = sql.join([
     ...page.fields.map((f) => sql`${columnRef(page, f.name)} as ${sql.id(f.name)}`),
     sql`${columnRef(page, keyFieldOf(page))} as "_key"`,

@@ -2,6 +2,8 @@ import { sql, type RawBuilder } from 'kysely';
 import type { FieldDefinition, PageDefinition } from '../schema/index.js';
 import { isSearchable, keyFieldOf, tableAliasOf, versionFieldOf } from '../schema/index.js';
 import type { TableColumns } from './catalog.js';
+import { EngineError } from './engine-error.js';
+import type { EngineSession } from './engine-session.js';
 
 /**
  * A published definition that passed the catalog check, with what the engine derives from it once:
@@ -14,15 +16,35 @@ export interface PreparedPage {
   catalog: ReadonlyMap<string, TableColumns>;
   fieldsByName: ReadonlyMap<string, FieldDefinition>;
   searchableByName: ReadonlyMap<string, FieldDefinition>;
+  /** The page's row filter (its `rowFilter` property), as the application defined it. */
+  rowFilter?: RowFilter;
 }
 
-export function preparePage(page: PageDefinition, catalog: ReadonlyMap<string, TableColumns>): PreparedPage {
+/**
+ * A row filter the application defines in code (issue 9, item 5): given the caller and the page's
+ * key column, a condition every row the caller may see fulfils, or undefined for no limit.
+ */
+export type RowFilter = (session: EngineSession, key: RawBuilder<unknown>) => RawBuilder<unknown> | undefined;
+
+/**
+ * A definition made ready for use: field lookups and its row filter. A page naming a row filter
+ * the application does not define is refused (fail closed: it would otherwise show every row).
+ */
+export function preparePage(page: PageDefinition, catalog: ReadonlyMap<string, TableColumns>, rowFilters: ReadonlyMap<string, RowFilter> = new Map()): PreparedPage {
+  const rowFilter = page.rowFilter === undefined ? undefined : rowFilters.get(page.rowFilter);
+  if (page.rowFilter !== undefined && !rowFilter) throw new EngineError('SYSTEM_CONFIG', { reason: `row filter ${page.rowFilter} is not defined` });
   return {
     page,
     catalog,
     fieldsByName: new Map(page.fields.map((f) => [f.name, f])),
     searchableByName: new Map(page.fields.filter(isSearchable).map((f) => [f.name, f])),
+    ...(rowFilter ? { rowFilter } : {}),
   };
+}
+
+/** The condition of the page's row filter for this caller, if any. */
+export function rowFilterCondition(prepared: PreparedPage, session: EngineSession): RawBuilder<unknown> | undefined {
+  return prepared.rowFilter?.(session, columnRef(prepared.page, keyFieldOf(prepared.page)));
 }
 
 /** `"t"."name"`: an identifier of the definition (pattern- and catalog-checked), quoted by Kysely. */

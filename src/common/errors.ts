@@ -60,6 +60,11 @@ export const ERRORS = {
   ROUTE_NOT_FOUND: 404,
   BAD_JSON: 400,
   BAD_REQUEST: 400,
+  // Input refused at the edge for every route (issue 9, item 6)
+  INPUT_NUL: 400,
+  INPUT_TOO_DEEP: 400,
+  NUMBER_OUT_OF_RANGE: 400,
+  EXPORT_INCOMPLETE: 500,
   VALIDATION_FAILED: 400,
   BODY_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,

@@ -10,6 +10,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppConfig } from './config.js';
 import type { Database } from './db/database.js';
 import { registerErrorHandling, sendError } from './http/error-handler.js';
+import { registerInputGuard } from './http/input-guard.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { homeRoutes } from './modules/home/home.routes.js';
 import accessPlugin from './http/access-plugin.js';
@@ -59,6 +60,7 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   });
 
   registerErrorHandling(app);
+  registerInputGuard(app);
   await app.register(fastifyCookie);
   // Before any route: it refuses routes without config.access and checks every request.
   await app.register(accessPlugin);

@@ -18,3 +18,6 @@ export const ErrorBodySchema = Type.Object(
     ),
   },
 );
+
+/** A row id in a request: a positive safe integer (issue 9, item 6: `1.5` or `1e308` as an id is a 400). */
+export const IdSchema = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });

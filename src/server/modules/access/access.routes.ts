@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { IdSchema } from '../../http/schemas.js';
 import { Type } from 'typebox';
 import { AppError } from '../../../common/errors.js';
 import { toLanguage } from '../../../common/languages.js';
@@ -38,7 +39,7 @@ const MenuItemSchema = Type.Object({
   children: Type.Optional(Type.Array(Type.Object({ code: Type.String(), titleKey: Type.String(), route: Type.Optional(Type.String()) }))),
 });
 
-const ScopeRefBody = Type.Object({ id: Type.Optional(Type.Number()), code: Type.Optional(Type.String({ maxLength: 100 })) });
+const ScopeRefBody = Type.Object({ id: Type.Optional(IdSchema), code: Type.Optional(Type.String({ maxLength: 100 })) });
 const Ok = Type.Object({ ok: Type.Literal(true) });
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema };
 
@@ -133,7 +134,7 @@ export const accessRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/user/simulate',
     {
       config: { access: { admin: true } },
-      schema: { tags: ['user'], summary: 'Act as another user (administrators)', body: Type.Object({ uid: Type.Number() }), response: { 200: Ok, ...errors } },
+      schema: { tags: ['user'], summary: 'Act as another user (administrators)', body: Type.Object({ uid: IdSchema }), response: { 200: Ok, ...errors } },
     },
     async (request) => {
       await simulateUser(db, requireUser(request), request.body.uid);

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { IdSchema } from '../../http/schemas.js';
 import { Type } from 'typebox';
 import { requireUser } from '../../http/access-plugin.js';
 import { ErrorBodySchema } from '../../http/schemas.js';
@@ -143,7 +144,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['account'],
         summary: 'Revoke one trusted browser, or all',
-        body: Type.Object({ id: Type.Union([Type.Number(), Type.Literal('all')]) }),
+        body: Type.Object({ id: Type.Union([IdSchema, Type.Literal('all')]) }),
         response: { 200: OkSchema, ...errors },
       },
     },

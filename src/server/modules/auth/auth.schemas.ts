@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { IdSchema } from '../../http/schemas.js';
 
 export const LanguageSchema = Type.Union([
   Type.Literal('zh'),
@@ -100,4 +101,4 @@ export const TrustedBrowserSchema = Type.Object({
   expiresAt: Type.String(),
 });
 
-export const IdBody = Type.Object({ id: Type.Number() });
+export const IdBody = Type.Object({ id: IdSchema });

@@ -15,6 +15,7 @@ import {
 } from '../../../../engine/server/index.js';
 import { AppError, isErrorCode } from '../../../common/errors.js';
 import { requireRight } from '../../http/access-plugin.js';
+import { ROW_FILTERS } from '../access/row-filters.js';
 import type { ResolvedPage } from '../generic/definition-store.js';
 import { problemsAsDetails, type DesignerContext } from './designer.context.js';
 
@@ -32,6 +33,7 @@ function engineSessionOf(ctx: DesignerContext): EngineSession {
   return {
     userId: ctx.user.userId,
     loginAccount: ctx.user.loginAccount,
+    isAdmin: ctx.user.isAdmin,
     language: ctx.language,
     organizationId: ctx.user.organizationId,
     projectId: ctx.user.projectId,
@@ -52,7 +54,7 @@ async function loadDraft(ctx: DesignerContext, definition: unknown): Promise<Pag
 
 async function prepareDraft(ctx: DesignerContext, page: PageDefinition): Promise<PreparedPage> {
   const tables = [page.table.name, ...page.fields.flatMap((f) => [f.foreign?.table, f.options?.type === 'foreign' ? f.options.table : undefined])];
-  return preparePage(page, await readTableColumns(ctx.db, tables.filter((t): t is string => t !== undefined)));
+  return preparePage(page, await readTableColumns(ctx.db, tables.filter((t): t is string => t !== undefined)), ROW_FILTERS);
 }
 
 async function engineCall<T>(work: () => Promise<T>): Promise<T> {

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { loadPageDefinition } from '../../../../engine/schema/index.js';
+import { ROW_FILTERS } from '../access/row-filters.js';
 import { checkPageAgainstCatalog, preparePage, readTableColumns, type PreparedPage } from '../../../../engine/server/index.js';
 import { AppError } from '../../../common/errors.js';
 import type { DB } from '../../db/schema.js';
@@ -74,7 +75,7 @@ export class DefinitionStore {
       this.db,
       tables.filter((t): t is string => t !== undefined),
     );
-    return { prepared: preparePage(page, catalog), version: stored.version, projectSpecific: stored.projectId !== null };
+    return { prepared: preparePage(page, catalog, ROW_FILTERS), version: stored.version, projectSpecific: stored.projectId !== null };
   }
 }
 

@@ -1,5 +1,7 @@
 import { PassThrough } from 'node:stream';
 import fastifyMultipart from '@fastify/multipart';
+import { readMultipart } from '../../http/multipart.js';
+import { translate } from '../../http/i18n.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import Decimal from 'decimal.js';
@@ -146,23 +148,38 @@ export const genericRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: false, useSharedStrings: false });
       const sheet = workbook.addWorksheet(plan.title.slice(0, 31).replace(/[\\/?*[\]:]/g, ' ') || 'Sheet1');
       sheet.columns = plan.columns.map((c) => ({ header: c.header, key: c.field.name, width: 18 }));
+      // Nothing is sent before the first batch is read: a failure up to then is an ordinary JSON
+      // error. A failure later (the connection to the database lost midway) cannot change the
+      // status any more, so the file is finished with a row saying it is incomplete instead of a
+      // dropped connection (issue 9, item 6).
+      let firstBatch!: () => void;
+      const started = new Promise<void>((resolve) => (firstBatch = resolve));
+      let streaming = false;
       const write = async (rows: EngineRow[]) => {
         for (const row of rows) {
           sheet.addRow(plan.columns.map((c) => cellOf(c.field.type, row[c.field.name]))).commit();
         }
+        if (!streaming) {
+          streaming = true;
+          firstBatch();
+        }
         // Let the socket drain between batches.
         await new Promise((resolve) => setImmediate(resolve));
       };
-      plan
-        .run(write)
-        .then(async () => {
+      const finished = plan.run(write).then(
+        async () => {
           sheet.commit();
           await workbook.commit();
-        })
-        .catch((error: unknown) => {
+        },
+        async (error: unknown) => {
+          if (!streaming) throw error;
           request.log.error({ err: error }, 'export failed while streaming');
-          stream.destroy(error instanceof Error ? error : new Error('export failed'));
-        });
+          sheet.addRow([translate(request.language, 'errors.EXPORT_INCOMPLETE')]).commit();
+          sheet.commit();
+          await workbook.commit();
+        },
+      );
+      await Promise.race([started, finished]);
       const fileName = `${request.body.moduleCode}-${request.body.functionCode}.xlsx`;
       return reply
         .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
@@ -175,18 +192,8 @@ export const genericRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/generic/import',
     { config: { access: SESSION }, schema: { tags, summary: 'Import an xlsx or csv file through a field map (multipart)', response: { 200: Type.Object({ inserted: Type.Integer() }), ...errors } } },
     async (request) => {
-      if (!request.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA_TYPE');
-      const fields: Record<string, string> = {};
-      let file: { fileName: string; data: Buffer } | undefined;
-      for await (const part of request.parts()) {
-        if (part.type === 'file') {
-          const data = await part.toBuffer();
-          if (part.file.truncated) throw new AppError('UPLOAD_TOO_LARGE');
-          file = { fileName: part.filename, data };
-        } else if (typeof part.value === 'string') {
-          fields[part.fieldname] = part.value;
-        }
-      }
+      const { fields, files } = await readMultipart(request);
+      const file = files.find((f) => f.fieldName === 'file') ?? files[0];
       const missing = ['moduleCode', 'functionCode', 'fieldMap'].filter((name) => !fields[name]);
       if (!file) missing.push('file');
       if (missing.length) throw new AppError('VALIDATION_FAILED', {}, missing.map((field) => ({ field, code: 'FIELD_REQUIRED' })));
@@ -211,7 +218,8 @@ export const genericRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/generic/uom',
-    { config: { access: SESSION }, schema: { tags, summary: 'Units of measure', body: UomRequestSchema, response: { 200: OptionsAnswer, ...errors } } },
+    // Units of measure are the SKU master's packages: reading them is reading that page (issue 9, item 5).
+    { config: { access: { right: 'masterdata.sku:view', scope: 'project' } }, schema: { tags, summary: 'Units of measure', body: UomRequestSchema, response: { 200: OptionsAnswer, ...errors } } },
     async (request) => uomOptions(context(request), request.body.skuCode),
   );
 

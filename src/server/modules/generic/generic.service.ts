@@ -79,6 +79,7 @@ function engineSession(ctx: GenericContext): EngineSession {
   return {
     userId: user.userId,
     loginAccount: user.loginAccount,
+    isAdmin: user.isAdmin,
     language: ctx.language,
     organizationId: user.organizationId,
     projectId: user.projectId,

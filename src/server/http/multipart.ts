@@ -1,0 +1,36 @@
+import type { FastifyRequest } from 'fastify';
+import { AppError } from '../../common/errors.js';
+
+export interface MultipartUpload {
+  fields: Record<string, string>;
+  files: Array<{ fieldName: string; fileName: string; data: Buffer }>;
+}
+
+/**
+ * Reads a whole multipart request into fields and files (issue 9, item 6): a broken body (no or
+ * wrong boundary, cut short, malformed headers) is the caller's mistake and answers 400, a file
+ * past the upload limit 413, never a 500 from deep inside the parser.
+ */
+export async function readMultipart(request: FastifyRequest): Promise<MultipartUpload> {
+  if (!request.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA_TYPE');
+  const upload: MultipartUpload = { fields: {}, files: [] };
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        const data = await part.toBuffer();
+        if (part.file.truncated) throw new AppError('UPLOAD_TOO_LARGE');
+        upload.files.push({ fieldName: part.fieldname, fileName: part.filename, data });
+      } else if (typeof part.value === 'string') {
+        upload.fields[part.fieldname] = part.value;
+      }
+    }
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    const code = (error as { code?: unknown }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE' || code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') {
+      throw new AppError('UPLOAD_TOO_LARGE');
+    }
+    throw new AppError('BAD_REQUEST', { reason: 'the multipart body is malformed' });
+  }
+  return upload;
+}
