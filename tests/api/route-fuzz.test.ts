@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, injectAs, signIn, type TestApp } from '../helpers/app.js';
+import { buildTestApp, injectAs, json, signIn, type TestApp } from '../helpers/app.js';
 
 /**
  * Issue 9, item 6: every route of the OpenAPI document, called by a signed-in administrator with
@@ -18,7 +18,7 @@ const VALUES: unknown[] = [
   1.5,
   -1,
   0,
-  9007199254740993,
+  2 ** 60,
   'Infinity',
   'NaN',
   '1e308',
@@ -109,7 +109,7 @@ describe('route fuzz', () => {
         let status: number;
         try {
           const response = await injectAs(t.app, token, {
-            method: op.method as 'GET',
+            method: op.method,
             url: attempt.url,
             ...(attempt.query ? { query: attempt.query } : {}),
             ...(attempt.payload !== undefined ? { payload: JSON.stringify(attempt.payload), headers: { 'content-type': 'application/json' } } : {}),
@@ -141,6 +141,6 @@ describe('route fuzz', () => {
   it('refuses a NUL character at sign-in before any session, with a clear code', async () => {
     const response = await t.app.inject({ method: 'POST', url: '/api/user/login', payload: { loginAccount: 'admin\u0000', password: 'x' } });
     expect(response.statusCode).toBe(400);
-    expect(JSON.parse(response.body).code).toBe('INPUT_NUL');
+    expect(json<{ code: string }>(response).code).toBe('INPUT_NUL');
   });
 });

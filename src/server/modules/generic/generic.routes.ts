@@ -204,8 +204,8 @@ export const genericRoutes: FastifyPluginAsyncTypebox = async (app) => {
         moduleCode: fields.moduleCode,
         functionCode: fields.functionCode,
         fieldMap: fields.fieldMap,
-        fileName: file!.fileName,
-        data: file!.data,
+        fileName: file.fileName,
+        data: file.data,
       });
     },
   );
