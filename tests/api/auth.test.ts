@@ -152,8 +152,8 @@ describe('lockout and rate limits', () => {
     expect(right.statusCode).toBe(423);
     expect(json<ErrorAnswer>(right).code).toBe('ACCOUNT_LOCKED');
 
-    // The lock ends: move it into the past as the clock would.
-    await t.database.db.updateTable('app_user').set({ locked_until: new Date(Date.now() - 1000) }).where('login_account', '=', 'clerk').execute();
+    // The lock ends: move the wrong attempts into the past as the clock would.
+    await t.database.db.updateTable('login_failure').set({ at: new Date(Date.now() - 16 * 60_000) }).where('login_account', '=', 'clerk').execute();
     const afterLock = await login('clerk', TEST_USER_PASSWORD);
     expect(afterLock.statusCode).toBe(200);
     expect(json<LoginOk>(afterLock).token).toBeTruthy();
@@ -165,13 +165,38 @@ describe('lockout and rate limits', () => {
     expect(json<ErrorAnswer>(await login('packer', 'Wrong!Passw0rd', '10.0.0.2')).code).toBe('AUTH_BAD_CREDENTIALS');
   });
 
-  it('rate-limits sign-in per address and account', async () => {
+  it('lets a stranger lock an account only for the stranger: the administrator still signs in from elsewhere', async () => {
+    for (let i = 1; i <= 10; i++) await login('admin', `Wrong!Passw0rd${i}`, '10.6.6.6');
+    const stranger = await login('admin', ADMIN.password, '10.6.6.6');
+    expect(stranger.statusCode).toBe(423);
+    expect(json<ErrorAnswer>(stranger).code).toBe('ACCOUNT_LOCKED');
+    const owner = await login('admin', ADMIN.password, '10.1.1.1');
+    expect(owner.statusCode).toBe(200);
+    expect(json<LoginOk>(owner).token).toBeTruthy();
+  });
+
+  it('closes an account under attack from many addresses to new addresses only, never to the owner', async () => {
+    expect((await login('packer', TEST_USER_PASSWORD, '10.2.2.2')).statusCode).toBe(200);
+    for (let a = 0; a < 6; a++) for (let i = 0; i < 9; i++) await login('packer', 'Wrong!Passw0rd', `10.7.${a}.1`);
+    const newcomer = await login('packer', TEST_USER_PASSWORD, '10.8.8.8');
+    expect(json<ErrorAnswer>(newcomer).code).toBe('ACCOUNT_LOCKED');
+    expect((await login('packer', TEST_USER_PASSWORD, '10.2.2.2')).statusCode).toBe(200);
+  });
+
+  it('stops password spraying: 40 account names from one address are not all tried', async () => {
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => login(`sprayed${i}`, 'Summer2026!', '10.9.9.9')));
+    const tried = answers.filter((r) => r.statusCode === 401).length;
+    const refused = answers.filter((r) => r.statusCode === 429).length;
+    expect(tried).toBeLessThanOrEqual(20);
+    expect(refused).toBeGreaterThanOrEqual(20);
+    expect(tried + refused).toBe(40);
+  });
+
+  it('limits sign-in per address and account name, existing or not, without touching other addresses', async () => {
     const codes: number[] = [];
-    for (let i = 0; i < 22; i++) codes.push((await login('nobody', 'Wrong!Passw0rd', '10.0.0.9')).statusCode);
-    expect(codes.slice(0, 20).every((c) => c === 401)).toBe(true);
-    expect(codes[21]).toBe(429);
-    const limited = await login('nobody', 'Wrong!Passw0rd', '10.0.0.9');
-    expect(json<ErrorAnswer>(limited).code).toBe('TOO_MANY_REQUESTS');
+    for (let i = 0; i < 12; i++) codes.push((await login('nobody', 'Wrong!Passw0rd', '10.0.0.9')).statusCode);
+    expect(codes.slice(0, 9).every((c) => c === 401)).toBe(true);
+    expect(codes.slice(9)).toEqual([423, 423, 423]);
     // Another address is not affected.
     expect((await login('nobody', 'Wrong!Passw0rd', '10.0.0.10')).statusCode).toBe(401);
   });

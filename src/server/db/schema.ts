@@ -486,6 +486,14 @@ export interface PageDefinitionTable extends Audit {
   content_hash: string;
 }
 
+/** Migration 0051: wrong sign-ins by address and account name (issue 9, item 7). */
+export interface LoginFailureTable {
+  id: Id;
+  ip: string;
+  login_account: string;
+  at: Generated<Date>;
+}
+
 export interface DB {
   organization: OrganizationTable;
   project: ProjectTable;
@@ -525,4 +533,5 @@ export interface DB {
   page_visit: PageVisitTable;
   designer_audit: DesignerAuditTable;
   page_definition: PageDefinitionTable;
+  login_failure: LoginFailureTable;
 }

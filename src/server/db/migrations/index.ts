@@ -9,6 +9,7 @@ import * as m0022 from './0022_code_master_base.js';
 import * as m0030 from './0030_page_visit.js';
 import * as m0040 from './0040_designer.js';
 import * as m0050 from './0050_configurator_sql_roles.js';
+import * as m0051 from './0051_login_failure.js';
 
 /**
  * Every migration, in order. Names sort in the order they run; a new migration gets the next
@@ -25,4 +26,5 @@ export const migrations: Record<string, Migration> = {
   '0030_page_visit': m0030,
   '0040_designer': m0040,
   '0050_configurator_sql_roles': m0050,
+  '0051_login_failure': m0051,
 };
