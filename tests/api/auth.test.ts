@@ -433,18 +433,28 @@ describe('two-step verification, registration and reset over real SMTP and an HT
 
 describe('delivery with nothing configured', () => {
   let t: TestApp;
+  const logLines: string[] = [];
   beforeAll(async () => {
-    t = await buildTestApp();
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        logLines.push(chunk.toString());
+        done();
+      },
+    });
+    t = await buildTestApp({}, { logger: { level: 'info', stream } });
   });
   afterAll(() => t.close());
 
-  it('keeps the message in the outbox table', async () => {
+  it('writes the code to the server log only, and keeps the message in the outbox with the code masked', async () => {
     const response = await t.app.inject({ method: 'POST', url: '/api/user/sendEmail', payload: { email: 'local@example.com' } });
     expect(response.statusCode).toBe(200);
     const rows = await t.database.db.selectFrom('outbox_message').selectAll().where('recipient', '=', 'local@example.com').execute();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ channel: 'email', status: 'stored' });
-    expect(rows[0].body).toMatch(/\b\d{6}\b/);
+    expect(rows[0].body).not.toMatch(/\d{6}/);
+    expect(rows[0].body).toContain('******');
+    const logged = logLines.find((line) => line.includes('local@example.com'));
+    expect(logged).toMatch(/\b\d{6}\b/);
   });
 });
 

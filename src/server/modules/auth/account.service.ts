@@ -90,6 +90,7 @@ export async function sendRegistrationCode(db: Kysely<DB>, notifier: Notifier, e
     to: email,
     subject: translate(meta.language, 'ui.auth.message.registerSubject'),
     text: translate(meta.language, 'ui.auth.message.registerText', { code, minutes: EMAIL_CODE_MINUTES }),
+    secret: code,
   });
 }
 
@@ -139,6 +140,7 @@ export async function forgotLogin(db: Kysely<DB>, notifier: Notifier, emailInput
     to: user.email!,
     subject: translate(meta.language, 'ui.auth.message.forgotSubject'),
     text: translate(meta.language, 'ui.auth.message.forgotText', { account: user.login_account, code, minutes: EMAIL_CODE_MINUTES, link }),
+    secret: code,
   });
 }
 

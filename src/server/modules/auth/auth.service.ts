@@ -168,10 +168,10 @@ export async function sendChallengeCode(
   );
   const text = translate(meta.language, 'ui.auth.message.twoStepText', { code, minutes: CODE_MINUTES });
   if (input.method === 'email') {
-    await notifier.send({ channel: 'email', to: user.email!, subject: translate(meta.language, 'ui.auth.message.twoStepSubject'), text });
+    await notifier.send({ channel: 'email', to: user.email!, subject: translate(meta.language, 'ui.auth.message.twoStepSubject'), text, secret: code });
     return { method: 'email', sentTo: maskEmail(user.email!) };
   }
-  await notifier.send({ channel: 'sms', to: user.telephone!, text });
+  await notifier.send({ channel: 'sms', to: user.telephone!, text, secret: code });
   return { method: 'sms', sentTo: maskPhone(user.telephone!) };
 }
 

@@ -6,9 +6,18 @@ import type { DB } from '../../db/schema.js';
 import { insertOutboxMessage } from './outbox.repository.js';
 import { HttpSmsProvider, type SmsProvider } from './sms-provider.js';
 
+/**
+ * A message to deliver. `secret` is the code or token the text carries (issue 9, item 4): it is
+ * never stored, only masked, and without a configured channel it reaches the server log alone.
+ */
 export type Message =
-  | { channel: 'email'; to: string; subject: string; text: string }
-  | { channel: 'sms'; to: string; text: string };
+  | { channel: 'email'; to: string; subject: string; text: string; secret?: string }
+  | { channel: 'sms'; to: string; text: string; secret?: string };
+
+/** The text with its secret masked, as it may be stored. */
+export function maskedText(message: Message): string {
+  return message.secret ? message.text.split(message.secret).join('******') : message.text;
+}
 
 export interface Notifier {
   /** Delivers a message; never throws: a failure is kept in the outbox and logged. */
@@ -32,8 +41,8 @@ export function createNotifier(options: {
 
   async function record(message: Message, status: 'stored' | 'sent' | 'failed', error: string | null) {
     const subject = message.channel === 'email' ? message.subject : null;
-    // A delivered message's text (it may hold a code) is not kept; an undelivered one is, for the operator.
-    const body = status === 'sent' ? '(delivered)' : message.text;
+    // A delivered message's text is not kept; an undelivered one is, for the operator, with its code masked.
+    const body = status === 'sent' ? '(delivered)' : maskedText(message);
     try {
       await insertOutboxMessage(db, { channel: message.channel, recipient: message.to, subject, body, status, error });
     } catch (err) {
@@ -46,14 +55,15 @@ export function createNotifier(options: {
       try {
         if (message.channel === 'email') {
           if (!config.smtpUrl) {
-            log.info({ outbox: { channel: 'email', to: message.to, subject: message.subject, text: message.text } }, 'e-mail kept in the outbox (SMTP_URL is not set)');
+            // A local install without SMTP reads its codes from the log; the table keeps the text masked.
+            log.info({ outbox: { channel: 'email', to: message.to, subject: message.subject, text: message.text } }, 'e-mail not sent (SMTP_URL is not set)');
             return await record(message, 'stored', null);
           }
           mailer ??= nodemailer.createTransport(config.smtpUrl);
           await mailer.sendMail({ from: config.mailFrom, to: message.to, subject: message.subject, text: message.text });
         } else {
           if (!sms) {
-            log.info({ outbox: { channel: 'sms', to: message.to, text: message.text } }, 'SMS kept in the outbox (SMS_URL is not set)');
+            log.info({ outbox: { channel: 'sms', to: message.to, text: message.text } }, 'SMS not sent (SMS_URL is not set)');
             return await record(message, 'stored', null);
           }
           await sms.send(message.to, message.text);
