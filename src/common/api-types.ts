@@ -74,3 +74,9 @@ export interface MenuItem {
 export interface MenuAnswer {
   items: MenuItem[];
 }
+
+/** `POST /api/user/project` and `/api/user/whs`: the project or warehouse to switch to, by id or code. */
+export interface ScopeSwitchRequest {
+  id?: number;
+  code?: string;
+}

@@ -550,4 +550,24 @@ describe('page-definition engine in Chromium', () => {
       await viewer.context().close();
     }
   });
+  it('switches warehouse in the header: the open locations tab then lists only the second warehouse (issue 11, item 1)', async () => {
+    const page = admin;
+    const totalOf = async (code: string) => {
+      await apiCall(server, adminToken, '/user/whs', { code });
+      return (await apiCall<{ total: number }>(server, adminToken, '/generic/selection', { moduleCode: 'masterdata', functionCode: 'loa', page: 1, pageSize: 1 })).total;
+    };
+    const [wh1, wh2] = [await totalOf('WH1'), await totalOf('WH2')];
+    expect(wh1).not.toBe(wh2);
+    await openEnginePage(page, server, '/page/loa', 'loa');
+    const panel = () => grid(page, 'loa').locator(':scope > [data-testid="engine-grid"] .ag-paging-row-summary-panel').innerText();
+    const total = async () => Number((/of\s+([\d,]+)/.exec(await panel())?.[1] ?? '0').replace(/,/g, ''));
+    await eventually(total).toBe(wh1);
+    await page.getByTestId('warehouse-switcher').click();
+    await page.locator('.ant-select-item-option').filter({ hasText: 'WH2' }).click();
+    await eventually(total).toBe(wh2);
+    // Back to the first warehouse for whoever uses this page next.
+    await page.getByTestId('warehouse-switcher').click();
+    await page.locator('.ant-select-item-option').filter({ hasText: 'WH1' }).click();
+    await eventually(total).toBe(wh1);
+  });
 });

@@ -1,5 +1,6 @@
 import { Select, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
+import type { ScopeSwitchRequest } from '../../common/api-types';
 import { api } from '../api/client';
 import { useSession } from '../store/session-store';
 
@@ -8,7 +9,7 @@ export function ScopeSwitcher({ onChanged }: { onChanged: () => void }) {
   const { t } = useTranslation();
   const status = useSession((s) => s.status);
   if (!status) return null;
-  const choose = (path: '/user/project' | '/user/whs', body: Record<string, number>) => {
+  const choose = (path: '/user/project' | '/user/whs', body: ScopeSwitchRequest) => {
     api(path, { method: 'POST', body })
       .then(onChanged)
       .catch(() => undefined);
@@ -23,7 +24,7 @@ export function ScopeSwitcher({ onChanged }: { onChanged: () => void }) {
         style={{ minWidth: 160 }}
         value={status.project?.id}
         options={status.projects.map((p) => ({ value: p.id, label: `${p.code} ${p.name}` }))}
-        onChange={(projectId: number) => choose('/user/project', { projectId })}
+        onChange={(id: number) => choose('/user/project', { id })}
       />
       <Select
         data-testid="warehouse-switcher"
@@ -33,7 +34,7 @@ export function ScopeSwitcher({ onChanged }: { onChanged: () => void }) {
         style={{ minWidth: 160 }}
         value={status.warehouse?.id}
         options={status.warehouses.map((w) => ({ value: w.id, label: `${w.code} ${w.name}` }))}
-        onChange={(warehouseId: number) => choose('/user/whs', { warehouseId })}
+        onChange={(id: number) => choose('/user/whs', { id })}
       />
     </Space>
   );

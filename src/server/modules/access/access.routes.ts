@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { IdSchema } from '../../http/schemas.js';
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
+import type { ScopeSwitchRequest } from '../../../common/api-types.js';
 import { AppError } from '../../../common/errors.js';
 import { toLanguage } from '../../../common/languages.js';
 import { requireUser } from '../../http/access-plugin.js';
@@ -40,6 +41,11 @@ const MenuItemSchema = Type.Object({
 });
 
 const ScopeRefBody = Type.Object({ id: Type.Optional(IdSchema), code: Type.Optional(Type.String({ maxLength: 100 })) });
+// The switchers send ScopeSwitchRequest: the schema and the shared type must describe one body
+// (issue 11, item 1: the page once sent `warehouseId` where the server read `id`).
+type ScopeRef = Static<typeof ScopeRefBody>;
+const sameShape: ScopeRef extends ScopeSwitchRequest ? (ScopeSwitchRequest extends ScopeRef ? true : never) : never = true;
+void sameShape;
 const Ok = Type.Object({ ok: Type.Literal(true) });
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema };
 
