@@ -11,7 +11,7 @@ describe('switching project and warehouse', () => {
   let t: TestApp;
   let token: string;
   const ids = { prj2: 0, wh2: 0 };
-  const switchTo = (path: '/api/user/project' | '/api/user/whs', body: ScopeSwitchRequest) => injectAs(t.app, token, { method: 'POST', url: path, payload: body as Record<string, unknown> });
+  const switchTo = (path: '/api/user/project' | '/api/user/whs', body: ScopeSwitchRequest) => injectAs(t.app, token, { method: 'POST', url: path, payload: body });
   const codesOf = async (moduleCode: string, functionCode: string) => {
     const response = await injectAs(t.app, token, { method: 'POST', url: '/api/generic/selection', payload: { moduleCode, functionCode, page: 1, pageSize: 100 } });
     expect(response.statusCode, response.body).toBe(200);
