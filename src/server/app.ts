@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
@@ -46,7 +47,11 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
       level: config.logLevel,
       // Tokens must never reach a log (spec section 9; DESIGN.md section 8).
       redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+      // Readable lines for a person at a terminal; JSON lines for everything else (issue 11, item 9).
+      ...(process.stdout.isTTY ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } } } : {}),
     },
+    // One line per request, written below when it is answered, instead of Fastify's two.
+    disableRequestLogging: true,
     bodyLimit: config.bodyLimitBytes,
     requestIdHeader: 'x-request-id',
     genReqId: () => crypto.randomUUID(),
@@ -57,6 +62,13 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   app.decorate('database', database);
   app.addHook('onSend', (request, reply, _payload, done) => {
     reply.header('x-request-id', request.id);
+    done();
+  });
+  // One log line per API request (issue 11, item 9); static files only at debug.
+  app.addHook('onResponse', (request, reply, done) => {
+    const line = { method: request.method, url: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) };
+    if (request.url.startsWith('/api')) request.log.info(line, 'request');
+    else request.log.debug(line, 'request');
     done();
   });
 
@@ -90,6 +102,8 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
     hsts: config.publicUrl?.startsWith('https://') ? { maxAge: 31_536_000, includeSubDomains: true } : false,
     crossOriginEmbedderPolicy: false,
   });
+  // gzip/brotli for API answers and the app's files (issue 11, item 10); small answers stay as they are.
+  await app.register(fastifyCompress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
   await app.register(fastifyCookie);
   // Before any route: it refuses routes without config.access and checks every request.
   await app.register(accessPlugin);
@@ -115,14 +129,26 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   const indexHtml = path.join(config.distDir, 'index.html');
   const hasClient = fs.existsSync(indexHtml);
   if (hasClient) {
-    await app.register(fastifyStatic, { root: config.distDir, prefix: '/', wildcard: false, index: 'index.html' });
+    await app.register(fastifyStatic, {
+      root: config.distDir,
+      prefix: '/',
+      wildcard: false,
+      index: 'index.html',
+      // Files under /assets carry a content hash in their name: cached for a year and never revalidated.
+      // index.html names them, so it must always be asked again (issue 11, item 10).
+      cacheControl: false,
+      setHeaders(res, filePath) {
+        const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+        res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
   }
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0];
     // Hash routing keeps client paths out of the URL path, so only `/` and assets are ours;
     // any other path that is not an API call still gets the app, which shows /notfound.
     if (hasClient && request.method === 'GET' && !url.startsWith('/api') && !path.extname(url)) {
-      return reply.type('text/html').sendFile('index.html');
+      return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
     }
     return sendError(request, reply, 404, 'ROUTE_NOT_FOUND');
   });

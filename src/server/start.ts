@@ -12,6 +12,8 @@ export interface RunningServer {
   app: FastifyInstance;
   database: Database;
   url: string;
+  /** On the very first start without ADMIN_PASSWORD: the generated password of `admin`, to print once. */
+  generatedAdminPassword?: string;
   stop(): Promise<void>;
 }
 
@@ -35,20 +37,13 @@ export async function startServer(config: AppConfig): Promise<RunningServer> {
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const url = config.publicUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}/`;
-    app.log.info({ url, database: database.kind }, `serving at ${url}`);
-    if (seed.generatedAdminPassword) {
-      // Printed once, on the first start only; it is stored only as an argon2id hash.
-      app.log.warn(
-        `first start: open ${url} and sign in as "admin" with the password ${seed.generatedAdminPassword} (shown only this once)`,
-      );
-    } else if (seed.seeded) {
-      app.log.info(`first start: open ${url} and sign in as "admin" with the password from ADMIN_PASSWORD`);
-    }
+    app.log.debug({ url, database: database.kind }, 'listening');
     const db = database;
     return {
       app,
       database: db,
       url,
+      ...(seed.generatedAdminPassword ? { generatedAdminPassword: seed.generatedAdminPassword } : {}),
       async stop() {
         await app.close();
         await db.close();

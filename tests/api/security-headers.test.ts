@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 
@@ -43,5 +46,36 @@ describe('security headers', () => {
     }
     expect(response.statusCode, url).toBe(200);
     expect(response.body.toLowerCase()).toContain('swagger');
+  });
+});
+
+describe('compression and caching (issue 11, item 10)', () => {
+  let t: TestApp;
+  const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'wms-dist-'));
+  beforeAll(async () => {
+    fs.mkdirSync(path.join(dist, 'assets'));
+    fs.writeFileSync(path.join(dist, 'index.html'), `<!doctype html><html><body>${'app '.repeat(600)}</body></html>`);
+    fs.writeFileSync(path.join(dist, 'assets', 'index-abc123.js'), `console.log(${JSON.stringify('x'.repeat(5000))});`);
+    t = await buildTestApp({ DIST_DIR: dist });
+  });
+  afterAll(async () => {
+    await t?.close();
+    fs.rmSync(dist, { recursive: true, force: true });
+  });
+
+  it('compresses API answers and files for clients that accept it', async () => {
+    const api = await t.app.inject({ method: 'GET', url: '/api/docs/json', headers: { 'accept-encoding': 'br, gzip' } });
+    expect(api.headers['content-encoding']).toMatch(/br|gzip/);
+    const file = await t.app.inject({ method: 'GET', url: '/assets/index-abc123.js', headers: { 'accept-encoding': 'gzip' } });
+    expect(file.headers['content-encoding']).toBe('gzip');
+  });
+
+  it('caches hashed assets for a year and makes index.html be asked again', async () => {
+    const file = await t.app.inject({ method: 'GET', url: '/assets/index-abc123.js' });
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const index = await t.app.inject({ method: 'GET', url: '/' });
+    expect(index.statusCode).toBe(200);
+    expect(index.headers['cache-control']).toBe('no-cache');
   });
 });

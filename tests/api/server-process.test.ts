@@ -47,12 +47,29 @@ describe('server process', () => {
     const dataDir = tempDataDir();
     const first = start({ DATA_DIR: dataDir });
     await first.ready;
-    expect(first.output()).toMatch(/sign in as \\"admin\\" with the password \S{20} \(shown only this once\)/);
+    expect(first.output()).toMatch(/^First start: sign in as "admin" with the password \S{20} \(shown only this once\)$/m);
     expect(await first.stop('SIGTERM')).toBe(0);
     expect(fs.existsSync(path.join(dataDir, 'server.lock'))).toBe(false);
     const second = start({ DATA_DIR: dataDir });
     await second.ready;
     expect(second.output()).not.toMatch(/shown only this once/);
+  });
+
+  it('prints one URL line and one password line, then one log line per API request and none for other files', async () => {
+    const server = start({ DATA_DIR: tempDataDir() });
+    const url = await server.ready;
+    try {
+      for (let i = 0; i < 20; i++) await fetch(`${url}assets/file-${i}.js`);
+      for (let i = 0; i < 5; i++) await fetch(`${url}api/health`);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const lines = server.output().split('\n');
+      expect(lines.filter((l) => l.includes('WMS is serving at'))).toHaveLength(1);
+      expect(lines.filter((l) => l.includes('with the password'))).toHaveLength(1);
+      expect(lines.filter((l) => l.includes('"msg":"request"'))).toHaveLength(5);
+      expect(lines.filter((l) => l.includes('/assets/file-'))).toHaveLength(0);
+    } finally {
+      await server.stop('SIGTERM');
+    }
   });
 
   it.each([

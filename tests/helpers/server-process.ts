@@ -32,7 +32,7 @@ export function spawnServer(env: Record<string, string | undefined>): ServerProc
   const exited = new Promise<number | string>((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal ?? -1)));
   const ready = new Promise<string>((resolve, reject) => {
     const check = () => {
-      const match = /serving at (http:\/\/\S+?\/)"/.exec(output);
+      const match = /WMS is serving at (http:\/\/\S+?\/)\s/.exec(output);
       if (match) {
         resolve(match[1]);
         return true;
