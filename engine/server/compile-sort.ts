@@ -29,7 +29,10 @@ export function compileSort(
       errors.push({ field: path, code: 'QUERY_INVALID', params: { path } });
       return;
     }
-    orderBy.push(entry.direction === 'asc' ? sql`${column(field)} asc nulls last` : sql`${column(field)} desc nulls last`);
+    // PostgreSQL's own null ordering (last ascending, first descending) is the order a plain btree
+    // index has in both directions: saying `nulls last` on a descending sort kept the planner from
+    // walking the index backwards and made it sort the whole table (issue 11, item 10).
+    orderBy.push(entry.direction === 'asc' ? sql`${column(field)} asc` : sql`${column(field)} desc`);
   });
   return { orderBy, errors };
 }
