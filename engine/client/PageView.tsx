@@ -279,7 +279,21 @@ function PageBody(props: PageViewProps & { view: PageViewResponse }) {
   const gridHeight = props.link ? 300 : 'calc(100vh - 320px)';
 
   const gridTexts = useMemo(
-    () => ({ loadingOoo: services.t('ui.engine.loading'), noRowsToShow: services.t('ui.engine.noRows') }),
+    // ag-grid's own texts (paging bar, loading, no rows) in the user's language (issue 11, item 8).
+    () => ({
+      loadingOoo: services.t('ui.engine.loading'),
+      noRowsToShow: services.t('ui.engine.noRows'),
+      page: services.t('ui.engine.grid.page'),
+      to: services.t('ui.engine.grid.to'),
+      of: services.t('ui.engine.grid.of'),
+      more: services.t('ui.engine.grid.more'),
+      firstPage: services.t('ui.engine.grid.first'),
+      lastPage: services.t('ui.engine.grid.last'),
+      nextPage: services.t('ui.engine.grid.next'),
+      previousPage: services.t('ui.engine.grid.previous'),
+      pageSizeSelectorLabel: services.t('ui.engine.grid.pageSize'),
+      ariaPageSizeSelectorLabel: services.t('ui.engine.grid.pageSize'),
+    }),
     [services],
   );
 

@@ -9,6 +9,7 @@ import { useSearchParams } from 'react-router-dom';
 import { Result } from 'antd';
 import { EngineServicesContext, PageView, type EngineCallError, type EngineServices } from '../../engine/client/index';
 import { hostPopups } from '../../engine/client/host/popups';
+import { isPlainSuccess, showSuccess } from './popups';
 import type { ScalarValue } from '../../engine/schema/index';
 import { api, ApiError, download } from './api/client';
 import { clearSession, getToken } from './api/token';
@@ -110,7 +111,7 @@ export function useEngineHostServices(): EngineServices {
       upload: (path, form, onProgress) => upload(path, form, language, onProgress),
       callError,
       confirm: (item) => hostPopups().showConfirm(item),
-      message: (item) => hostPopups().showMessage(item),
+      message: (item) => (isPlainSuccess(item) ? showSuccess(item) : hostPopups().showMessage(item)),
       openPage,
       t: (key, params) => t(key, params ?? {}),
       hasText: (key) => i18n.exists(key),

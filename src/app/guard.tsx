@@ -1,13 +1,16 @@
 import type { ReactNode } from 'react';
-import { Navigate } from 'react-router-dom';
-import { getToken } from './api/token';
+import { Navigate, useLocation } from 'react-router-dom';
+import { getToken, rememberReturnPath } from './api/token';
 
 /** The public routes of spec section 2: they need no token. */
 export const PUBLIC_PATHS = ['/', '/login', '/forgot', '/sign', '/notfound', '/moose/home', '/moose/customerInfo', '/moose/washing', '/moose/scan'];
 
 /** The guard of spec section 2 and 6: it checks only for a stored sign-in token. */
 export function RequireToken({ children }: { children: ReactNode }) {
-  return getToken() ? children : <Navigate to="/" replace />;
+  const location = useLocation();
+  if (getToken()) return children;
+  rememberReturnPath(`${location.pathname}${location.search}`);
+  return <Navigate to="/" replace />;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import './app.css';
 import './i18n';
 import { App } from './App';
 import { applyStartRoute } from './guard';

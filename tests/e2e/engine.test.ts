@@ -112,6 +112,12 @@ async function acknowledge(page: Page, text: string): Promise<void> {
   await popups.first().waitFor({ state: 'detached' });
 }
 
+/** A plain success: a short-lived message, no popup to acknowledge (issue 11, item 4). */
+async function toastShown(page: Page, text: string): Promise<void> {
+  await page.locator('.wms-toast').filter({ hasText: text }).first().waitFor();
+  expect(await page.locator('.wms-popup-message').count()).toBe(0);
+}
+
 /** Selects the one row the list shows, once the list has settled after its last reload. */
 async function selectOnlyRow(page: Page, functionCode: string): Promise<void> {
   await eventually(() => rowTexts(page, functionCode)).toHaveLength(1);
@@ -202,7 +208,7 @@ describe('page-definition engine in Chromium', () => {
     await page.fill('#engine_sku_height_cm', '3');
     await eventually(() => page.inputValue('#engine_sku_volume_cm3')).toBe('600');
     await page.click('#engine-form-save');
-    await acknowledge(page, 'The record was added.');
+    await toastShown(page, 'The record was added.');
     expect(await skuTotal(server, adminToken, code)).toBe(1);
 
     // find
@@ -220,7 +226,9 @@ describe('page-definition engine in Chromium', () => {
     expect(await page.inputValue('#engine_sku_code')).toBe(code);
     await page.fill('#engine_sku_description', 'Edited');
     await page.click('#engine-form-save');
-    await acknowledge(page, 'The record was saved.');
+    await toastShown(page, 'The record was saved.');
+    // It closes by itself, and the keyboard was never taken from the page.
+    await page.locator('.wms-toast').filter({ hasText: 'The record was saved.' }).first().waitFor({ state: 'detached', timeout: 10_000 });
     await eventually(async () => (await rowTexts(page, 'sku'))[0] ?? '').toContain('Edited');
 
     // export (the search applies: one row)
@@ -236,7 +244,7 @@ describe('page-definition engine in Chromium', () => {
     await selectOnlyRow(page, 'sku');
     await toolbar(page, 'sku').getByTestId('engine-delete').click();
     await page.locator('.wms-popup-confirm.wms-popup-top .wms-popup-ok').click();
-    await acknowledge(page, '1 records deleted.');
+    await toastShown(page, '1 records deleted.');
     await eventually(() => rowTexts(page, 'sku')).toHaveLength(0);
     expect(await skuTotal(server, adminToken, code)).toBe(0);
 
@@ -244,14 +252,14 @@ describe('page-definition engine in Chromium', () => {
     await toolbar(page, 'sku').getByTestId('engine-import').click();
     await page.setInputFiles('[data-testid="engine-import-file"]', file);
     await page.click('#engine-import-run');
-    await acknowledge(page, '1 rows imported.');
+    await toastShown(page, '1 rows imported.');
     await eventually(() => rowTexts(page, 'sku')).toEqual([expect.stringContaining('Edited')]);
 
     // and delete it for good
     await selectOnlyRow(page, 'sku');
     await toolbar(page, 'sku').getByTestId('engine-delete').click();
     await page.locator('.wms-popup-confirm.wms-popup-top .wms-popup-ok').click();
-    await acknowledge(page, '1 records deleted.');
+    await toastShown(page, '1 records deleted.');
     expect(await skuTotal(server, adminToken, code)).toBe(0);
   });
 
@@ -334,12 +342,12 @@ describe('page-definition engine in Chromium', () => {
     expect(await activate.isEnabled()).toBe(false);
     await deactivate.click();
     await page.locator('.wms-popup-confirm.wms-popup-top .wms-popup-ok').click();
-    await acknowledge(page, '');
+    await toastShown(page, '');
     await rows(page, 'sku').first().click();
     await eventually(() => activate.isEnabled()).toBe(true);
     expect(await deactivate.isEnabled()).toBe(false);
     await activate.click();
-    await acknowledge(page, '');
+    await toastShown(page, '');
 
     // column chooser: a hidden column stays hidden after a reload
     const description = englishLabel(JSON.parse(fs.readFileSync(path.join(ROOT, 'definitions/masterdata/sku.page.json'), 'utf8')) as PageDefinition, 'md.field.description');
@@ -475,7 +483,7 @@ describe('page-definition engine in Chromium', () => {
     await input('levelTo').fill('2');
     await input('maxPallets').fill('');
     await page.getByTestId('engine-behaviour-inputs-ok').click();
-    await acknowledge(page, '4 locations created, 0 existed already.');
+    await toastShown(page, '4 locations created, 0 existed already.');
     await dialog.waitFor({ state: 'detached' });
     expect(await zLocations()).toBe(4);
 

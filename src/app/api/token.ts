@@ -8,8 +8,40 @@ const TOKEN_KEY = 'token';
 export const MENU_KEY = 'menu';
 export const ACTIVE_MENU_KEY = 'activeMenu';
 
+const RETURN_KEY = 'returnTo';
+
+/**
+ * The session's token: this tab's, or, in a new tab or a bookmark, the one of the `token` cookie
+ * whose lifetime is the session's (spec section 9; issue 11, item 5). The server still reads the
+ * token only from the Authorization header: the cookie alone authorizes nothing.
+ */
 export function getToken(): string | null {
-  return sessionStorage.getItem(TOKEN_KEY);
+  const stored = sessionStorage.getItem(TOKEN_KEY);
+  if (stored) return stored;
+  const fromCookie = tokenCookie();
+  if (fromCookie) sessionStorage.setItem(TOKEN_KEY, fromCookie);
+  return fromCookie;
+}
+
+function tokenCookie(): string | null {
+  const part = document.cookie
+    .split(';')
+    .map((p) => p.trim())
+    .find((p) => p.startsWith(`${TOKEN_KEY}=`));
+  const value = part ? decodeURIComponent(part.slice(TOKEN_KEY.length + 1)) : '';
+  return value || null;
+}
+
+/** Remembers the page a signed-out user asked for, to open it after sign-in (issue 11, item 5). */
+export function rememberReturnPath(path: string): void {
+  if (path.startsWith('/page/')) sessionStorage.setItem(RETURN_KEY, path);
+}
+
+/** The page asked for before sign-in, once. */
+export function takeReturnPath(): string | null {
+  const path = sessionStorage.getItem(RETURN_KEY);
+  sessionStorage.removeItem(RETURN_KEY);
+  return path && path.startsWith('/page/') ? path : null;
 }
 
 export function storeToken(token: string, expiresAt: string): void {

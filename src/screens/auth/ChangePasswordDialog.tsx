@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Alert, Form, Input, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../app/api/client';
-import { showMessage } from '../../app/popups';
+import { showSuccess } from '../../app/popups';
 import { applyFieldErrors, errorText } from './auth-api';
 import { confirmPasswordRules, newPasswordRules, PasswordPolicy } from './PasswordPolicy';
 
@@ -27,7 +27,7 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
       await api('/user/changePwd', { method: 'POST', body: values, quiet: true });
       form.resetFields();
       onClose();
-      void showMessage({ type: 'success', content: t('ui.auth.changePassword.done') });
+      void showSuccess({ type: 'success', content: t('ui.auth.changePassword.done') });
     } catch (e) {
       if (!applyFieldErrors(form, e, ['oldPassword', 'newPassword', 'confirmPassword'])) setError(errorText(e));
     } finally {

@@ -4,7 +4,7 @@ import { LockOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
 import type { LoginAnswer, LoginSuccess, TwoStepMethod } from '../../common/api-types';
-import { storeToken } from '../../app/api/token';
+import { storeToken, takeReturnPath } from '../../app/api/token';
 import { applyLanguage } from '../../app/language';
 import { errorText, publicCall, rememberTrustedBrowser, trustedBrowserToken } from './auth-api';
 
@@ -57,7 +57,8 @@ export function LoginScreen() {
     storeToken(session.token, session.expiresAt);
     if (session.trustedBrowserToken) rememberTrustedBrowser(loginAccount, session.trustedBrowserToken);
     applyLanguage(session.user.language);
-    void navigate('/page', { replace: true });
+    // The page first asked for, when sign-in interrupted it (issue 11, item 5).
+    void navigate(takeReturnPath() ?? '/page', { replace: true });
   }
 
   async function submit(values: LoginForm) {

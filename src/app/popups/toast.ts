@@ -1,0 +1,23 @@
+import { message } from 'antd';
+import type { MessageItem } from '../../../engine/client/host/popups';
+import { playPopupSound } from './sound';
+
+/** How long a plain success stays on screen (issue 11, item 4). */
+export const TOAST_SECONDS = 3;
+
+/**
+ * A plain success: a short-lived message that closes by itself and never takes the keyboard, so a
+ * scanner or keyboard user goes on without a click (issue 11, item 4). Warnings, errors and
+ * confirms keep the blocking popups of spec sections 3 and 5; a success that asks for a duration
+ * of its own, or a callback, or a button, is a popup too.
+ */
+export function showSuccess(item: MessageItem): Promise<void> {
+  playPopupSound('success');
+  void message.open({ type: 'success', content: item.content, duration: TOAST_SECONDS, className: 'wms-toast' });
+  return Promise.resolve();
+}
+
+/** Whether a message is a plain success that a short-lived message should carry. */
+export function isPlainSuccess(item: MessageItem): boolean {
+  return item.type === 'success' && item.duration === undefined && item.callback === undefined && item.buttonText === undefined;
+}
