@@ -5,8 +5,8 @@
  */
 import { useMemo, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router-dom';
-import { Result } from 'antd';
+import { Link, useSearchParams } from 'react-router-dom';
+import { List, Result, Typography } from 'antd';
 import { EngineServicesContext, PageView, type EngineCallError, type EngineServices } from '../../engine/client/index';
 import { hostPopups } from '../../engine/client/host/popups';
 import { isPlainSuccess, showSuccess } from './popups';
@@ -149,8 +149,37 @@ export default function MappedPage() {
   const [params] = useSearchParams();
   const moduleCode = params.get('moduleCode');
   const functionCode = params.get('functionCode');
+  if (!moduleCode && !functionCode) return <PageMap />;
   if (!moduleCode || !functionCode) return <NotFoundResult />;
   return <EnginePage key={`${moduleCode}/${functionCode}`} moduleCode={moduleCode} functionCode={functionCode} />;
+}
+
+/**
+ * `/mapTo` opened from its menu entry, without a page named (issue 11, item 6): the map of the
+ * pages built from definitions, each opening through this same route with its field maps for import.
+ */
+function PageMap() {
+  const { t } = useTranslation();
+  const pages = PAGE_ROUTES.flatMap((r) => (r.target.kind === 'definition' ? [{ route: r, target: r.target }] : []));
+  return (
+    <div data-testid="page-map" style={{ padding: 16 }}>
+      <Typography.Title level={4}>{t('menu.mapTo')}</Typography.Title>
+      <Typography.Paragraph type="secondary">{t('ui.shell.pageMap')}</Typography.Paragraph>
+      <List
+        size="small"
+        bordered
+        dataSource={pages}
+        renderItem={({ route, target }) => (
+          <List.Item>
+            <Link to={`/page/mapTo?moduleCode=${target.moduleCode}&functionCode=${target.functionCode}`}>{t(route.titleKey)}</Link>
+            <Typography.Text type="secondary">
+              {target.moduleCode}/{target.functionCode}
+            </Typography.Text>
+          </List.Item>
+        )}
+      />
+    </div>
+  );
 }
 
 function NotFoundResult() {

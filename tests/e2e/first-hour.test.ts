@@ -76,4 +76,22 @@ describe('the first hour in Chromium', () => {
       await fetch(new URL('api/user/defaultLang', server.url), { method: 'PUT', headers: auth, body: JSON.stringify({ language: 'en' }) });
     }
   });
+  it('opens the field maps entry of the menu as a map of the pages, each of which opens (item 6)', async () => {
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(`${server.url}#/page/mapTo`);
+      await page.fill('#login_loginAccount', ADMIN.loginAccount);
+      await page.fill('#login_password', ADMIN.password);
+      await page.press('#login_password', 'Enter');
+      const map = page.getByTestId('page-map');
+      await map.waitFor();
+      expect(await page.getByText('This screen could not be found').count()).toBe(0);
+      await map.getByText('masterdata/sku').waitFor();
+      await map.locator('a[href*="functionCode=sku"]').first().click();
+      await page.locator('[data-testid="engine-page"][data-function="sku"]').first().waitFor();
+    } finally {
+      await context.close();
+    }
+  });
 });

@@ -32,6 +32,18 @@ describe('route table', () => {
       for (const r of PAGE_ROUTES) expect(locale.ui.shell.route[r.route], `${language} ${r.route}`).toBeTruthy();
     }
   });
+
+  it('titles every tab exactly as the menu entry that opens it, in every language (issue 11, item 6)', () => {
+    for (const language of ['en', 'zh', 'zh_tw', 'kor', 'th', 'jp']) {
+      const locale = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, `../../../locales/${language}.json`), 'utf8')) as {
+        menu: Record<string, string>;
+        ui: { shell: { route: Record<string, string> } };
+      };
+      const menuEntries = PAGE_ROUTES.filter((r) => locale.menu[r.route] !== undefined);
+      expect(menuEntries.length).toBeGreaterThan(50);
+      for (const r of menuEntries) expect(locale.ui.shell.route[r.route], `${language} ${r.route}`).toBe(locale.menu[r.route]);
+    }
+  });
 });
 
 describe(startRedirect.name, () => {
