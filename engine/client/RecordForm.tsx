@@ -3,7 +3,7 @@ import { Modal } from 'antd';
 import Form from '@rjsf/antd';
 import type { IChangeEvent, default as CoreForm } from '@rjsf/core';
 import type { ErrorSchema, FormValidation, RJSFValidationError } from '@rjsf/utils';
-import validator from '@rjsf/validator-ajv8';
+import { formValidator as validator } from './model/formValidator.js';
 import { keyFieldOf, type FieldDefinition, type PageDefinition, type ScalarValue } from '../schema/index.js';
 import type { AddingResponse, GenericRow, RecordValues } from '../schema/api.js';
 import { useEngineServices } from './services.js';

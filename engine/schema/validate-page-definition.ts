@@ -1,11 +1,15 @@
-import { Ajv, type ErrorObject } from 'ajv';
-import { PageDefinitionSchema, type PageDefinition } from './page-definition.schema.js';
+import type { ErrorObject } from 'ajv';
+import type { PageDefinition } from './page-definition.schema.js';
+import { validate as checkGenerated } from './generated/page-definition.validate.js';
 import { checkPageSemantics } from './check-page-semantics.js';
 import { upgradePageDefinition } from './upgrade-page-definition.js';
 import type { ValidationProblem, ValidationResult } from './validation-problem.js';
 
-const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
-const checkSchema = ajv.compile<PageDefinition>(PageDefinitionSchema);
+// The schema's check is generated code (npm run generate), never compiled at run time: compiling
+// uses `new Function`, which the app's Content-Security-Policy forbids (issue 9, item 8).
+function checkSchema(document: unknown): document is PageDefinition {
+  return checkGenerated(document);
+}
 
 /**
  * Validates a page definition of the current schema version and reports every problem with its
@@ -14,7 +18,7 @@ const checkSchema = ajv.compile<PageDefinition>(PageDefinitionSchema);
  */
 export function validatePageDefinition(document: unknown): ValidationResult<PageDefinition> {
   if (!checkSchema(document)) {
-    return { ok: false, problems: [...schemaProblems(checkSchema.errors ?? []), ...semanticsOfMalformed(document)] };
+    return { ok: false, problems: [...schemaProblems(checkGenerated.errors ?? []), ...semanticsOfMalformed(document)] };
   }
   const problems = checkPageSemantics(document);
   return problems.length ? { ok: false, problems } : { ok: true, value: document, problems: [] };
