@@ -9,7 +9,7 @@ import { NotFoundScreen } from '../screens/NotFoundScreen';
 import { NotAvailableScreen } from '../screens/NotAvailableScreen';
 import { RequireToken } from './guard';
 import { LOCALES } from './locale';
-import { PopupHost } from './popups';
+import { PopupHost, ToastHost } from './popups';
 import { GlobalLoading, SessionEvents } from './shell/SessionEvents';
 import { useSession } from './store/session-store';
 
@@ -26,6 +26,7 @@ export function App() {
           <SessionEvents />
           <GlobalLoading />
           <PopupHost />
+          <ToastHost />
           <Suspense fallback={<Spin fullscreen />}>
             <Routes>
               <Route path="/" element={<Navigate to="/login" replace />} />

@@ -314,7 +314,8 @@ describe('generic engine API', () => {
 
     it('sorts by any field of the page and pages with a stable order', async () => {
       const sorted = await select(viewer, { sort: [{ field: 'qty', direction: 'desc' }] });
-      expect(codes(sorted.rows)).toEqual(['B-001', 'A-002', 'B-002', 'A-001', 'C-001']);
+      // PostgreSQL's own order, which an index serves in both directions: empty values first when descending.
+      expect(codes(sorted.rows)).toEqual(['C-001', 'B-001', 'A-002', 'B-002', 'A-001']);
       const first = await select(viewer, { page: 1, pageSize: 2 });
       const second = await select(viewer, { page: 2, pageSize: 2 });
       const third = await select(viewer, { page: 3, pageSize: 2 });
@@ -655,11 +656,15 @@ describe('generic engine API', () => {
       const units = await sql<{ code: string; label: string }>`
         select code, coalesce(desc_en, code) as label from code_master where code_type = 'UOM' and active order by sort_seq, code
       `.execute(db);
-      const ofSku = await call(viewer, '/api/generic/uom', { skuCode: 'SKU-UOM' });
+      // Units of measure are the SKU master's: reading them needs its view right (issue 9, item 5).
+      const skuViewer = await createUser(t, { loginAccount: 'uom-viewer', rights: ['masterdata.sku:view'], projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] });
+      const otherViewer = await createUser(t, { loginAccount: 'uom-other', rights: ['masterdata.sku:view'], projectCodes: ['PRJ2'], warehouseCodes: ['WH1'] });
+      expect((await call(viewer, '/api/generic/uom', { skuCode: 'SKU-UOM' })).statusCode).toBe(403);
+      const ofSku = await call(skuViewer, '/api/generic/uom', { skuCode: 'SKU-UOM' });
       expect(ofSku.statusCode, ofSku.body).toBe(200);
       expect(json<{ options: { value: string }[] }>(ofSku).options.map((o) => o.value)).toEqual(['CS', 'EA']);
-      expect(json<{ options: unknown[] }>(await call(other, '/api/generic/uom', { skuCode: 'SKU-UOM' })).options).toEqual([]);
-      const all = json<{ options: { value: string; label: string }[] }>(await call(viewer, '/api/generic/uom', {})).options;
+      expect(json<{ options: unknown[] }>(await call(otherViewer, '/api/generic/uom', { skuCode: 'SKU-UOM' })).options).toEqual([]);
+      const all = json<{ options: { value: string; label: string }[] }>(await call(skuViewer, '/api/generic/uom', {})).options;
       expect(all).toEqual(units.rows.map((u) => ({ value: u.code, label: u.label })));
       expect(all).toContainEqual({ value: 'ZZT', label: 'Test unit' });
     });

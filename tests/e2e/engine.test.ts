@@ -559,12 +559,15 @@ describe('page-definition engine in Chromium', () => {
     }
   });
   it('switches warehouse in the header: the open locations tab then lists only the second warehouse (issue 11, item 1)', async () => {
-    const page = admin;
+    // A page of its own: the shared one keeps the filters earlier tests typed into /loa.
+    const page = await signedInPage(browser, server, ADMIN.loginAccount, ADMIN.password);
     const totalOf = async (code: string) => {
       await apiCall(server, adminToken, '/user/whs', { code });
       return (await apiCall<{ total: number }>(server, adminToken, '/generic/selection', { moduleCode: 'masterdata', functionCode: 'loa', page: 1, pageSize: 1 })).total;
     };
-    const [wh1, wh2] = [await totalOf('WH1'), await totalOf('WH2')];
+    // WH1 last: a switch is remembered as the user's default, and the page below signs in afresh.
+    const wh2 = await totalOf('WH2');
+    const wh1 = await totalOf('WH1');
     expect(wh1).not.toBe(wh2);
     await openEnginePage(page, server, '/page/loa', 'loa');
     const panel = () => grid(page, 'loa').locator(':scope > [data-testid="engine-grid"] .ag-paging-row-summary-panel').innerText();
@@ -577,5 +580,6 @@ describe('page-definition engine in Chromium', () => {
     await page.getByTestId('warehouse-switcher').click();
     await page.locator('.ant-select-item-option').filter({ hasText: 'WH1' }).click();
     await eventually(total).toBe(wh1);
+    await page.context().close();
   });
 });

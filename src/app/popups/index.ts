@@ -4,5 +4,5 @@
  */
 export { showMessage, showConfirm, closeTopPopup, clearPopups, popups } from './popup-store';
 export { PopupHost } from './PopupHost';
-export { showSuccess, isPlainSuccess, TOAST_SECONDS } from './toast';
+export { showSuccess, isPlainSuccess, ToastHost, TOAST_SECONDS } from './toast';
 export type { MessageItem, ConfirmItem, MessageType, ConfirmOkType, ConfirmIconType } from '../../../engine/client/host/popups';

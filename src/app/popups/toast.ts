@@ -1,6 +1,25 @@
-import { message } from 'antd';
+import { useEffect } from 'react';
+import { App } from 'antd';
+import type { MessageInstance } from 'antd/es/message/interface';
 import type { MessageItem } from '../../../engine/client/host/popups';
 import { playPopupSound } from './sound';
+
+let messages: MessageInstance | undefined;
+
+/**
+ * Lends the app's message API (antd's App context) to `showSuccess`: antd's static message
+ * functions do not render under React 19. Mounted once inside antd's App.
+ */
+export function ToastHost() {
+  const { message } = App.useApp();
+  useEffect(() => {
+    messages = message;
+    return () => {
+      if (messages === message) messages = undefined;
+    };
+  }, [message]);
+  return null;
+}
 
 /** How long a plain success stays on screen (issue 11, item 4). */
 export const TOAST_SECONDS = 3;
@@ -13,7 +32,7 @@ export const TOAST_SECONDS = 3;
  */
 export function showSuccess(item: MessageItem): Promise<void> {
   playPopupSound('success');
-  void message.open({ type: 'success', content: item.content, duration: TOAST_SECONDS, className: 'wms-toast' });
+  void messages?.open({ type: 'success', content: item.content, duration: TOAST_SECONDS, className: 'wms-toast' });
   return Promise.resolve();
 }
 

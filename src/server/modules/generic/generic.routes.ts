@@ -20,6 +20,7 @@ import {
   UpdatingRequestSchema,
 } from '../../../../engine/schema/api.js';
 import type { EngineRow } from '../../../../engine/server/index.js';
+import type { FieldDefinition } from '../../../../engine/schema/index.js';
 import { AppError } from '../../../common/errors.js';
 import type { RouteAccess } from '../../http/access.js';
 import { requireUser } from '../../http/access-plugin.js';
@@ -147,7 +148,7 @@ export const genericRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // Streaming writer (issue 5): rows go out as they are read, the file is never whole in memory.
       const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: false, useSharedStrings: false });
       const sheet = workbook.addWorksheet(plan.title.slice(0, 31).replace(/[\\/?*[\]:]/g, ' ') || 'Sheet1');
-      sheet.columns = plan.columns.map((c) => ({ header: c.header, key: c.field.name, width: 18 }));
+      sheet.columns = plan.columns.map((c) => ({ header: c.header, key: c.field.name, width: 18, ...(DATE_FORMATS[c.field.type] ? { style: { numFmt: DATE_FORMATS[c.field.type] } } : {}) }));
       // Nothing is sent before the first batch is read: a failure up to then is an ordinary JSON
       // error. A failure later (the connection to the database lost midway) cannot change the
       // status any more, so the file is finished with a row saying it is incomplete instead of a
@@ -155,9 +156,9 @@ export const genericRoutes: FastifyPluginAsyncTypebox = async (app) => {
       let firstBatch!: () => void;
       const started = new Promise<void>((resolve) => (firstBatch = resolve));
       let streaming = false;
-      const write = async (rows: EngineRow[]) => {
+      const write = async (rows: EngineRow[], labelOf: (field: FieldDefinition, value: unknown) => string | undefined) => {
         for (const row of rows) {
-          sheet.addRow(plan.columns.map((c) => cellOf(c.field.type, row[c.field.name]))).commit();
+          sheet.addRow(plan.columns.map((c) => labelOf(c.field, row[c.field.name]) ?? cellOf(c.field.type, row[c.field.name]))).commit();
         }
         if (!streaming) {
           streaming = true;
@@ -237,8 +238,13 @@ export const genericRoutes: FastifyPluginAsyncTypebox = async (app) => {
 };
 
 /** xlsx cells: numbers that survive the trip stay numbers; longer decimals stay exact text. */
+/** Excel shows dates and times as such (issue 11, item 7), in the format of these columns. */
+const DATE_FORMATS: Record<string, string | undefined> = { date: 'yyyy-mm-dd', datetime: 'yyyy-mm-dd hh:mm:ss' };
+
 function cellOf(type: string, value: unknown): ExcelJS.CellValue {
   if (value === null || value === undefined) return null;
+  if (type === 'date' && typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) return new Date(`${value}T00:00:00Z`);
+  if (type === 'datetime' && typeof value === 'string' && !Number.isNaN(Date.parse(value))) return new Date(value);
   if ((type === 'decimal' || type === 'integer') && (typeof value === 'string' || typeof value === 'number')) {
     const exact = new Decimal(value);
     const number = exact.toNumber();

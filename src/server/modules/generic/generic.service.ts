@@ -58,6 +58,7 @@ import { actionRights, hasRight } from '../../http/access-plugin.js';
 import { translate } from '../../http/i18n.js';
 import { behaviourRegistry } from './behaviours.js';
 import { dropdownPorts, findUomOptions } from './code-master.repository.js';
+import { optionLabels, type OptionLabels } from './option-labels.js';
 import type { DefinitionStore, ResolvedPage } from './definition-store.js';
 
 /** Everything a generic call needs: database, definitions, the caller. */
@@ -261,8 +262,11 @@ export function labelText(page: PageDefinition, code: string, language: Language
 export interface ExportPlan {
   title: string;
   columns: { field: FieldDefinition; header: string }[];
-  /** Streams every matching row, batch by batch, inside one read-only transaction. */
-  run(write: (rows: EngineRow[]) => Promise<void>): Promise<void>;
+  /**
+   * Streams every matching row, batch by batch, inside one read-only transaction, with what the
+   * screen shows for the values of fields with choices (issue 11, item 7).
+   */
+  run(write: (rows: EngineRow[], labelOf: (field: FieldDefinition, value: unknown) => string | undefined) => Promise<void>): Promise<void>;
 }
 
 /**
@@ -283,16 +287,25 @@ export async function planExport(ctx: GenericContext, request: ExportRequest): P
     }
     fields = request.fields.map((name) => prepared.fieldsByName.get(name)!);
   }
+  const columns = fields.map((field) => ({ field, header: labelText(page, field.labelCode, ctx.language) }));
   return {
     title: labelText(page, page.titleCode, ctx.language),
-    columns: fields.map((field) => ({ field, header: labelText(page, field.labelCode, ctx.language) })),
+    columns,
     run: (write) =>
       engine(() =>
         readOnly(
           ctx,
           prepared,
           async (trx) => {
-            for await (const batch of iterateRows(trx, prepared, session, query, { maxRows: EXPORT_MAX_ROWS })) await write(batch);
+            for await (const batch of iterateRows(trx, prepared, session, query, { maxRows: EXPORT_MAX_ROWS })) {
+              const labels = new Map<string, OptionLabels | undefined>();
+              for (const { field } of columns) {
+                // Inside the export's own transaction: the embedded database has one session, and a
+                // second connection would wait for this one for ever.
+                if (field.options) labels.set(field.name, await optionLabels(trx, prepared, session, ctx.language, field, { values: batch.map((row) => row[field.name]) }));
+              }
+              await write(batch, (field, value) => labels.get(field.name)?.labelOf(value));
+            }
           },
           { statementTimeoutMs: EXPORT_TIMEOUT_MS },
         ),
@@ -328,6 +341,14 @@ export async function importRows(ctx: GenericContext, upload: ImportUpload): Pro
     }
     const mapped = mapImportRows(map, cells, labels);
     if (mapped.errors.length) throw new AppError('IMPORT_REJECTED', {}, mapped.errors);
+    // A file exported from the screen holds the labels of choices; one typed by hand may hold the codes.
+    for (const column of map.columns) {
+      const field = prepared.fieldsByName.get(column.field);
+      if (!field?.options) continue;
+      const texts = mapped.records.map((r) => r.record[field.name]).filter((v): v is string => typeof v === 'string');
+      const choices = await optionLabels(ctx.db, prepared, session, ctx.language, field, { labels: texts });
+      if (choices) for (const r of mapped.records) r.record[field.name] = choices.valueOf(r.record[field.name]);
+    }
     if (!mapped.records.length) throw new AppError('IMPORT_FILE_INVALID', { reason: 'no rows' });
     if (mapped.records.length > IMPORT_MAX_ROWS) throw new AppError('IMPORT_FILE_INVALID', { reason: `more than ${IMPORT_MAX_ROWS} rows` });
 
