@@ -528,7 +528,19 @@ describe('generic engine API', () => {
       ]);
     });
 
+    it('writes what the screen shows: code-master texts in the caller language and real Excel dates (issue 11, item 7)', async () => {
+      const { rows } = await exportRows(viewer, { conditions: { combinator: 'and', rules: [{ field: 'code', operator: 'in', value: ['A-001', 'B-001'] }] }, fields: ['code', 'category', 'received_on'] }, 'zh');
+      const [a001, b001] = rows.slice(1);
+      expect(a001[0]).toBe('A-001');
+      // FOOD has a Chinese text; TOOL has none, so its English text stands in.
+      expect(a001[1]).toBe('食品');
+      expect(b001[1]).toBe('Tools');
+      expect(a001[2]).toBeInstanceOf(Date);
+      expect((a001[2] as Date).toISOString().slice(0, 10)).toBe('2026-01-05');
+    });
+
     it('never exports rows of another project', async () => {
+
       const { rows } = await exportRows(other, {});
       const exported = rows.slice(1).map((r) => r[0]);
       expect(exported).toEqual(expect.arrayContaining(['A-001', 'Z-999']));
