@@ -50,7 +50,7 @@ export interface DataGridProps {
   onSelectionChange(rows: GenericRow[]): void;
   /** More than the cap was selected; the grid has already kept only the first rows. */
   onSelectionCapped(): void;
-  onTotal(total: number): void;
+  onTotal(total: number, estimated: boolean): void;
   onRowOpen?(row: GenericRow): void;
   /** Accessible name of the grid. */
   label: string;
@@ -149,8 +149,12 @@ export function DataGrid(props: DataGridProps) {
         const sort: Sort[] = params.sortModel.map((item) => ({ field: item.colId, direction: item.sort }));
         propsRef.current.fetchRows(page, pageSize, sort).then(
           (answer) => {
-            propsRef.current.onTotal(answer.total);
-            params.successCallback(answer.rows, answer.total);
+            const estimated = answer.totalEstimated === true;
+            propsRef.current.onTotal(answer.total, estimated);
+            // An estimated total is not a row count the grid may trust: the last row is known only
+            // once a page comes back short (issue 11, item 10).
+            const lastRow = !estimated ? answer.total : answer.rows.length < pageSize ? params.startRow + answer.rows.length : undefined;
+            params.successCallback(answer.rows, lastRow);
           },
           () => params.failCallback(),
         );

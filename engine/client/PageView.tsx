@@ -113,7 +113,7 @@ function PageBody(props: PageViewProps & { view: PageViewResponse }) {
   const [search, setSearch] = useState<SearchState>({ values: {} });
   const [reloadToken, setReloadToken] = useState(0);
   const [selected, setSelected] = useState<GenericRow[]>([]);
-  const [total, setTotal] = useState<number | null>(null);
+  const [total, setTotal] = useState<{ count: number; estimated: boolean } | null>(null);
   const [form, setForm] = useState<{ mode: 'add' | 'edit'; initial: Record<string, unknown>; row?: GenericRow } | null>(null);
   const [importing, setImporting] = useState(false);
   const [asking, setAsking] = useState<BehaviourDefinition | null>(null);
@@ -395,7 +395,7 @@ function PageBody(props: PageViewProps & { view: PageViewResponse }) {
           </Tooltip>
         )}
         <Typography.Text type="secondary" data-testid="engine-total">
-          {total === null ? '' : services.t('ui.engine.total', { count: total })}
+          {total === null ? '' : services.t(total.estimated ? 'ui.engine.totalAbout' : 'ui.engine.total', { count: total.count })}
           {selected.length > 0 ? ` · ${services.t('ui.engine.selected', { count: selected.length })}` : ''}
         </Typography.Text>
       </Space>
@@ -410,7 +410,7 @@ function PageBody(props: PageViewProps & { view: PageViewResponse }) {
           reloadToken={reloadToken}
           onSelectionChange={setSelected}
           onSelectionCapped={() => void services.message({ type: 'warning', content: services.t('ui.engine.selectionCapped', { max: 100 }) })}
-          onTotal={setTotal}
+          onTotal={(count, estimated) => setTotal({ count, estimated })}
           onRowOpen={rights.edit ? (row) => setForm({ mode: 'edit', initial: row, row }) : undefined}
           localeText={gridTexts}
         />

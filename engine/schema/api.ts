@@ -53,7 +53,9 @@ export const SelectionRequestSchema = Type.Object({
 export type SelectionRequest = Static<typeof SelectionRequestSchema>;
 export interface SelectionResponse {
   rows: GenericRow[];
+  /** Matching rows: exact, or the planner's estimate when `totalEstimated` (very large lists). */
   total: number;
+  totalEstimated?: boolean;
 }
 
 export const AddingRequestSchema = Type.Object({

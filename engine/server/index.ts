@@ -24,7 +24,7 @@ export {
   configuratorSqlFailure,
 } from './configurator-sql.js';
 export { checkConfiguratorSql, type ConfiguratorSqlMode, type ConfiguratorSqlVerdict } from './check-configurator-sql.js';
-export { compileRowQuery, inPageReadTransaction, selectPage, iterateRows, findRowsByKeys, parseRowKey, type RowQuery } from './page-rows.js';
+export { compileRowQuery, inPageReadTransaction, selectPage, PAGE_COUNT_LIMITS, iterateRows, findRowsByKeys, parseRowKey, type RowQuery } from './page-rows.js';
 export { normalizeRow, type EngineRow } from './normalize-row.js';
 export { prepareRecord, type PreparedRecord } from './prepare-record.js';
 export { checkRecordInDatabase } from './check-record-in-database.js';

@@ -109,13 +109,19 @@ export async function inPageReadTransaction<T>(
   return inConfiguratorTransaction(db, session, 'read', work, options);
 }
 
+/**
+ * Up to this many matching rows a page answers the exact count; past it, the planner's estimate
+ * (issue 11, item 10): an exact count reads every matching row, on every page of a large table.
+ */
+export const PAGE_COUNT_LIMITS = { exactBelow: 100_000 };
+
 /** One page of rows and the total count (spec section 5: at most 100 rows a page). */
 export async function selectPage(
   db: EngineDb,
   prepared: PreparedPage,
   session: EngineSession,
   query: RowQuery & { page: number; pageSize?: number },
-): Promise<{ rows: EngineRow[]; total: number }> {
+): Promise<{ rows: EngineRow[]; total: number; totalEstimated?: boolean }> {
   const compiled = compileRowQuery(prepared, session, query);
   const pageSize = Math.min(query.pageSize ?? pageSizeOf(prepared.page), 100);
   const offset = (Math.max(query.page, 1) - 1) * pageSize;
@@ -123,8 +129,21 @@ export async function selectPage(
     select ${compiled.select} from ${compiled.from} where ${compiled.where}
     order by ${compiled.orderBy} limit ${pageSize} offset ${offset}
   `.execute(db);
-  const counted = await sql<{ total: unknown }>`select count(*) as total from ${compiled.from} where ${compiled.where}`.execute(db);
-  return { rows: rows.map((row) => normalizeRow(prepared, row)), total: Number(counted.rows[0].total) };
+  const normalized = rows.map((row) => normalizeRow(prepared, row));
+  // A first page that is not full is the whole list: nothing left to count.
+  if (offset === 0 && rows.length < pageSize) return { rows: normalized, total: rows.length };
+  // Counting stops past the limit; a longer list answers the planner's estimate instead.
+  const limit = PAGE_COUNT_LIMITS.exactBelow;
+  const counted = await sql<{ total: unknown }>`
+    select count(*) as total from (select 1 from ${compiled.from} where ${compiled.where} limit ${limit + 1}) as capped
+  `.execute(db);
+  const total = Number(counted.rows[0].total);
+  if (total <= limit) return { rows: normalized, total };
+  const { rows: plan } = await sql<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>`
+    explain (format json) select 1 from ${compiled.from} where ${compiled.where}
+  `.execute(db);
+  const estimate = Math.round(plan[0]?.['QUERY PLAN'][0]?.Plan['Plan Rows'] ?? 0);
+  return { rows: normalized, total: Math.max(estimate, limit + 1), totalEstimated: true };
 }
 
 /** Every matching row in batches, for export; stops after maxRows. */

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GenericRow, SelectionResponse } from '../../engine/schema/api.js';
 import { CURRENT_SCHEMA_VERSION, validatePageDefinition, type PageDefinition } from '../../engine/schema/index.js';
-import { CONFIGURATOR_SQL_LIMITS } from '../../engine/server/index.js';
+import { CONFIGURATOR_SQL_LIMITS, PAGE_COUNT_LIMITS } from '../../engine/server/index.js';
 import { definitionEventsOf } from '../../src/server/modules/designer/definition-events.js';
 import { contentHash } from '../../src/server/modules/generic/definition-sync.js';
 import { registerBehaviour } from '../../src/server/modules/generic/behaviours.js';
@@ -321,6 +321,22 @@ describe('generic engine API', () => {
       const third = await select(viewer, { page: 3, pageSize: 2 });
       expect([...codes(first.rows), ...codes(second.rows), ...codes(third.rows)]).toEqual(['A-001', 'A-002', 'B-001', 'B-002', 'C-001']);
       expect(first.total).toBe(5);
+    });
+
+    it('answers the planner estimate instead of counting a very large list, and says so (issue 11, item 10)', async () => {
+      const exact = await select(viewer, { page: 1, pageSize: 2 });
+      expect(exact.total).toBe(5);
+      expect(exact.totalEstimated).toBeUndefined();
+      const saved = PAGE_COUNT_LIMITS.exactBelow;
+      PAGE_COUNT_LIMITS.exactBelow = 1;
+      try {
+        const estimated = await select(viewer, { page: 1, pageSize: 2 });
+        expect(estimated.totalEstimated).toBe(true);
+        expect(estimated.total).toBeGreaterThanOrEqual(1);
+        expect(estimated.rows).toHaveLength(2);
+      } finally {
+        PAGE_COUNT_LIMITS.exactBelow = saved;
+      }
     });
 
     it('refuses a page size above 100 (spec section 5)', async () => {

@@ -64,7 +64,7 @@ export function definitionStoreOf(app: { database: { db: GenericContext['db'] };
 }
 
 const RowSchema = Type.Record(Type.String(), Type.Unknown());
-const RowsAnswer = Type.Object({ rows: Type.Array(RowSchema), total: Type.Integer() });
+const RowsAnswer = Type.Object({ rows: Type.Array(RowSchema), total: Type.Integer(), totalEstimated: Type.Optional(Type.Boolean()) });
 const OptionsAnswer = Type.Object({
   options: Type.Array(
     Type.Object({
@@ -87,7 +87,7 @@ const BehaviourAnswer = Type.Object({
   messageCode: Type.Optional(Type.String()),
   messageParams: Type.Optional(Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()]))),
 });
-const TabAnswer = Type.Object({ rows: Type.Array(RowSchema), total: Type.Integer(), moduleCode: Type.String(), functionCode: Type.String() });
+const TabAnswer = Type.Object({ rows: Type.Array(RowSchema), total: Type.Integer(), totalEstimated: Type.Optional(Type.Boolean()), moduleCode: Type.String(), functionCode: Type.String() });
 /** The xlsx stream of an export; described for the OpenAPI page, never serialized. */
 const FileAnswer = Type.Unknown({ description: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' });
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema };
