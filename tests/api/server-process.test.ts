@@ -67,6 +67,7 @@ describe('server process', () => {
       expect(lines.filter((l) => l.includes('with the password'))).toHaveLength(1);
       expect(lines.filter((l) => l.includes('"msg":"request"'))).toHaveLength(5);
       expect(lines.filter((l) => l.includes('/assets/file-'))).toHaveLength(0);
+      expect(server.output()).not.toMatch(/Deprecation|Warning:/);
     } finally {
       await server.stop('SIGTERM');
     }

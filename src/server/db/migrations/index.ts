@@ -10,6 +10,7 @@ import * as m0030 from './0030_page_visit.js';
 import * as m0040 from './0040_designer.js';
 import * as m0050 from './0050_configurator_sql_roles.js';
 import * as m0051 from './0051_login_failure.js';
+import * as m0052 from './0052_seed_roles.js';
 
 /**
  * Every migration, in order. Names sort in the order they run; a new migration gets the next
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   '0040_designer': m0040,
   '0050_configurator_sql_roles': m0050,
   '0051_login_failure': m0051,
+  '0052_seed_roles': m0052,
 };
