@@ -5,8 +5,7 @@ import { sql, type Kysely } from 'kysely';
  * (issue 11, item 2). Rights are per module (spec section 6); areas that arrive later add their
  * modules to these roles in their own migrations. Roles that already exist by name are left alone.
  */
-const MODULES = ['home', 'masterdata', 'transport', 'setup', 'generic'] as const;
-type Module = (typeof MODULES)[number];
+type Module = 'home' | 'masterdata' | 'transport' | 'setup' | 'generic';
 type Grant = 'view' | 'edit' | 'all';
 
 const ROLES: Array<{ name: string; level: number; description: string; grants: Partial<Record<Module, Grant>> }> = [
