@@ -109,7 +109,7 @@ describe('route fuzz', () => {
         let status: number;
         try {
           const response = await injectAs(t.app, token, {
-            method: op.method,
+            method: op.method as 'GET',
             url: attempt.url,
             ...(attempt.query ? { query: attempt.query } : {}),
             ...(attempt.payload !== undefined ? { payload: JSON.stringify(attempt.payload), headers: { 'content-type': 'application/json' } } : {}),
