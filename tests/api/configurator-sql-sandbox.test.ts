@@ -1,16 +1,11 @@
 import { sql } from 'kysely';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/server/app.js';
-import { loadConfig } from '../../src/server/config.js';
 import { connectPostgres } from '../../src/server/db/database.js';
 import { migrateToLatest } from '../../src/server/db/migrate.js';
-import { seedFirstStart } from '../../src/server/db/seed/seed.js';
-import { syncShippedDefinitions } from '../../src/server/modules/generic/definition-sync.js';
 import { contentHash } from '../../src/server/modules/generic/definition-sync.js';
 import { definitionEventsOf } from '../../src/server/modules/designer/definition-events.js';
-import { ADMIN, buildTestApp, createUserAccount, injectAs, json, type TestApp } from '../helpers/app.js';
-import { onRealServer } from '../helpers/database.js';
+import { buildTestApp, createUserAccount, injectAs, json, type TestApp } from '../helpers/app.js';
+import { onRealServer, withAdminClient } from '../helpers/database.js';
 
 /**
  * Issue 9: configurator SQL, tried the way an attacker with only the designer right would. The
@@ -217,18 +212,8 @@ describe.runIf(onRealServer)('configurator SQL sandbox, server connected as an o
   let t: TestApp;
   let attacker: Attacker;
 
-  async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    try {
-      return await work(client);
-    } finally {
-      await client.end();
-    }
-  }
-
   beforeAll(async () => {
-    await admin(async (client) => {
+    await withAdminClient(adminUrl, async (client) => {
       await client.query(`do $$ begin
         if not exists (select 1 from pg_roles where rolname = '${ROLE}') then
           begin create role ${ROLE} login createrole; exception when duplicate_object or unique_violation then null; end;
@@ -242,27 +227,14 @@ describe.runIf(onRealServer)('configurator SQL sandbox, server connected as an o
     const { rows } = await sql<{ rolsuper: boolean }>`select rolsuper from pg_roles where rolname = current_user`.execute(inner.db);
     expect(rows[0].rolsuper).toBe(false);
     await migrateToLatest(inner.db);
-    await syncShippedDefinitions(inner.db);
-    const config = loadConfig({ LOG_LEVEL: 'silent', ADMIN_PASSWORD: ADMIN.password, DEMO_DATA: 'false' });
-    await seedFirstStart(inner.db, config.adminPassword);
     const database = {
       ...inner,
       async close() {
         await inner.close();
-        await admin((client) => client.query(`drop database if exists ${name} with (force)`));
+        await withAdminClient(adminUrl, (client) => client.query(`drop database if exists ${name} with (force)`));
       },
     };
-    const app = await buildApp({ config, database, logger: false });
-    await app.ready();
-    t = {
-      app,
-      database,
-      config,
-      async close() {
-        await app.close();
-        await database.close();
-      },
-    };
+    t = await buildTestApp({}, { database });
     attacker = await prepare(t);
   });
   afterAll(() => t?.close());

@@ -1,26 +1,16 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/app.js';
-import { launchBrowser, startE2eServer, type E2eServer } from '../helpers/browser.js';
+import { useServerAndBrowser } from '../helpers/browser.js';
 
 /** Issue 11: what a new user hits in the first hour, in Chromium against the built app. */
 describe('the first hour in Chromium', () => {
-  let server: E2eServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    server = await startE2eServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const e2e = useServerAndBrowser();
 
   it('lands on the page first asked for after sign-in, and a bookmark in a new tab needs no sign-in (item 5)', async () => {
-    const context = await browser.newContext();
+    const context = await e2e.browser.newContext();
     try {
       const page = await context.newPage();
-      await page.goto(`${server.url}#/page/loa`);
+      await page.goto(`${e2e.server.url}#/page/loa`);
       await page.waitForURL(/#\/login/);
       await page.fill('#login_loginAccount', ADMIN.loginAccount);
       await page.fill('#login_password', ADMIN.password);
@@ -30,7 +20,7 @@ describe('the first hour in Chromium', () => {
 
       // A bookmark opened in a new tab of the same browser: the token cookie restores the session.
       const bookmark = await context.newPage();
-      await bookmark.goto(`${server.url}#/page/sku`);
+      await bookmark.goto(`${e2e.server.url}#/page/sku`);
       await bookmark.locator('[data-testid="engine-page"][data-function="sku"]').first().waitFor();
       expect(bookmark.url()).toMatch(/#\/page\/sku/);
       expect(await bookmark.locator('#login_password').count()).toBe(0);
@@ -40,32 +30,32 @@ describe('the first hour in Chromium', () => {
   });
 
   it('a cookie alone authorizes nothing on the server', async () => {
-    const login = await fetch(new URL('api/user/login', server.url), {
+    const login = await fetch(new URL('api/user/login', e2e.server.url), {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(ADMIN),
     });
     const { token } = (await login.json()) as { token: string };
-    const withCookie = await fetch(new URL('api/user/status', server.url), { headers: { cookie: `token=${token}` } });
+    const withCookie = await fetch(new URL('api/user/status', e2e.server.url), { headers: { cookie: `token=${token}` } });
     expect(withCookie.status).toBe(401);
-    const withHeader = await fetch(new URL('api/user/status', server.url), { headers: { authorization: `Bearer ${token}` } });
+    const withHeader = await fetch(new URL('api/user/status', e2e.server.url), { headers: { authorization: `Bearer ${token}` } });
     expect(withHeader.status).toBe(200);
   });
   it('has a favicon, no frame around the app, and the grid paging bar in the user language (item 8)', async () => {
-    expect((await fetch(new URL('favicon.svg', server.url))).status).toBe(200);
+    expect((await fetch(new URL('favicon.svg', e2e.server.url))).status).toBe(200);
     const login = (await (
-      await fetch(new URL('api/user/login', server.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) })
+      await fetch(new URL('api/user/login', e2e.server.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) })
     ).json()) as { token: string; expiresAt: string };
     const auth = { authorization: `Bearer ${login.token}`, 'content-type': 'application/json' };
-    await fetch(new URL('api/user/defaultLang', server.url), { method: 'PUT', headers: auth, body: JSON.stringify({ language: 'zh' }) });
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    await fetch(new URL('api/user/defaultLang', e2e.server.url), { method: 'PUT', headers: auth, body: JSON.stringify({ language: 'zh' }) });
+    const context = await e2e.browser.newContext({ viewport: { width: 1440, height: 900 } });
     try {
       const page = await context.newPage();
-      await page.goto(`${server.url}#/login`);
+      await page.goto(`${e2e.server.url}#/login`);
       await page.evaluate(({ token, expiresAt }) => {
         document.cookie = `token=${encodeURIComponent(token)}; expires=${new Date(expiresAt).toUTCString()}; path=/; SameSite=Strict`;
       }, login);
-      await page.goto(`${server.url}#/page/loa`);
+      await page.goto(`${e2e.server.url}#/page/loa`);
       const panel = page.locator('[data-testid="engine-page"][data-function="loa"] .ag-paging-panel').first();
       await panel.waitFor();
       await expect.poll(() => panel.innerText(), { timeout: 30_000 }).toContain('共');
@@ -73,14 +63,14 @@ describe('the first hour in Chromium', () => {
       expect(await page.evaluate(() => getComputedStyle(document.body).margin)).toBe('0px');
     } finally {
       await context.close();
-      await fetch(new URL('api/user/defaultLang', server.url), { method: 'PUT', headers: auth, body: JSON.stringify({ language: 'en' }) });
+      await fetch(new URL('api/user/defaultLang', e2e.server.url), { method: 'PUT', headers: auth, body: JSON.stringify({ language: 'en' }) });
     }
   });
   it('opens the field maps entry of the menu as a map of the pages, each of which opens (item 6)', async () => {
-    const context = await browser.newContext();
+    const context = await e2e.browser.newContext();
     try {
       const page = await context.newPage();
-      await page.goto(`${server.url}#/page/mapTo`);
+      await page.goto(`${e2e.server.url}#/page/mapTo`);
       await page.fill('#login_loginAccount', ADMIN.loginAccount);
       await page.fill('#login_password', ADMIN.password);
       await page.press('#login_password', 'Enter');

@@ -20,10 +20,11 @@ export interface TestApp {
 /** Builds the real app on a fresh, migrated and seeded database (fastify/demo's `build()`). */
 export async function buildTestApp(
   env: Record<string, string> = {},
-  options: { logger?: FastifyServerOptions['logger']; beforeReady?: (app: FastifyInstance) => void } = {},
+  options: { logger?: FastifyServerOptions['logger']; beforeReady?: (app: FastifyInstance) => void; database?: TestDatabase } = {},
 ): Promise<TestApp> {
   const config = loadConfig({ LOG_LEVEL: 'silent', ADMIN_PASSWORD: ADMIN.password, DEMO_DATA: 'false', ...env });
-  const database = await createTestDatabase();
+  // A test may bring its own migrated database (another connection role, for example).
+  const database = options.database ?? (await createTestDatabase());
   // As start.ts: migrations (in createTestDatabase) -> definition sync -> seed.
   await syncShippedDefinitions(database.db);
   await seedFirstStart(database.db, config.adminPassword);

@@ -39,7 +39,8 @@ export async function createTestDatabase(options: { migrate?: boolean } = {}): P
   return database;
 }
 
-async function withAdminClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+/** Runs work on a connection to the server's administrative database (real server only). */
+export async function withAdminClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
