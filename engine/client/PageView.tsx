@@ -175,6 +175,7 @@ function PageBody(props: PageViewProps & { view: PageViewResponse }) {
               yes: services.t('ui.engine.yes'),
               no: services.t('ui.engine.no'),
               choice: fieldChoices ? (v) => fieldChoices.find((c) => String(c.value) === String(v))?.label : undefined,
+              dateTime: services.formatDateTime,
             }),
           onLink: link ? (value: ScalarValue) => services.openPage(link.moduleCode, link.functionCode, { [link.field ?? field.name]: value }) : undefined,
         };

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Modal } from 'antd';
 import Form from '@rjsf/antd';
 import type { IChangeEvent, default as CoreForm } from '@rjsf/core';
-import type { ErrorSchema, FormValidation, RJSFValidationError } from '@rjsf/utils';
+import type { ErrorSchema, FormValidation, RJSFValidationError, WidgetProps } from '@rjsf/utils';
+import { Alert, Input, Modal } from 'antd';
 import { formValidator as validator } from './model/formValidator.js';
 import { keyFieldOf, type FieldDefinition, type PageDefinition, type ScalarValue } from '../schema/index.js';
 import type { AddingResponse, GenericRow, RecordValues } from '../schema/api.js';
@@ -59,6 +59,15 @@ function sameValue(a: unknown, b: unknown): boolean {
   return String(a) === String(b);
 }
 
+/** A read-only stored time, shown in the user's time zone and language. */
+function LocalDateTimeWidget(props: WidgetProps) {
+  const services = useEngineServices();
+  const value = typeof props.value === 'string' ? props.value : '';
+  return <Input id={props.id} readOnly value={value && services.formatDateTime ? services.formatDateTime(value) : value} />;
+}
+
+const WIDGETS = { localDateTime: LocalDateTimeWidget };
+
 /**
  * The add/edit form of a page (DESIGN.md section 6): rjsf with the antd theme, generated from the
  * definition's fields; dropdowns from the server, defaults, field conditions, calculated and
@@ -76,6 +85,20 @@ export function RecordForm(props: RecordFormProps) {
     return recomputeCalculated(page.fields, start);
   });
   const [extraErrors, setExtraErrors] = useState<ErrorSchema | undefined>(undefined);
+  // The fields a refused save named, for the summary at the top (issue 11, item 3).
+  const [problemFields, setProblemFields] = useState<string[]>([]);
+  const bodyRef = useRef<HTMLDivElement>(null);
+  const showProblems = useCallback((names: string[]) => {
+    setProblemFields(names);
+    if (!names.length) return;
+    // A long form keeps the view where the user was: bring the first field in error into view
+    // and put the cursor in it, once the errors are drawn (issue 11, item 3).
+    requestAnimationFrame(() => {
+      const first = bodyRef.current?.querySelector<HTMLElement>('.ant-form-item-has-error');
+      first?.scrollIntoView({ block: 'center' });
+      first?.querySelector<HTMLElement>('input, textarea, .ant-select-selector')?.focus();
+    });
+  }, []);
   const [saving, setSaving] = useState(false);
   const initialValues = useMemo(() => toFormValues(page, props.initial), [page, props.initial]);
   const formFields = useMemo(() => page.fields.filter((field) => isFormField(page, field, mode)), [page, mode]);
@@ -178,12 +201,14 @@ export function RecordForm(props: RecordFormProps) {
               { moduleCode: page.moduleCode, functionCode: page.functionCode, key: props.row?._key, version: props.row?._version ?? null, record: values },
               { quiet: true },
             );
+      setProblemFields([]);
       props.onSaved(answer.row);
     } catch (error) {
       const refusal = services.callError(error);
       if (!refusal) throw error;
       const { errorSchema, unplaced } = fieldErrorsToErrorSchema(refusal.details ?? [], new Set(schemas.fields.map((field) => field.name)));
       setExtraErrors(Object.keys(errorSchema).length > 0 ? errorSchema : undefined);
+      showProblems(Object.keys(errorSchema));
       if (Object.keys(errorSchema).length === 0 || unplaced.length > 0) {
         const lines = [refusal.message, ...unplaced.map((detail) => `${detail.field}: ${detail.message ?? detail.code}`)];
         await services.message({ type: 'error', content: lines.join('\n') });
@@ -213,7 +238,17 @@ export function RecordForm(props: RecordFormProps) {
       onCancel={props.onClose}
       okButtonProps={{ id: 'engine-form-save' }}
     >
-      <div data-testid="engine-form" data-mode={mode}>
+      <div data-testid="engine-form" data-mode={mode} ref={bodyRef}>
+        {problemFields.length > 0 && (
+          <Alert
+            data-testid="engine-form-summary"
+            type="error"
+            showIcon
+            style={{ marginBottom: 12 }}
+            message={services.t('ui.engine.form.summary', { count: problemFields.length })}
+            description={problemFields.map((name) => label(page.fields.find((field) => field.name === name)?.labelCode ?? name)).join(', ')}
+          />
+        )}
         <Form
           ref={formRef}
           schema={schemas.schema}
@@ -223,8 +258,9 @@ export function RecordForm(props: RecordFormProps) {
           onChange={onChange}
           onSubmit={(event: IChangeEvent<FormRecord>) => void save(event.formData ?? {})}
           extraErrors={extraErrors}
-          // The errors are shown on their fields; rjsf would otherwise also log them.
-          onError={() => undefined}
+          // The errors are shown on their fields, counted in the summary, the first one brought into view.
+          onError={(errors) => showProblems([...new Set(errors.map((error) => (error.property ?? '').replace(/^\./, '').split('.')[0]).filter(Boolean))])}
+          widgets={WIDGETS}
           transformErrors={transformErrors}
           customValidate={customValidate}
           showErrorList={false}

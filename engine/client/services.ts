@@ -54,6 +54,8 @@ export interface EngineServices {
   hasText(key: string): boolean;
   /** The user's language code (en, zh, zh_tw, kor, th, jp). */
   language: string;
+  /** A stored date and time as the user reads it: in the user's time zone and language (issue 11, item 3). */
+  formatDateTime?: (value: string) => string;
   /** Who is signed in, to keep per-user preferences apart; null when unknown. */
   userKey: string | null;
   /** Per-user preferences (column choice); the host decides where they live. */

@@ -15,6 +15,8 @@ import { api, ApiError, download } from './api/client';
 import { clearSession, getToken } from './api/token';
 import { PAGE_ROUTES } from './routes';
 import { useSession } from './store/session-store';
+import { formatDateTime } from './locale';
+import { toLanguage } from '../common/languages';
 
 type Filter = Record<string, ScalarValue>;
 
@@ -96,6 +98,7 @@ function upload<T>(path: string, form: FormData, language: string, onProgress?: 
 export function useEngineHostServices(): EngineServices {
   const { t, i18n } = useTranslation();
   const userUid = useSession((state) => state.currentUid);
+  const timeZone = useSession((state) => state.status?.user.timeZone) ?? 'UTC';
   const language = i18n.language;
   return useMemo<EngineServices>(
     () => ({
@@ -116,13 +119,14 @@ export function useEngineHostServices(): EngineServices {
       t: (key, params) => t(key, params ?? {}),
       hasText: (key) => i18n.exists(key),
       language,
+      formatDateTime: (value) => formatDateTime(value, toLanguage(language) ?? 'en', timeZone),
       userKey: userUid == null ? null : String(userUid),
       preferences: {
         get: (key) => localStorage.getItem(key),
         set: (key, value) => localStorage.setItem(key, value),
       },
     }),
-    [t, i18n, language, userUid],
+    [t, i18n, language, userUid, timeZone],
   );
 }
 

@@ -84,4 +84,29 @@ describe('the first hour in Chromium', () => {
       await context.close();
     }
   });
+  it('a save with errors shows a summary and puts the cursor in the first field in error (item 3)', async () => {
+    const context = await e2e.browser.newContext({ viewport: { width: 1440, height: 900 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${e2e.server.url}#/page/sku`);
+      await page.fill('#login_loginAccount', ADMIN.loginAccount);
+      await page.fill('#login_password', ADMIN.password);
+      await page.press('#login_password', 'Enter');
+      const sku = page.locator('[data-testid="engine-page"][data-function="sku"]').first();
+      await sku.locator('[data-testid="engine-add"]').click();
+      await page.locator('[data-testid="engine-form"][data-mode="add"]').waitFor();
+      await page.locator('#engine-form-save').click();
+      const summary = page.getByTestId('engine-form-summary');
+      await summary.waitFor();
+      expect(await summary.innerText()).toMatch(/[2-9]\d* fields need attention/);
+      await expect
+        .poll(() => page.evaluate(() => Boolean(document.activeElement?.closest('.ant-form-item-has-error'))), { timeout: 10_000 })
+        .toBe(true);
+      // The first field in error is the first of the form, and it is in view.
+      const firstError = page.locator('[data-testid="engine-form"] .ant-form-item-has-error').first();
+      expect(await firstError.isVisible()).toBe(true);
+    } finally {
+      await context.close();
+    }
+  });
 });

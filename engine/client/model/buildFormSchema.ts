@@ -1,5 +1,5 @@
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
-import { fieldsInOrder, isDisplayable, isEditable, isMandatory, keyFieldOf, type FieldDefinition, type PageDefinition } from '../../schema/index.js';
+import { fieldsInOrder, isDisplayable, isEditable, isMandatory, isUnique, keyFieldOf, type FieldDefinition, type PageDefinition } from '../../schema/index.js';
 import { evaluateRuleGroup } from './evaluateRuleGroup.js';
 
 export type FormMode = 'add' | 'edit';
@@ -72,9 +72,11 @@ export function buildFormSchema(page: PageDefinition, options: BuildFormOptions)
     const holds = field.condition ? evaluateRuleGroup(field.condition.when, options.record) : false;
     if (field.condition?.effect === 'visible' && !holds) continue;
     const mandatory = isMandatory(field) || (field.condition?.effect === 'mandatory' && holds);
+    // A unique field is how people name the record (a SKU code, a location): it is chosen when the
+    // record is added and then stays, like the key (issue 11, item 3).
     const readonly =
       field.calc !== undefined ||
-      (options.mode === 'edit' && !isEditable(field)) ||
+      (options.mode === 'edit' && (!isEditable(field) || isUnique(field))) ||
       (field.condition?.effect === 'readonly' && holds);
     // A read-only value is shown, not checked: whatever the server stored (a timestamp in its own
     // format, a value longer than today's limit) must not block saving the other fields.
@@ -90,7 +92,11 @@ export function buildFormSchema(page: PageDefinition, options: BuildFormOptions)
     if (mandatory) required.push(field.name);
     const ui: UiSchema = {};
     if (field.type === 'text') ui['ui:widget'] = 'textarea';
+    // Numbers get a number input (issue 11, item 3), dropdowns keep their select.
+    if ((field.type === 'integer' || field.type === 'decimal') && !readonly && !(choices && choices.length > 0)) ui['ui:widget'] = 'updown';
     if (readonly) ui['ui:readonly'] = true;
+    // A stored time is read in the user's time zone, not as raw UTC (issue 11, item 3).
+    if (readonly && field.type === 'datetime') ui['ui:widget'] = 'localDateTime';
     if (field.format) ui['ui:placeholder'] = field.format;
     uiSchema[field.name] = ui;
     order.push(field.name);
