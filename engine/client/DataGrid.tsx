@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { AgGridReact } from 'ag-grid-react';
 import {
+  ColumnAutoSizeModule,
   InfiniteRowModelModule,
   LocaleModule,
   PaginationModule,
@@ -22,12 +23,14 @@ import { MAX_SELECTION } from './model/isBehaviourEnabled.js';
  * Only the grid features the engine uses (ag-grid's module registry keeps the chunk small);
  * sorting, resizing and function cell renderers are part of the core in ag-grid 36.
  */
-const GRID_MODULES: Module[] = [InfiniteRowModelModule, RowSelectionModule, LocaleModule, PaginationModule];
+const GRID_MODULES: Module[] = [InfiniteRowModelModule, RowSelectionModule, LocaleModule, PaginationModule, ColumnAutoSizeModule];
 
 export interface GridColumn {
   field: FieldDefinition;
   header: string;
   hidden: boolean;
+  /** The width the user gave the column; without one it is sized to its content. */
+  width?: number;
   /** Text of a value (labels of booleans and dropdowns, dates). */
   format(value: unknown): string;
   /** Set for a hyperlink: opens the linked page filtered by this value. */
@@ -51,6 +54,8 @@ export interface DataGridProps {
   /** More than the cap was selected; the grid has already kept only the first rows. */
   onSelectionCapped(): void;
   onTotal(total: number, estimated: boolean): void;
+  /** The user dragged a column to a new width (remembered per user and page). */
+  onColumnResized?(name: string, width: number): void;
   onRowOpen?(row: GenericRow): void;
   /** Accessible name of the grid. */
   label: string;
@@ -133,6 +138,7 @@ export function DataGrid(props: DataGridProps) {
         hide: column.hidden,
         sortable: true,
         resizable: true,
+        ...(column.width ? { width: column.width } : {}),
         minWidth: 90,
         cellRenderer: TextCell,
         cellRendererParams: { gridColumn: column },
@@ -155,6 +161,11 @@ export function DataGrid(props: DataGridProps) {
             // once a page comes back short (issue 11, item 10).
             const lastRow = !estimated ? answer.total : answer.rows.length < pageSize ? params.startRow + answer.rows.length : undefined;
             params.successCallback(answer.rows, lastRow);
+            // Columns without a width of the user's fit what the first rows show (issue 11, item 8).
+            if (params.startRow === 0) {
+              const unsized = propsRef.current.columns.filter((column) => !column.width && !column.hidden).map((column) => column.field.name);
+              if (unsized.length) setTimeout(() => apiRef.current?.autoSizeColumns(unsized, false), 0);
+            }
           },
           () => params.failCallback(),
         );
@@ -204,6 +215,11 @@ export function DataGrid(props: DataGridProps) {
           if (event.data) props.onRowOpen?.(event.data);
         }}
         suppressCellFocus={false}
+        onColumnResized={(event) => {
+          if (event.finished && event.source === 'uiColumnResized' && event.column) {
+            propsRef.current.onColumnResized?.(event.column.getColId(), event.column.getActualWidth());
+          }
+        }}
         localeText={props.localeText}
       />
     </div>

@@ -103,11 +103,12 @@ function PageBody(props: PageViewProps & { view: PageViewResponse }) {
 
   const preferenceKey = columnPreferenceKey(services.userKey, page.moduleCode, page.functionCode);
   const [columnPreference, setColumnPreference] = useState<ColumnPreference>(() => parseColumnPreference(services.preferences.get(preferenceKey)));
-  const setHidden = (hidden: string[]) => {
-    const next = { hidden };
+  const savePreference = (next: ColumnPreference) => {
     setColumnPreference(next);
     services.preferences.set(preferenceKey, JSON.stringify(next));
   };
+  const setHidden = (hidden: string[]) => savePreference({ ...columnPreference, hidden });
+  const setWidth = (name: string, width: number) => savePreference({ ...columnPreference, widths: { ...columnPreference.widths, [name]: Math.round(width) } });
 
   const [fixedFilter, setFixedFilter] = useState<Record<string, ScalarValue> | undefined>(props.initialConditions);
   const [search, setSearch] = useState<SearchState>({ values: {} });
@@ -170,6 +171,7 @@ function PageBody(props: PageViewProps & { view: PageViewResponse }) {
           field,
           header: label(field.labelCode),
           hidden: columnPreference.hidden.includes(field.name),
+          width: columnPreference.widths?.[field.name],
           format: (value: unknown) =>
             formatCellValue(field, value, {
               yes: services.t('ui.engine.yes'),
@@ -180,7 +182,7 @@ function PageBody(props: PageViewProps & { view: PageViewResponse }) {
           onLink: link ? (value: ScalarValue) => services.openPage(link.moduleCode, link.functionCode, { [link.field ?? field.name]: value }) : undefined,
         };
       }),
-    [displayed, choices, label, columnPreference.hidden, services],
+    [displayed, choices, label, columnPreference.hidden, columnPreference.widths, services],
   );
 
   const confirmBehaviour = async (behaviour: BehaviourDefinition): Promise<boolean> =>
@@ -412,6 +414,7 @@ function PageBody(props: PageViewProps & { view: PageViewResponse }) {
           onSelectionChange={setSelected}
           onSelectionCapped={() => void services.message({ type: 'warning', content: services.t('ui.engine.selectionCapped', { max: 100 }) })}
           onTotal={(count, estimated) => setTotal({ count, estimated })}
+          onColumnResized={setWidth}
           onRowOpen={rights.edit ? (row) => setForm({ mode: 'edit', initial: row, row }) : undefined}
           localeText={gridTexts}
         />

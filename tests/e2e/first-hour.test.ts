@@ -61,6 +61,11 @@ describe('the first hour in Chromium', () => {
       await expect.poll(() => panel.innerText(), { timeout: 30_000 }).toContain('共');
       expect(await panel.innerText()).not.toMatch(/\bof\b|\bPage\b/);
       expect(await page.evaluate(() => getComputedStyle(document.body).margin)).toBe('0px');
+      // The paging bar is on screen at 1440x900 without scrolling.
+      const box = await panel.boundingBox();
+      expect(box).not.toBeNull();
+      expect(box!.y + box!.height).toBeLessThanOrEqual(900);
+      expect(await page.evaluate(() => document.scrollingElement!.scrollHeight <= window.innerHeight)).toBe(true);
     } finally {
       await context.close();
       await fetch(new URL('api/user/defaultLang', e2e.server.url), { method: 'PUT', headers: auth, body: JSON.stringify({ language: 'en' }) });
@@ -105,6 +110,31 @@ describe('the first hour in Chromium', () => {
       // The first field in error is the first of the form, and it is in view.
       const firstError = page.locator('[data-testid="engine-form"] .ant-form-item-has-error').first();
       expect(await firstError.isVisible()).toBe(true);
+    } finally {
+      await context.close();
+    }
+  });
+  it("remembers the width a user drags a column to, after a reload (item 8)", async () => {
+    const context = await e2e.browser.newContext({ viewport: { width: 1440, height: 900 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${e2e.server.url}#/page/loa`);
+      await page.fill('#login_loginAccount', ADMIN.loginAccount);
+      await page.fill('#login_password', ADMIN.password);
+      await page.press('#login_password', 'Enter');
+      const header = () => page.locator('[data-testid="engine-page"][data-function="loa"] .ag-header-cell[col-id="code"]').first();
+      await header().waitFor();
+      const before = (await header().boundingBox())!;
+      const handle = (await header().locator('.ag-header-cell-resize').boundingBox())!;
+      await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(handle.x + handle.width / 2 + 120, handle.y + handle.height / 2, { steps: 8 });
+      await page.mouse.up();
+      await expect.poll(async () => (await header().boundingBox())!.width).toBeGreaterThan(before.width + 100);
+      const dragged = (await header().boundingBox())!.width;
+      await page.reload();
+      await header().waitFor();
+      await expect.poll(async () => Math.round((await header().boundingBox())!.width), { timeout: 10_000 }).toBe(Math.round(dragged));
     } finally {
       await context.close();
     }

@@ -1,6 +1,8 @@
-/** What the column chooser remembers per user and page: the hidden columns and their order. */
+/** What the grid remembers per user and page: the hidden columns and the widths the user gave. */
 export interface ColumnPreference {
   hidden: string[];
+  /** Widths in pixels the user dragged columns to (issue 11, item 8). */
+  widths?: Record<string, number>;
 }
 
 /** The preference key of one user's page (issue 5: the column choice is remembered per user). */
@@ -14,7 +16,11 @@ export function parseColumnPreference(text: string | null): ColumnPreference {
   try {
     const value = JSON.parse(text) as unknown;
     if (value && typeof value === 'object' && Array.isArray((value as ColumnPreference).hidden)) {
-      return { hidden: (value as ColumnPreference).hidden.filter((name): name is string => typeof name === 'string') };
+      const stored = (value as ColumnPreference).widths;
+      const widths = Object.fromEntries(
+        Object.entries(stored && typeof stored === 'object' ? stored : {}).filter(([, width]) => typeof width === 'number' && width >= 40 && width <= 2000),
+      );
+      return { hidden: (value as ColumnPreference).hidden.filter((name): name is string => typeof name === 'string'), widths };
     }
   } catch {
     // a broken value falls back to every column shown

@@ -8,6 +8,7 @@ const page: PageDefinition = {
   moduleCode: 'm',
   functionCode: 'f',
   titleCode: 'T',
+  status: 'published',
   table: { name: 't' },
   scope: 'none',
   fields: [

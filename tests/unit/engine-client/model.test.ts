@@ -184,7 +184,9 @@ describe(fieldErrorsToErrorSchema.name, () => {
 describe(parseColumnPreference.name, () => {
   it('keeps users and pages apart and survives a broken value', () => {
     expect(columnPreferenceKey('7', 'masterdata', 'sku')).not.toBe(columnPreferenceKey('8', 'masterdata', 'sku'));
-    expect(parseColumnPreference('{"hidden":["a",3]}')).toEqual({ hidden: ['a'] });
+    expect(parseColumnPreference('{"hidden":["a",3]}')).toEqual({ hidden: ['a'], widths: {} });
+    // Widths the user dragged columns to, within sane bounds (issue 11, item 8).
+    expect(parseColumnPreference('{"hidden":[],"widths":{"code":180,"x":"wide","y":5}}')).toEqual({ hidden: [], widths: { code: 180 } });
     expect(parseColumnPreference('not json')).toEqual({ hidden: [] });
   });
 });
