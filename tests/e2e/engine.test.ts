@@ -73,6 +73,18 @@ async function apiSignIn(server: E2eServer, loginAccount: string, password: stri
 /** Signs in through the sign-in page, as a user would, in a fresh browser context. */
 async function signedInPage(browser: Browser, server: E2eServer, loginAccount: string, password: string): Promise<Page> {
   const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1600, height: 1000 } });
+  // Success messages live three seconds: every one shown is logged, so a slow step cannot miss it.
+  await context.addInitScript(() => {
+    const shown: string[] = [];
+    (window as unknown as { toasts: string[] }).toasts = shown;
+    new MutationObserver(() => {
+      for (const toast of document.querySelectorAll<HTMLElement>('.wms-toast')) {
+        if (toast.dataset.logged) continue;
+        toast.dataset.logged = '1';
+        shown.push(toast.textContent ?? '');
+      }
+    }).observe(document, { childList: true, subtree: true });
+  });
   const page = await context.newPage();
   await page.goto(`${server.url}#/login`);
   await page.fill('#login_loginAccount', loginAccount);
@@ -114,7 +126,16 @@ async function acknowledge(page: Page, text: string): Promise<void> {
 
 /** A plain success: a short-lived message, no popup to acknowledge (issue 11, item 4). */
 async function toastShown(page: Page, text: string): Promise<void> {
-  await page.locator('.wms-toast').filter({ hasText: text }).first().waitFor();
+  // Takes the oldest logged message with this text, so that each one is counted once.
+  const taken = () =>
+    page.evaluate((wanted) => {
+      const shown = (window as unknown as { toasts: string[] }).toasts;
+      const index = shown.findIndex((toast) => toast.includes(wanted));
+      if (index < 0) return false;
+      shown.splice(index, 1);
+      return true;
+    }, text);
+  await eventually(taken).toBe(true);
   expect(await page.locator('.wms-popup-message').count()).toBe(0);
 }
 
@@ -228,7 +249,7 @@ describe('page-definition engine in Chromium', () => {
     await page.click('#engine-form-save');
     await toastShown(page, 'The record was saved.');
     // It closes by itself, and the keyboard was never taken from the page.
-    await page.locator('.wms-toast').filter({ hasText: 'The record was saved.' }).first().waitFor({ state: 'detached', timeout: 10_000 });
+    await eventually(() => page.locator('.wms-toast').count()).toBe(0);
     await eventually(async () => (await rowTexts(page, 'sku'))[0] ?? '').toContain('Edited');
 
     // export (the search applies: one row)

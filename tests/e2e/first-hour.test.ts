@@ -6,6 +6,17 @@ import { useServerAndBrowser } from '../helpers/browser.js';
 describe('the first hour in Chromium', () => {
   const e2e = useServerAndBrowser();
 
+  /** A fresh browser context whose first page asks for `route` and signs in on the way, as a user would. */
+  async function signedInAt(route: string) {
+    const context = await e2e.browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${e2e.server.url}#${route}`);
+    await page.fill('#login_loginAccount', ADMIN.loginAccount);
+    await page.fill('#login_password', ADMIN.password);
+    await page.press('#login_password', 'Enter');
+    return { context, page };
+  }
+
   it('lands on the page first asked for after sign-in, and a bookmark in a new tab needs no sign-in (item 5)', async () => {
     const context = await e2e.browser.newContext();
     try {
@@ -72,13 +83,8 @@ describe('the first hour in Chromium', () => {
     }
   });
   it('opens the field maps entry of the menu as a map of the pages, each of which opens (item 6)', async () => {
-    const context = await e2e.browser.newContext();
+    const { context, page } = await signedInAt('/page/mapTo');
     try {
-      const page = await context.newPage();
-      await page.goto(`${e2e.server.url}#/page/mapTo`);
-      await page.fill('#login_loginAccount', ADMIN.loginAccount);
-      await page.fill('#login_password', ADMIN.password);
-      await page.press('#login_password', 'Enter');
       const map = page.getByTestId('page-map');
       await map.waitFor();
       expect(await page.getByText('This screen could not be found').count()).toBe(0);
@@ -90,13 +96,8 @@ describe('the first hour in Chromium', () => {
     }
   });
   it('a save with errors shows a summary and puts the cursor in the first field in error (item 3)', async () => {
-    const context = await e2e.browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const { context, page } = await signedInAt('/page/sku');
     try {
-      const page = await context.newPage();
-      await page.goto(`${e2e.server.url}#/page/sku`);
-      await page.fill('#login_loginAccount', ADMIN.loginAccount);
-      await page.fill('#login_password', ADMIN.password);
-      await page.press('#login_password', 'Enter');
       const sku = page.locator('[data-testid="engine-page"][data-function="sku"]').first();
       await sku.locator('[data-testid="engine-add"]').click();
       await page.locator('[data-testid="engine-form"][data-mode="add"]').waitFor();
@@ -115,13 +116,8 @@ describe('the first hour in Chromium', () => {
     }
   });
   it("remembers the width a user drags a column to, after a reload (item 8)", async () => {
-    const context = await e2e.browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const { context, page } = await signedInAt('/page/loa');
     try {
-      const page = await context.newPage();
-      await page.goto(`${e2e.server.url}#/page/loa`);
-      await page.fill('#login_loginAccount', ADMIN.loginAccount);
-      await page.fill('#login_password', ADMIN.password);
-      await page.press('#login_password', 'Enter');
       const header = () => page.locator('[data-testid="engine-page"][data-function="loa"] .ag-header-cell[col-id="code"]').first();
       await header().waitFor();
       const before = (await header().boundingBox())!;
