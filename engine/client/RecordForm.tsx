@@ -95,7 +95,8 @@ export function RecordForm(props: RecordFormProps) {
     // and put the cursor in it, once the errors are drawn (issue 11, item 3).
     requestAnimationFrame(() => {
       const first = bodyRef.current?.querySelector<HTMLElement>('.ant-form-item-has-error');
-      first?.scrollIntoView({ block: 'center' });
+      // jsdom (component tests) has no scrollIntoView.
+      if (typeof first?.scrollIntoView === 'function') first.scrollIntoView({ block: 'center' });
       first?.querySelector<HTMLElement>('input, textarea, .ant-select-selector')?.focus();
     });
   }, []);
