@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import Form from '@rjsf/antd';
 import type { IChangeEvent, default as CoreForm } from '@rjsf/core';
 import type { ErrorSchema, FormValidation, RJSFValidationError, WidgetProps } from '@rjsf/utils';
-import { Alert, Input, Modal } from 'antd';
+import { Input, Modal } from 'antd';
 import { formValidator as validator } from './model/formValidator.js';
 import { keyFieldOf, type FieldDefinition, type PageDefinition, type ScalarValue } from '../schema/index.js';
 import type { AddingResponse, GenericRow, RecordValues } from '../schema/api.js';
@@ -85,21 +85,6 @@ export function RecordForm(props: RecordFormProps) {
     return recomputeCalculated(page.fields, start);
   });
   const [extraErrors, setExtraErrors] = useState<ErrorSchema | undefined>(undefined);
-  // The fields a refused save named, for the summary at the top (issue 11, item 3).
-  const [problemFields, setProblemFields] = useState<string[]>([]);
-  const bodyRef = useRef<HTMLDivElement>(null);
-  const showProblems = useCallback((names: string[]) => {
-    setProblemFields(names);
-    if (!names.length) return;
-    // A long form keeps the view where the user was: bring the first field in error into view
-    // and put the cursor in it, once the errors are drawn (issue 11, item 3).
-    requestAnimationFrame(() => {
-      const first = bodyRef.current?.querySelector<HTMLElement>('.ant-form-item-has-error');
-      // jsdom (component tests) has no scrollIntoView.
-      if (typeof first?.scrollIntoView === 'function') first.scrollIntoView({ block: 'center' });
-      first?.querySelector<HTMLElement>('input, textarea, .ant-select-selector')?.focus();
-    });
-  }, []);
   const [saving, setSaving] = useState(false);
   const initialValues = useMemo(() => toFormValues(page, props.initial), [page, props.initial]);
   const formFields = useMemo(() => page.fields.filter((field) => isFormField(page, field, mode)), [page, mode]);
@@ -202,14 +187,12 @@ export function RecordForm(props: RecordFormProps) {
               { moduleCode: page.moduleCode, functionCode: page.functionCode, key: props.row?._key, version: props.row?._version ?? null, record: values },
               { quiet: true },
             );
-      setProblemFields([]);
       props.onSaved(answer.row);
     } catch (error) {
       const refusal = services.callError(error);
       if (!refusal) throw error;
       const { errorSchema, unplaced } = fieldErrorsToErrorSchema(refusal.details ?? [], new Set(schemas.fields.map((field) => field.name)));
       setExtraErrors(Object.keys(errorSchema).length > 0 ? errorSchema : undefined);
-      showProblems(Object.keys(errorSchema));
       if (Object.keys(errorSchema).length === 0 || unplaced.length > 0) {
         const lines = [refusal.message, ...unplaced.map((detail) => `${detail.field}: ${detail.message ?? detail.code}`)];
         await services.message({ type: 'error', content: lines.join('\n') });
@@ -239,17 +222,7 @@ export function RecordForm(props: RecordFormProps) {
       onCancel={props.onClose}
       okButtonProps={{ id: 'engine-form-save' }}
     >
-      <div data-testid="engine-form" data-mode={mode} ref={bodyRef}>
-        {problemFields.length > 0 && (
-          <Alert
-            data-testid="engine-form-summary"
-            type="error"
-            showIcon
-            style={{ marginBottom: 12 }}
-            message={services.t('ui.engine.form.summary', { count: problemFields.length })}
-            description={problemFields.map((name) => label(page.fields.find((field) => field.name === name)?.labelCode ?? name)).join(', ')}
-          />
-        )}
+      <div data-testid="engine-form" data-mode={mode}>
         <Form
           ref={formRef}
           schema={schemas.schema}
@@ -259,8 +232,8 @@ export function RecordForm(props: RecordFormProps) {
           onChange={onChange}
           onSubmit={(event: IChangeEvent<FormRecord>) => void save(event.formData ?? {})}
           extraErrors={extraErrors}
-          // The errors are shown on their fields, counted in the summary, the first one brought into view.
-          onError={(errors) => showProblems([...new Set(errors.map((error) => (error.property ?? '').replace(/^\./, '').split('.')[0]).filter(Boolean))])}
+          // The errors are shown on their fields; rjsf would otherwise also log them.
+          onError={() => undefined}
           widgets={WIDGETS}
           transformErrors={transformErrors}
           customValidate={customValidate}

@@ -95,26 +95,6 @@ describe('the first hour in Chromium', () => {
       await context.close();
     }
   });
-  it('a save with errors shows a summary and puts the cursor in the first field in error (item 3)', async () => {
-    const { context, page } = await signedInAt('/page/sku');
-    try {
-      const sku = page.locator('[data-testid="engine-page"][data-function="sku"]').first();
-      await sku.locator('[data-testid="engine-add"]').click();
-      await page.locator('[data-testid="engine-form"][data-mode="add"]').waitFor();
-      await page.locator('#engine-form-save').click();
-      const summary = page.getByTestId('engine-form-summary');
-      await summary.waitFor();
-      expect(await summary.innerText()).toMatch(/[2-9]\d* fields need attention/);
-      await expect
-        .poll(() => page.evaluate(() => Boolean(document.activeElement?.closest('.ant-form-item-has-error'))), { timeout: 10_000 })
-        .toBe(true);
-      // The first field in error is the first of the form, and it is in view.
-      const firstError = page.locator('[data-testid="engine-form"] .ant-form-item-has-error').first();
-      expect(await firstError.isVisible()).toBe(true);
-    } finally {
-      await context.close();
-    }
-  });
   it("remembers the width a user drags a column to, after a reload (item 8)", async () => {
     const { context, page } = await signedInAt('/page/loa');
     try {

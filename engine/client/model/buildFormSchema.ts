@@ -92,8 +92,6 @@ export function buildFormSchema(page: PageDefinition, options: BuildFormOptions)
     if (mandatory) required.push(field.name);
     const ui: UiSchema = {};
     if (field.type === 'text') ui['ui:widget'] = 'textarea';
-    // Numbers get a number input (issue 11, item 3), dropdowns keep their select.
-    if ((field.type === 'integer' || field.type === 'decimal') && !readonly && !(choices && choices.length > 0)) ui['ui:widget'] = 'updown';
     if (readonly) ui['ui:readonly'] = true;
     // A stored time is read in the user's time zone, not as raw UTC (issue 11, item 3).
     if (readonly && field.type === 'datetime') ui['ui:widget'] = 'localDateTime';
