@@ -3,6 +3,7 @@ import { Alert, Button, Checkbox, Empty, Popover, Progress, Result, Space, Spin,
 import {
   fieldsInOrder,
   isDisplayable,
+  isStored,
   isPaged,
   isSearchable,
   pageSizeOf,
@@ -92,7 +93,8 @@ function PageBody(props: PageViewProps & { view: PageViewResponse }) {
   const rights = effectiveRights(props.view.rights, page.readOnly);
   const label = useCallback((code: string) => resolveLabel(code, page, services), [page, services]);
   const ordered = useMemo(() => fieldsInOrder(page), [page]);
-  const displayed = useMemo(() => ordered.filter(isDisplayable), [ordered]);
+  // A field that is not a column (a new password) belongs to the form only, never to the list.
+  const displayed = useMemo(() => ordered.filter((field) => isDisplayable(field) && isStored(field)), [ordered]);
   const searchable = useMemo(() => ordered.filter(isSearchable), [ordered]);
   const pageSize = pageSizeOf(page);
 

@@ -1,6 +1,8 @@
 import type { FieldDefinition, PageDefinition } from './page-definition.schema.js';
 
 /** The documented defaults of optional flags (README.md), in one place for server and client. */
+/** A column of the page's table (false: a value handed to the page's writer only). */
+export const isStored = (field: FieldDefinition): boolean => field.stored !== false;
 export const isEditable = (field: FieldDefinition): boolean => field.editable !== false;
 export const isSearchable = (field: FieldDefinition): boolean => field.searchable === true;
 export const isDisplayable = (field: FieldDefinition): boolean => field.displayable !== false;

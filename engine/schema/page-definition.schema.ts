@@ -198,7 +198,12 @@ export const FieldSchema = Type.Object(
       ),
     ),
     unique: Type.Optional(Type.Boolean({ description: 'Value unique within the scope; default false' })),
-    format: Type.Optional(Type.String({ maxLength: 64, description: 'Data format for display, e.g. YYYY-MM-DD or 0.00' })),
+    stored: Type.Optional(
+      Type.Boolean({
+        description: 'false: not a column; the value is checked by the field rules and handed to the page writer only, never read or written by the engine (e.g. a new password); default true',
+      }),
+    ),
+    format: Type.Optional(Type.String({ maxLength: 64, description: 'Data format for display, e.g. YYYY-MM-DD or 0.00; password: a masked input' })),
     options: Type.Optional(OptionsSchema),
     calc: Type.Optional(CalcSchema),
     triggerFields: Type.Optional(
@@ -360,6 +365,12 @@ const PageDefinitionObject = Type.Object(
       Type.String({
         pattern: '^[a-z][A-Za-z0-9]*(\\.[a-z][A-Za-z0-9]*)+$',
         description: 'A row filter the application defines in code (e.g. access.grantedProjects), applied to every read of the page',
+      }),
+    ),
+    writer: Type.Optional(
+      Type.String({
+        pattern: '^[a-z][A-Za-z0-9]*(\\.[a-z][A-Za-z0-9]*)+$',
+        description: 'A writer an application module defines (e.g. user.account): its domain rules run inside every add, update, delete and import of the page',
       }),
     ),
     defaultSort: Type.Optional(Type.Array(SortSchema)),

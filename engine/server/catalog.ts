@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { EngineDb } from './engine-db.js';
 import type { FieldType, PageDefinition, ValidationProblem } from '../schema/index.js';
-import { keyFieldOf, versionFieldOf } from '../schema/index.js';
+import { isStored, keyFieldOf, versionFieldOf } from '../schema/index.js';
 import { scopeColumnOf } from './engine-session.js';
 
 /** Columns of one table of the current schema, by name, with information_schema's data_type. */
@@ -64,7 +64,9 @@ export async function checkPageAgainstCatalog(db: EngineDb, page: PageDefinition
   if (scopeColumn !== null) needColumn('/scope', page.table.name, scopeColumn);
   page.fields.forEach((field, i) => {
     const dataType = columns.get(field.name);
-    if (dataType === undefined) {
+    if (!isStored(field)) {
+      if (dataType !== undefined) problems.push({ path: `/fields/${i}/stored`, code: 'catalog', message: `field "${field.name}" is a column of "${page.table.name}" and cannot be stored: false` });
+    } else if (dataType === undefined) {
       problems.push({ path: `/fields/${i}/name`, code: 'catalog', message: `column "${page.table.name}.${field.name}" does not exist` });
     } else if (!COMPATIBLE[field.type].includes(dataType)) {
       problems.push({ path: `/fields/${i}/type`, code: 'catalog', message: `field type ${field.type} does not fit column type ${dataType}` });
@@ -94,7 +96,7 @@ export async function checkPageAgainstRoles(db: EngineDb, page: PageDefinition, 
     if (column !== null) wanted.push({ path: '/table/name', table, column, privilege: 'SELECT', role: roles.read });
   }
   page.fields.forEach((field, i) => {
-    wanted.push({ path: `/fields/${i}/name`, table, column: field.name, privilege: 'SELECT', role: roles.read });
+    if (isStored(field)) wanted.push({ path: `/fields/${i}/name`, table, column: field.name, privilege: 'SELECT', role: roles.read });
     if (field.foreign) wanted.push({ path: `/fields/${i}/foreign`, table: field.foreign.table, column: field.foreign.field, privilege: 'SELECT', role: roles.read });
     if (field.options?.type === 'foreign') {
       for (const column of [field.options.valueField, field.options.labelField]) {

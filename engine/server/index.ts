@@ -32,7 +32,6 @@ export { runValidationSql } from './run-validation-sql.js';
 export { insertRow, updateRow, deleteRow } from './write-rows.js';
 export { databaseWriteError } from './database-error.js';
 export { dropdownOptions, type DropdownPorts, type DropdownAnswer } from './dropdown-options.js';
-export { BehaviourRegistry, type BehaviourHandler, type BehaviourContext, type BehaviourOutcome } from './behaviour-registry.js';
 export { parseCsv } from './parse-csv.js';
 export { mapImportRows, type ImportRecord } from './map-import-rows.js';
 export { readSheetRows } from './read-sheet-rows.js';

@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { EngineDb } from './engine-db.js';
 import type { RowKey } from '../schema/api.js';
-import { keyFieldOf, pageSizeOf, tableAliasOf } from '../schema/index.js';
+import { isStored, keyFieldOf, pageSizeOf, tableAliasOf } from '../schema/index.js';
 import { bindNamedSql } from './bind-named-sql.js';
 import { inConfiguratorTransaction, inReadOnlyTransaction, requireAllowedSql } from './configurator-sql.js';
 import type { EngineTransaction } from './engine-db.js';
@@ -74,7 +74,8 @@ export function compileRowQuery(prepared: PreparedPage, session: EngineSession, 
   orderBy.push(sql`${columnRef(page, keyFieldOf(page))} asc`);
 
   const select = sql.join([
-    ...page.fields.map((f) => sql`${column(f)} as ${sql.id(f.name)}`),
+    // A field that is not a column (handed to the writer only) always reads as null.
+    ...page.fields.map((f) => (isStored(f) ? sql`${column(f)} as ${sql.id(f.name)}` : sql`null as ${sql.id(f.name)}`)),
     sql`${columnRef(page, keyFieldOf(page))} as "_key"`,
     sql`${versionExpression(page)} as "_version"`,
   ]);
@@ -190,7 +191,7 @@ export async function findRowsByKeys(db: EngineDb, prepared: PreparedPage, sessi
   const filtered = rowFilterCondition(prepared, session);
   if (filtered) where.push(filtered);
   const select = sql.join([
-    ...page.fields.map((f) => sql`${columnRef(page, f.name)} as ${sql.id(f.name)}`),
+    ...page.fields.map((f) => (isStored(f) ? sql`${columnRef(page, f.name)} as ${sql.id(f.name)}` : sql`null as ${sql.id(f.name)}`)),
     sql`${columnRef(page, keyFieldOf(page))} as "_key"`,
     sql`${versionExpression(page)} as "_version"`,
   ]);

@@ -1,5 +1,5 @@
 import type { FieldDefinition } from '../schema/index.js';
-import { isEditable, isMandatory, keyFieldOf } from '../schema/index.js';
+import { isEditable, isMandatory, isStored, keyFieldOf } from '../schema/index.js';
 import { applyCalculations } from './apply-calculations.js';
 import { checkFieldValue } from './check-field-value.js';
 import { coerceFieldValue, type BoundValue } from './coerce-field-value.js';
@@ -11,6 +11,8 @@ import type { PreparedPage } from './prepared-page.js';
 export interface PreparedRecord {
   /** Values to write, by field (column) name, in bound form. */
   values: Record<string, BoundValue>;
+  /** Checked values of fields that are not columns (`stored: false`), for the page's writer only. */
+  unstored: Record<string, BoundValue>;
   /** The whole record after the change (stored row + changes + calculations), for the checks. */
   merged: Record<string, BoundValue>;
   /** Every field problem found without the database. */
@@ -95,7 +97,13 @@ export function prepareRecord(
       errors.push(...problems);
     }
   }
-  return { values, merged, errors, failed };
+  const unstored: Record<string, BoundValue> = {};
+  for (const field of page.fields) {
+    if (isStored(field) || !Object.hasOwn(values, field.name)) continue;
+    unstored[field.name] = values[field.name];
+    delete values[field.name];
+  }
+  return { values, unstored, merged, errors, failed };
 }
 
 function isReadonlyNow(field: FieldDefinition, stored: Record<string, BoundValue>): boolean {

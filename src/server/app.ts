@@ -13,17 +13,14 @@ import type { AppConfig } from './config.js';
 import type { Database } from './db/database.js';
 import { registerErrorHandling, sendError } from './http/error-handler.js';
 import { registerInputGuard } from './http/input-guard.js';
-import { healthRoutes } from './modules/health/health.routes.js';
-import { homeRoutes } from './modules/home/home.routes.js';
 import accessPlugin from './http/access-plugin.js';
-import { authRoutes } from './modules/auth/auth.routes.js';
-import { accountRoutes } from './modules/auth/account.routes.js';
-import { accessRoutes } from './modules/access/access.routes.js';
-import { userRoutes } from './modules/user/user.routes.js';
-import { roleRoutes } from './modules/role/role.routes.js';
-import { designerRoutes } from './modules/designer/designer.routes.js';
-import { genericRoutes } from './modules/generic/generic.routes.js';
-import { registerMasterdataBehaviours } from './modules/masterdata/masterdata.behaviours.js';
+import { setAfterCommitReporter } from './db/transaction.js';
+import { EventBus, type DomainEventHandler } from './events/events.js';
+import { listenForEvents } from './events/listener.js';
+import { DefinitionStore } from './definitions/definition-store.js';
+import type { AreaModule } from './modules/area.js';
+import { AreaRegistry } from './modules/area-registry.js';
+import { MODULES } from './modules/index.js';
 import { APP_VERSION } from './version.js';
 import type {} from './http/access.js';
 
@@ -31,17 +28,25 @@ export interface AppOptions {
   config: AppConfig;
   database: Database;
   logger?: FastifyServerOptions['logger'];
+  /** The business areas (default: the list of src/server/modules/index.ts; tests may add their own). */
+  modules?: readonly AreaModule[];
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     config: AppConfig;
     database: Database;
+    /** What the areas declare: behaviours, writers, right verbs, jobs (issue "One shape for every business area"). */
+    areas: AreaRegistry;
+    /** Domain events of this application (src/server/events). */
+    events: EventBus;
+    /** Resolved page definitions, cached; `definition.changed` events (from any node) invalidate them. */
+    definitions: DefinitionStore;
   }
 }
 
 /** Builds the Fastify application on an open, migrated database; does not listen. */
-export async function buildApp({ config, database, logger }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, database, logger, modules = MODULES }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? {
       level: config.logLevel,
@@ -60,6 +65,26 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
 
   app.decorate('config', config);
   app.decorate('database', database);
+  const areas = new AreaRegistry(modules);
+  app.decorate('areas', areas);
+  const events = new EventBus(app.log);
+  app.decorate('events', events);
+  setAfterCommitReporter((error) => app.log.error({ err: error }, 'after-commit work failed'));
+  for (const module of modules) {
+    for (const [name, handlers] of Object.entries(module.events ?? {})) {
+      for (const handler of handlers as DomainEventHandler[]) events.on(name as never, handler);
+    }
+  }
+  const definitions = new DefinitionStore(database.db, app.log);
+  events.on('definition.changed', (change) => definitions.invalidate(change));
+  events.on('events.resync', () => definitions.invalidate({ projectId: null, all: true }));
+  app.decorate('definitions', definitions);
+  // Events of the other app nodes arrive through LISTEN/NOTIFY; on PGlite there is only this one.
+  if (database.kind === 'postgres' && config.databaseUrl) {
+    const listener = listenForEvents(config.databaseUrl, events, database.db, app.log);
+    app.addHook('onReady', async () => listener.ready);
+    app.addHook('onClose', async () => listener.close());
+  }
   app.addHook('onSend', (request, reply, _payload, done) => {
     reply.header('x-request-id', request.id);
     done();
@@ -115,16 +140,9 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
-  await app.register(healthRoutes, { prefix: '/api' });
-  await app.register(homeRoutes, { prefix: '/api' });
-  await app.register(authRoutes, { prefix: '/api' });
-  await app.register(accountRoutes, { prefix: '/api' });
-  await app.register(accessRoutes, { prefix: '/api' });
-  await app.register(userRoutes, { prefix: '/api' });
-  await app.register(roleRoutes, { prefix: '/api' });
-  await app.register(designerRoutes, { prefix: '/api' });
-  await app.register(genericRoutes, { prefix: '/api' });
-  registerMasterdataBehaviours();
+  for (const module of modules) {
+    if (module.routes) await app.register(module.routes, { prefix: '/api' });
+  }
 
   const indexHtml = path.join(config.distDir, 'index.html');
   const hasClient = fs.existsSync(indexHtml);

@@ -6,7 +6,8 @@ import { lockDataDir } from './db/data-dir-lock.js';
 import { migrateToLatest } from './db/migrate.js';
 import { seedFirstStart } from './db/seed/seed.js';
 import { loadDemoData } from './db/seed/demo-data.js';
-import { syncDefinitionsAtStart } from './modules/generic/definition-sync.js';
+import { syncDefinitionsAtStart } from './definitions/definition-sync.js';
+import { syncRightVerbs } from './modules/area-sync.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -26,7 +27,8 @@ export async function startServer(config: AppConfig): Promise<RunningServer> {
     const app = await buildApp({ config, database });
     const applied = await migrateToLatest(database.db);
     if (applied.length) app.log.info({ migrations: applied }, 'database migrated');
-    await syncDefinitionsAtStart(database.db, app.log);
+    await syncRightVerbs(database.db, app.areas);
+    await syncDefinitionsAtStart(database.db, app.log, { areas: app.areas, events: app.events });
     const seed = await seedFirstStart(database.db, config.adminPassword);
     if (config.demoData) {
       const demo = await loadDemoData(database.db);

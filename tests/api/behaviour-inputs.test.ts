@@ -11,7 +11,7 @@ beforeAll(async () => {
   await loadDemoData(t.database.db);
   clerk = await createUser(t, {
     loginAccount: 'inputs1',
-    rights: ['masterdata:view', 'masterdata:add', 'masterdata:edit'],
+    rights: ['masterdata:view', 'masterdata:add', 'masterdata:edit', 'masterdata.loa:generate'],
     projectCodes: ['PRJ1'],
     warehouseCodes: ['WH1'],
   });

@@ -2,8 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectPostgres } from '../../src/server/db/database.js';
 import { migrateToLatest } from '../../src/server/db/migrate.js';
-import { contentHash } from '../../src/server/modules/generic/definition-sync.js';
-import { definitionEventsOf } from '../../src/server/modules/designer/definition-events.js';
+import { contentHash } from '../../src/server/definitions/definition-sync.js';
 import { buildTestApp, createUserAccount, injectAs, json, type TestApp } from '../helpers/app.js';
 import { onRealServer, withAdminClient } from '../helpers/database.js';
 
@@ -79,7 +78,7 @@ function attacks(context: () => { t: TestApp; attacker: Attacker }) {
       .insertInto('page_definition')
       .values({ project_id: null, module_code: 'attack', function_code: definition.functionCode, version: 1, status: 'published', content: JSON.stringify(content), content_hash: contentHash(content), created_by: 'test', updated_by: 'test' })
       .execute();
-    definitionEventsOf(t.database).changed({ projectId: null, all: true });
+    t.app.definitions.invalidate({ projectId: null, all: true });
   }
 
   it('refuses write SQL that would make the attacker an administrator, at save and at run', async () => {

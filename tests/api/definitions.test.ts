@@ -12,8 +12,8 @@ import { preparePage } from '../../engine/server/prepared-page.js';
 import { ROW_FILTERS } from '../../src/server/modules/access/row-filters.js';
 import { seedFirstStart } from '../../src/server/db/seed/seed.js';
 import { loadDemoData } from '../../src/server/db/seed/demo-data.js';
-import { syncShippedDefinitions, type SyncReport } from '../../src/server/modules/generic/definition-sync.js';
-import { DefinitionStore } from '../../src/server/modules/generic/definition-store.js';
+import { syncShippedDefinitions, type SyncReport } from '../../src/server/definitions/definition-sync.js';
+import { DefinitionStore } from '../../src/server/definitions/definition-store.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');

@@ -4,7 +4,7 @@ import { buildApp } from '../../src/server/app.js';
 import { loadConfig } from '../../src/server/config.js';
 import { connectPostgres, type Database } from '../../src/server/db/database.js';
 import { seedFirstStart } from '../../src/server/db/seed/seed.js';
-import { definitionEventsOf, type DefinitionChange } from '../../src/server/modules/designer/definition-events.js';
+import type { DefinitionChange } from '../../src/server/events/events.js';
 import { ADMIN, injectAs, signIn } from '../helpers/app.js';
 import { createTestDatabase, onRealServer, type TestDatabase } from '../helpers/database.js';
 
@@ -41,7 +41,7 @@ describe.skipIf(!onRealServer)('designer: definition changes reach every app nod
   it('invalidates the other node on publish and on a manual clear, and only after commit', async () => {
     const [a, b] = nodes;
     const heard: DefinitionChange[] = [];
-    definitionEventsOf(b.database).subscribe((change) => heard.push(change));
+    b.app.events.on('definition.changed', (change) => { heard.push(change); });
     const token = await signIn(a.app, ADMIN.loginAccount, ADMIN.password);
     const content = {
       schemaVersion: 2,

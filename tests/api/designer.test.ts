@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { stableStringify } from '../../src/common/designer/stable-json.js';
-import { definitionEventsOf, type DefinitionChange } from '../../src/server/modules/designer/definition-events.js';
+import type { DefinitionChange } from '../../src/server/events/events.js';
 import { ADMIN, buildTestApp, createUser, injectAs, json, signIn, type TestApp } from '../helpers/app.js';
 
 /** A page over the existing `sku` table (migration 0020), as a configurator would write it. */
@@ -79,7 +79,7 @@ describe('designer: definition store, publish rules, copy, export/import', () =>
     configurator = await createUser(t, { loginAccount: 'configurator', rights: ['generic:edit', 'project:add'], projectCodes: ['PRJ1', 'PRJ2'], warehouseCodes: ['WH1'] });
     viewer = await createUser(t, { loginAccount: 'viewer', rights: ['generic:view'], projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] });
     operator = await createUser(t, { loginAccount: 'operator', rights: ['catalog:view'], projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] });
-    definitionEventsOf(t.database).subscribe((change) => changes.push(change));
+    t.app.events.on('definition.changed', (change) => { changes.push(change); });
   });
   afterAll(async () => t?.close());
 

@@ -6,8 +6,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CURRENT_SCHEMA_VERSION, type PageDefinition } from '../../engine/schema/index.js';
 import { seedFirstStart } from '../../src/server/db/seed/seed.js';
-import { DefinitionStore } from '../../src/server/modules/generic/definition-store.js';
-import { contentHash, syncShippedDefinitions } from '../../src/server/modules/generic/definition-sync.js';
+import { DefinitionStore } from '../../src/server/definitions/definition-store.js';
+import { contentHash, syncShippedDefinitions } from '../../src/server/definitions/definition-sync.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 
 /** Resolution, cache and start-up sync of page definitions (issue 5, part 2; DESIGN.md section 6). */

@@ -4,8 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GenericRow, SelectionResponse } from '../../engine/schema/api.js';
 import { CURRENT_SCHEMA_VERSION, validatePageDefinition, type PageDefinition } from '../../engine/schema/index.js';
 import { CONFIGURATOR_SQL_LIMITS, PAGE_COUNT_LIMITS } from '../../engine/server/index.js';
-import { definitionEventsOf } from '../../src/server/modules/designer/definition-events.js';
-import { contentHash } from '../../src/server/modules/generic/definition-sync.js';
+import { contentHash } from '../../src/server/definitions/definition-sync.js';
 import { registerBehaviour } from '../../src/server/modules/generic/behaviours.js';
 import { buildTestApp, createUser, injectAs, json, type TestApp } from '../helpers/app.js';
 import { onRealServer } from '../helpers/database.js';
@@ -160,7 +159,7 @@ describe('generic engine API', () => {
         updated_by: 'test',
       })
       .execute();
-    definitionEventsOf(t.database).changed({ projectId: null, all: true });
+    t.app.definitions.invalidate({ projectId: null, all: true });
   }
 
   beforeAll(async () => {

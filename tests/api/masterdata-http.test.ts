@@ -11,7 +11,7 @@ let viewer: string;
 beforeAll(async () => {
   t = await buildTestApp();
   await loadDemoData(t.database.db);
-  const rights = ['masterdata:view', 'masterdata:add', 'masterdata:edit'] as const;
+  const rights = ['masterdata:view', 'masterdata:add', 'masterdata:edit', 'masterdata.loa:generate'] as const;
   clerkWh1 = await createUser(t, { loginAccount: 'clerk1', rights: [...rights], projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] });
   clerkWh2 = await createUser(t, { loginAccount: 'clerk2', rights: [...rights], projectCodes: ['PRJ1'], warehouseCodes: ['WH2'] });
   viewer = await createUser(t, { loginAccount: 'viewer', rights: ['masterdata:view'], projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] });

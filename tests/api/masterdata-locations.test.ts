@@ -9,7 +9,13 @@ import {
 } from '../../src/server/modules/masterdata/location-generator.service.js';
 import { readGenerateLocationsInputs } from '../../src/server/modules/masterdata/generate-locations.behaviour.js';
 import { connectPostgres } from '../../src/server/db/database.js';
+import { inTransaction } from '../../src/server/db/transaction.js';
 import { createTestDatabase, onRealServer, type TestDatabase } from '../helpers/database.js';
+
+/** Generates in a transaction of its own, as a behaviour's call does. */
+function generateLocationsNow(...args: Parameters<typeof generateLocations> extends [unknown, ...infer Rest] ? Rest : never) {
+  return inTransaction(database.db, (trx) => generateLocations(trx, ...args));
+}
 
 if (!onRealServer) {
   console.warn('skipped: the concurrent generate-locations test needs several real PostgreSQL sessions; set TEST_DATABASE_URL to run it');
@@ -88,8 +94,7 @@ describe(planLocations.name, () => {
 
 describe(generateLocations.name, () => {
   it('creates every location of the ranges with its type, zone, segments and capacity', async () => {
-    const result = await generateLocations(
-      database.db,
+    const result = await generateLocationsNow(
       {
         warehouseId,
         aisle: { from: 'A', to: 'C' },
@@ -117,8 +122,7 @@ describe(generateLocations.name, () => {
   });
 
   it('skips and reports codes that exist already and creates the rest', async () => {
-    const result = await generateLocations(
-      database.db,
+    const result = await generateLocationsNow(
       { warehouseId, aisle: { from: 'C', to: 'D' }, bay: { from: '19', to: '20' }, level: { from: '4', to: '4' } },
       'tester',
     );
@@ -142,7 +146,7 @@ describe(generateLocations.name, () => {
     try {
       const before = await database.db.selectFrom('location').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
       await expect(
-        generateLocations(database.db, { warehouseId, aisle: { from: 'E', to: 'Z' }, bay: { from: '01', to: '50' }, level: { from: '1', to: '7' } }, 'tester'),
+        generateLocationsNow({ warehouseId, aisle: { from: 'E', to: 'Z' }, bay: { from: '01', to: '50' }, level: { from: '1', to: '7' } }, 'tester'),
       ).rejects.toThrow(/poisoned location/);
       const after = await database.db.selectFrom('location').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
       expect(Number(after.n)).toBe(Number(before.n));
@@ -155,10 +159,10 @@ describe(generateLocations.name, () => {
 
   it('refuses a bad capacity or an unknown warehouse without writing', async () => {
     await expect(
-      generateLocations(database.db, { warehouseId, aisle: { from: 'X', to: 'X' }, bay: { from: '1', to: '2' }, level: { from: '1', to: '1' }, maxPallets: -1 }, 't'),
+      generateLocationsNow({ warehouseId, aisle: { from: 'X', to: 'X' }, bay: { from: '1', to: '2' }, level: { from: '1', to: '1' }, maxPallets: -1 }, 't'),
     ).rejects.toMatchObject({ code: 'LOCATION_RANGE_INVALID' });
     await expect(
-      generateLocations(database.db, { warehouseId: 999999, aisle: { from: 'X', to: 'X' }, bay: { from: '1', to: '2' }, level: { from: '1', to: '1' } }, 't'),
+      generateLocationsNow({ warehouseId: 999999, aisle: { from: 'X', to: 'X' }, bay: { from: '1', to: '2' }, level: { from: '1', to: '1' } }, 't'),
     ).rejects.toMatchObject({ code: 'NO_RECORD' });
     expect(await codesOf('X-')).toEqual([]);
   });
@@ -169,11 +173,11 @@ describe(generateLocations.name, () => {
       // Aisles P-R, Q-S, R-T, S-U overlap pairwise: P..U x 01-30 x 1-3 is 6 x 90 = 540 codes in all.
       const results = await Promise.all(
         ['P', 'Q', 'R', 'S'].map((from, i) =>
-          generateLocations(
-            nodes[i].db,
+          inTransaction(nodes[i].db, (trx) => generateLocations(
+            trx,
             { warehouseId, aisle: { from, to: String.fromCharCode(from.charCodeAt(0) + 2) }, bay: { from: '01', to: '30' }, level: { from: '1', to: '3' } },
             `node${i}`,
-          ),
+          )),
         ),
       );
       expect(results.reduce((sum, r) => sum + r.created, 0)).toBe(540);

@@ -27,7 +27,7 @@ import { connectPostgres, redactUrl, type Database } from '../../src/server/db/d
 import { migrateToLatest } from '../../src/server/db/migrate.js';
 import type { DB } from '../../src/server/db/schema.js';
 import { seedFirstStart } from '../../src/server/db/seed/seed.js';
-import { syncShippedDefinitions } from '../../src/server/modules/generic/definition-sync.js';
+import { syncShippedDefinitions } from '../../src/server/definitions/definition-sync.js';
 import type { BenchReport } from './run.js';
 
 export const name = 'selection';

@@ -95,7 +95,10 @@ export function buildFormSchema(page: PageDefinition, options: BuildFormOptions)
     if (readonly) ui['ui:readonly'] = true;
     // A stored time is read in the user's time zone, not as raw UTC (issue 11, item 3).
     if (readonly && field.type === 'datetime') ui['ui:widget'] = 'localDateTime';
-    if (field.format) ui['ui:placeholder'] = field.format;
+    if (field.format === 'password') {
+      ui['ui:widget'] = 'password';
+      ui['ui:options'] = { autocomplete: 'new-password' };
+    } else if (field.format) ui['ui:placeholder'] = field.format;
     uiSchema[field.name] = ui;
     order.push(field.name);
     shown.push(field);

@@ -1,9 +1,15 @@
 import { Migrator, type Kysely } from 'kysely';
 import type { DB } from './schema.js';
-import { migrations } from './migrations/index.js';
+import { AreaRegistry } from '../modules/area-registry.js';
+import type { AreaModule } from '../modules/area.js';
+import { MODULES } from '../modules/index.js';
 
-/** Runs every pending migration; on PostgreSQL they all run in one transaction. */
-export async function migrateToLatest(db: Kysely<DB>): Promise<string[]> {
+/**
+ * Runs every pending migration of every area (each area declares its own in its module); names
+ * sort in the order they run across areas. On PostgreSQL they all run in one transaction.
+ */
+export async function migrateToLatest(db: Kysely<DB>, modules: readonly AreaModule[] = MODULES): Promise<string[]> {
+  const migrations = new AreaRegistry(modules).migrations();
   const migrator = new Migrator({
     db,
     provider: { getMigrations: () => Promise.resolve(migrations) },

@@ -10,10 +10,9 @@
  *                                          route works in ('project', 'warehouse' or 'none')
  *   { admin: true }                        administrators only (simulate user, publish rules)
  */
-export type RightAction = 'view' | 'add' | 'edit' | 'delete';
+import type { RightName } from '../../common/rights.js';
 
-/** `<module>:<action>` or `<module>.<subModule>:<action>`, e.g. `masterdata.sku:edit`. */
-export type RightName = `${string}:${RightAction}`;
+export type { RightAction, RightName } from '../../common/rights.js';
 
 export type AccessScope = 'none' | 'organization' | 'project' | 'warehouse';
 

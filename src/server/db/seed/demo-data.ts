@@ -1,5 +1,7 @@
 import { sql, type Insertable, type Kysely } from 'kysely';
-import type { CodeMasterTable, DB, SkuTable } from '../schema.js';
+import type { DB } from '../schema.js';
+import type { CodeMasterTable, SkuTable } from '../../modules/masterdata/masterdata.tables.js';
+import { inTransaction } from '../transaction.js';
 
 /**
  * Demonstration data that looks like a small 3PL (issue 5, part 5): a second warehouse, a few
@@ -38,7 +40,7 @@ export const DEMO = {
 /** Loads the demo data unless the database has it already; answers what it did and how long it took. */
 export async function loadDemoData(db: Kysely<DB>): Promise<DemoDataResult> {
   const started = performance.now();
-  const counts = await db.transaction().execute(async (trx) => {
+  const counts = await inTransaction(db, async (trx) => {
     await sql`select pg_advisory_xact_lock(hashtext('wms.demo-data'))`.execute(trx);
     const marker = await trx
       .selectFrom('sys_param')

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../schema.js';
 import { generatePassword, hashPassword } from '../../modules/auth/password.js';
+import { inTransaction } from '../transaction.js';
 
 export interface SeedResult {
   /** False when the database already had its organization: nothing was written. */
@@ -20,7 +21,7 @@ export const SEED = {
 export async function seedFirstStart(db: Kysely<DB>, adminPassword: string | undefined): Promise<SeedResult> {
   const generated = adminPassword ? undefined : generatePassword();
   const passwordHash = await hashPassword(adminPassword ?? generated!);
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const existing = await trx.selectFrom('organization').select('id').limit(1).executeTakeFirst();
     if (existing) return { seeded: false };
     const by = 'system';

@@ -24,6 +24,20 @@ export async function findUserPermissions(db: Kysely<DB>, userId: number, module
   return query.execute();
 }
 
+/** Whether one of the user's enabled roles grants an area's verb, e.g. `outbound.so:allocate`. */
+export async function userHoldsVerb(db: Kysely<DB>, userId: number, right: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('role_verb as rv')
+    .innerJoin('role as r', 'r.id', 'rv.role_id')
+    .innerJoin('user_role as ur', 'ur.role_id', 'r.id')
+    .where('ur.user_id', '=', userId)
+    .where('r.enabled', '=', true)
+    .where('rv.right_code', '=', right)
+    .select('rv.role_id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function countUserRoles(db: Kysely<DB>, userId: number): Promise<number> {
   const row = await db
     .selectFrom('user_role as ur')

@@ -8,6 +8,7 @@ import { requireUser } from '../../http/access-plugin.js';
 import { ErrorBodySchema } from '../../http/schemas.js';
 import { updateUserLanguage } from '../user/user.repository.js';
 import { getMenu, getPermissions, getStatus, releaseUser, simulateUser, switchProject, switchWarehouse } from './access.service.js';
+import { inTransaction } from '../../db/transaction.js';
 
 const ScopeOptionSchema = Type.Object({ id: Type.Number(), code: Type.String(), name: Type.String() });
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -131,7 +132,7 @@ export const accessRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const language = toLanguage(request.body.language);
       if (!language) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'language', code: 'VALIDATION_FAILED' }]);
       const user = requireUser(request);
-      await db.transaction().execute((trx) => updateUserLanguage(trx, user.userId, language, user.loginAccount));
+      await inTransaction(db, (trx) => updateUserLanguage(trx, user.userId, language, user.loginAccount));
       return { language };
     },
   );

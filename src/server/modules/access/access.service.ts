@@ -20,6 +20,7 @@ import {
   type ScopeRow,
 } from './access.repository.js';
 import { parseRight, rowGrants, rowsGrant } from './rights.js';
+import { inTransaction } from '../../db/transaction.js';
 
 export interface Scope {
   projectId: number | null;
@@ -140,7 +141,7 @@ export async function switchProject(db: Kysely<DB>, user: SessionUser, ref: { id
   const project = findByIdOrCode(projects, ref);
   // A project the user was not granted answers like one that does not exist.
   if (!project) throw new AppError('OUT_OF_SCOPE');
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     let warehouseId = user.warehouseId;
     const linked = await findProjectWarehouseIds(trx, project.id);
     // Keep the warehouse if the new project runs in it; otherwise move to one that it runs in.
@@ -157,13 +158,13 @@ export async function switchWarehouse(db: Kysely<DB>, user: SessionUser, ref: { 
   const warehouses = await findUserWarehouses(db, user.userId, user.isAdmin);
   const warehouse = findByIdOrCode(warehouses, ref);
   if (!warehouse) throw new AppError('OUT_OF_SCOPE');
-  await db.transaction().execute((trx) => setSessionScope(trx, user.sessionId, { warehouseId: warehouse.id }));
+  await inTransaction(db, (trx) => setSessionScope(trx, user.sessionId, { warehouseId: warehouse.id }));
 }
 
 /** `POST /api/user/simulate`: an administrator's session acts as another user until released. */
 export async function simulateUser(db: Kysely<DB>, admin: SessionUser, targetUserId: number): Promise<void> {
   if (admin.simulatedBy !== null) throw new AppError('BAD_REQUEST', { reason: 'release the simulated user first' });
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     const target = await findUserById(trx, targetUserId);
     if (!target) throw new AppError('USER_NOT_FOUND');
     if (!target.enabled) throw new AppError('ACCOUNT_DISABLED');
@@ -177,7 +178,7 @@ export async function simulateUser(db: Kysely<DB>, admin: SessionUser, targetUse
 export async function releaseUser(db: Kysely<DB>, user: SessionUser): Promise<void> {
   if (user.simulatedBy === null) throw new AppError('BAD_REQUEST', { reason: 'no user is being simulated' });
   const adminId = user.simulatedBy;
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     const admin = await findUserById(trx, adminId);
     if (!admin) throw new AppError('UNAUTHENTICATED');
     const scope = await chooseInitialScope(trx, admin);

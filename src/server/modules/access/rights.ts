@@ -1,23 +1,18 @@
 import type { Kysely } from 'kysely';
+import { parseRightName, RIGHT_ACTIONS, isRightAction, type ParsedRight as ParsedRightName, type RightAction, type RightName } from '../../../common/rights.js';
 import type { DB } from '../../db/schema.js';
-import type { RightAction, RightName, SessionUser } from '../../http/access.js';
-import { findUserPermissions, type PermissionRow } from './access.repository.js';
+import type { SessionUser } from '../../http/access.js';
+import { findUserPermissions, userHoldsVerb, type PermissionRow } from './access.repository.js';
 
-export interface ParsedRight {
-  module: string;
-  subModule: string | null;
+export interface ParsedRight extends ParsedRightName {
   action: RightAction;
 }
 
-const ACTIONS: readonly RightAction[] = ['view', 'add', 'edit', 'delete'];
-
-/** Splits `sku:edit` or `masterdata.sku:edit` into module, sub-module and action. */
+/** Splits `sku:edit` or `masterdata.sku:edit` into module, sub-module and one of the four actions. */
 export function parseRight(right: RightName): ParsedRight {
-  const colon = right.lastIndexOf(':');
-  const action = right.slice(colon + 1) as RightAction;
-  if (colon <= 0 || !ACTIONS.includes(action)) throw new Error(`not a right name: ${right}`);
-  const [module, subModule] = right.slice(0, colon).split('.', 2);
-  return { module, subModule: subModule ?? null, action };
+  const parsed = parseRightName(right);
+  if (!parsed || !isRightAction(parsed.action)) throw new Error(`not a right name: ${right}`);
+  return parsed as ParsedRight;
 }
 
 /** Whether one permission row grants the action; any right on a module includes viewing it. */
@@ -60,7 +55,7 @@ export async function actionRights(
   const parsed = parseRight(`${target}:view`);
   const rows = user.isAdmin ? [] : await findUserPermissions(db, user.userId, parsed.module);
   const grants = (action: RightAction) => user.isAdmin || rowsGrant(rows, { ...parsed, action });
-  return { view: grants('view'), add: grants('add'), edit: grants('edit'), delete: grants('delete') };
+  return Object.fromEntries(RIGHT_ACTIONS.map((action) => [action, grants(action)])) as Record<RightAction, boolean>;
 }
 
 /**
@@ -69,6 +64,10 @@ export async function actionRights(
  */
 export async function hasRight(db: Kysely<DB>, user: Pick<SessionUser, 'userId' | 'isAdmin'>, right: RightName): Promise<boolean> {
   if (user.isAdmin) return true;
+  const named = parseRightName(right);
+  if (!named) throw new Error(`not a right name: ${right}`);
+  // An area's own verb (`outbound.so:allocate`) is granted one by one on the role screen, never by a page right.
+  if (!isRightAction(named.action)) return userHoldsVerb(db, user.userId, right);
   const parsed = parseRight(right);
   return rowsGrant(await findUserPermissions(db, user.userId, parsed.module), parsed);
 }

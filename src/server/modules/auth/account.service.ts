@@ -11,6 +11,7 @@ import { hashPassword, verifyPassword } from './password.js';
 import { listTrustedBrowsers, revokeAllTrustedBrowsers, revokeTrustedBrowser, revokeUserSessions } from './session.repository.js';
 import { addMinutes, randomDigits, sameDigest, sha256 } from './tokens.js';
 import { matchTotp, newTotpSecret, totpUri } from './totp.js';
+import { inTransaction } from '../../db/transaction.js';
 
 const EMAIL_CODE_MINUTES = 10;
 const MAX_CODE_ATTEMPTS = 5;
@@ -31,7 +32,7 @@ function assertOwnSession(user: SessionUser): void {
 
 async function issueCode(db: Kysely<DB>, purpose: 'register' | 'reset', email: string, userId: number | null): Promise<string> {
   const code = randomDigits(6);
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     // Only the newest code of an address is valid.
     await trx
       .updateTable('verification_code')
@@ -69,7 +70,7 @@ async function spendCode(trx: Kysely<DB>, purpose: 'register' | 'reset', email: 
 }
 
 async function countWrongCode(db: Kysely<DB>, purpose: 'register' | 'reset', email: string): Promise<void> {
-  await db.transaction().execute((trx) =>
+  await inTransaction(db, (trx) =>
     trx
       .updateTable('verification_code')
       .set({ attempts: sql`attempts + 1` })
@@ -104,7 +105,7 @@ export async function signup(
   if (!LOGIN_PATTERN.test(loginAccount)) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'loginAccount', code: 'VALIDATION_FAILED' }]);
   assertNewPassword(input.password, input.confirmPassword, 'password');
   const passwordHash = await hashPassword(input.password);
-  const created = await db.transaction().execute(async (trx) => {
+  const created = await inTransaction(db, async (trx) => {
     if (await findUserByLogin(trx, loginAccount)) throw new AppError('USER_EXISTS', {}, [{ field: 'loginAccount', code: 'USER_EXISTS' }]);
     if (await findUserByEmail(trx, email)) throw new AppError('USER_EXISTS', {}, [{ field: 'email', code: 'USER_EXISTS' }]);
     if (!(await spendCode(trx, 'register', email, input.code))) return undefined;
@@ -154,7 +155,7 @@ export async function resetPassword(db: Kysely<DB>, input: { email: string; code
   if (user && (await verifyPassword(user.password_hash, input.newPassword))) {
     throw new AppError('PASSWORD_SAME_AS_OLD', {}, [{ field: 'newPassword', code: 'PASSWORD_SAME_AS_OLD' }]);
   }
-  const done = await db.transaction().execute(async (trx) => {
+  const done = await inTransaction(db, async (trx) => {
     const spent = await spendCode(trx, 'reset', email, input.code);
     if (!spent?.user_id) return false;
     await updatePasswordHash(trx, spent.user_id, passwordHash, 'password reset');
@@ -181,7 +182,7 @@ export async function changePassword(db: Kysely<DB>, sessionUser: SessionUser, i
   assertNewPassword(input.newPassword, input.confirmPassword);
   if (input.newPassword === input.oldPassword) throw new AppError('PASSWORD_SAME_AS_OLD', {}, [{ field: 'newPassword', code: 'PASSWORD_SAME_AS_OLD' }]);
   const passwordHash = await hashPassword(input.newPassword);
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     await updatePasswordHash(trx, user.id, passwordHash, user.login_account);
     await revokeUserSessions(trx, user.id, sessionUser.sessionId);
   });
@@ -204,7 +205,7 @@ export async function getTwoStepSettings(db: Kysely<DB>, sessionUser: SessionUse
 /** Turns e-mail or SMS codes on or off, or the authenticator app off (on goes through enrolment). */
 export async function setTwoStepMethod(db: Kysely<DB>, sessionUser: SessionUser, method: 'email' | 'sms' | 'totp', enabled: boolean) {
   assertOwnSession(sessionUser);
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     const user = await findUserById(trx, sessionUser.userId);
     if (!user) throw new AppError('UNAUTHENTICATED');
     const by = user.login_account;
@@ -230,14 +231,14 @@ export async function setTwoStepMethod(db: Kysely<DB>, sessionUser: SessionUser,
 export async function startTotpEnrolment(db: Kysely<DB>, sessionUser: SessionUser): Promise<{ secret: string; uri: string }> {
   assertOwnSession(sessionUser);
   const secret = newTotpSecret();
-  await db.transaction().execute((trx) => updateTwoStep(trx, sessionUser.userId, { totp_pending_secret: secret }, sessionUser.loginAccount));
+  await inTransaction(db, (trx) => updateTwoStep(trx, sessionUser.userId, { totp_pending_secret: secret }, sessionUser.loginAccount));
   return { secret, uri: totpUri(secret, sessionUser.loginAccount) };
 }
 
 /** Switches the authenticator on once a code from the pending secret is right (TOTP_SECRET_WRONG otherwise). */
 export async function confirmTotpEnrolment(db: Kysely<DB>, sessionUser: SessionUser, code: string) {
   assertOwnSession(sessionUser);
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     const user = await findUserById(trx, sessionUser.userId);
     if (!user?.totp_pending_secret) throw new AppError('TOTP_SECRET_WRONG');
     const counter = matchTotp(user.totp_pending_secret, code.trim());
@@ -266,7 +267,7 @@ export async function trustedBrowsers(db: Kysely<DB>, sessionUser: SessionUser) 
 
 export async function revokeTrust(db: Kysely<DB>, sessionUser: SessionUser, id: number | 'all'): Promise<void> {
   assertOwnSession(sessionUser);
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     if (id === 'all') return revokeAllTrustedBrowsers(trx, sessionUser.userId);
     if (!(await revokeTrustedBrowser(trx, sessionUser.userId, id))) throw new AppError('NO_RECORD');
   });

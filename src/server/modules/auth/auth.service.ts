@@ -24,6 +24,7 @@ import {
 } from './session.repository.js';
 import { addDays, addMinutes, randomDigits, randomToken, sameDigest, sha256 } from './tokens.js';
 import { matchTotp } from './totp.js';
+import { inTransaction } from '../../db/transaction.js';
 
 /** A two-step challenge lives this long; a code sent for it, shorter. */
 const CHALLENGE_MINUTES = 10;
@@ -83,14 +84,14 @@ export async function login(
   if (user.locked_until && new Date(user.locked_until) > new Date()) throw lockedError(new Date(user.locked_until));
   if (!(await verifyPassword(user.password_hash, input.password))) return failed();
   if (!user.enabled) throw new AppError('ACCOUNT_DISABLED');
-  await db.transaction().execute((trx) => clearSignInFailures(trx, ip, input.loginAccount));
+  await inTransaction(db, (trx) => clearSignInFailures(trx, ip, input.loginAccount));
 
   const methods = twoStepMethods(user);
   if (methods.length) {
     const trusted = input.trustedBrowserToken ? await findLiveTrustedBrowser(db, sha256(input.trustedBrowserToken), user.id) : undefined;
     if (!trusted) {
       const challengeId = randomToken();
-      await db.transaction().execute((trx) =>
+      await inTransaction(db, (trx) =>
         trx
           .insertInto('two_step_challenge')
           .values({ challenge_hash: sha256(challengeId), user_id: user.id, expires_at: addMinutes(new Date(), CHALLENGE_MINUTES) })
@@ -98,9 +99,9 @@ export async function login(
       );
       return { twoStep: { challengeId, methods } };
     }
-    await db.transaction().execute((trx) => touchTrustedBrowser(trx, trusted.id));
+    await inTransaction(db, (trx) => touchTrustedBrowser(trx, trusted.id));
   }
-  return db.transaction().execute((trx) => openSession(trx, config, user, meta));
+  return inTransaction(db, (trx) => openSession(trx, config, user, meta));
 }
 
 /** Opens a session for a user whose identity is proven, in its initial scope. */
@@ -153,13 +154,13 @@ export async function sendChallengeCode(
   const user = await findUserById(db, challenge.user_id);
   if (!user || !twoStepMethods(user).includes(input.method)) throw new AppError('BAD_REQUEST', { reason: 'method not available' });
   if (input.method === 'totp') {
-    await db.transaction().execute((trx) =>
+    await inTransaction(db, (trx) =>
       trx.updateTable('two_step_challenge').set({ method: 'totp', code_hash: null, code_expires_at: null }).where('id', '=', challenge.id).execute(),
     );
     return { method: 'totp', sentTo: null };
   }
   const code = randomDigits(6);
-  await db.transaction().execute((trx) =>
+  await inTransaction(db, (trx) =>
     trx
       .updateTable('two_step_challenge')
       .set({ method: input.method, code_hash: sha256(code), code_expires_at: addMinutes(new Date(), CODE_MINUTES) })
@@ -187,7 +188,7 @@ export async function verifyChallenge(
   meta: ClientMeta,
 ): Promise<LoginSuccess> {
   const code = input.code.trim();
-  const outcome = await db.transaction().execute(async (trx) => {
+  const outcome = await inTransaction(db, async (trx) => {
     const challenge = await findLiveChallenge(trx, input.challengeId);
     if (!challenge) return { ok: false as const };
     const user = await findUserById(trx, challenge.user_id);
@@ -234,13 +235,13 @@ export async function verifyChallenge(
 }
 
 export async function logout(db: Kysely<DB>, user: SessionUser): Promise<void> {
-  await db.transaction().execute((trx) => revokeSession(trx, user.sessionId));
+  await inTransaction(db, (trx) => revokeSession(trx, user.sessionId));
 }
 
 /** Signs the account out of every session, this one included. */
 export async function logoutEverywhere(db: Kysely<DB>, user: SessionUser): Promise<number> {
   const ownerId = user.simulatedBy ?? user.userId;
-  return db.transaction().execute((trx) => revokeUserSessions(trx, ownerId));
+  return inTransaction(db, (trx) => revokeUserSessions(trx, ownerId));
 }
 
 export function maskEmail(email: string): string {

@@ -1,11 +1,11 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { PageDefinition } from '../../../../engine/schema/index.js';
 import { AppError } from '../../../common/errors.js';
 import type { DB } from '../../db/schema.js';
 import { findUserProjects } from '../access/access.repository.js';
 import { requireRight } from '../../http/access-plugin.js';
 import { insertDesignerAudit } from './designer-audit.repository.js';
-import { announce, contentHash, projectOf, requirePublishable, type DesignerContext } from './designer.context.js';
+import { contentHash, projectOf, requirePublishable, type DesignerContext } from './designer.context.js';
 import {
   findEffectiveModulePages,
   findEffectivePublished,
@@ -18,7 +18,8 @@ import {
   updateDraftContent,
   type PageKey,
 } from './definition.repository.js';
-import { notifyDefinitionChange, type DefinitionChange } from './definition-events.js';
+import type { DefinitionChange } from '../../events/events.js';
+import { inTransaction } from '../../db/transaction.js';
 
 export interface CopiedPage {
   projectCode: string;
@@ -225,13 +226,12 @@ async function prepare(
 
 /** Writes prepared copies in one transaction: drafts replace drafts; published copies are new versions. */
 async function writeCopies(ctx: DesignerContext, sourceProjectId: number, copies: PreparedCopy[], report: CopyReport): Promise<void> {
-  const changes = await ctx.db.transaction().execute((trx) => writeCopiesIn(ctx, trx, sourceProjectId, copies, report));
-  announce(ctx, changes);
+  await inTransaction(ctx.db, (trx) => writeCopiesIn(ctx, trx, sourceProjectId, copies, report));
 }
 
 async function writeCopiesIn(
   ctx: DesignerContext,
-  trx: Kysely<DB>,
+  trx: Transaction<DB>,
   sourceProjectId: number,
   copies: PreparedCopy[],
   report: CopyReport,
@@ -254,7 +254,7 @@ async function writeCopiesIn(
         const published = versions.find((v) => v.status === 'published');
         if (published) await setStatus(trx, published.id, 'inactive', ctx.user.loginAccount);
         version = (await insertVersion(trx, { projectId: project.id, key: to, version: await nextVersion(trx, project.id, to), status: 'published', content: copy.content, contentHash: hash, by: ctx.user.loginAccount })).version;
-        await notifyDefinitionChange(trx, { projectId: project.id, ...to });
+        await ctx.events.emit(trx, 'definition.changed', { projectId: project.id, ...to });
         changes.push({ projectId: project.id, ...to });
       } else if (draft) {
         await updateDraftContent(trx, draft.id, copy.content, hash, ctx.user.loginAccount);
@@ -350,7 +350,7 @@ export async function copyToNewProject(
   const report: CopyReport = { pages: [], remapped: [], unresolved: [] };
   const target: TargetProject = { id: -1, code: project.code };
   const prepared = await prepare(ctx, sourceProjectId, target, pages.map((p) => ({ from: p, to: p })), options, (child) => child, report, false);
-  const changes = await ctx.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx.db, async (trx) => {
     const row = await trx
       .insertInto('project')
       .values({ organization_id: source.organization_id, code: project.code, name: project.name, created_by: ctx.user.loginAccount, updated_by: ctx.user.loginAccount })
@@ -366,6 +366,5 @@ export async function copyToNewProject(
     for (const copy of prepared) copy.project = target;
     return writeCopiesIn(ctx, trx, sourceProjectId, prepared, report);
   });
-  announce(ctx, changes);
   return { ...report, project: target };
 }

@@ -9,7 +9,7 @@ import { stableStringify } from '../../../common/designer/stable-json.js';
 import type { DB } from '../../db/schema.js';
 import { requireProject } from '../../http/access-plugin.js';
 import type { SessionUser } from '../../http/access.js';
-import type { DefinitionChange, DefinitionEvents } from './definition-events.js';
+import type { EventBus } from '../../events/events.js';
 import { checkDefinitionSqls, type SqlSession } from './sql-guard.js';
 
 /** What every designer service call works with: the database, the caller, and the change hub. */
@@ -17,7 +17,7 @@ export interface DesignerContext {
   db: Kysely<DB>;
   user: SessionUser;
   language: string;
-  events: DefinitionEvents;
+  events: EventBus;
   log: FastifyBaseLogger;
 }
 
@@ -66,9 +66,4 @@ export async function requirePublishable(ctx: DesignerContext, content: unknown,
   const sqlProblems = await checkDefinitionSqls(ctx.db, loaded.value.sqls ?? [], sqlSessionOf(ctx, projectId, projectCode));
   if (sqlProblems.length) throw new AppError('VALIDATION_FAILED', {}, sqlProblems);
   return loaded.value;
-}
-
-/** After commit: this node's caches now; the NOTIFY queued in the transaction reaches the others. */
-export function announce(ctx: DesignerContext, changes: DefinitionChange[]): void {
-  for (const change of changes) ctx.events.changed(change, ctx.log);
 }

@@ -21,8 +21,6 @@ import {
   rollback,
   saveDraft,
 } from './designer.service.js';
-import { definitionEventsOf, listenForDefinitionChanges } from './definition-events.js';
-import { definitionStoreOf } from '../generic/generic.routes.js';
 import { previewSelection, previewTab } from './preview.service.js';
 import { testRunSql } from './sql-guard.js';
 import { exportDefinitions, importDefinitions } from './transfer.service.js';
@@ -47,13 +45,8 @@ const Pages = Type.Array(PageKeySchema, { minItems: 1, maxItems: 200 });
  * SQL test runs, and the cache clear.
  */
 export const designerRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const events = definitionEventsOf(app.database);
-  // Other nodes' publishes reach this one through LISTEN/NOTIFY; on PGlite there is only this one.
-  if (app.database.kind === 'postgres' && app.config.databaseUrl) {
-    const listener = listenForDefinitionChanges(app.config.databaseUrl, events, app.log);
-    app.addHook('onReady', async () => listener.ready);
-    app.addHook('onClose', async () => listener.close());
-  }
+  // Publishes reach every node's definition cache as `definition.changed` domain events.
+  const { events } = app;
 
   const context = (request: FastifyRequest): DesignerContext => ({
     db: app.database.db,
@@ -297,7 +290,7 @@ export const designerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { definition, ...query } = request.body;
-      const store = definitionStoreOf(app);
+      const store = app.definitions;
       return previewTab(context(request), (projectId, moduleCode, functionCode) => store.resolve(projectId, moduleCode, functionCode), definition, query);
     },
   );

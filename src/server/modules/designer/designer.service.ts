@@ -8,7 +8,7 @@ export type { PageDetail, PageSummary, VersionInfo };
 import type { DB } from '../../db/schema.js';
 import { insertDesignerAudit, type DesignerAction } from './designer-audit.repository.js';
 import {
-  announce,
+  
   contentHash,
   problemsAsDetails,
   projectOf,
@@ -32,9 +32,10 @@ import {
   type PageKey,
   type VersionRow,
 } from './definition.repository.js';
-import { notifyDefinitionChange, type DefinitionChange } from './definition-events.js';
+import type { DefinitionChange } from '../../events/events.js';
 import { genericPageRoute, findModuleEntry, upsertGenericMenuEntry } from './menu.repository.js';
 import { checkDefinitionSqls } from './sql-guard.js';
+import { inTransaction } from '../../db/transaction.js';
 
 export interface MenuRequest {
   /** The menu group (a `sys_module` entry without route) the page appears under. */
@@ -217,7 +218,7 @@ export async function saveDraft(ctx: DesignerContext, key: PageKey, content: unk
   if (sqlProblems.length) throw new AppError('VALIDATION_FAILED', {}, sqlProblems);
   const loaded = loadPageDefinition(doc);
   const hash = contentHash(doc);
-  const version = await ctx.db.transaction().execute(async (trx) => {
+  const version = await inTransaction(ctx.db, async (trx) => {
     await lockPage(trx, projectId, key);
     const versions = await findVersions(trx, projectId, key);
     const draft = versions.find((v) => v.status === 'draft');
@@ -278,7 +279,7 @@ export async function publish(ctx: DesignerContext, key: PageKey, options: { ver
   if (target.status !== 'draft') throw new AppError('GENERIC_ALREADY_PUBLISHED', { version: target.version });
   const definition = await requirePublishable(ctx, target.content);
   const content = { ...definition, status: 'published' as const };
-  await ctx.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx.db, async (trx) => {
     await lockModule(trx, projectId, key.moduleCode);
     await lockPage(trx, projectId, key);
     const current = await findVersions(trx, projectId, key);
@@ -297,9 +298,8 @@ export async function publish(ctx: DesignerContext, key: PageKey, options: { ver
       changes: diffJson(previous?.content ?? {}, content, 100),
       ...(options.menu ? { menu: options.menu } : {}),
     });
-    await notifyDefinitionChange(trx, { projectId, ...key });
+    await ctx.events.emit(trx, 'definition.changed', { projectId, ...key });
   });
-  announce(ctx, [{ projectId, ...key }]);
   return { version: target.version };
 }
 
@@ -315,7 +315,7 @@ export async function rollback(ctx: DesignerContext, key: PageKey, version: numb
   if (source.status === 'published') throw new AppError('DATA_NOT_CHANGED');
   const definition = await requirePublishable(ctx, source.content);
   const content = { ...definition, status: 'published' as const };
-  const created = await ctx.db.transaction().execute(async (trx) => {
+  const created = await inTransaction(ctx.db, async (trx) => {
     await lockModule(trx, projectId, key.moduleCode);
     await lockPage(trx, projectId, key);
     const current = await findVersions(trx, projectId, key);
@@ -332,10 +332,9 @@ export async function rollback(ctx: DesignerContext, key: PageKey, version: numb
       by: ctx.user.loginAccount,
     });
     await audit(ctx, trx, projectId, 'rollback', key, row.version, { from: version, previousVersion: previous?.version ?? null });
-    await notifyDefinitionChange(trx, { projectId, ...key });
+    await ctx.events.emit(trx, 'definition.changed', { projectId, ...key });
     return row.version;
   });
-  announce(ctx, [{ projectId, ...key }]);
   return { version: created };
 }
 
@@ -345,23 +344,22 @@ export async function rollback(ctx: DesignerContext, key: PageKey, version: numb
  */
 export async function deactivate(ctx: DesignerContext, key: PageKey): Promise<{ version: number }> {
   const projectId = projectOf(ctx);
-  const version = await ctx.db.transaction().execute(async (trx) => {
+  const version = await inTransaction(ctx.db, async (trx) => {
     await lockPage(trx, projectId, key);
     const published = (await findVersions(trx, projectId, key)).find((v) => v.status === 'published');
     if (!published) throw new AppError('NO_RECORD');
     await setStatus(trx, published.id, 'inactive', ctx.user.loginAccount);
     await audit(ctx, trx, projectId, 'deactivate', key, published.version);
-    await notifyDefinitionChange(trx, { projectId, ...key });
+    await ctx.events.emit(trx, 'definition.changed', { projectId, ...key });
     return published.version;
   });
-  announce(ctx, [{ projectId, ...key }]);
   return { version };
 }
 
 /** `POST /api/generic/deletion/header`: deletes a draft; published and inactive versions stay (spec section 4). */
 export async function deleteDraft(ctx: DesignerContext, key: PageKey, version: number): Promise<void> {
   const projectId = projectOf(ctx);
-  await ctx.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx.db, async (trx) => {
     await lockPage(trx, projectId, key);
     const row = (await findVersions(trx, projectId, key)).find((v) => v.version === version);
     if (!row) throw new AppError('NO_RECORD');
@@ -374,9 +372,8 @@ export async function deleteDraft(ctx: DesignerContext, key: PageKey, version: n
 /** `POST /api/generic/redis/clear`: every node drops its resolved definitions. */
 export async function clearDefinitionCache(ctx: DesignerContext): Promise<void> {
   const change: DefinitionChange = { projectId: null, all: true };
-  await ctx.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx.db, async (trx) => {
     await audit(ctx, trx, projectOf(ctx), 'cache.clear', undefined, undefined);
-    await notifyDefinitionChange(trx, change);
+    await ctx.events.emit(trx, 'definition.changed', change);
   });
-  announce(ctx, [change]);
 }

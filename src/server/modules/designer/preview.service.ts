@@ -16,7 +16,7 @@ import {
 import { AppError, isErrorCode } from '../../../common/errors.js';
 import { requireRight } from '../../http/access-plugin.js';
 import { ROW_FILTERS } from '../access/row-filters.js';
-import type { ResolvedPage } from '../generic/definition-store.js';
+import type { ResolvedPage } from '../../definitions/definition-store.js';
 import { problemsAsDetails, type DesignerContext } from './designer.context.js';
 
 export interface PreviewQuery {

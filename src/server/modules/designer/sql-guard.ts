@@ -5,6 +5,7 @@ import { checkConfiguratorSql } from '../../../../engine/server/check-configurat
 import { enterConfiguratorRole } from '../../../../engine/server/configurator-sql.js';
 import { AppError, type FieldError } from '../../../common/errors.js';
 import type { DB } from '../../db/schema.js';
+import { inTransaction } from '../../db/transaction.js';
 
 /** What a named SQL is for: a read (lists, dropdowns, validation) or a `sql:` behaviour's write. */
 export type SqlMode = 'read' | 'write';
@@ -151,7 +152,7 @@ class Rollback<T> extends Error {
 /** Runs work as the configurator role of the mode in a read-only transaction that is always rolled back. */
 async function inReadOnlyRollback<T>(db: Kysely<DB>, session: SqlSession, mode: SqlMode, work: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
   try {
-    await db.transaction().execute(async (trx) => {
+    await inTransaction(db, async (trx) => {
       await sql`set transaction read only`.execute(trx);
       await enterConfiguratorRole(trx, session, mode, STATEMENT_TIMEOUT_MS);
       throw new Rollback(await work(trx));

@@ -2,7 +2,7 @@ import { AppError, type FieldError } from '../../../common/errors.js';
 import { definitionFilePath, diffJson, parseDefinitionFilePath, stableStringify, type JsonChange } from '../../../common/designer/stable-json.js';
 import type { PageDefinition } from '../../../../engine/schema/index.js';
 import { insertDesignerAudit } from './designer-audit.repository.js';
-import { announce, contentHash, projectOf, requirePublishable, type DesignerContext } from './designer.context.js';
+import { contentHash, projectOf, requirePublishable, type DesignerContext } from './designer.context.js';
 import {
   findEffectiveModulePages,
   findEffectivePublished,
@@ -16,7 +16,8 @@ import {
   setStatus,
   type PageKey,
 } from './definition.repository.js';
-import { notifyDefinitionChange, type DefinitionChange } from './definition-events.js';
+import type { DefinitionChange } from '../../events/events.js';
+import { inTransaction } from '../../db/transaction.js';
 
 /** The export format: one file per page in the layout of `definitions/`, canonical JSON text. */
 export const EXPORT_FORMAT = 'wms-page-definitions';
@@ -159,7 +160,7 @@ export async function importDefinitions(ctx: DesignerContext, files: DefinitionF
     .filter((p) => p.key && p.definition && (p.item.action === 'add' || p.item.action === 'change'))
     .sort((a, b) => Number(a.definition!.startup === true) - Number(b.definition!.startup === true));
   const changes: DefinitionChange[] = [];
-  await ctx.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx.db, async (trx) => {
     for (const write of writes) {
       const key = write.key!;
       const definition = write.definition!;
@@ -191,10 +192,9 @@ export async function importDefinitions(ctx: DesignerContext, files: DefinitionF
         version: row.version,
         details: { path: write.item.path, changes: write.item.changes.slice(0, 100) },
       });
-      await notifyDefinitionChange(trx, { projectId, ...key });
+      await ctx.events.emit(trx, 'definition.changed', { projectId, ...key });
       changes.push({ projectId, ...key });
     }
   });
-  announce(ctx, changes);
   return { dryRun, items };
 }

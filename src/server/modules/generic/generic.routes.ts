@@ -25,8 +25,6 @@ import { AppError } from '../../../common/errors.js';
 import type { RouteAccess } from '../../http/access.js';
 import { requireUser } from '../../http/access-plugin.js';
 import { ErrorBodySchema } from '../../http/schemas.js';
-import { definitionEventsOf } from '../designer/definition-events.js';
-import { DefinitionStore } from './definition-store.js';
 import {
   addRow,
   deleteRows,
@@ -48,20 +46,6 @@ import {
  */
 const SESSION: RouteAccess = { session: true };
 const IMPORT_FILE_LIMIT_BYTES = 20 * 1024 * 1024;
-
-const stores = new WeakMap<object, DefinitionStore>();
-
-/** The definition cache of one app's database; invalidated by the designer's change events. */
-export function definitionStoreOf(app: { database: { db: GenericContext['db'] }; log: GenericContext['log'] }): DefinitionStore {
-  let store = stores.get(app.database);
-  if (!store) {
-    store = new DefinitionStore(app.database.db, app.log);
-    const created = store;
-    definitionEventsOf(app.database).subscribe((change) => created.invalidate(change));
-    stores.set(app.database, store);
-  }
-  return store;
-}
 
 const RowSchema = Type.Record(Type.String(), Type.Unknown());
 const RowsAnswer = Type.Object({ rows: Type.Array(RowSchema), total: Type.Integer(), totalEstimated: Type.Optional(Type.Boolean()) });
@@ -94,7 +78,7 @@ const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchem
 
 /** The generic engine API (spec section 7 "Generic builder"; DESIGN.md section 6). */
 export const genericRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const store = definitionStoreOf(app);
+  const store = app.definitions;
   // Another module may have registered multipart for the whole app already; it is then ours too.
   if (!app.hasRequestDecorator('isMultipart')) {
     await app.register(fastifyMultipart, { limits: { fileSize: IMPORT_FILE_LIMIT_BYTES, files: 1, fields: 10 } });

@@ -59,7 +59,8 @@ import { translate } from '../../http/i18n.js';
 import { behaviourRegistry } from './behaviours.js';
 import { dropdownPorts, findUomOptions } from './code-master.repository.js';
 import { optionLabels, type OptionLabels } from './option-labels.js';
-import type { DefinitionStore, ResolvedPage } from './definition-store.js';
+import type { DefinitionStore, ResolvedPage } from '../../definitions/definition-store.js';
+import { inTransaction } from '../../db/transaction.js';
 
 /** Everything a generic call needs: database, definitions, the caller. */
 export interface GenericContext {
@@ -191,7 +192,7 @@ export async function addRow(ctx: GenericContext, request: AddingRequest): Promi
   return engine(async () => {
     const record = prepareRecord(prepared, 'add', request.record);
     const sqlErrors = await runValidationSql(ctx.db, prepared, session, record);
-    const key = await ctx.db.transaction().execute(async (trx) => {
+    const key = await inTransaction(ctx.db, async (trx) => {
       const dbErrors = await checkRecordInDatabase(trx, prepared, session, record);
       throwIfFieldErrors([...record.errors, ...sqlErrors, ...dbErrors]);
       try {
@@ -218,7 +219,7 @@ export async function updateRowOfPage(ctx: GenericContext, request: UpdatingRequ
     // Nothing changeable was sent: nothing is written and the version stays (spec section 5: unchanged data needs no save).
     if (!record.errors.length && !Object.keys(record.values).length) return { row: stored };
     const sqlErrors = await runValidationSql(ctx.db, prepared, session, record);
-    await ctx.db.transaction().execute(async (trx) => {
+    await inTransaction(ctx.db, async (trx) => {
       const dbErrors = await checkRecordInDatabase(trx, prepared, session, record, key);
       throwIfFieldErrors([...record.errors, ...sqlErrors, ...dbErrors]);
       try {
@@ -237,7 +238,7 @@ export async function deleteRows(ctx: GenericContext, request: DeletionRequest):
   refuseReadOnly(prepared.page);
   const session = engineSession(ctx);
   return engine(() =>
-    ctx.db.transaction().execute(async (trx) => {
+    inTransaction(ctx.db, async (trx) => {
       for (const row of request.rows) {
         try {
           await deleteRow(trx, prepared, session, row.key, row.version);
@@ -356,7 +357,7 @@ export async function importRows(ctx: GenericContext, upload: ImportUpload): Pro
     const sqlErrors = new Map<number, EngineFieldError[]>();
     for (const { row, record } of candidates) sqlErrors.set(row, await runValidationSql(ctx.db, prepared, session, record));
 
-    return ctx.db.transaction().execute(async (trx) => {
+    return inTransaction(ctx.db, async (trx) => {
       const problems: EngineFieldError[] = [];
       const rowProblem = (row: number, error: EngineFieldError): EngineFieldError => ({
         field: `row ${row}: ${error.field}`,
@@ -437,7 +438,7 @@ export async function runBehaviour(ctx: GenericContext, request: BehaviourReques
   }
   if (named) await engine(() => requireAllowedSql(named.name, named.text, named.mode === 'write' ? 'write' : 'read'));
   return engine(() =>
-    ctx.db.transaction().execute(async (trx) => {
+    inTransaction(ctx.db, async (trx) => {
       if (named && named.mode !== 'write') await sql`set transaction read only`.execute(trx);
       const rows = await findRowsByKeys(trx, prepared, session, request.keys);
       if (rows.length !== count) throw new AppError('NO_RECORD');

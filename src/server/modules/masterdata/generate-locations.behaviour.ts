@@ -1,5 +1,5 @@
 import { AppError } from '../../../common/errors.js';
-import type { LocationType } from '../../db/schema.js';
+import type { LocationType } from './masterdata.tables.js';
 import type { GenerateLocationsInput } from './location-generator.service.js';
 
 /** The registered action name the /loa definition's "generate" behaviour names. */

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { AppError } from '../../../common/errors.js';
-import type { DB, IdDatePattern, IdResetPeriod } from '../../db/schema.js';
+import type { DB } from '../../db/schema.js';
+import type { IdDatePattern, IdResetPeriod } from './masterdata.tables.js';
 
 /** Which warehouse or project a number belongs to, for rules numbered per warehouse or project. */
 export interface NumberScope {

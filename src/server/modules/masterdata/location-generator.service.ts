@@ -1,6 +1,7 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import { AppError } from '../../../common/errors.js';
-import type { DB, LocationType } from '../../db/schema.js';
+import type { DB } from '../../db/schema.js';
+import type { LocationType } from './masterdata.tables.js';
 
 /** One segment of a location code: a range of letters (`A`..`C`) or of numbers (`01`..`20`). */
 export interface CodeRange {
@@ -133,23 +134,21 @@ function checkCapacity(input: GenerateLocationsInput): void {
 
 /**
  * "Generate locations" (spec section 2; issue 5, part 4): creates every location of the ranges in
- * one warehouse, in one transaction (the caller's, when `db` is one), leaving codes that already
+ * one warehouse, in the caller's transaction, leaving codes that already
  * exist untouched and reporting them.
  * Pick sequences continue after the warehouse's highest one, in code order of the ranges.
  */
 export async function generateLocations(
-  db: Kysely<DB>,
+  trx: Transaction<DB>,
   input: GenerateLocationsInput,
   actor: string,
 ): Promise<GenerateLocationsResult> {
   checkCapacity(input);
-  const planned = planLocations(input);
-  // Inside the caller's transaction when given one (a behaviour of /api/generic/behavior), else in its own.
-  return db.isTransaction ? insertPlanned(db, input, planned, actor) : db.transaction().execute((trx) => insertPlanned(trx, input, planned, actor));
+  return insertPlanned(trx, input, planLocations(input), actor);
 }
 
 async function insertPlanned(
-  trx: Kysely<DB>,
+  trx: Transaction<DB>,
   input: GenerateLocationsInput,
   planned: PlannedLocation[],
   actor: string,

@@ -1,15 +1,40 @@
+import { Type } from 'typebox';
 import { AppError } from '../../../common/errors.js';
-import { registerBehaviour } from '../generic/behaviours.js';
+import { defineBehaviour } from '../area.js';
 import { GENERATE_LOCATIONS_ACTION, readGenerateLocationsInputs } from './generate-locations.behaviour.js';
 import { generateLocations } from './location-generator.service.js';
 
 /** How many skipped codes the answer lists; the count is always complete. */
 const SKIPPED_SHOWN = 200;
 
-/** Registers the named actions the master-data definitions use (DESIGN.md section 6). */
-export function registerMasterdataBehaviours(): void {
-  // /loa "generate": the ranges come from the behaviour's inputs, the warehouse from the session.
-  registerBehaviour(GENERATE_LOCATIONS_ACTION, async ({ trx, session, inputs }) => {
+const RangeEnd = Type.String({ maxLength: 10 });
+const Optional = <T extends Parameters<typeof Type.Optional>[0]>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
+
+/** The inputs of /loa "generate": ranges and capacities; the warehouse is always the session's. */
+export const GenerateLocationsInputs = Type.Object({
+  aisleFrom: RangeEnd,
+  aisleTo: RangeEnd,
+  bayFrom: RangeEnd,
+  bayTo: RangeEnd,
+  levelFrom: RangeEnd,
+  levelTo: RangeEnd,
+  positionFrom: Optional(RangeEnd),
+  positionTo: Optional(RangeEnd),
+  separator: Optional(Type.String({ maxLength: 3 })),
+  zone: Optional(Type.String({ maxLength: 20 })),
+  locationType: Optional(Type.String({ maxLength: 20 })),
+  maxPallets: Optional(Type.Integer({ minimum: 0 })),
+  // Decimals travel as text, exact.
+  maxWeightKg: Optional(Type.String()),
+  maxVolumeCm3: Optional(Type.String()),
+});
+
+/** /loa "generate" (spec section 2): every location of the ranges in the session's warehouse. */
+export const generateLocationsBehaviour = defineBehaviour({
+  name: GENERATE_LOCATIONS_ACTION,
+  inputs: GenerateLocationsInputs,
+  right: 'masterdata.loa:generate',
+  async run({ trx, session, inputs }) {
     if (session.warehouseId === null) throw new AppError('OUT_OF_SCOPE', { scope: 'warehouse' });
     const result = await generateLocations(trx, readGenerateLocationsInputs(inputs, session.warehouseId), session.loginAccount);
     return {
@@ -17,5 +42,5 @@ export function registerMasterdataBehaviours(): void {
       messageCode: 'md.behaviour.generateLocationsDone',
       messageParams: { created: result.created, skipped: result.skipped.length },
     };
-  });
-}
+  },
+});

@@ -30,6 +30,7 @@ import {
   updateRule,
   type PermissionValues,
 } from './role.repository.js';
+import { inTransaction } from '../../db/transaction.js';
 
 /** Role types offered by the role screen (spec section 3 "Role": a type and a level). */
 export const ROLE_TYPES = ['general', 'operator', 'supervisor', 'configurator', 'administrator'] as const;
@@ -143,7 +144,7 @@ export async function saveRole(db: Kysely<DB>, editor: SessionUser, input: SaveR
   if (!name) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'name', code: 'VALIDATION_FAILED' }]);
   const roleType = input.roleType ?? 'general';
   if (!(ROLE_TYPES as readonly string[]).includes(roleType)) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'roleType', code: 'VALIDATION_FAILED' }]);
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const modules = await findModuleCodes(trx);
     const permissionRows = input.permissions?.map(toRow);
     const unknown = permissionRows?.find((r) => !modules.has(r.module_code));
@@ -209,7 +210,7 @@ async function rolesOf(db: Kysely<DB>, uid: number): Promise<number[]> {
 }
 
 export async function deleteRolesFor(db: Kysely<DB>, editor: SessionUser, ids: number[]): Promise<{ deleted: number }> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     for (const id of ids) {
       if (!(await findRole(trx, id))) throw new AppError('NO_RECORD', { id });
       await assertWithinEditorRights(trx, editor, await findRolePermissions(trx, id));
@@ -242,7 +243,7 @@ export async function saveRule(db: Kysely<DB>, editor: SessionUser, input: { id?
   const name = input.name.trim();
   if (!name) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'name', code: 'VALIDATION_FAILED' }]);
   if (!(RULE_TYPES as readonly string[]).includes(input.ruleType)) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'ruleType', code: 'VALIDATION_FAILED' }]);
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const same = await findRuleByName(trx, name);
     const values = { name, rule_type: input.ruleType, description: input.description ?? null, by: editor.loginAccount };
     if (input.id === undefined) {
@@ -257,5 +258,5 @@ export async function saveRule(db: Kysely<DB>, editor: SessionUser, input: { id?
 }
 
 export async function deleteRulesFor(db: Kysely<DB>, ids: number[]): Promise<{ deleted: number }> {
-  return db.transaction().execute(async (trx) => ({ deleted: await deleteRules(trx, ids) }));
+  return inTransaction(db, async (trx) => ({ deleted: await deleteRules(trx, ids) }));
 }

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { AppUserTable, DB } from '../../db/schema.js';
+import type { DB } from '../../db/schema.js';
+import type { AppUserTable } from './user.tables.js';
 
 export type UserRow = Selectable<AppUserTable>;
 
@@ -198,4 +199,9 @@ export async function listLoginAccounts(db: Kysely<DB>, projectId: number | unde
     );
   }
   return query.orderBy('u.login_account').limit(1000).execute();
+}
+
+/** Grants one project to a user (nothing when it already has it). */
+export async function grantProject(db: Kysely<DB>, userId: number, projectId: number): Promise<void> {
+  await db.insertInto('user_project').values({ user_id: userId, project_id: projectId }).onConflict((oc) => oc.doNothing()).execute();
 }

@@ -26,6 +26,7 @@ import {
   type ProfileColumn,
   type UserRow,
 } from './user.repository.js';
+import { inTransaction } from '../../db/transaction.js';
 
 /** Paging of administration lists; a page never holds more than 100 rows (spec section 5). */
 export function paging(input: { page?: number; pageSize?: number }) {
@@ -145,7 +146,7 @@ export async function saveUser(db: Kysely<DB>, editor: SessionUser, input: SaveU
   }
   const projectId = editorProject(editor);
 
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     let uid: number;
     const sameLogin = await findUserByLogin(trx, loginAccount);
     const sameEmail = email ? await findUserByEmail(trx, email) : undefined;
@@ -203,7 +204,7 @@ export async function batchUpdateUsers(db: Kysely<DB>, editor: SessionUser, inpu
   if (input.uids.includes(editor.simulatedBy ?? editor.userId) && !input.enabled) {
     throw new AppError('BAD_REQUEST', { reason: 'you cannot disable your own account' });
   }
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     for (const uid of input.uids) {
       const user = await findVisibleUser(trx, editor, uid);
       if (!editor.isAdmin && user.is_admin) throw new AppError('FORBIDDEN', { right: 'admin' });
@@ -221,7 +222,7 @@ export async function loginAccounts(db: Kysely<DB>, editor: SessionUser) {
 
 /** Ends every session of an account (administrators; `POST /api/user/logout/loginAccount`). */
 export async function signOutAccount(db: Kysely<DB>, admin: SessionUser, loginAccount: string): Promise<{ ended: number }> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const user = await findUserByLogin(trx, loginAccount);
     if (!user) throw new AppError('USER_NOT_FOUND');
     const ended = await revokeUserSessions(trx, user.id);
@@ -263,6 +264,6 @@ export async function saveTimeZone(db: Kysely<DB>, user: SessionUser, timeZone: 
   } catch {
     throw new AppError('VALIDATION_FAILED', {}, [{ field: 'timeZone', code: 'VALIDATION_FAILED' }]);
   }
-  await db.transaction().execute((trx) => updateUserRecord(trx, user.userId, { time_zone: timeZone }, user.loginAccount));
+  await inTransaction(db, (trx) => updateUserRecord(trx, user.userId, { time_zone: timeZone }, user.loginAccount));
   return { timeZone };
 }

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { CONFIGURATOR_READ_ROLE, CONFIGURATOR_WRITE_ROLE, grantConfiguratorAccess } from './helpers.js';
+import { CONFIGURATOR_READ_ROLE, CONFIGURATOR_WRITE_ROLE, grantConfiguratorAccess } from '../../../db/migrations/helpers.js';
 
 /**
  * Configurator SQL runs as a restricted database role (issue 9, items 1 and 2; DESIGN.md section 6):

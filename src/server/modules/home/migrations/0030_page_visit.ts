@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { withAudit } from './helpers.js';
+import { withAudit } from '../../../db/migrations/helpers.js';
 
 /** How often each user opened each page: the home page's "most used pages" (issue 4, item 10). */
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { withIdAndAudit } from './helpers.js';
+import { withIdAndAudit } from '../../../db/migrations/helpers.js';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await withIdAndAudit(db.schema.createTable('organization'))

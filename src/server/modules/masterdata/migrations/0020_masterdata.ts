@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { withAudit, withIdAndAudit } from './helpers.js';
+import { withAudit, withIdAndAudit } from '../../../db/migrations/helpers.js';
 
 /**
  * Master data (issue 5, part 4): owners, SKUs with UPC codes, partners, locations, system

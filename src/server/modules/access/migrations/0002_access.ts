@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { withAudit, withIdAndAudit } from './helpers.js';
+import { withAudit, withIdAndAudit } from '../../../db/migrations/helpers.js';
 
 /**
  * Sign-in, sessions, two-step verification, notifications and the access model (issue 3; spec

@@ -1,11 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { loadPageDefinition } from '../../../../engine/schema/index.js';
-import { ROW_FILTERS } from '../access/row-filters.js';
-import { checkPageAgainstCatalog, preparePage, readTableColumns, type PreparedPage } from '../../../../engine/server/index.js';
-import { AppError } from '../../../common/errors.js';
-import type { DB } from '../../db/schema.js';
-import type { DefinitionChange } from '../designer/definition-events.js';
+import { loadPageDefinition } from '../../../engine/schema/index.js';
+import { ROW_FILTERS } from '../modules/access/row-filters.js';
+import { checkPageAgainstCatalog, preparePage, readTableColumns, type PreparedPage } from '../../../engine/server/index.js';
+import { AppError } from '../../common/errors.js';
+import type { DB } from '../db/schema.js';
+import type { DefinitionChange } from '../events/events.js';
 import { findPublishedDefinition } from './page-definition.repository.js';
 
 export interface ResolvedPage {

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { withIdAndAudit } from './helpers.js';
+import { withIdAndAudit } from '../../../db/migrations/helpers.js';
 
 /**
  * The store of page definitions (issue 5; DESIGN.md section 6). Every version of a page is a row:

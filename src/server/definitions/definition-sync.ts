@@ -3,15 +3,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { sql, type Kysely } from 'kysely';
-import { loadPageDefinition, type ValidationProblem } from '../../../../engine/schema/index.js';
-import { checkPageAgainstCatalog } from '../../../../engine/server/index.js';
-import { stableStringify } from '../../../common/designer/stable-json.js';
-import type { DB } from '../../db/schema.js';
-import { notifyDefinitionChange } from '../designer/definition-events.js';
+import { loadPageDefinition, type ValidationProblem } from '../../../engine/schema/index.js';
+import { checkPageAgainstCatalog } from '../../../engine/server/index.js';
+import { stableStringify } from '../../common/designer/stable-json.js';
+import type { DB } from '../db/schema.js';
+import type { EventBus } from '../events/events.js';
+import type { AreaRegistry } from '../modules/area-registry.js';
 import { findLatestShipped, insertShippedVersion } from './page-definition.repository.js';
+import { inTransaction } from '../db/transaction.js';
 
 /** The folder of shipped definitions: `definitions/<module>/<function>.page.json` (DESIGN.md section 2). */
-export const DEFINITIONS_DIR = path.resolve(import.meta.dirname, '../../../../definitions');
+export const DEFINITIONS_DIR = path.resolve(import.meta.dirname, '../../../definitions');
 
 export interface SyncReport {
   /** `<module>/<function>@<version>` of every version added. */
@@ -46,10 +48,14 @@ export function listDefinitionFiles(dir: string): string[] {
  * the schema, does not sit at `<moduleCode>/<functionCode>.page.json` or names tables or columns the
  * database lacks is refused and reported, never stored. All in one transaction.
  */
-export async function syncShippedDefinitions(db: Kysely<DB>, dir: string = DEFINITIONS_DIR): Promise<SyncReport> {
+export async function syncShippedDefinitions(
+  db: Kysely<DB>,
+  dir: string = DEFINITIONS_DIR,
+  options: { areas?: AreaRegistry; events?: EventBus } = {},
+): Promise<SyncReport> {
   const report: SyncReport = { added: [], unchanged: 0, refused: [] };
   const files = listDefinitionFiles(dir);
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     // Two app nodes starting together must not both add the same version.
     await sql`select pg_advisory_xact_lock(hashtext('page_definition:shipped-sync'))`.execute(trx);
     const startupOf = new Map<string, string>();
@@ -83,6 +89,12 @@ export async function syncShippedDefinitions(db: Kysely<DB>, dir: string = DEFIN
         }
         startupOf.set(page.moduleCode, file);
       }
+      // A shipped page naming an action, writer or input no area defines is refused like one published.
+      const areaProblems = options.areas?.checkPage(page) ?? [];
+      if (areaProblems.length) {
+        report.refused.push({ file, problems: areaProblems });
+        continue;
+      }
       const catalogProblems = await checkPageAgainstCatalog(trx, page);
       if (catalogProblems.length) {
         report.refused.push({ file, problems: catalogProblems });
@@ -106,14 +118,18 @@ export async function syncShippedDefinitions(db: Kysely<DB>, dir: string = DEFIN
       report.added.push(`${page.moduleCode}/${page.functionCode}@${version}`);
     }
     // Other app nodes drop their cached definitions when this commits (DESIGN.md section 9).
-    if (report.added.length) await notifyDefinitionChange(trx, { projectId: null, all: true });
+    if (report.added.length) await options.events?.emit(trx, 'definition.changed', { projectId: null, all: true });
   });
   return report;
 }
 
 /** The start-up step (DESIGN.md section 2: migrations -> definition sync -> seed), with its log lines. */
-export async function syncDefinitionsAtStart(db: Kysely<DB>, log: FastifyBaseLogger, dir: string = DEFINITIONS_DIR): Promise<SyncReport> {
-  const report = await syncShippedDefinitions(db, dir);
+export async function syncDefinitionsAtStart(
+  db: Kysely<DB>,
+  log: FastifyBaseLogger,
+  options: { areas: AreaRegistry; events?: EventBus; dir?: string },
+): Promise<SyncReport> {
+  const report = await syncShippedDefinitions(db, options.dir ?? DEFINITIONS_DIR, options);
   if (report.added.length) log.info({ added: report.added, unchanged: report.unchanged }, 'page definitions synced');
   for (const refused of report.refused) {
     log.error({ file: refused.file, problems: refused.problems }, `page definition ${refused.file} refused`);

@@ -1,0 +1,138 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { Kysely, Migration, Transaction } from 'kysely';
+import type { Static, TObject } from 'typebox';
+import type { PageDefinition, ScalarValue } from '../../../engine/schema/index.js';
+import type { EngineRow, EngineSession } from '../../../engine/server/index.js';
+import type { RightName } from '../../common/rights.js';
+import type { DB } from '../db/schema.js';
+import type { DomainEventName, DomainEventHandler } from '../events/events.js';
+import type { SessionUser } from '../http/access.js';
+
+/**
+ * The kit every business area is built with (src/server/modules/README.md). An area is a folder
+ * `src/server/modules/<area>/` whose `<area>.module.ts` declares, with `defineModule`, everything
+ * it brings: its migrations, routes, behaviours, writers, right verbs, jobs and event handlers; its
+ * tables are declared in `<area>.tables.ts` by adding them to the `DB` interface. The list in
+ * `modules/index.ts` is the only place an area is added.
+ */
+
+/** What a behaviour's `run` gets: the open transaction, the page, the caller, the selected rows (in scope) and the checked inputs. */
+export interface BehaviourContext<Inputs = Record<string, ScalarValue>> {
+  trx: Transaction<DB>;
+  page: PageDefinition;
+  session: EngineSession;
+  user: SessionUser;
+  rows: EngineRow[];
+  inputs: Inputs;
+}
+
+export interface BehaviourOutcome {
+  result?: unknown;
+  messageCode?: string;
+  messageParams?: Record<string, string | number>;
+}
+
+/**
+ * A named action that page behaviours may name (DESIGN.md section 6). `inputs` is one TypeBox
+ * object schema: a definition's declared inputs are checked against it at publish, and the values
+ * are checked against it before `run`. `right` is the action's own verb, e.g.
+ * `outbound.so:allocate`, held beside view/add/edit/delete and granted on the role screen; the
+ * caller needs it in addition to the behaviour's page right.
+ */
+export interface BehaviourDefinition<Inputs extends TObject = TObject> {
+  name: string;
+  inputs?: Inputs;
+  right?: RightName;
+  run(context: BehaviourContext<Static<Inputs>>): Promise<BehaviourOutcome | void>;
+}
+
+export function defineBehaviour<Inputs extends TObject>(definition: BehaviourDefinition<Inputs>): BehaviourDefinition {
+  return definition;
+}
+
+export type WriterOperation = 'add' | 'update' | 'delete' | 'import';
+
+interface WriterContextBase {
+  trx: Transaction<DB>;
+  page: PageDefinition;
+  session: EngineSession;
+  user: SessionUser;
+  operation: WriterOperation;
+}
+
+export interface BeforeSaveContext extends WriterContextBase {
+  operation: 'add' | 'update' | 'import';
+  /** The stored row before the change (null when adding). */
+  old: EngineRow | null;
+  /** The columns about to be written; the writer may change, add or remove them. */
+  values: Record<string, unknown>;
+  /** The whole record after the change (stored row + changes), fields that are not stored included. */
+  merged: Record<string, unknown>;
+  /** Checked values of the page's fields that are not columns (`stored: false`), e.g. a new password. */
+  unstored: Record<string, unknown>;
+}
+
+export interface AfterSaveContext extends WriterContextBase {
+  operation: 'add' | 'update' | 'import';
+  old: EngineRow | null;
+  /** The row as written, read back inside the transaction. */
+  row: EngineRow;
+  unstored: Record<string, unknown>;
+}
+
+export interface BeforeDeleteContext extends WriterContextBase {
+  operation: 'delete';
+  old: EngineRow;
+}
+
+/**
+ * Domain rules on engine saves (DESIGN.md section 6, after Frappe's document controllers): a page
+ * definition names a writer, whose hooks run inside the engine's transaction on add, update,
+ * delete and import. A hook refuses by throwing an AppError (nothing is written); `beforeSave`
+ * may change the values it is given.
+ */
+export interface WriterDefinition {
+  name: string;
+  beforeSave?(context: BeforeSaveContext): Promise<void>;
+  afterSave?(context: AfterSaveContext): Promise<void>;
+  beforeDelete?(context: BeforeDeleteContext): Promise<void>;
+}
+
+export function defineWriter(definition: WriterDefinition): WriterDefinition {
+  return definition;
+}
+
+/** A right verb an area declares (`inventory.adjust:approve`), granted per role on the role screen. */
+export interface RightVerbDefinition {
+  right: RightName;
+  /** Locale key of its label on the role screen. */
+  labelCode: string;
+}
+
+/** A background job handler an area brings (the job runner of the platform services runs them by name). */
+export interface JobDefinition {
+  name: string;
+  run(context: { db: Kysely<DB>; params: Record<string, string> }): Promise<void>;
+}
+
+export type EventHandlers = { [Name in DomainEventName]?: DomainEventHandler<Name>[] };
+
+export interface AreaModule {
+  /** The folder name; also the prefix of its behaviour, writer and job names. */
+  name: string;
+  /** Kysely migrations by name; names sort in the order they run across every area. */
+  migrations?: Record<string, Migration>;
+  /** Fastify routes, registered under /api. */
+  routes?: FastifyPluginAsync;
+  behaviours?: BehaviourDefinition[];
+  writers?: WriterDefinition[];
+  rights?: RightVerbDefinition[];
+  /** Tables only this area's service may write: an engine page over them needs a writer to add, edit or delete. */
+  serviceOnlyTables?: string[];
+  jobs?: JobDefinition[];
+  events?: EventHandlers;
+}
+
+export function defineModule(module: AreaModule): AreaModule {
+  return module;
+}

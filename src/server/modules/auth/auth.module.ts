@@ -1,0 +1,14 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { defineModule } from '../area.js';
+import { accountRoutes } from './account.routes.js';
+import { authRoutes } from './auth.routes.js';
+import * as m0051 from './migrations/0051_login_failure.js';
+import './auth.tables.js';
+
+const routes: FastifyPluginAsync = async (app) => {
+  await app.register(authRoutes);
+  await app.register(accountRoutes);
+};
+
+/** Sign-in, two-step codes, trusted browsers, registration and password changes (spec section 9). */
+export const authModule = defineModule({ name: 'auth', migrations: { '0051_login_failure': m0051 }, routes });

@@ -1,0 +1,28 @@
+import type { AreaModule } from './area.js';
+import { accessModule } from './access/access.module.js';
+import { authModule } from './auth/auth.module.js';
+import { designerModule } from './designer/designer.module.js';
+import { genericModule } from './generic/generic.module.js';
+import { healthModule } from './health/health.module.js';
+import { homeModule } from './home/home.module.js';
+import { masterdataModule } from './masterdata/masterdata.module.js';
+import { notifyModule } from './notify/notify.module.js';
+import { roleModule } from './role/role.module.js';
+import { userModule } from './user/user.module.js';
+
+/**
+ * THE list of business areas (src/server/modules/README.md). Adding an area is one line here plus
+ * files in its own folder; routes register in this order.
+ */
+export const MODULES: readonly AreaModule[] = [
+  healthModule,
+  homeModule,
+  authModule,
+  accessModule,
+  userModule,
+  roleModule,
+  designerModule,
+  genericModule,
+  masterdataModule,
+  notifyModule,
+];

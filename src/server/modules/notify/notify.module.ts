@@ -1,0 +1,5 @@
+import { defineModule } from '../area.js';
+import './notify.tables.js';
+
+/** E-mail and SMS delivery with the outbox (its table comes from the foundation migration). */
+export const notifyModule = defineModule({ name: 'notify' });
