@@ -35,6 +35,26 @@ export default tseslint.config(
     },
   },
   {
+    // engine/core is the one copy of what browser and server must answer alike (rule groups,
+    // calculations, text of values): pure, so it may import only engine/schema and decimal.js.
+    files: ['engine/core/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/engine/client', '**/engine/client/**', '**/client/**'], message: 'engine/core must not import engine/client' },
+            { group: ['**/engine/server', '**/engine/server/**', '**/server/**'], message: 'engine/core must not import engine/server' },
+            { group: ['**/src/**', '**/designer/**'], message: 'engine/core must not import src/ or designer/' },
+            { group: ['react', 'react-*', 'react/*', 'antd', 'antd/*', '@rjsf/*'], message: 'engine/core is pure: no React' },
+            { group: ['kysely', 'kysely/*', 'pg', '@electric-sql/*'], message: 'engine/core is pure: no database' },
+            { group: ['node:*', 'fs', 'path', 'os', 'crypto', 'buffer', 'stream', 'util'], message: 'engine/core is pure: no Node APIs' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/common/**'],
     rules: {
       'no-restricted-imports': [

@@ -4,11 +4,11 @@ import type { IChangeEvent, default as CoreForm } from '@rjsf/core';
 import type { ErrorSchema, FormValidation, RJSFValidationError, WidgetProps } from '@rjsf/utils';
 import { Input, Modal } from 'antd';
 import { formValidator as validator } from './model/formValidator.js';
-import { keyFieldOf, type FieldDefinition, type PageDefinition, type ScalarValue } from '../schema/index.js';
+import { keyFieldOf, type PageDefinition, type ScalarValue } from '../schema/index.js';
 import type { AddingResponse, GenericRow, RecordValues } from '../schema/api.js';
 import { useEngineServices } from './services.js';
 import { buildFormSchema, isFormField, type FormMode } from './model/buildFormSchema.js';
-import { computeCalc } from './model/computeCalc.js';
+import { computeCalculatedFields } from './model/computeCalculatedFields.js';
 import { fieldsWithTooManyDecimals } from './model/checkDecimals.js';
 import { fieldErrorsToErrorSchema } from './model/fieldErrorsToErrorSchema.js';
 import { useChoices } from './useChoices.js';
@@ -43,16 +43,6 @@ function toFormValues(page: PageDefinition, values: FormRecord): FormRecord {
   return result;
 }
 
-function recomputeCalculated(fields: readonly FieldDefinition[], record: FormRecord): FormRecord {
-  let next = record;
-  for (const field of fields) {
-    if (!field.calc) continue;
-    const value = computeCalc(field.calc, next, field.decimal);
-    if (next[field.name] !== value) next = { ...next, [field.name]: value };
-  }
-  return next;
-}
-
 function sameValue(a: unknown, b: unknown): boolean {
   const blank = (v: unknown) => v === undefined || v === null || v === '';
   if (blank(a) && blank(b)) return true;
@@ -82,7 +72,7 @@ export function RecordForm(props: RecordFormProps) {
   const [record, setRecord] = useState<FormRecord>(() => {
     const start = toFormValues(page, props.initial);
     if (mode === 'add') for (const field of page.fields) if (field.defaultValue !== undefined && start[field.name] === undefined) start[field.name] = field.defaultValue;
-    return recomputeCalculated(page.fields, start);
+    return computeCalculatedFields(page.fields, start);
   });
   const [extraErrors, setExtraErrors] = useState<ErrorSchema | undefined>(undefined);
   const [saving, setSaving] = useState(false);
@@ -97,7 +87,7 @@ export function RecordForm(props: RecordFormProps) {
 
   const onChange = useCallback(
     (event: IChangeEvent<FormRecord>) => {
-      const next = recomputeCalculated(page.fields, { ...(event.formData ?? {}) });
+      const next = computeCalculatedFields(page.fields, { ...(event.formData ?? {}) });
       setRecord((previous) => {
         const changed = Object.keys({ ...previous, ...next }).filter((name) => !sameValue(previous[name], next[name]));
         if (changed.length > 0) {

@@ -1,4 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
+import { toText } from '../core/index.js';
 import type { DropdownOption } from '../schema/api.js';
 import { bindNamedSql } from './bind-named-sql.js';
 import { coerceFieldValue } from './coerce-field-value.js';
@@ -7,7 +8,6 @@ import type { EngineDb } from './engine-db.js';
 import { EngineError } from './engine-error.js';
 import { requireScopeValue, scopeColumnOf, sessionSqlParams, type EngineSession } from './engine-session.js';
 import type { PreparedPage } from './prepared-page.js';
-import { toText } from './to-text.js';
 
 /** What the application provides for dropdowns the engine cannot answer alone (STYLE.md: ports). */
 export interface DropdownPorts {

@@ -7,8 +7,6 @@ export { bindNamedSql } from './bind-named-sql.js';
 export { coerceFieldValue, type BoundValue } from './coerce-field-value.js';
 export { checkFieldValue } from './check-field-value.js';
 export { checkBehaviourInputs } from './check-behaviour-inputs.js';
-export { evaluateRuleGroup } from './evaluate-rule-group.js';
-export { applyCalculations } from './apply-calculations.js';
 export { compileConditions } from './compile-conditions.js';
 export { compileSort } from './compile-sort.js';
 export { readTableColumns, checkPageAgainstCatalog, checkPageAgainstRoles, type TableColumns } from './catalog.js';
@@ -35,4 +33,3 @@ export { dropdownOptions, type DropdownPorts, type DropdownAnswer } from './drop
 export { parseCsv } from './parse-csv.js';
 export { mapImportRows, type ImportRecord } from './map-import-rows.js';
 export { readSheetRows } from './read-sheet-rows.js';
-export { toText } from './to-text.js';

@@ -1,5 +1,5 @@
+import { toText } from '../core/index.js';
 import type { PreparedPage } from './prepared-page.js';
-import { toText } from './to-text.js';
 
 /** A row as the API answers it: field values by name plus `_key` and `_version` (engine/schema/api.ts). */
 export type EngineRow = Record<string, unknown> & { _key: string | number; _version: string | null };

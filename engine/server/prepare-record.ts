@@ -1,11 +1,10 @@
 import type { FieldDefinition } from '../schema/index.js';
 import { isEditable, isMandatory, isStored, keyFieldOf } from '../schema/index.js';
-import { applyCalculations } from './apply-calculations.js';
+import { applyCalculations, evaluateRuleGroup } from '../core/index.js';
 import { checkFieldValue } from './check-field-value.js';
 import { coerceFieldValue, type BoundValue } from './coerce-field-value.js';
 import type { EngineFieldError } from './engine-error.js';
 import { scopeColumnOf } from './engine-session.js';
-import { evaluateRuleGroup } from './evaluate-rule-group.js';
 import type { PreparedPage } from './prepared-page.js';
 
 export interface PreparedRecord {

@@ -1,6 +1,6 @@
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { fieldsInOrder, isDisplayable, isEditable, isMandatory, isUnique, keyFieldOf, type FieldDefinition, type PageDefinition } from '../../schema/index.js';
-import { evaluateRuleGroup } from './evaluateRuleGroup.js';
+import { evaluateRuleGroup } from '../../core/index.js';
 
 export type FormMode = 'add' | 'edit';
 

@@ -1,4 +1,4 @@
-import { textOf } from './textOf.js';
+import { toText } from '../../core/index.js';
 import type { FieldDefinition } from '../../schema/index.js';
 
 /**
@@ -12,7 +12,7 @@ export function fieldsWithTooManyDecimals(fields: readonly FieldDefinition[], re
     if (field.type !== 'decimal' || field.decimal === undefined) continue;
     const value = record[field.name];
     if (value === null || value === undefined || value === '') continue;
-    const text = textOf(value);
+    const text = toText(value);
     const fraction = /\.(\d+)$/.exec(text.includes('e') ? Number(text).toFixed(20).replace(/0+$/, '') : text)?.[1] ?? '';
     if (fraction.length > field.decimal) wrong.push(field.name);
   }

@@ -1,4 +1,4 @@
-import { textOf } from './textOf.js';
+import { toText } from '../../core/index.js';
 import type { FieldDefinition } from '../../schema/index.js';
 
 /**
@@ -18,5 +18,5 @@ export function formatCellValue(
   if (field.type === 'datetime' && typeof value === 'string') {
     return labels.dateTime ? labels.dateTime(value) : value.replace('T', ' ').replace(/\.\d+Z?$|Z$/, '').slice(0, 19);
   }
-  return textOf(value);
+  return toText(value);
 }

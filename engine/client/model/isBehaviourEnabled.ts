@@ -1,4 +1,4 @@
-import { textOf } from './textOf.js';
+import { rowsEnableBehaviour } from '../../core/index.js';
 import type { BehaviourDefinition } from '../../schema/index.js';
 import type { PageRights } from './pageRights.js';
 
@@ -21,9 +21,8 @@ export function isBehaviourEnabled(behaviour: BehaviourDefinition, selected: rea
       if (selected.length < 1 || selected.length > MAX_SELECTION) return false;
       break;
   }
-  const rule = behaviour.enabledBy;
-  if (!rule || behaviour.selection === 'none') return true;
-  return selected.every((row) => rule.values.some((value) => value === row[rule.field] || textOf(value) === textOf(row[rule.field])));
+  // A behaviour that takes no selection has no row whose status could be checked.
+  return behaviour.selection === 'none' || rowsEnableBehaviour(behaviour.enabledBy, selected);
 }
 
 /** Whether the user's rights show the behaviour at all (no button without the right, issue 5). */

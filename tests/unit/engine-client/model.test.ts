@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BehaviourDefinition, FieldDefinition, PageDefinition, RuleGroup } from '../../../engine/schema/index.js';
-import { evaluateRuleGroup } from '../../../engine/client/model/evaluateRuleGroup.js';
-import { computeCalc } from '../../../engine/client/model/computeCalc.js';
+import { computeCalculatedFields } from '../../../engine/client/model/computeCalculatedFields.js';
 import { buildFormSchema, isFormField } from '../../../engine/client/model/buildFormSchema.js';
 import { buildSearchConditions, filterToRuleGroup } from '../../../engine/client/model/buildSearchConditions.js';
 import { isBehaviourEnabled, MAX_SELECTION } from '../../../engine/client/model/isBehaviourEnabled.js';
@@ -38,46 +37,28 @@ const page: PageDefinition = {
   ],
 };
 
-describe(evaluateRuleGroup.name, () => {
-  const group: RuleGroup = {
-    combinator: 'or',
-    rules: [
-      { field: 'qty', operator: '>', value: 10 },
-      { combinator: 'and', rules: [{ field: 'code', operator: 'beginsWith', value: 'ab' }, { field: 'code', operator: 'endsWith', value: 'z' }] },
-    ],
-  };
-  it.each([
-    [{ qty: 11, code: 'x' }, true],
-    [{ qty: '9', code: 'ABcz' }, true],
-    [{ qty: 9, code: 'abc' }, false],
-    [{ code: 'abz' }, true],
-  ])('holds for %o: %s', (values, expected) => {
-    expect(evaluateRuleGroup(group, values)).toBe(expected);
-  });
-  it('negates with not and ignores disabled rules', () => {
-    expect(evaluateRuleGroup({ combinator: 'and', not: true, rules: [{ field: 'a', operator: 'null' }] }, { a: null })).toBe(false);
-    expect(evaluateRuleGroup({ combinator: 'and', rules: [{ field: 'a', operator: '=', value: 1, disabled: true }] }, { a: 2 })).toBe(true);
-  });
-  it('knows in, notIn and between', () => {
-    expect(evaluateRuleGroup({ combinator: 'and', rules: [{ field: 's', operator: 'in', value: 'A, B' }] }, { s: 'B' })).toBe(true);
-    expect(evaluateRuleGroup({ combinator: 'and', rules: [{ field: 's', operator: 'notIn', value: ['A'] }] }, { s: 'A' })).toBe(false);
-    expect(evaluateRuleGroup({ combinator: 'and', rules: [{ field: 'n', operator: 'between', value: [1, 5] }] }, { n: 5 })).toBe(true);
-  });
-});
-
-describe(computeCalc.name, () => {
-  it('multiplies in decimal arithmetic, not floats', () => {
-    expect(computeCalc({ type: 'product', params: ['a', 'b'] }, { a: '0.1', b: 3 })).toBe(0.3);
-    expect(computeCalc({ type: 'sum', params: ['a', 'b'] }, { a: 0.1, b: 0.2 })).toBe(0.3);
+describe(computeCalculatedFields.name, () => {
+  const calc = (type: 'sum' | 'product' | 'quotient' | 'difference', extra: Partial<FieldDefinition> = {}) => [
+    field('a', { type: 'decimal' }),
+    field('b', { type: 'decimal' }),
+    field('c', { type: 'decimal', calc: { type, params: ['a', 'b'] }, ...extra }),
+  ];
+  it('multiplies in decimal arithmetic, not floats, and gives the number inputs numbers', () => {
+    expect(computeCalculatedFields(calc('product'), { a: '0.1', b: 3 })).toEqual({ a: '0.1', b: 3, c: 0.3 });
+    expect(computeCalculatedFields(calc('sum'), { a: 0.1, b: 0.2 })).toMatchObject({ c: 0.3 });
   });
   it('rounds to the field decimals and answers null for a missing value or a division by zero', () => {
-    expect(computeCalc({ type: 'quotient', params: ['a', 'b'] }, { a: 10, b: 3 }, 3)).toBe(3.333);
-    expect(computeCalc({ type: 'quotient', params: ['a', 'b'] }, { a: 10, b: 0 })).toBeNull();
-    expect(computeCalc({ type: 'difference', params: ['a', 'b'] }, { a: 10 })).toBeNull();
+    expect(computeCalculatedFields(calc('quotient', { decimal: 3 }), { a: 10, b: 3 })).toMatchObject({ c: 3.333 });
+    expect(computeCalculatedFields(calc('quotient'), { a: 10, b: 0 })).toMatchObject({ c: null });
+    expect(computeCalculatedFields(calc('difference'), { a: 10 })).toMatchObject({ c: null });
   });
   it('concatenates and copies', () => {
-    expect(computeCalc({ type: 'concat', params: ['a', 'b'], separator: '-' }, { a: 'X', b: null })).toBe('X-');
-    expect(computeCalc({ type: 'copy', params: ['a'] }, { a: 'X' })).toBe('X');
+    const fields = [field('a'), field('b'), field('joined', { calc: { type: 'concat', params: ['a', 'b'], separator: '-' } }), field('copied', { calc: { type: 'copy', params: ['a'] } })];
+    expect(computeCalculatedFields(fields, { a: 'X', b: null })).toMatchObject({ joined: 'X-', copied: 'X' });
+  });
+  it('answers the same record when nothing calculated changed', () => {
+    const record = { a: 1, b: 2, c: 3 };
+    expect(computeCalculatedFields(calc('sum'), record)).toBe(record);
   });
 });
 

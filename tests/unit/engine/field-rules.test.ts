@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { FieldDefinition, PageDefinition } from '../../../engine/schema/index.js';
-import { applyCalculations } from '../../../engine/server/apply-calculations.js';
+import type { PageDefinition } from '../../../engine/schema/index.js';
 import { coerceFieldValue } from '../../../engine/server/coerce-field-value.js';
-import { evaluateRuleGroup } from '../../../engine/server/evaluate-rule-group.js';
 import { mapImportRows } from '../../../engine/server/map-import-rows.js';
 import { parseCsv } from '../../../engine/server/parse-csv.js';
 import { prepareRecord } from '../../../engine/server/prepare-record.js';
@@ -36,36 +34,6 @@ describe(coerceFieldValue.name, () => {
     ['string', { a: 1 }],
   ] as const)('refuses %s %j', (type, input) => {
     expect(coerceFieldValue({ type }, input).ok).toBe(false);
-  });
-});
-
-describe(applyCalculations.name, () => {
-  const fields: FieldDefinition[] = [
-    { name: 'qty', labelCode: 'q', type: 'decimal' },
-    { name: 'price', labelCode: 'p', type: 'decimal' },
-    { name: 'amount', labelCode: 'a', type: 'decimal', decimal: 2, calc: { type: 'product', params: ['qty', 'price'] } },
-    { name: 'total', labelCode: 't', type: 'decimal', calc: { type: 'sum', params: ['amount', 'qty'] } },
-    { name: 'ratio', labelCode: 'r', type: 'decimal', calc: { type: 'quotient', params: ['qty', 'price'] } },
-    { name: 'label', labelCode: 'l', type: 'string', calc: { type: 'concat', params: ['qty', 'price'], separator: 'x' } },
-  ];
-
-  it('computes with decimal arithmetic, in order, rounding to the field decimals', () => {
-    expect(applyCalculations(fields, { qty: '0.1', price: '0.2' })).toMatchObject({ amount: '0.02', total: '0.12', ratio: '0.5', label: '0.1x0.2' });
-  });
-
-  it('gives null for empty inputs and division by zero', () => {
-    expect(applyCalculations(fields, { qty: '3', price: '0' })).toMatchObject({ amount: '0', ratio: null });
-    expect(applyCalculations(fields, { qty: null, price: '2' })).toMatchObject({ amount: null, total: null });
-  });
-});
-
-describe(evaluateRuleGroup.name, () => {
-  it('evaluates like the SQL compiler', () => {
-    const group = { combinator: 'or' as const, rules: [{ field: 'status', operator: '=' as const, value: 'hold' }, { field: 'qty', operator: '>' as const, value: 10 }] };
-    expect(evaluateRuleGroup(group, { status: 'hold', qty: '1' })).toBe(true);
-    expect(evaluateRuleGroup(group, { status: 'new', qty: '10.5' })).toBe(true);
-    expect(evaluateRuleGroup(group, { status: 'new', qty: '9' })).toBe(false);
-    expect(evaluateRuleGroup({ ...group, not: true }, { status: 'new', qty: '9' })).toBe(true);
   });
 });
 

@@ -18,6 +18,7 @@ import type {
   TabResponse,
   UpdatingRequest,
 } from '../../../../engine/schema/api.js';
+import { rowsEnableBehaviour } from '../../../../engine/core/index.js';
 import { keyFieldOf, type FieldDefinition, type PageDefinition, type RightActionName } from '../../../../engine/schema/index.js';
 import {
   EngineError,
@@ -442,10 +443,7 @@ export async function runBehaviour(ctx: GenericContext, request: BehaviourReques
       if (named && named.mode !== 'write') await sql`set transaction read only`.execute(trx);
       const rows = await findRowsByKeys(trx, prepared, session, request.keys);
       if (rows.length !== count) throw new AppError('NO_RECORD');
-      if (behaviour.enabledBy) {
-        const { field, values } = behaviour.enabledBy;
-        if (!rows.every((row) => values.some((v) => v === row[field]))) throw new AppError('BEHAVIOUR_NOT_ENABLED');
-      }
+      if (!rowsEnableBehaviour(behaviour.enabledBy, rows)) throw new AppError('BEHAVIOUR_NOT_ENABLED');
       if (named) {
         // The selected rows were read as the engine; the configurator's statement runs as its role.
         await enterConfiguratorRole(trx, session, named.mode === 'write' ? 'write' : 'read');
