@@ -5,7 +5,7 @@ import type { GenericRow, SelectionResponse } from '../../engine/schema/api.js';
 import { CURRENT_SCHEMA_VERSION, validatePageDefinition, type PageDefinition } from '../../engine/schema/index.js';
 import { CONFIGURATOR_SQL_LIMITS, PAGE_COUNT_LIMITS } from '../../engine/server/index.js';
 import { contentHash } from '../../src/server/definitions/definition-sync.js';
-import { registerBehaviour } from '../../src/server/modules/generic/behaviours.js';
+import { defineBehaviour, defineModule } from '../../src/server/modules/area.js';
 import { buildTestApp, createUser, injectAs, json, type TestApp } from '../helpers/app.js';
 import { onRealServer } from '../helpers/database.js';
 import { grantConfiguratorAccess } from '../../src/server/db/migrations/helpers.js';
@@ -163,7 +163,17 @@ describe('generic engine API', () => {
   }
 
   beforeAll(async () => {
-    t = await buildTestApp();
+    // The page's action comes from a tiny area of this test, declared like every area's.
+    const testArea = defineModule({
+      name: 'enginetest',
+      behaviours: [
+        defineBehaviour({
+          name: 'enginetest.countSelected',
+          run: async ({ rows }) => ({ result: { count: rows.length }, messageCode: 'ui.engineServer.behaviourDone', messageParams: { count: rows.length } }),
+        }),
+      ],
+    });
+    t = await buildTestApp({}, { extraModules: [testArea] });
     const db = t.database.db;
     const org = await db.selectFrom('organization').select('id').executeTakeFirstOrThrow();
     projectId = (await db.selectFrom('project').select('id').where('code', '=', 'PRJ1').executeTakeFirstOrThrow()).id;
@@ -238,7 +248,6 @@ describe('generic engine API', () => {
     await sql`insert into engine_item_line (project_id, item_id, line_no, note) values (${projectId}, ${itemA.rows[0].id}, 1, 'first'), (${projectId}, ${itemA.rows[0].id}, 2, 'second')`.execute(db);
     await publish(itemPage());
     await publish(linePage());
-    registerBehaviour('enginetest.countSelected', async ({ rows }) => ({ result: { count: rows.length }, messageCode: 'ui.engineServer.behaviourDone', messageParams: { count: rows.length } }));
 
     const rights = [`${MODULE}:view`, `${MODULE}:add`, `${MODULE}:edit`, `${MODULE}:delete`] as const;
     editor = await createUser(t, { loginAccount: 'editor', rights: [...rights], projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] });

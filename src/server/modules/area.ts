@@ -5,7 +5,7 @@ import type { PageDefinition, ScalarValue } from '../../../engine/schema/index.j
 import type { EngineRow, EngineSession } from '../../../engine/server/index.js';
 import type { RightName } from '../../common/rights.js';
 import type { DB } from '../db/schema.js';
-import type { DomainEventName, DomainEventHandler } from '../events/events.js';
+import type { DomainEventName, DomainEventHandler, EventBus } from '../events/events.js';
 import type { SessionUser } from '../http/access.js';
 
 /**
@@ -19,6 +19,8 @@ import type { SessionUser } from '../http/access.js';
 /** What a behaviour's `run` gets: the open transaction, the page, the caller, the selected rows (in scope) and the checked inputs. */
 export interface BehaviourContext<Inputs = Record<string, ScalarValue>> {
   trx: Transaction<DB>;
+  /** Emit domain events here: delivered only after the transaction commits. */
+  events: EventBus;
   page: PageDefinition;
   session: EngineSession;
   user: SessionUser;
@@ -54,6 +56,8 @@ export type WriterOperation = 'add' | 'update' | 'delete' | 'import';
 
 interface WriterContextBase {
   trx: Transaction<DB>;
+  /** Emit domain events here: delivered only after the transaction commits. */
+  events: EventBus;
   page: PageDefinition;
   session: EngineSession;
   user: SessionUser;

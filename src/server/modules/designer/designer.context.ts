@@ -10,6 +10,7 @@ import type { DB } from '../../db/schema.js';
 import { requireProject } from '../../http/access-plugin.js';
 import type { SessionUser } from '../../http/access.js';
 import type { EventBus } from '../../events/events.js';
+import type { AreaRegistry } from '../area-registry.js';
 import { checkDefinitionSqls, type SqlSession } from './sql-guard.js';
 
 /** What every designer service call works with: the database, the caller, and the change hub. */
@@ -18,6 +19,8 @@ export interface DesignerContext {
   user: SessionUser;
   language: string;
   events: EventBus;
+  /** What the areas declare; a definition naming an action or writer none defines is refused. */
+  areas: AreaRegistry;
   log: FastifyBaseLogger;
 }
 
@@ -56,6 +59,9 @@ export function problemsAsDetails(problems: Array<{ path: string; code: string; 
 export async function requirePublishable(ctx: DesignerContext, content: unknown, projectId?: number, projectCode?: string): Promise<PageDefinition> {
   const loaded = loadPageDefinition(content);
   if (!loaded.ok) throw new AppError('VALIDATION_FAILED', {}, problemsAsDetails(loaded.problems));
+  // Every action, writer and input it names must be one an area defines (not found only when a user presses the button).
+  const areaProblems = ctx.areas.checkPage(loaded.value);
+  if (areaProblems.length) throw new AppError('VALIDATION_FAILED', {}, problemsAsDetails(areaProblems));
   // Tables and columns must exist (the engine builds SQL only from names the catalog has).
   const catalogProblems = await checkPageAgainstCatalog(ctx.db, loaded.value);
   if (catalogProblems.length) throw new AppError('VALIDATION_FAILED', {}, problemsAsDetails(catalogProblems));

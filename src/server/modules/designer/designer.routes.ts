@@ -53,6 +53,7 @@ export const designerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     user: requireUser(request),
     language: request.language,
     events,
+    areas: app.areas,
     log: request.log,
   });
 

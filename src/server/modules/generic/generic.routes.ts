@@ -25,20 +25,10 @@ import { AppError } from '../../../common/errors.js';
 import type { RouteAccess } from '../../http/access.js';
 import { requireUser } from '../../http/access-plugin.js';
 import { ErrorBodySchema } from '../../http/schemas.js';
-import {
-  addRow,
-  deleteRows,
-  dropdown,
-  importRows,
-  planExport,
-  runBehaviour,
-  selectRows,
-  tabRows,
-  uomOptions,
-  updateRowOfPage,
-  viewPage,
-  type GenericContext,
-} from './generic.service.js';
+import type { GenericContext } from './generic.context.js';
+import { dropdown, planExport, selectRows, tabRows, uomOptions, viewPage } from './generic.read.js';
+import { addRow, deleteRows, importRows, updateRowOfPage } from './generic.write.js';
+import { runBehaviour } from './generic.behaviour.js';
 
 /**
  * Every generic call needs a session; the module right (`<moduleCode>:view|add|edit|delete`)
@@ -87,6 +77,8 @@ export const genericRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const context = (request: FastifyRequest): GenericContext => ({
     db: app.database.db,
     store,
+    areas: app.areas,
+    events: app.events,
     user: requireUser(request),
     language: request.language,
     log: request.log,
