@@ -34,7 +34,7 @@ const transport = definition('transport');
 const TABLE: [RouteGroup, string, (route: string) => RouteTarget][] = [
   ['home', 'home', () => ({ kind: 'screen', load: () => import('../screens/home/HomeScreen') })],
   // The designer (issue 6) is a lazy chunk of its own: nothing of it loads before /generic opens.
-  ['generic', 'generic', () => ({ kind: 'screen', load: () => import('../../designer/index') })],
+  ['generic', 'generic', () => ({ kind: 'screen', load: () => import('./shell/designer-page') })],
   // Any page definition by its codes: /page/mapTo?moduleCode=&functionCode= (src/app/engine-services.tsx).
   ['generic', 'mapTo', () => ({ kind: 'screen', load: () => import('./engine-services') })],
   ...(
