@@ -4,10 +4,8 @@ import { ReloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { LANGUAGES } from '../../common/languages';
-import { api } from '../../app/api/client';
-import { formatDateTime } from '../../app/locale';
+import { api, formatDateTime, useSession } from '../../app/public';
 import { findPageRoute } from '../../app/routes';
-import { useSession } from '../../app/store/session-store';
 
 interface WorkSummary {
   kind: 'asn' | 'order' | 'task';
