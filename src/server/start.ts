@@ -6,6 +6,7 @@ import { lockDataDir } from './db/data-dir-lock.js';
 import { migrateToLatest } from './db/migrate.js';
 import { seedFirstStart } from './db/seed/seed.js';
 import { loadDemoData } from './db/seed/demo-data.js';
+import { syncMenuAtStart } from './db/seed/sync-menu.js';
 import { syncDefinitionsAtStart } from './modules/generic/definition-sync.js';
 
 export interface RunningServer {
@@ -27,6 +28,7 @@ export async function startServer(config: AppConfig): Promise<RunningServer> {
     const applied = await migrateToLatest(database.db);
     if (applied.length) app.log.info({ migrations: applied }, 'database migrated');
     await syncDefinitionsAtStart(database.db, app.log);
+    await syncMenuAtStart(database.db, app.log);
     const seed = await seedFirstStart(database.db, config.adminPassword);
     if (config.demoData) {
       const demo = await loadDemoData(database.db);

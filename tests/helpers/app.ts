@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyServerOptions, InjectOptions, LightMyReque
 import { buildApp } from '../../src/server/app.js';
 import { loadConfig, type AppConfig } from '../../src/server/config.js';
 import { seedFirstStart } from '../../src/server/db/seed/seed.js';
+import { syncMenuAtStart } from '../../src/server/db/seed/sync-menu.js';
 import { syncShippedDefinitions } from '../../src/server/modules/generic/definition-sync.js';
 import { hashPassword } from '../../src/server/modules/auth/password.js';
 import type { RightName } from '../../src/server/http/access.js';
@@ -25,8 +26,9 @@ export async function buildTestApp(
   const config = loadConfig({ LOG_LEVEL: 'silent', ADMIN_PASSWORD: ADMIN.password, DEMO_DATA: 'false', ...env });
   // A test may bring its own migrated database (another connection role, for example).
   const database = options.database ?? (await createTestDatabase());
-  // As start.ts: migrations (in createTestDatabase) -> definition sync -> seed.
+  // As start.ts: migrations (in createTestDatabase) -> definition sync -> menu sync -> seed.
   await syncShippedDefinitions(database.db);
+  await syncMenuAtStart(database.db);
   await seedFirstStart(database.db, config.adminPassword);
   const app = await buildApp({ config, database, logger: options.logger ?? false });
   options.beforeReady?.(app);
