@@ -3,6 +3,17 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
+/** The engine stands apart from its screens (STYLE.md): it never imports the app or the designer. */
+const ENGINE_APART = [{ group: ['**/src/**', '**/designer/**', '**/definitions/**', '**/locales/**'], message: 'engine/ must not import src/, designer/ or the shipped data' }];
+
+/** React and its widgets stay in the browser. */
+const NO_REACT = { group: ['react', 'react-*', 'antd', '@ant-design/*'], message: 'the server never imports React' };
+
+/** Relative imports that climb into a folder of one of these names. */
+function up(folders, message) {
+  return [{ regex: `^(\\.\\./)+(${folders.join('|')})(/|$)`, message }];
+}
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'tests/bench/results/**', 'engine/schema/generated/**'] },
   js.configs.recommended,
@@ -24,13 +35,45 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
     },
   },
+  // Import directions of DESIGN.md section 2, one block per folder. A later block's
+  // `no-restricted-imports` for the same file replaces an earlier one, so the file sets below do not
+  // overlap and each lists every restriction of its folder. Relative imports are matched as written:
+  // `(\.\./)+app/` from src/screens is src/app, whatever the file's depth.
   {
-    // The engine stands apart from its screens (STYLE.md): it never imports the app or the designer.
-    files: ['engine/**'],
+    files: ['engine/schema/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [...ENGINE_APART, ...up(['client', 'server', 'engine/client', 'engine/server'], 'engine/schema imports nothing of ours but itself')] }],
+    },
+  },
+  {
+    files: ['engine/client/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [...ENGINE_APART, ...up(['server', 'engine/server'], 'engine/client and engine/server do not import each other')] }],
+    },
+  },
+  {
+    files: ['engine/server/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [...ENGINE_APART, ...up(['client', 'engine/client'], 'engine/client and engine/server do not import each other'), NO_REACT] }],
+    },
+  },
+  {
+    files: ['designer/**'],
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/src/**', '**/designer/**'], message: 'engine/ must not import src/ or designer/' }] },
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+src/(?!common/|app/public(\\.js)?$)',
+              message: 'designer/ reaches the app only through src/app/public (and shared code in src/common), never src/server',
+            },
+            {
+              regex: '^(\\.\\./)+engine/(?!(client|schema)/index(\\.js)?$|schema/api(\\.js)?$)',
+              message: 'designer/ imports the engine through its public entries: engine/client/index, engine/schema/index, engine/schema/api',
+            },
+          ],
+        },
       ],
     },
   },
@@ -68,11 +111,52 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/server/**', 'engine/server/**'],
+    files: ['src/app/**'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['react', 'react-*', 'antd', '**/engine/client/**'], message: 'the server never imports React' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...up(['server'], 'src/app never imports src/server'),
+            { regex: '^(\\.\\./)+designer/(?!index(\\.js)?$)', message: 'src/app opens the designer only through designer/index' },
+          ],
+        },
+      ],
     },
   },
+  {
+    files: ['src/screens/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^(\\.\\./)+app/(?!public(\\.js)?$)', message: 'screens reach the app only through src/app/public' },
+            ...up(['server'], 'src/screens never imports src/server'),
+            ...up(['designer'], 'only the shell opens the designer'),
+          ],
+        },
+      ],
+    },
+  },
+  // src/server has an area named `designer` of its own (modules/designer), so the top-level designer/
+  // is told apart by depth: it lies exactly as many `../` up as the repository root.
+  ...[0, 1, 2, 3, 4, 5, 6, 7].map((depth) => ({
+    files: [`src/server/${'*/'.repeat(depth)}*`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            NO_REACT,
+            { group: ['**/engine/client/**'], message: "the server never imports the engine's renderer" },
+            { regex: `^(\\.\\./)+(app|screens)/`, message: 'src/server never imports src/app or src/screens' },
+            { regex: `^(\\.\\./){${depth + 2}}designer(/|$)`, message: 'src/server never imports the designer' },
+          ],
+        },
+      ],
+    },
+  })),
   {
     // expect.any() and friends are typed any by Vitest.
     files: ['tests/**'],

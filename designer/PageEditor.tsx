@@ -4,7 +4,7 @@ import { RedoOutlined, UndoOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { PageDefinition, ValidationProblem } from '../engine/schema/index.js';
 import type { FieldError } from '../src/common/errors';
-import { ApiError } from '../src/app/api/client';
+import { ApiError } from '../src/app/public';
 import { stableStringify } from '../src/common/designer/stable-json';
 import { designerApi, type PageDetail, type PageKey } from './api';
 import { JsonEditor } from './monaco/lazy';

@@ -1,4 +1,4 @@
-import { api, download } from '../src/app/api/client';
+import { api, download } from '../src/app/public';
 import type { FieldError } from '../src/common/errors';
 import type { JsonChange } from '../src/common/designer/stable-json';
 import type {

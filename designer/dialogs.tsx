@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Alert, Checkbox, Form, Input, List, Modal, Radio, Select, Space, Table, Tag, Typography, Upload } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../src/app/api/client';
+import { ApiError } from '../src/app/public';
 import { PAGE_SCOPES } from '../engine/schema/index.js';
 import { designerApi, type CopyReport, type DefinitionFile, type ImportItem, type PageKey } from './api';
 

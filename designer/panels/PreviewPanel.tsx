@@ -1,21 +1,21 @@
 import { useMemo } from 'react';
 import { Alert } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { EngineServicesContext, PageView, type EngineServices } from '../../engine/client/index';
+import { EngineServicesContext, PageView, useEngineServices, type EngineServices } from '../../engine/client/index';
 import type { PageViewResponse, SelectionRequest, TabRequest } from '../../engine/schema/api.js';
 import type { PageDefinition, ValidationProblem } from '../../engine/schema/index.js';
-import { useEngineHostServices } from '../../src/app/engine-services';
 
 /**
  * The live preview (issue 6, item 4): the real engine's PageView renders the definition being
  * edited. Its definition comes from the editor instead of the published one, and its rows from
  * `/generic/preview/selection` (and its sub-page tabs from `/generic/preview/tab`), where the
  * server lists them with the same engine in a read-only transaction; adding, editing and
- * behaviours are off until the page is published.
+ * behaviours are off until the page is published. Everything else goes through the host's services
+ * (the provider the shell mounts around the designer).
  */
 export function PreviewPanel({ definition, problems }: { definition: PageDefinition; problems: ValidationProblem[] }) {
   const { t } = useTranslation();
-  const host = useEngineHostServices();
+  const host = useEngineServices();
   const services = useMemo<EngineServices>(() => {
     const isThisPage = (body: unknown) =>
       !!body && typeof body === 'object' && (body as { moduleCode?: unknown }).moduleCode === definition.moduleCode && (body as { functionCode?: unknown }).functionCode === definition.functionCode;

@@ -13,7 +13,7 @@ import { isPlainSuccess, showSuccess } from './popups';
 import type { ScalarValue } from '../../engine/schema/index';
 import { api, ApiError, download } from './api/client';
 import { clearSession, getToken } from './api/token';
-import { PAGE_ROUTES } from './routes';
+import { DECLARED_ROUTES } from '../common/page-routes';
 import { useSession } from './store/session-store';
 import { formatDateTime } from './locale';
 import { toLanguage } from '../common/languages';
@@ -37,9 +37,9 @@ function subscribeFilters(listener: () => void) {
   return () => filterListeners.delete(listener);
 }
 
-/** The /page child route that renders this definition (routes.ts is the one table of routes). */
+/** The /page child route that renders this definition (src/common/page-routes.ts declares them all). */
 export function routeOfPage(moduleCode: string, functionCode: string): string | undefined {
-  return PAGE_ROUTES.find((route) => route.target.kind === 'definition' && route.target.moduleCode === moduleCode && route.target.functionCode === functionCode)
+  return DECLARED_ROUTES.find((route) => route.target.kind === 'definition' && route.target.moduleCode === moduleCode && route.target.functionCode === functionCode)
     ?.route;
 }
 
@@ -164,7 +164,7 @@ export default function MappedPage() {
  */
 function PageMap() {
   const { t } = useTranslation();
-  const pages = PAGE_ROUTES.flatMap((r) => (r.target.kind === 'definition' ? [{ route: r, target: r.target }] : []));
+  const pages = DECLARED_ROUTES.flatMap((r) => (r.target.kind === 'definition' ? [{ route: r, target: r.target }] : []));
   return (
     <div data-testid="page-map" style={{ padding: 16 }}>
       <Typography.Title level={4}>{t('menu.mapTo')}</Typography.Title>

@@ -8,6 +8,7 @@ import { seedFirstStart } from './db/seed/seed.js';
 import { loadDemoData } from './db/seed/demo-data.js';
 import { syncDefinitionsAtStart } from './definitions/definition-sync.js';
 import { syncRightVerbs } from './modules/area-sync.js';
+import { syncMenuAtStart } from './db/seed/sync-menu.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -29,6 +30,7 @@ export async function startServer(config: AppConfig): Promise<RunningServer> {
     if (applied.length) app.log.info({ migrations: applied }, 'database migrated');
     await syncRightVerbs(database.db, app.areas);
     await syncDefinitionsAtStart(database.db, app.log, { areas: app.areas, events: app.events });
+    await syncMenuAtStart(database.db, app.log);
     const seed = await seedFirstStart(database.db, config.adminPassword);
     if (config.demoData) {
       const demo = await loadDemoData(database.db);

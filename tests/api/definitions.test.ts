@@ -11,6 +11,7 @@ import { selectPage } from '../../engine/server/page-rows.js';
 import { preparePage } from '../../engine/server/prepared-page.js';
 import { ROW_FILTERS } from '../../src/server/modules/access/row-filters.js';
 import { seedFirstStart } from '../../src/server/db/seed/seed.js';
+import { syncMenuAtStart } from '../../src/server/db/seed/sync-menu.js';
 import { loadDemoData } from '../../src/server/db/seed/demo-data.js';
 import { syncShippedDefinitions, type SyncReport } from '../../src/server/definitions/definition-sync.js';
 import { DefinitionStore } from '../../src/server/definitions/definition-store.js';
@@ -74,8 +75,9 @@ let baseCodes: Array<{ code_type: string; code: string }>;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  // As at start: migrations -> definition sync -> seed (-> demo data).
+  // As at start: migrations -> definition sync -> menu sync -> seed (-> demo data).
   sync = await syncShippedDefinitions(database.db);
+  await syncMenuAtStart(database.db);
   await seedFirstStart(database.db, 'Adm1n!Passw0rd');
   baseCodes = await database.db.selectFrom('code_master').select(['code_type', 'code']).execute();
   await loadDemoData(database.db);

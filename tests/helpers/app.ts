@@ -3,6 +3,7 @@ import { buildApp } from '../../src/server/app.js';
 import { loadConfig, type AppConfig } from '../../src/server/config.js';
 import { seedFirstStart } from '../../src/server/db/seed/seed.js';
 import { syncShippedDefinitions } from '../../src/server/definitions/definition-sync.js';
+import { syncMenuAtStart } from '../../src/server/db/seed/sync-menu.js';
 import { hashPassword } from '../../src/server/modules/auth/password.js';
 import type { RightName } from '../../src/server/http/access.js';
 import { inTransaction } from '../../src/server/db/transaction.js';
@@ -43,6 +44,7 @@ export async function buildTestApp(
   const areas = new AreaRegistry(modules);
   await syncRightVerbs(database.db, areas);
   await syncShippedDefinitions(database.db, undefined, { areas });
+  await syncMenuAtStart(database.db);
   await seedFirstStart(database.db, config.adminPassword);
   const app = await buildApp({ config, database, logger: options.logger ?? false, modules });
   options.beforeReady?.(app);

@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { Alert, Form, Input, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../app/api/client';
-import { showSuccess } from '../../app/popups';
+import { api, showSuccess } from '../../app/public';
 import { applyFieldErrors, errorText } from './auth-api';
 import { confirmPasswordRules, newPasswordRules, PasswordPolicy } from './PasswordPolicy';
 

@@ -4,8 +4,7 @@ import { LockOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
 import type { LoginAnswer, LoginSuccess, TwoStepMethod } from '../../common/api-types';
-import { storeToken, takeReturnPath } from '../../app/api/token';
-import { applyLanguage } from '../../app/language';
+import { applyLanguage, storeToken, takeReturnPath } from '../../app/public';
 import { errorText, publicCall, rememberTrustedBrowser, trustedBrowserToken } from './auth-api';
 
 interface LoginForm {

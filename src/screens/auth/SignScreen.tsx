@@ -6,7 +6,7 @@ import { AuthCard } from './LoginScreen';
 import { publicCall } from './auth-api';
 import { useFormAction } from './useFormAction';
 import { confirmPasswordRules, newPasswordRules, PasswordPolicy } from './PasswordPolicy';
-import i18next from '../../app/i18n';
+import { i18next } from '../../app/public';
 
 interface SignForm {
   loginAccount: string;

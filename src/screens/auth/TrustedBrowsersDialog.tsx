@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { Alert, Button, Modal, Table } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../app/api/client';
+import { api } from '../../app/public';
 import { errorText } from './auth-api';
 
 interface TrustedBrowser {

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { Alert, Button, Divider, Form, Input, Modal, Space, Switch, Typography } from 'antd';
 import QRCode from 'qrcode';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../app/api/client';
+import { api } from '../../app/public';
 import { useFormAction } from './useFormAction';
 import { errorText } from './auth-api';
 

@@ -1,7 +1,6 @@
 import type { FormInstance } from 'antd';
 import type { ErrorBody } from '../../common/errors';
-import { ApiError } from '../../app/api/client';
-import i18next from '../../app/i18n';
+import { ApiError, i18next } from '../../app/public';
 
 /**
  * A call of the public sign-in routes. It goes around the shared client on purpose: a wrong

@@ -4,10 +4,8 @@ import { ReloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { LANGUAGES } from '../../common/languages';
-import { api } from '../../app/api/client';
-import { formatDateTime } from '../../app/locale';
-import { findPageRoute } from '../../app/routes';
-import { useSession } from '../../app/store/session-store';
+import { findDeclaredRoute } from '../../common/page-routes';
+import { api, formatDateTime, useSession } from '../../app/public';
 
 interface WorkSummary {
   kind: 'asn' | 'order' | 'task';
@@ -38,7 +36,7 @@ export default function HomeScreen() {
       .then((answer) => setWork(answer.work))
       .catch(() => setWork([]));
     api<{ items: Shortcut[] }>('/home/shortcuts')
-      .then((answer) => setShortcuts(answer.items.filter((item) => findPageRoute(item.route))))
+      .then((answer) => setShortcuts(answer.items.filter((item) => findDeclaredRoute(item.route))))
       .catch(() => setShortcuts([]));
   }, []);
 
@@ -96,7 +94,7 @@ export default function HomeScreen() {
                 size="small"
                 dataSource={shortcuts}
                 renderItem={(item) => {
-                  const page = findPageRoute(item.route)!;
+                  const page = findDeclaredRoute(item.route)!;
                   return (
                     <List.Item>
                       <List.Item.Meta

@@ -35,8 +35,8 @@ describe(ScreenHost.name, () => {
       let attempts = 0;
       const page: PageRoute = {
         route: 'slow',
-        group: 'operations',
-        titleKey: 'ui.shell.route.sku',
+        group: 'masterData',
+        titleKey: 'menu.sku',
         target: {
           kind: 'screen',
           load: () => {
@@ -65,8 +65,8 @@ describe(ScreenHost.name, () => {
   it('shows module-not-found when the loaded module has no screen', async () => {
     const page: PageRoute = {
       route: 'empty',
-      group: 'operations',
-      titleKey: 'ui.shell.route.sku',
+      group: 'masterData',
+      titleKey: 'menu.sku',
       target: { kind: 'screen', load: () => Promise.resolve({} as { default: never }) },
     };
     render(<RouteScreen page={page} />);

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { PAGE_ROUTES, findPageRoute } from '../../../src/app/routes';
+import { HOME_ROUTE, PAGE_ROUTES, findPageRoute } from '../../../src/app/routes';
+import { DECLARED_ROUTES, MENU_GROUPS } from '../../../src/common/page-routes';
 import { startRedirect } from '../../../src/app/guard';
 import { LoadingCounter } from '../../../src/app/shell/loading-counter';
 import { truncateText } from '../../../engine/client/host/truncateText';
@@ -24,24 +25,22 @@ describe('route table', () => {
     for (const route of ['vehicle', 'driver']) expect(findPageRoute(`/${route}`)?.target).toEqual({ kind: 'definition', moduleCode: 'transport', functionCode: route });
   });
 
-  it('gives every route a title in every language', () => {
-    for (const language of ['en', 'zh', 'zh_tw', 'kor', 'th', 'jp']) {
-      const locale = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, `../../../locales/${language}.json`), 'utf8')) as {
-        ui: { shell: { route: Record<string, string> } };
-      };
-      for (const r of PAGE_ROUTES) expect(locale.ui.shell.route[r.route], `${language} ${r.route}`).toBeTruthy();
+  it('is exactly the declaration of src/common/page-routes.ts, every hand-written screen with its code', () => {
+    expect(PAGE_ROUTES.map((r) => r.route)).toEqual(DECLARED_ROUTES.map((r) => r.route));
+    for (const declared of DECLARED_ROUTES) {
+      const page = findPageRoute(declared.route)!;
+      expect({ group: page.group, titleKey: page.titleKey }, declared.route).toEqual({ group: declared.group, titleKey: declared.titleKey });
+      if (declared.target.kind === 'screen') expect(page.target.kind === 'screen' && typeof page.target.load, declared.route).toBe('function');
+      else expect(page.target, declared.route).toEqual(declared.target);
     }
+    expect(findPageRoute(HOME_ROUTE)?.target.kind).toBe('screen');
   });
 
-  it('titles every tab exactly as the menu entry that opens it, in every language (issue 11, item 6)', () => {
+  it('gives every route and menu group a title in every language; tab and menu entry share it (issue 11, item 6)', () => {
     for (const language of ['en', 'zh', 'zh_tw', 'kor', 'th', 'jp']) {
-      const locale = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, `../../../locales/${language}.json`), 'utf8')) as {
-        menu: Record<string, string>;
-        ui: { shell: { route: Record<string, string> } };
-      };
-      const menuEntries = PAGE_ROUTES.filter((r) => locale.menu[r.route] !== undefined);
-      expect(menuEntries.length).toBeGreaterThan(50);
-      for (const r of menuEntries) expect(locale.ui.shell.route[r.route], `${language} ${r.route}`).toBe(locale.menu[r.route]);
+      const locale = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, `../../../locales/${language}.json`), 'utf8')) as Record<string, unknown>;
+      const text = (key: string) => key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], locale);
+      for (const key of [...MENU_GROUPS, ...DECLARED_ROUTES].map((entry) => entry.titleKey)) expect(text(key), `${language} ${key}`).toEqual(expect.any(String));
     }
   });
 });

@@ -1,6 +1,9 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
+ * Migrations are history: these are the rows first inserted. Since then the menu follows the route
+ * declaration of src/common/page-routes.ts, which db/seed/sync-menu.ts applies at every start.
+ *
  * The modules of the /page shell (spec section 2's route table), grouped for the menu. A child's
  * code is its route without the slash; a group has no route. Titles are locale keys `menu.<code>`.
  * `right_name` is the right an entry needs to be seen (`<right_name>:view`): by default the

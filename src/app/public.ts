@@ -1,0 +1,13 @@
+/**
+ * What the shell lends to the hand-written screens (src/screens) and the designer: the API client,
+ * the session token, the popups, translations, language and time formatting, the session store.
+ * They import the app through this entry only (DESIGN.md section 2, enforced in eslint.config.js),
+ * so the shell's insides (routes, tabs, engine services) can change without touching them.
+ */
+export { api, download, ApiError } from './api/client';
+export { storeToken, takeReturnPath } from './api/token';
+export { showSuccess } from './popups';
+export { default as i18next } from './i18n';
+export { applyLanguage } from './language';
+export { formatDateTime } from './locale';
+export { useSession } from './store/session-store';
