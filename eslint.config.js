@@ -158,6 +158,20 @@ export default tseslint.config(
     },
   })),
   {
+    // One way to open a write transaction (src/server/db/transaction.ts): retries, after-commit work.
+    files: ['src/server/**/*.ts'],
+    ignores: ['src/server/db/transaction.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='transaction'][arguments.length=0]",
+          message: 'open write transactions with inTransaction (src/server/db/transaction.ts)',
+        },
+      ],
+    },
+  },
+  {
     // expect.any() and friends are typed any by Vitest.
     files: ['tests/**'],
     rules: { '@typescript-eslint/no-unsafe-assignment': 'off' },

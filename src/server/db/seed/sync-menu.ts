@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { DECLARED_ROUTES, MENU_GROUPS } from '../../../common/page-routes.js';
 import type { DB } from '../schema.js';
+import { inTransaction } from '../transaction.js';
 
 export interface MenuSyncReport {
   /** Codes of the menu rows added. */
@@ -42,7 +43,7 @@ export function declaredMenuRows(): MenuRow[] {
 export async function syncMenuAtStart(db: Kysely<DB>, log?: FastifyBaseLogger): Promise<MenuSyncReport> {
   const report: MenuSyncReport = { inserted: [], updated: [], undeclared: [] };
   const wanted = declaredMenuRows();
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     await sql`select pg_advisory_xact_lock(hashtext('sys_module:menu-sync'))`.execute(trx);
     const existing = new Map(
       (await trx.selectFrom('sys_module').select(['id', 'code', 'created_by', ...FIELDS]).execute()).map((row) => [row.code, row]),
