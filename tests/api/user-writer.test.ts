@@ -12,7 +12,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-const call = (url: string, payload: unknown) => injectAs(t.app, admin, { method: 'POST', url, payload });
+const call = (url: string, payload: Record<string, unknown>) => injectAs(t.app, admin, { method: 'POST', url, payload });
 const login = (password: string) => t.app.inject({ method: 'POST', url: '/api/user/login', payload: { loginAccount: 'night.picker', password } });
 
 it('creates a user with a policy password, edits it and disables it; the writer refuses a weak password', async () => {
