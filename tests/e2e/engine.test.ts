@@ -603,4 +603,55 @@ describe('page-definition engine in Chromium', () => {
     await eventually(total).toBe(wh1);
     await page.context().close();
   });
+  it('creates, edits and disables a user on /user through the engine, the writer enforcing the password policy', async () => {
+    const page = admin;
+    const login = 'e2e.picker';
+    const signInStatus = async (password: string) =>
+      (await fetch(new URL('api/user/login', server.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ loginAccount: login, password }) })).status;
+    await openEnginePage(page, server, '/page/user', 'user');
+
+    await toolbar(page, 'user').getByTestId('engine-add').click();
+    await page.waitForSelector('[data-testid="engine-form"][data-mode="add"]');
+    await page.fill('#engine_user_login_account', login);
+    await page.fill('#engine_user_display_name', 'Night picker');
+    await page.fill('#engine_user_password', 'short');
+    await page.click('#engine-form-save');
+    // Refused by the writer: the form stays open with the policy's message, and nobody was created.
+    await eventually(() => fieldError(page, 'engine_user_password').count()).toBeGreaterThan(0);
+    expect(await signInStatus('short')).toBe(401);
+
+    await page.fill('#engine_user_password', 'Pick3r!Night2026');
+    await page.click('#engine-form-save');
+    await toastShown(page, 'The record was added.');
+    expect(await signInStatus('Pick3r!Night2026')).toBe(200);
+    // Only the hash is stored, never the password.
+    const stored = await apiCall<{ rows: Array<Record<string, unknown>> }>(server, adminToken, '/generic/selection', {
+      moduleCode: 'setup',
+      functionCode: 'user',
+      page: 1,
+      pageSize: 1,
+      conditions: { combinator: 'and', rules: [{ field: 'login_account', operator: '=', value: login }] },
+    });
+    expect(stored.rows[0]).toMatchObject({ login_account: login, password: null });
+
+    // edit: a new display name
+    await grid(page, 'user').locator('#engine_search_user_login_account').fill(login);
+    await grid(page, 'user').getByTestId('engine-search-submit').click();
+    await selectOnlyRow(page, 'user');
+    await toolbar(page, 'user').getByTestId('engine-edit').click();
+    await page.waitForSelector('[data-testid="engine-form"][data-mode="edit"]');
+    await page.fill('#engine_user_display_name', 'Night shift picker');
+    await page.click('#engine-form-save');
+    await toastShown(page, 'The record was saved.');
+    await eventually(async () => (await rowTexts(page, 'user'))[0] ?? '').toContain('Night shift');
+
+    // disable: the account can no longer sign in
+    await selectOnlyRow(page, 'user');
+    await toolbar(page, 'user').getByTestId('engine-edit').click();
+    await page.waitForSelector('[data-testid="engine-form"][data-mode="edit"]');
+    await page.uncheck('#engine_user_enabled');
+    await page.click('#engine-form-save');
+    await toastShown(page, 'The record was saved.');
+    await eventually(() => signInStatus('Pick3r!Night2026')).not.toBe(200);
+  });
 });
