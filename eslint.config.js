@@ -172,6 +172,24 @@ export default tseslint.config(
     },
   },
   {
+    // SQL lives in each area's repositories; services hold the rules, routes the HTTP (src/server/modules/README.md).
+    files: ['src/server/modules/**/*.service.ts', 'src/server/modules/**/*.routes.ts', 'src/server/modules/**/*.writer.ts', 'src/server/modules/**/*.behaviours.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='transaction'][arguments.length=0]",
+          message: 'open write transactions with inTransaction (src/server/db/transaction.ts)',
+        },
+        {
+          selector: "CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto)$/]",
+          message: 'SQL belongs in the area repository, not in a service, route, writer or behaviour',
+        },
+        { selector: "TaggedTemplateExpression[tag.name='sql']", message: 'SQL belongs in the area repository, not in a service, route, writer or behaviour' },
+      ],
+    },
+  },
+  {
     // expect.any() and friends are typed any by Vitest.
     files: ['tests/**'],
     rules: { '@typescript-eslint/no-unsafe-assignment': 'off' },

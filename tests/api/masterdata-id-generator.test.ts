@@ -9,9 +9,15 @@ import {
   nextDocumentNumber,
 } from '../../src/server/modules/masterdata/id-generator.service.js';
 import { createTestDatabase, onRealServer, type TestDatabase } from '../helpers/database.js';
+import { inTransaction } from '../../src/server/db/transaction.js';
 
 if (!onRealServer) {
   console.warn('skipped: the concurrent-sessions tests of nextDocumentNumber need two real PostgreSQL sessions; set TEST_DATABASE_URL to run them');
+}
+
+/** One number in a transaction of its own, as a caller's would be. */
+function numberNow(...args: Parameters<typeof nextDocumentNumber> extends [unknown, ...infer Rest] ? Rest : never) {
+  return inTransaction(database.db, (trx) => nextDocumentNumber(trx, ...args));
 }
 
 let database: TestDatabase;
@@ -43,19 +49,19 @@ afterAll(async () => {
 describe(nextDocumentNumber.name, () => {
   it('formats prefix, date part and the zero-padded sequence', async () => {
     const at = new Date('2026-11-20T10:00:00Z');
-    const first = await database.db.transaction().execute((trx) => nextDocumentNumber(trx, 'T_DAILY', { warehouseId }, at));
-    const second = await database.db.transaction().execute((trx) => nextDocumentNumber(trx, 'T_DAILY', { warehouseId }, at));
+    const first = await inTransaction(database.db, (trx) => nextDocumentNumber(trx, 'T_DAILY', { warehouseId }, at));
+    const second = await inTransaction(database.db, (trx) => nextDocumentNumber(trx, 'T_DAILY', { warehouseId }, at));
     expect([first, second]).toEqual(['TD2611200001', 'TD2611200002']);
-    expect(await nextDocumentNumber(database.db, 'T_NEVER')).toBe('N-000001');
+    expect(await numberNow('T_NEVER')).toBe('N-000001');
   });
 
   it('starts again at 1 in a new period, and keeps counting when the period comes back', async () => {
     const november = new Date('2026-11-05T00:00:00Z');
     const december = new Date('2026-12-01T00:00:00Z');
-    expect(await nextDocumentNumber(database.db, 'T_MONTHLY', { projectId }, november)).toBe('TM202611001');
-    expect(await nextDocumentNumber(database.db, 'T_MONTHLY', { projectId }, november)).toBe('TM202611002');
-    expect(await nextDocumentNumber(database.db, 'T_MONTHLY', { projectId }, december)).toBe('TM202612001');
-    expect(await nextDocumentNumber(database.db, 'T_MONTHLY', { projectId }, november)).toBe('TM202611003');
+    expect(await numberNow('T_MONTHLY', { projectId }, november)).toBe('TM202611001');
+    expect(await numberNow('T_MONTHLY', { projectId }, november)).toBe('TM202611002');
+    expect(await numberNow('T_MONTHLY', { projectId }, december)).toBe('TM202612001');
+    expect(await numberNow('T_MONTHLY', { projectId }, november)).toBe('TM202611003');
   });
 
   it('counts each warehouse separately for a rule numbered per warehouse', async () => {
@@ -66,9 +72,9 @@ describe(nextDocumentNumber.name, () => {
       .returning('id')
       .executeTakeFirstOrThrow();
     const at = new Date('2026-03-03T03:00:00Z');
-    expect(await nextDocumentNumber(database.db, 'T_DAILY', { warehouseId }, at)).toBe('TD2603030001');
-    expect(await nextDocumentNumber(database.db, 'T_DAILY', { warehouseId: other.id }, at)).toBe('TD2603030001');
-    expect(await nextDocumentNumber(database.db, 'T_DAILY', { warehouseId }, at)).toBe('TD2603030002');
+    expect(await numberNow('T_DAILY', { warehouseId }, at)).toBe('TD2603030001');
+    expect(await numberNow('T_DAILY', { warehouseId: other.id }, at)).toBe('TD2603030001');
+    expect(await numberNow('T_DAILY', { warehouseId }, at)).toBe('TD2603030002');
   });
 
   it("takes the day in the warehouse's time zone", async () => {
@@ -80,35 +86,35 @@ describe(nextDocumentNumber.name, () => {
       .executeTakeFirstOrThrow();
     // 20:00 UTC on 31 December is already 1 January in Tokyo.
     const at = new Date('2026-12-31T20:00:00Z');
-    expect(await nextDocumentNumber(database.db, 'T_DAILY', { warehouseId: tokyo.id }, at)).toBe('TD2701010001');
+    expect(await numberNow('T_DAILY', { warehouseId: tokyo.id }, at)).toBe('TD2701010001');
     expect(calendarDate(at, 'UTC')).toEqual({ yyyy: '2026', mm: '12', dd: '31' });
   });
 
   it('gives the number back when the caller rolls back', async () => {
     await expect(
-      database.db.transaction().execute(async (trx) => {
+      inTransaction(database.db, async (trx) => {
         await nextDocumentNumber(trx, 'T_NEVER');
         throw new Error('document refused');
       }),
     ).rejects.toThrow('document refused');
-    expect(await nextDocumentNumber(database.db, 'T_NEVER')).toBe('N-000002');
+    expect(await numberNow('T_NEVER')).toBe('N-000002');
   });
 
   it('refuses an unknown or inactive rule, and a sequence that outgrows its length', async () => {
-    await expect(nextDocumentNumber(database.db, 'NO_SUCH_RULE')).rejects.toMatchObject({ code: 'ID_RULE_NOT_FOUND' });
-    await expect(nextDocumentNumber(database.db, 'T_OFF')).rejects.toBeInstanceOf(AppError);
-    for (let n = 1; n <= 9; n++) expect(await nextDocumentNumber(database.db, 'T_TINY')).toBe(`X${n}`);
-    await expect(nextDocumentNumber(database.db, 'T_TINY')).rejects.toMatchObject({ code: 'ID_SEQUENCE_EXHAUSTED', status: 409 });
+    await expect(numberNow('NO_SUCH_RULE')).rejects.toMatchObject({ code: 'ID_RULE_NOT_FOUND' });
+    await expect(numberNow('T_OFF')).rejects.toBeInstanceOf(AppError);
+    for (let n = 1; n <= 9; n++) expect(await numberNow('T_TINY')).toBe(`X${n}`);
+    await expect(numberNow('T_TINY')).rejects.toMatchObject({ code: 'ID_SEQUENCE_EXHAUSTED', status: 409 });
   });
 
   it('needs the warehouse of a rule numbered per warehouse', async () => {
-    await expect(nextDocumentNumber(database.db, 'T_DAILY', {})).rejects.toThrow(/per warehouse/);
+    await expect(numberNow('T_DAILY', {})).rejects.toThrow(/per warehouse/);
   });
 
   it('ships the standard rules of the documents', async () => {
     const codes = (await database.db.selectFrom('id_rule').select('rule_code').execute()).map((r) => r.rule_code);
     expect(codes).toEqual(expect.arrayContaining(['ASN', 'SO', 'PO', 'WAVE', 'LOAD', 'ADJ', 'MOVE', 'TRF', 'CC', 'BILL', 'LPN']));
-    const asn = await nextDocumentNumber(database.db, 'ASN', { warehouseId }, new Date('2026-11-20T01:00:00Z'));
+    const asn = await numberNow('ASN', { warehouseId }, new Date('2026-11-20T01:00:00Z'));
     expect(asn).toBe(`ASN261120${'1'.padStart(4, '0')}`);
     expect(formatDocumentNumber({ prefix: 'SO', date_pattern: 'YYYYMMDD', sequence_length: 5 }, { yyyy: '2026', mm: '01', dd: '02' }, 42)).toBe(
       'SO2026010200042',

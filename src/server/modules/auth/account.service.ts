@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { AppError } from '../../../common/errors.js';
 import type { DB } from '../../db/schema.js';
 import type { SessionUser } from '../../http/access.js';
@@ -12,6 +12,7 @@ import { listTrustedBrowsers, revokeAllTrustedBrowsers, revokeTrustedBrowser, re
 import { addMinutes, randomDigits, sameDigest, sha256 } from './tokens.js';
 import { matchTotp, newTotpSecret, totpUri } from './totp.js';
 import { inTransaction } from '../../db/transaction.js';
+import { countCodeAttempt, findLiveCode, insertCode, markCodeUsed, retireCodes } from './verification-code.repository.js';
 
 const EMAIL_CODE_MINUTES = 10;
 const MAX_CODE_ATTEMPTS = 5;
@@ -34,17 +35,8 @@ async function issueCode(db: Kysely<DB>, purpose: 'register' | 'reset', email: s
   const code = randomDigits(6);
   await inTransaction(db, async (trx) => {
     // Only the newest code of an address is valid.
-    await trx
-      .updateTable('verification_code')
-      .set({ used_at: sql`now()` })
-      .where('purpose', '=', purpose)
-      .where(sql<string>`lower(email)`, '=', email.toLowerCase())
-      .where('used_at', 'is', null)
-      .execute();
-    await trx
-      .insertInto('verification_code')
-      .values({ purpose, email, user_id: userId, code_hash: sha256(code), expires_at: addMinutes(new Date(), EMAIL_CODE_MINUTES) })
-      .execute();
+    await retireCodes(trx, purpose, email);
+    await insertCode(trx, { purpose, email, userId, codeHash: sha256(code), expiresAt: addMinutes(new Date(), EMAIL_CODE_MINUTES) });
   });
   return code;
 }
@@ -54,31 +46,13 @@ async function issueCode(db: Kysely<DB>, purpose: 'register' | 'reset', email: s
  * it does not match (the caller then counts the attempt with `countWrongCode`, after rollback).
  */
 async function spendCode(trx: Kysely<DB>, purpose: 'register' | 'reset', email: string, code: string): Promise<{ id: number; user_id: number | null } | undefined> {
-  const row = await trx
-    .selectFrom('verification_code')
-    .select(['id', 'code_hash', 'user_id'])
-    .where('purpose', '=', purpose)
-    .where(sql<string>`lower(email)`, '=', email.toLowerCase())
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', sql<Date>`now()`)
-    .where('attempts', '<', MAX_CODE_ATTEMPTS)
-    .orderBy('id', 'desc')
-    .executeTakeFirst();
+  const row = await findLiveCode(trx, purpose, email, MAX_CODE_ATTEMPTS);
   if (!row || !sameDigest(row.code_hash, sha256(code.trim()))) return undefined;
-  const spent = await trx.updateTable('verification_code').set({ used_at: sql`now()` }).where('id', '=', row.id).where('used_at', 'is', null).executeTakeFirst();
-  return Number(spent.numUpdatedRows) === 1 ? row : undefined;
+  return (await markCodeUsed(trx, row.id)) ? row : undefined;
 }
 
 async function countWrongCode(db: Kysely<DB>, purpose: 'register' | 'reset', email: string): Promise<void> {
-  await inTransaction(db, (trx) =>
-    trx
-      .updateTable('verification_code')
-      .set({ attempts: sql`attempts + 1` })
-      .where('purpose', '=', purpose)
-      .where(sql<string>`lower(email)`, '=', email.toLowerCase())
-      .where('used_at', 'is', null)
-      .execute(),
-  );
+  await inTransaction(db, (trx) => countCodeAttempt(trx, purpose, email));
 }
 
 /** `POST /api/user/sendEmail`: the registration code for an address not yet in use. */

@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import { sql } from 'kysely';
 import { AppError } from '../../../common/errors.js';
 import type { LoginAnswer, LoginSuccess, TwoStepMethod } from '../../../common/api-types.js';
 import { DEFAULT_LANGUAGE, isLanguage } from '../../../common/languages.js';
@@ -25,6 +24,7 @@ import {
 import { addDays, addMinutes, randomDigits, randomToken, sameDigest, sha256 } from './tokens.js';
 import { matchTotp } from './totp.js';
 import { inTransaction } from '../../db/transaction.js';
+import { countChallengeAttempt, findLiveChallengeByHash, insertChallenge, setChallengeCode, spendChallenge } from './challenge.repository.js';
 
 /** A two-step challenge lives this long; a code sent for it, shorter. */
 const CHALLENGE_MINUTES = 10;
@@ -91,12 +91,7 @@ export async function login(
     const trusted = input.trustedBrowserToken ? await findLiveTrustedBrowser(db, sha256(input.trustedBrowserToken), user.id) : undefined;
     if (!trusted) {
       const challengeId = randomToken();
-      await inTransaction(db, (trx) =>
-        trx
-          .insertInto('two_step_challenge')
-          .values({ challenge_hash: sha256(challengeId), user_id: user.id, expires_at: addMinutes(new Date(), CHALLENGE_MINUTES) })
-          .execute(),
-      );
+      await inTransaction(db, (trx) => insertChallenge(trx, sha256(challengeId), user.id, addMinutes(new Date(), CHALLENGE_MINUTES)));
       return { twoStep: { challengeId, methods } };
     }
     await inTransaction(db, (trx) => touchTrustedBrowser(trx, trusted.id));
@@ -132,14 +127,7 @@ async function openSession(trx: Kysely<DB>, config: AuthConfig, user: UserRow, m
 }
 
 async function findLiveChallenge(db: Kysely<DB>, challengeId: string) {
-  return db
-    .selectFrom('two_step_challenge')
-    .selectAll()
-    .where('challenge_hash', '=', sha256(challengeId))
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', sql<Date>`now()`)
-    .where('attempts', '<', MAX_CODE_ATTEMPTS)
-    .executeTakeFirst();
+  return findLiveChallengeByHash(db, sha256(challengeId), MAX_CODE_ATTEMPTS);
 }
 
 /** `POST /api/user/AuthorizationCode/send`: sends a fresh code by e-mail or SMS for a challenge. */
@@ -154,18 +142,12 @@ export async function sendChallengeCode(
   const user = await findUserById(db, challenge.user_id);
   if (!user || !twoStepMethods(user).includes(input.method)) throw new AppError('BAD_REQUEST', { reason: 'method not available' });
   if (input.method === 'totp') {
-    await inTransaction(db, (trx) =>
-      trx.updateTable('two_step_challenge').set({ method: 'totp', code_hash: null, code_expires_at: null }).where('id', '=', challenge.id).execute(),
-    );
+    await inTransaction(db, (trx) => setChallengeCode(trx, challenge.id, { method: 'totp', code_hash: null, code_expires_at: null }));
     return { method: 'totp', sentTo: null };
   }
   const code = randomDigits(6);
   await inTransaction(db, (trx) =>
-    trx
-      .updateTable('two_step_challenge')
-      .set({ method: input.method, code_hash: sha256(code), code_expires_at: addMinutes(new Date(), CODE_MINUTES) })
-      .where('id', '=', challenge.id)
-      .execute(),
+    setChallengeCode(trx, challenge.id, { method: input.method, code_hash: sha256(code), code_expires_at: addMinutes(new Date(), CODE_MINUTES) }),
   );
   const text = translate(meta.language, 'ui.auth.message.twoStepText', { code, minutes: CODE_MINUTES });
   if (input.method === 'email') {
@@ -205,17 +187,11 @@ export async function verifyChallenge(
       valid = counter !== null && (await claimTotpCounter(trx, user.id, counter));
     }
     if (!valid) {
-      await trx.updateTable('two_step_challenge').set({ attempts: sql`attempts + 1` }).where('id', '=', challenge.id).execute();
+      await countChallengeAttempt(trx, challenge.id);
       return { ok: false as const };
     }
     // Spent at once: a second use of the same challenge finds nothing.
-    const spent = await trx
-      .updateTable('two_step_challenge')
-      .set({ used_at: sql`now()` })
-      .where('id', '=', challenge.id)
-      .where('used_at', 'is', null)
-      .executeTakeFirst();
-    if (Number(spent.numUpdatedRows) !== 1) return { ok: false as const };
+    if (!(await spendChallenge(trx, challenge.id))) return { ok: false as const };
     const session = await openSession(trx, config, user, meta);
     if (input.trustBrowser) {
       const trustedBrowserToken = randomToken();

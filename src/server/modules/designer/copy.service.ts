@@ -20,6 +20,7 @@ import {
 } from './definition.repository.js';
 import type { DefinitionChange } from '../../events/events.js';
 import { inTransaction } from '../../db/transaction.js';
+import { findProjectByCode, findProjectOrganization, findProjectPageKeys, grantProjectTo, insertProjectLike } from './project-copy.repository.js';
 
 export interface CopiedPage {
   projectCode: string;
@@ -182,12 +183,7 @@ interface PreparedCopy {
 
 /** Which pages exist for a project: its own versions or shipped defaults. */
 async function pageExistence(db: Kysely<DB>, projectId: number): Promise<Set<string>> {
-  const rows = await db
-    .selectFrom('page_definition')
-    .select(['module_code', 'function_code'])
-    .where((eb) => eb.or([eb('project_id', '=', projectId), eb('project_id', 'is', null)]))
-    .distinct()
-    .execute();
+  const rows = await findProjectPageKeys(db, projectId);
   return new Set(rows.map((r) => `${r.module_code}/${r.function_code}`));
 }
 
@@ -343,23 +339,16 @@ export async function copyToNewProject(
 ): Promise<CopyReport & { project: { id: number; code: string } }> {
   const sourceProjectId = projectOf(ctx);
   await requireRight(ctx.db, ctx.user, 'project:add');
-  const source = await ctx.db.selectFrom('project').select(['organization_id']).where('id', '=', sourceProjectId).executeTakeFirstOrThrow();
-  const taken = await ctx.db.selectFrom('project').select('id').where((eb) => eb(eb.fn('lower', ['code']), '=', project.code.toLowerCase())).executeTakeFirst();
+  const source = await findProjectOrganization(ctx.db, sourceProjectId);
+  const taken = await findProjectByCode(ctx.db, project.code);
   if (taken) throw new AppError('DUPLICATE_VALUE', { field: 'projectCode' });
   // Check every copy before anything is created: a refused copy must not leave a project behind.
   const report: CopyReport = { pages: [], remapped: [], unresolved: [] };
   const target: TargetProject = { id: -1, code: project.code };
   const prepared = await prepare(ctx, sourceProjectId, target, pages.map((p) => ({ from: p, to: p })), options, (child) => child, report, false);
   await inTransaction(ctx.db, async (trx) => {
-    const row = await trx
-      .insertInto('project')
-      .values({ organization_id: source.organization_id, code: project.code, name: project.name, created_by: ctx.user.loginAccount, updated_by: ctx.user.loginAccount })
-      .returning(['id', 'code'])
-      .executeTakeFirstOrThrow();
-    if (!ctx.user.isAdmin) await trx.insertInto('user_project').values({ user_id: ctx.user.userId, project_id: row.id }).execute();
-    // The new project runs in the source project's warehouses.
-    const warehouses = await trx.selectFrom('project_warehouse').select('warehouse_id').where('project_id', '=', sourceProjectId).execute();
-    if (warehouses.length) await trx.insertInto('project_warehouse').values(warehouses.map((w) => ({ project_id: row.id, warehouse_id: w.warehouse_id }))).execute();
+    const row = await insertProjectLike(trx, { organizationId: source.organization_id, code: project.code, name: project.name, by: ctx.user.loginAccount }, sourceProjectId);
+    if (!ctx.user.isAdmin) await grantProjectTo(trx, ctx.user.userId, row.id);
     await insertDesignerAudit(trx, { userId: ctx.user.userId, loginAccount: ctx.user.loginAccount, projectId: row.id, action: 'project.create', details: { fromProjectId: sourceProjectId } });
     target.id = row.id;
     target.code = row.code;

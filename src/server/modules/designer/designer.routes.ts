@@ -24,6 +24,7 @@ import {
 import { previewSelection, previewTab } from './preview.service.js';
 import { testRunSql } from './sql-guard.js';
 import { exportDefinitions, importDefinitions } from './transfer.service.js';
+import { findMenuGroups } from './menu.repository.js';
 
 /** Reading pages, versions and exports: anyone who may open the designer. */
 const VIEW: RouteAccess = { right: 'generic:view', scope: 'project' };
@@ -303,7 +304,7 @@ export const designerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get('/generic/menu/groups', { config: { access: VIEW } }, async () => {
-    const groups = await app.database.db.selectFrom('sys_module').select(['code', 'title_key']).where('route', 'is', null).orderBy('sequence').execute();
+    const groups = await findMenuGroups(app.database.db);
     return { groups: groups.map((g) => ({ code: g.code, titleKey: g.title_key })) };
   });
 };

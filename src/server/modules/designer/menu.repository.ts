@@ -57,3 +57,8 @@ export async function upsertGenericMenuEntry(
     })
     .execute();
 }
+
+/** The menu's groups (entries without a route), in menu order. */
+export async function findMenuGroups(db: Kysely<DB>) {
+  return db.selectFrom('sys_module').select(['code', 'title_key']).where('route', 'is', null).orderBy('sequence').execute();
+}

@@ -1,7 +1,8 @@
-import { sql, type Kysely } from 'kysely';
+import type { Transaction } from 'kysely';
 import { AppError } from '../../../common/errors.js';
 import type { DB } from '../../db/schema.js';
 import type { IdDatePattern, IdResetPeriod } from './masterdata.tables.js';
+import { bumpIdCounter, findActiveIdRule, findWarehouseTimeZone } from './masterdata.repository.js';
 
 /** Which warehouse or project a number belongs to, for rules numbered per warehouse or project. */
 export interface NumberScope {
@@ -70,27 +71,22 @@ export function formatDocumentNumber(
  * zone for warehouse-scoped rules, otherwise UTC.
  */
 export async function nextDocumentNumber(
-  trx: Kysely<DB>,
+  trx: Transaction<DB>,
   ruleCode: string,
   scope: NumberScope = {},
   at: Date = new Date(),
 ): Promise<string> {
-  const rule = await trx
-    .selectFrom('id_rule')
-    .select(['id', 'rule_code', 'prefix', 'date_pattern', 'sequence_length', 'reset_period', 'scope_level'])
-    .where('rule_code', '=', ruleCode)
-    .where('active', '=', true)
-    .executeTakeFirst();
+  const rule = await findActiveIdRule(trx, ruleCode);
   if (!rule) throw new AppError('ID_RULE_NOT_FOUND', { rule: ruleCode });
 
   let scopeId = 0;
   let timeZone = 'UTC';
   if (rule.scope_level === 'warehouse') {
     if (scope.warehouseId == null) throw new Error(`numbering rule ${ruleCode} is numbered per warehouse: pass the warehouse id`);
-    const warehouse = await trx.selectFrom('warehouse').select('time_zone').where('id', '=', scope.warehouseId).executeTakeFirst();
-    if (!warehouse) throw new AppError('NO_RECORD');
+    const warehouseTimeZone = await findWarehouseTimeZone(trx, scope.warehouseId);
+    if (warehouseTimeZone === undefined) throw new AppError('NO_RECORD');
     scopeId = scope.warehouseId;
-    timeZone = warehouse.time_zone;
+    timeZone = warehouseTimeZone;
   } else if (rule.scope_level === 'project') {
     if (scope.projectId == null) throw new Error(`numbering rule ${ruleCode} is numbered per project: pass the project id`);
     scopeId = scope.projectId;
@@ -98,17 +94,7 @@ export async function nextDocumentNumber(
 
   const date = calendarDate(at, timeZone);
   const period = periodKey(rule.reset_period, date);
-  const { current_value: sequence } = await trx
-    .insertInto('id_rule_counter')
-    .values({ rule_id: rule.id, scope_id: scopeId, period_key: period, current_value: 1, created_by: 'system', updated_by: 'system' })
-    .onConflict((oc) =>
-      oc.columns(['rule_id', 'scope_id', 'period_key']).doUpdateSet({
-        current_value: sql<number>`id_rule_counter.current_value + 1`,
-        updated_at: sql<Date>`now()`,
-      }),
-    )
-    .returning('current_value')
-    .executeTakeFirstOrThrow();
+  const sequence = await bumpIdCounter(trx, rule.id, scopeId, period);
 
   if (String(sequence).length > rule.sequence_length) {
     throw new AppError('ID_SEQUENCE_EXHAUSTED', { rule: ruleCode, length: rule.sequence_length });

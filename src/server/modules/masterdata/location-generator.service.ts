@@ -1,7 +1,8 @@
-import { sql, type Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import { AppError } from '../../../common/errors.js';
 import type { DB } from '../../db/schema.js';
 import type { LocationType } from './masterdata.tables.js';
+import { highestPickSequence, insertLocations, lockLocationGeneration, warehouseExists } from './masterdata.repository.js';
 
 /** One segment of a location code: a range of letters (`A`..`C`) or of numbers (`01`..`20`). */
 export interface CodeRange {
@@ -85,7 +86,7 @@ export function expandRange(name: string, range: CodeRange): string[] {
   throw invalid(`${name}: use letters (A to C) or numbers (01 to 20) on both ends`);
 }
 
-interface PlannedLocation {
+export interface PlannedLocation {
   code: string;
   aisle: string;
   bay: string;
@@ -153,35 +154,17 @@ async function insertPlanned(
   planned: PlannedLocation[],
   actor: string,
 ): Promise<GenerateLocationsResult> {
-  const warehouse = await trx.selectFrom('warehouse').select('id').where('id', '=', input.warehouseId).executeTakeFirst();
-  if (!warehouse) throw new AppError('NO_RECORD');
+  if (!(await warehouseExists(trx, input.warehouseId))) throw new AppError('NO_RECORD');
   // Two generators on one warehouse must not both read the same highest pick sequence.
-  await sql`select pg_advisory_xact_lock(hashtext('location.generate'), ${input.warehouseId}::int)`.execute(trx);
-  const { max_seq } = await trx
-    .selectFrom('location')
-    .select((eb) => eb.fn.coalesce(eb.fn.max('pick_seq'), sql<number>`0`).as('max_seq'))
-    .where('warehouse_id', '=', input.warehouseId)
-    .executeTakeFirstOrThrow();
+  await lockLocationGeneration(trx, input.warehouseId);
+  const highest = await highestPickSequence(trx, input.warehouseId);
 
   const created = new Set<string>();
   // One statement per chunk keeps the bound arrays small; all chunks share the transaction.
   const CHUNK = 5000;
   for (let start = 0; start < planned.length; start += CHUNK) {
-    const chunk = planned.slice(start, start + CHUNK);
-    const { rows } = await sql<{ code: string }>`
-      insert into location (warehouse_id, code, location_type, zone, aisle, bay, level, position, pick_seq,
-                            max_pallets, max_weight_kg, max_volume_cm3, created_by, updated_by)
-      select ${input.warehouseId}::bigint, g.code, ${input.locationType ?? 'storage'}::text, ${input.zone ?? null}::text,
-             g.aisle, g.bay, g.level, g.position, ${Number(max_seq) + start}::int + g.ord::int,
-             ${input.maxPallets ?? null}::int, ${input.maxWeightKg || null}::numeric, ${input.maxVolumeCm3 || null}::numeric,
-             ${actor}::text, ${actor}::text
-      from unnest(${chunk.map((p) => p.code)}::text[], ${chunk.map((p) => p.aisle)}::text[], ${chunk.map((p) => p.bay)}::text[],
-                  ${chunk.map((p) => p.level)}::text[], ${chunk.map((p) => p.position)}::text[])
-           with ordinality as g(code, aisle, bay, level, position, ord)
-      on conflict (warehouse_id, code) do nothing
-      returning code
-    `.execute(trx);
-    for (const row of rows) created.add(row.code);
+    const codes = await insertLocations(trx, input, planned.slice(start, start + CHUNK), highest + start, actor);
+    for (const code of codes) created.add(code);
   }
   return {
     requested: planned.length,

@@ -159,3 +159,11 @@ export async function deleteRules(db: Kysely<DB>, ids: number[]): Promise<number
   const result = await db.deleteFrom('access_rule').where('id', 'in', ids).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+export async function rolesOf(db: Kysely<DB>, uid: number): Promise<number[]> {
+  return (await db.selectFrom('user_role').select('role_id').where('user_id', '=', uid).execute()).map((r) => r.role_id);
+}
+
+export async function removeUserRole(db: Kysely<DB>, uid: number, roleId: number): Promise<void> {
+  await db.deleteFrom('user_role').where('user_id', '=', uid).where('role_id', '=', roleId).execute();
+}

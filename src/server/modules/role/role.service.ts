@@ -23,6 +23,8 @@ import {
   insertRole,
   insertRule,
   listRoles,
+  removeUserRole,
+  rolesOf,
   listRules,
   replaceRolePermissions,
   replaceRoleRules,
@@ -194,7 +196,7 @@ export async function saveRole(db: Kysely<DB>, editor: SessionUser, input: SaveR
       }
       const wanted = new Set(input.userIds);
       for (const uid of current) {
-        if ((reach === undefined || reach.includes(uid)) && !wanted.has(uid)) await trx.deleteFrom('user_role').where('user_id', '=', uid).where('role_id', '=', id).execute();
+        if ((reach === undefined || reach.includes(uid)) && !wanted.has(uid)) await removeUserRole(trx, uid, id);
       }
       for (const uid of wanted) {
         if (!current.includes(uid)) await replaceGrants(trx, 'user_role', uid, [...(await rolesOf(trx, uid)), id], undefined);
@@ -203,10 +205,6 @@ export async function saveRole(db: Kysely<DB>, editor: SessionUser, input: SaveR
     await insertAuditLog(trx, { actorUserId: editor.userId, action: creating ? 'role.add' : 'role.edit', targetUserId: null, details: { roleId: id } });
     return { id };
   });
-}
-
-async function rolesOf(db: Kysely<DB>, uid: number): Promise<number[]> {
-  return (await db.selectFrom('user_role').select('role_id').where('user_id', '=', uid).execute()).map((r) => r.role_id);
 }
 
 export async function deleteRolesFor(db: Kysely<DB>, editor: SessionUser, ids: number[]): Promise<{ deleted: number }> {

@@ -205,3 +205,18 @@ export async function listLoginAccounts(db: Kysely<DB>, projectId: number | unde
 export async function grantProject(db: Kysely<DB>, userId: number, projectId: number): Promise<void> {
   await db.insertInto('user_project').values({ user_id: userId, project_id: projectId }).onConflict((oc) => oc.doNothing()).execute();
 }
+
+export async function listOrganizations(db: Kysely<DB>) {
+  return db.selectFrom('organization').select(['id', 'code', 'name']).orderBy('code').execute();
+}
+
+/** Enabled roles; with `holderId`, only those that user holds itself. */
+export async function listAssignableRoles(db: Kysely<DB>, holderId: number | undefined) {
+  let query = db.selectFrom('role as r').select(['r.id', 'r.name', 'r.role_type as roleType', 'r.role_level as roleLevel']).where('r.enabled', '=', true);
+  if (holderId !== undefined) {
+    query = query.where((eb) =>
+      eb.exists(eb.selectFrom('user_role as ur').select('ur.user_id').whereRef('ur.role_id', '=', 'r.id').where('ur.user_id', '=', holderId)),
+    );
+  }
+  return query.orderBy('r.role_level').orderBy('r.name').execute();
+}

@@ -15,7 +15,9 @@ import {
   findUserByEmail,
   findUserGrants,
   insertUser,
+  listAssignableRoles,
   listLoginAccounts,
+  listOrganizations,
   listUsers,
   PROFILE_COLUMNS,
   replaceGrants,
@@ -237,7 +239,7 @@ export async function signOutAccount(db: Kysely<DB>, admin: SessionUser, loginAc
  */
 export async function grantOptions(db: Kysely<DB>, editor: SessionUser) {
   const [projects, warehouses] = await Promise.all([findUserProjects(db, editor.userId, editor.isAdmin), findUserWarehouses(db, editor.userId, editor.isAdmin)]);
-  let organizations = await db.selectFrom('organization').select(['id', 'code', 'name']).orderBy('code').execute();
+  let organizations = await listOrganizations(db);
   if (!editor.isAdmin) {
     const own = new Set((await findUserGrants(db, editor.userId)).organizationIds);
     organizations = organizations.filter((o) => own.has(o.id));
@@ -248,13 +250,7 @@ export async function grantOptions(db: Kysely<DB>, editor: SessionUser) {
 
 /** The roles an editor may assign (`GET /api/user/role`): every enabled role for administrators, else its own. */
 export async function assignableRoles(db: Kysely<DB>, editor: SessionUser) {
-  let query = db.selectFrom('role as r').select(['r.id', 'r.name', 'r.role_type as roleType', 'r.role_level as roleLevel']).where('r.enabled', '=', true);
-  if (!editor.isAdmin) {
-    query = query.where((eb) =>
-      eb.exists(eb.selectFrom('user_role as ur').select('ur.user_id').whereRef('ur.role_id', '=', 'r.id').where('ur.user_id', '=', editor.userId)),
-    );
-  }
-  return query.orderBy('r.role_level').orderBy('r.name').execute();
+  return listAssignableRoles(db, editor.isAdmin ? undefined : editor.userId);
 }
 
 /** `PUT /api/user/timeZone`: the user's own time zone, an IANA name the server knows. */
