@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MenuAnswer, UserStatus } from '../../src/common/api-types.js';
-import { hasRight } from '../../src/server/http/access-plugin.js';
+import { hasRight } from '../../src/server/modules/access/rights.js';
 import { buildTestApp, createUserAccount, injectAs, json, signIn, type TestApp } from '../helpers/app.js';
 
 describe('access model', () => {

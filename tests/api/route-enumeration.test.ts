@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeclaredRoute } from '../../src/server/http/access-plugin.js';
+import { defineModule } from '../../src/server/modules/area.js';
 import { buildTestApp, createUserAccount, injectAs, json, signIn, type TestApp } from '../helpers/app.js';
 
 /**
@@ -38,7 +39,10 @@ describe('route enumeration', () => {
         beforeReady(app) {
           // A route of some future module, declared as it should be: the checks below must catch it too.
           app.post('/api/test/enumeration/sku-edit/:id', { config: { access: { right: 'sku:edit', scope: 'project' } } }, () => ({ ok: true }));
+          // A route guarded by an area's own verb, beside view/add/edit/delete.
+          app.post('/api/test/enumeration/so-allocate/:id', { config: { access: { right: 'outbound.so:allocate', scope: 'project' } } }, () => ({ ok: true }));
         },
+        extraModules: [defineModule({ name: 'enumtest', rights: [{ right: 'outbound.so:allocate', labelCode: 'ALLOCATE' }] })],
       },
     );
     routes = t.app.apiRoutes.filter((r) => r.method !== 'HEAD' && r.method !== 'OPTIONS');
@@ -115,6 +119,19 @@ describe('route enumeration', () => {
     expect((await call(t.app, route, token)).statusCode).toBe(200);
     const viewer = await createUserAccount(t, { loginAccount: 'sku-viewer', rights: ['sku:view'], projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] }).then((u) => u.token);
     expect((await call(t.app, route, viewer)).statusCode).toBe(403);
+  });
+
+  it('a verb right is granted only as itself: all four actions of its sub-module do not reach it', async () => {
+    const route = routes.find((r) => r.url === '/api/test/enumeration/so-allocate/:id')!;
+    const clerk = await createUserAccount(t, {
+      loginAccount: 'so-clerk',
+      rights: ['outbound.so:view', 'outbound.so:add', 'outbound.so:edit', 'outbound.so:delete', 'outbound:edit'],
+      projectCodes: ['PRJ1'],
+      warehouseCodes: ['WH1'],
+    });
+    expect((await call(t.app, route, clerk.token)).statusCode).toBe(403);
+    const allocator = await createUserAccount(t, { loginAccount: 'so-allocator', rights: ['outbound.so:allocate'], projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] });
+    expect((await call(t.app, route, allocator.token)).statusCode).toBe(200);
   });
 
   describe('records of another project or warehouse', () => {

@@ -10,7 +10,6 @@ import { sha256 } from '../modules/auth/tokens.js';
 import { hasRight } from '../modules/access/rights.js';
 import type { AccessScope, RightName, RouteAccess, SessionUser } from './access.js';
 
-export { actionRights, hasRight } from '../modules/access/rights.js';
 
 /** One API route and what it declares, as the access plugin saw it registered. */
 export interface DeclaredRoute {
