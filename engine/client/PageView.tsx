@@ -1,38 +1,25 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Alert, Button, Checkbox, Empty, Popover, Progress, Result, Space, Spin, Tabs, Tag, Tooltip, Typography } from 'antd';
-import {
-  fieldsInOrder,
-  isDisplayable,
-  isStored,
-  isPaged,
-  isSearchable,
-  pageSizeOf,
-  type BehaviourDefinition,
-  type PageDefinition,
-  type RuleGroup,
-  type ScalarValue,
-  type Sort,
-} from '../schema/index.js';
-import type { BehaviourResponse, DeletionResponse, GenericRow, PageRef, PageViewResponse, RowKey, SelectionResponse, TabResponse } from '../schema/api.js';
-import { useEngineServices, type EngineServices } from './services.js';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Alert, Empty, Result, Spin, Tabs, Tag, Typography } from 'antd';
+import { fieldsInOrder, isDisplayable, isStored, isPaged, isSearchable, pageSizeOf, type RuleGroup, type ScalarValue } from '../schema/index.js';
+import type { GenericRow, PageViewResponse } from '../schema/api.js';
+import { useEngineServices } from './services.js';
 import { DataGrid, type GridColumn } from './DataGrid.js';
 import { RecordForm } from './RecordForm.js';
 import { SearchPanel, type SearchState } from './SearchPanel.js';
 import { ImportDialog } from './ImportDialog.js';
 import { BehaviourInputsDialog } from './BehaviourInputsDialog.js';
+import { PageToolbar } from './PageToolbar.js';
 import { useChoices } from './useChoices.js';
+import { usePageRows, type ParentRowLink } from './usePageRows.js';
+import { useBehaviours } from './useBehaviours.js';
 import { resolveLabel } from './model/resolveLabel.js';
 import { buildSearchConditions, filterToRuleGroup } from './model/buildSearchConditions.js';
 import { columnPreferenceKey, parseColumnPreference, type ColumnPreference } from './model/columnPreferences.js';
 import { formatCellValue } from './model/formatCellValue.js';
-import { isBehaviourAllowed, isBehaviourEnabled } from './model/isBehaviourEnabled.js';
 import { effectiveRights } from './model/pageRights.js';
 
 /** A sub-page shown under its header row: which tab of which parent, and the link values. */
-export interface PageLink {
-  parent: PageRef;
-  subPage: string;
-  parentKey: RowKey;
+export interface PageLink extends ParentRowLink {
   /** Child field values taken from the header row (what an added child record starts with). */
   values: Record<string, ScalarValue>;
 }
@@ -81,12 +68,6 @@ export function PageView(props: PageViewProps) {
   return <PageBody key={`${props.moduleCode}/${props.functionCode}`} view={loaded.view} {...props} />;
 }
 
-function behaviourMessage(services: EngineServices, page: PageDefinition, answer: BehaviourResponse): string {
-  if (!answer.messageCode) return services.t('ui.engine.behaviourDone');
-  if (services.hasText(answer.messageCode)) return services.t(answer.messageCode, answer.messageParams);
-  return resolveLabel(answer.messageCode, page, services);
-}
-
 function PageBody(props: PageViewProps & { view: PageViewResponse }) {
   const services = useEngineServices();
   const page = props.view.definition;
@@ -114,55 +95,17 @@ function PageBody(props: PageViewProps & { view: PageViewResponse }) {
 
   const [fixedFilter, setFixedFilter] = useState<Record<string, ScalarValue> | undefined>(props.initialConditions);
   const [search, setSearch] = useState<SearchState>({ values: {} });
-  const [reloadToken, setReloadToken] = useState(0);
-  const [selected, setSelected] = useState<GenericRow[]>([]);
-  const [total, setTotal] = useState<{ count: number; estimated: boolean } | null>(null);
   const [form, setForm] = useState<{ mode: 'add' | 'edit'; initial: Record<string, unknown>; row?: GenericRow } | null>(null);
   const [importing, setImporting] = useState(false);
-  const [asking, setAsking] = useState<BehaviourDefinition | null>(null);
-  const [exportProgress, setExportProgress] = useState<number | null | undefined>(undefined);
-  const lastSort = useRef<Sort[]>(page.defaultSort ?? []);
-
-  const reload = useCallback(() => {
-    setSelected([]);
-    setReloadToken((token) => token + 1);
-  }, []);
 
   const conditions = useMemo<RuleGroup | undefined>(() => {
     const saved = page.queryConditions?.find((condition) => condition.code === search.savedCondition)?.query;
     return buildSearchConditions(searchable, search.values, fixedFilter ? filterToRuleGroup(fixedFilter) : undefined, saved, search.query);
   }, [page.queryConditions, search, searchable, fixedFilter]);
-  const conditionsRef = useRef(conditions);
-  conditionsRef.current = conditions;
-
-  const fetchRows = useCallback(
-    async (pageNo: number, size: number, sort: Sort[]): Promise<SelectionResponse> => {
-      lastSort.current = sort.length > 0 ? sort : (page.defaultSort ?? []);
-      const sortPart = sort.length > 0 ? { sort } : {};
-      const conditionPart = conditionsRef.current ? { conditions: conditionsRef.current } : {};
-      if (props.link) {
-        return services.call<TabResponse>('/generic/tab', {
-          moduleCode: props.link.parent.moduleCode,
-          functionCode: props.link.parent.functionCode,
-          subPage: props.link.subPage,
-          parentKey: props.link.parentKey,
-          page: pageNo,
-          pageSize: size,
-          ...conditionPart,
-          ...sortPart,
-        });
-      }
-      return services.call<SelectionResponse>('/generic/selection', {
-        moduleCode: page.moduleCode,
-        functionCode: page.functionCode,
-        page: pageNo,
-        pageSize: size,
-        ...conditionPart,
-        ...sortPart,
-      });
-    },
-    [page.moduleCode, page.functionCode, page.defaultSort, props.link, services],
-  );
+  const rows = usePageRows(page, conditions, props.link);
+  const { reload, selected } = rows;
+  const behaviours = useBehaviours(page, rights, selected, label, reload);
+  const { asking } = behaviours;
 
   const columns = useMemo<GridColumn[]>(
     () =>
@@ -187,98 +130,6 @@ function PageBody(props: PageViewProps & { view: PageViewResponse }) {
     [displayed, choices, label, columnPreference.hidden, columnPreference.widths, services],
   );
 
-  const confirmBehaviour = async (behaviour: BehaviourDefinition): Promise<boolean> =>
-    !behaviour.confirm ||
-    services.confirm({
-      title: label(behaviour.labelCode),
-      content: label(behaviour.confirmTextCode ?? 'ui.engine.confirmRun'),
-      okText: services.t('ui.engine.ok'),
-      cancelText: services.t('ui.engine.cancel'),
-    });
-
-  const callBehaviour = async (behaviour: BehaviourDefinition, inputs: Record<string, ScalarValue> | undefined, quiet: boolean) => {
-    const answer = await services.call<BehaviourResponse>(
-      '/generic/behavior',
-      {
-        moduleCode: page.moduleCode,
-        functionCode: page.functionCode,
-        behaviour: behaviour.code,
-        keys: behaviour.selection === 'none' ? [] : selected.map((row) => row._key),
-        ...(inputs ? { inputs } : {}),
-      },
-      quiet ? { quiet: true } : undefined,
-    );
-    await services.message({ type: 'success', content: behaviourMessage(services, page, answer) });
-  };
-
-  const runBehaviour = async (behaviour: BehaviourDefinition) => {
-    // A behaviour that declares inputs asks for them first (BehaviourInputsDialog, which also confirms), then runs.
-    if ((behaviour.inputs ?? []).length > 0) {
-      setAsking(behaviour);
-      return;
-    }
-    if (!(await confirmBehaviour(behaviour))) return;
-    try {
-      await callBehaviour(behaviour, undefined, false);
-    } catch {
-      // The host has shown the refusal in the message popup; the list still reloads below.
-    }
-    reload();
-  };
-
-  const runBehaviourWithInputs = async (behaviour: BehaviourDefinition, inputs: Record<string, ScalarValue>) => {
-    // The dialog shows the confirm text and its OK is the confirmation. Quiet: the dialog shows a refusal on its inputs and stays open; nothing ran.
-    await callBehaviour(behaviour, inputs, true);
-    setAsking(null);
-    reload();
-  };
-
-  const deleteSelected = async () => {
-    const ok = await services.confirm({
-      content: services.t('ui.engine.confirmDelete', { count: selected.length }),
-      okType: 'danger',
-      iconType: 'warning',
-      okText: services.t('ui.engine.delete'),
-      cancelText: services.t('ui.engine.cancel'),
-    });
-    if (!ok) return;
-    try {
-      const answer = await services.call<DeletionResponse>('/generic/deletion', {
-        moduleCode: page.moduleCode,
-        functionCode: page.functionCode,
-        rows: selected.map((row) => ({ key: row._key, version: row._version })),
-      });
-      await services.message({ type: 'success', content: services.t('ui.engine.deleted', { count: answer.deleted }) });
-    } catch {
-      // Shown by the host (a stale row, a refused right); nothing was deleted.
-    }
-    reload();
-  };
-
-  const exportRows = async () => {
-    setExportProgress(null);
-    try {
-      await services.download(
-        '/generic/export',
-        {
-          moduleCode: page.moduleCode,
-          functionCode: page.functionCode,
-          ...(conditions ? { conditions } : {}),
-          ...(lastSort.current.length > 0 ? { sort: lastSort.current } : {}),
-          fields: columns.filter((column) => !column.hidden).map((column) => column.field.name),
-        },
-        (fraction) => setExportProgress(fraction),
-      );
-    } catch {
-      // Shown by the host.
-    } finally {
-      setExportProgress(undefined);
-    }
-  };
-
-  const behaviours = (page.behaviours ?? [])
-    .filter((behaviour) => isBehaviourAllowed(behaviour, rights))
-    .sort((a, b) => (a.sequence ?? 0) - (b.sequence ?? 0));
   const subPages = [...(page.subPages ?? [])].sort((a, b) => (a.sequence ?? 0) - (b.sequence ?? 0));
   const header = selected.length === 1 ? selected[0] : undefined;
   const gridHeight = props.link ? 300 : 'calc(100vh - 320px)';
@@ -300,16 +151,6 @@ function PageBody(props: PageViewProps & { view: PageViewResponse }) {
       ariaPageSizeSelectorLabel: services.t('ui.engine.grid.pageSize'),
     }),
     [services],
-  );
-
-  const columnChooser = (
-    <Checkbox.Group
-      data-testid="engine-column-chooser"
-      style={{ display: 'flex', flexDirection: 'column', maxHeight: 360, overflow: 'auto' }}
-      value={displayed.map((field) => field.name).filter((name) => !columnPreference.hidden.includes(name))}
-      options={displayed.map((field) => ({ value: field.name, label: label(field.labelCode) }))}
-      onChange={(visible) => setHidden(displayed.map((field) => field.name).filter((name) => !visible.includes(name)))}
-    />
   );
 
   return (
@@ -351,59 +192,23 @@ function PageBody(props: PageViewProps & { view: PageViewResponse }) {
           })}
         </div>
       )}
-      <Space wrap style={{ margin: '8px 0' }} data-testid="engine-toolbar">
-        {rights.add && (
-          <Button type="primary" data-testid="engine-add" onClick={() => setForm({ mode: 'add', initial: props.link?.values ?? {} })}>
-            {services.t('ui.engine.add')}
-          </Button>
-        )}
-        {rights.edit && (
-          <Button data-testid="engine-edit" disabled={selected.length !== 1} onClick={() => header && setForm({ mode: 'edit', initial: header, row: header })}>
-            {services.t('ui.engine.edit')}
-          </Button>
-        )}
-        {rights.delete && (
-          <Button danger data-testid="engine-delete" disabled={selected.length === 0} onClick={() => void deleteSelected()}>
-            {services.t('ui.engine.delete')}
-          </Button>
-        )}
-        {behaviours.map((behaviour) => (
-          <Button
-            key={behaviour.code}
-            data-testid={`engine-behaviour-${behaviour.code}`}
-            disabled={!isBehaviourEnabled(behaviour, selected)}
-            onClick={() => void runBehaviour(behaviour)}
-          >
-            {label(behaviour.labelCode)}
-          </Button>
-        ))}
-        <Button data-testid="engine-export" loading={exportProgress !== undefined} onClick={() => void exportRows()}>
-          {services.t('ui.engine.export')}
-        </Button>
-        {rights.add && (page.fieldMaps?.length ?? 0) > 0 && (
-          <Button data-testid="engine-import" onClick={() => setImporting(true)}>
-            {services.t('ui.engine.import')}
-          </Button>
-        )}
-        <Popover trigger="click" content={columnChooser} title={services.t('ui.engine.columns')} placement="bottomLeft">
-          <Button data-testid="engine-columns">{services.t('ui.engine.columns')}</Button>
-        </Popover>
-        {exportProgress !== undefined && (
-          <Tooltip title={services.t('ui.engine.exporting')}>
-            <Progress
-              data-testid="engine-export-progress"
-              type="circle"
-              size={24}
-              percent={exportProgress === null ? 50 : Math.round(exportProgress * 100)}
-              status="active"
-            />
-          </Tooltip>
-        )}
-        <Typography.Text type="secondary" data-testid="engine-total">
-          {total === null ? '' : services.t(total.estimated ? 'ui.engine.totalAbout' : 'ui.engine.total', { count: total.count })}
-          {selected.length > 0 ? ` · ${services.t('ui.engine.selected', { count: selected.length })}` : ''}
-        </Typography.Text>
-      </Space>
+      <PageToolbar
+        page={page}
+        rights={rights}
+        label={label}
+        selected={selected}
+        total={rows.total}
+        columns={columns}
+        onHiddenChange={setHidden}
+        conditions={conditions}
+        currentSort={rows.currentSort}
+        behaviours={behaviours.allowed}
+        onRunBehaviour={behaviours.run}
+        onAdd={() => setForm({ mode: 'add', initial: props.link?.values ?? {} })}
+        onEdit={(row) => setForm({ mode: 'edit', initial: row, row })}
+        onImport={() => setImporting(true)}
+        onDeleted={reload}
+      />
       <div style={{ height: gridHeight, minHeight: 280 }} data-testid="engine-grid">
         <DataGrid
           label={label(page.titleCode)}
@@ -411,11 +216,11 @@ function PageBody(props: PageViewProps & { view: PageViewResponse }) {
           pageSize={pageSize}
           paging={isPaged(page)}
           defaultSort={page.defaultSort}
-          fetchRows={fetchRows}
-          reloadToken={reloadToken}
-          onSelectionChange={setSelected}
+          fetchRows={rows.fetchRows}
+          reloadToken={rows.reloadToken}
+          onSelectionChange={rows.setSelected}
           onSelectionCapped={() => void services.message({ type: 'warning', content: services.t('ui.engine.selectionCapped', { max: 100 }) })}
-          onTotal={(count, estimated) => setTotal({ count, estimated })}
+          onTotal={rows.setTotal}
           onColumnResized={setWidth}
           onRowOpen={rights.edit ? (row) => setForm({ mode: 'edit', initial: row, row }) : undefined}
           localeText={gridTexts}
@@ -468,8 +273,8 @@ function PageBody(props: PageViewProps & { view: PageViewResponse }) {
         <BehaviourInputsDialog
           behaviour={asking}
           label={label}
-          onClose={() => setAsking(null)}
-          onRun={(inputs) => runBehaviourWithInputs(asking, inputs)}
+          onClose={behaviours.stopAsking}
+          onRun={(inputs) => behaviours.runWithInputs(asking, inputs)}
         />
       )}
       {importing && (

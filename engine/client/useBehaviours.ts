@@ -1,0 +1,94 @@
+import { useState } from 'react';
+import type { BehaviourDefinition, PageDefinition, ScalarValue } from '../schema/index.js';
+import type { BehaviourResponse, GenericRow } from '../schema/api.js';
+import { useEngineServices, type EngineServices } from './services.js';
+import { resolveLabel } from './model/resolveLabel.js';
+import { isBehaviourAllowed } from './model/isBehaviourEnabled.js';
+import type { PageRights } from './model/pageRights.js';
+
+export interface Behaviours {
+  /** The page's behaviours the caller's rights allow, in their sequence. */
+  allowed: BehaviourDefinition[];
+  /** Confirms (when the behaviour asks to), runs it on the selected rows and reloads; one with inputs asks for them first. */
+  run: (behaviour: BehaviourDefinition) => Promise<void>;
+  /** The behaviour whose inputs are being asked, if any. */
+  asking: BehaviourDefinition | null;
+  /** Runs the asked behaviour with the collected inputs; rejects with the refusal for the dialog to show. */
+  runWithInputs: (behaviour: BehaviourDefinition, inputs: Record<string, ScalarValue>) => Promise<void>;
+  /** Closes the inputs dialog without running anything. */
+  stopAsking: () => void;
+}
+
+function behaviourMessage(services: EngineServices, page: PageDefinition, answer: BehaviourResponse): string {
+  if (!answer.messageCode) return services.t('ui.engine.behaviourDone');
+  if (services.hasText(answer.messageCode)) return services.t(answer.messageCode, answer.messageParams);
+  return resolveLabel(answer.messageCode, page, services);
+}
+
+/**
+ * The toolbar behaviours of a page (DESIGN.md section 6): confirm, ask for inputs, dispatch to
+ * `/generic/behavior` with the selected rows' keys, tell the outcome, then reload the list through
+ * `onDone`. The server checks the right and the enabling rule again.
+ */
+export function useBehaviours(
+  page: PageDefinition,
+  rights: PageRights,
+  selected: GenericRow[],
+  label: (code: string) => string,
+  onDone: () => void,
+): Behaviours {
+  const services = useEngineServices();
+  const [asking, setAsking] = useState<BehaviourDefinition | null>(null);
+
+  const allowed = (page.behaviours ?? [])
+    .filter((behaviour) => isBehaviourAllowed(behaviour, rights))
+    .sort((a, b) => (a.sequence ?? 0) - (b.sequence ?? 0));
+
+  const confirmBehaviour = async (behaviour: BehaviourDefinition): Promise<boolean> =>
+    !behaviour.confirm ||
+    services.confirm({
+      title: label(behaviour.labelCode),
+      content: label(behaviour.confirmTextCode ?? 'ui.engine.confirmRun'),
+      okText: services.t('ui.engine.ok'),
+      cancelText: services.t('ui.engine.cancel'),
+    });
+
+  const callBehaviour = async (behaviour: BehaviourDefinition, inputs: Record<string, ScalarValue> | undefined, quiet: boolean) => {
+    const answer = await services.call<BehaviourResponse>(
+      '/generic/behavior',
+      {
+        moduleCode: page.moduleCode,
+        functionCode: page.functionCode,
+        behaviour: behaviour.code,
+        keys: behaviour.selection === 'none' ? [] : selected.map((row) => row._key),
+        ...(inputs ? { inputs } : {}),
+      },
+      quiet ? { quiet: true } : undefined,
+    );
+    await services.message({ type: 'success', content: behaviourMessage(services, page, answer) });
+  };
+
+  const run = async (behaviour: BehaviourDefinition) => {
+    // A behaviour that declares inputs asks for them first (BehaviourInputsDialog, which also confirms), then runs.
+    if ((behaviour.inputs ?? []).length > 0) {
+      setAsking(behaviour);
+      return;
+    }
+    if (!(await confirmBehaviour(behaviour))) return;
+    try {
+      await callBehaviour(behaviour, undefined, false);
+    } catch {
+      // The host has shown the refusal in the message popup; the list still reloads below.
+    }
+    onDone();
+  };
+
+  const runWithInputs = async (behaviour: BehaviourDefinition, inputs: Record<string, ScalarValue>) => {
+    // The dialog shows the confirm text and its OK is the confirmation. Quiet: the dialog shows a refusal on its inputs and stays open; nothing ran.
+    await callBehaviour(behaviour, inputs, true);
+    setAsking(null);
+    onDone();
+  };
+
+  return { allowed, run, asking, runWithInputs, stopAsking: () => setAsking(null) };
+}
