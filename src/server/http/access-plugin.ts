@@ -9,6 +9,7 @@ import { findActiveSession } from '../modules/auth/session.repository.js';
 import { sha256 } from '../modules/auth/tokens.js';
 import { hasRight } from '../modules/access/rights.js';
 import type { AccessScope, RightName, RouteAccess, SessionUser } from './access.js';
+import { parseRightName } from '../../common/rights.js';
 
 
 /** One API route and what it declares, as the access plugin saw it registered. */
@@ -187,7 +188,8 @@ function isValidAccess(access: RouteAccess): boolean {
   if ('session' in access) return access.session === true;
   if ('admin' in access) return access.admin === true;
   if ('right' in access) {
-    return /^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)?:(view|add|edit|delete)$/.test(access.right) && ['none', 'organization', 'project', 'warehouse'].includes(access.scope);
+    // One of the four page actions or an area's own verb (`outbound.so:allocate`).
+    return parseRightName(access.right) !== null && ['none', 'organization', 'project', 'warehouse'].includes(access.scope);
   }
   return false;
 }
