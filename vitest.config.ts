@@ -28,6 +28,8 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 240_000,
           fileParallelism: false,
+          // A browser step on a loaded CI machine can take seconds: polls wait up to 15 s, not 1 s.
+          expect: { poll: { timeout: 15_000, interval: 100 } },
         },
       },
     ],
