@@ -1,23 +1,15 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import en from '../../locales/en.json';
-import zh from '../../locales/zh.json';
-import zhTw from '../../locales/zh_tw.json';
-import kor from '../../locales/kor.json';
-import th from '../../locales/th.json';
-import jp from '../../locales/jp.json';
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '../common/languages';
+import { mergeLocaleFiles, type LocaleTree } from '../common/locale-tree';
 import { setApiLanguage } from './api/client';
 import { applyDayjsLocale } from './locale';
 
-export const resources = {
-  en: { translation: en },
-  zh: { translation: zh },
-  zh_tw: { translation: zhTw },
-  kor: { translation: kor },
-  th: { translation: th },
-  jp: { translation: jp },
-} satisfies Record<Language, unknown>;
+// Every area's texts, locales/<area>/<language>.json: a new area needs only its folder.
+const trees = mergeLocaleFiles(import.meta.glob<LocaleTree>('../../locales/*/*.json', { eager: true, import: 'default' }), LANGUAGES);
+
+type Resources = Record<Language, { translation: LocaleTree }>;
+export const resources = Object.fromEntries(LANGUAGES.map((language) => [language, { translation: trees[language] }])) as Resources;
 
 const LANGUAGE_KEY = 'language';
 

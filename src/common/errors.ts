@@ -1,7 +1,7 @@
 /**
  * The one registry of error codes (DESIGN.md section 7). Its starting content is the error
  * catalogue of spec section 8; each code has a text in every language under `errors.<CODE>` in
- * locales/*.json, which a test checks in both directions.
+ * locales/core/<lang>.json, which a test checks in both directions.
  */
 export const ERRORS = {
   // Sign-in and account (spec section 8)

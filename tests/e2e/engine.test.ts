@@ -14,7 +14,8 @@ import { ADMIN } from '../helpers/app.js';
 import { launchBrowser, startE2eServer, type E2eServer } from '../helpers/browser.js';
 import { fieldsInOrder, isDisplayable, type PageDefinition } from '../../engine/schema/index.js';
 import { PAGE_ROUTES } from '../../src/app/routes.js';
-import en from '../../locales/en.json';
+import { loadLocale } from '../helpers/locales.js';
+import { lookupLocaleText } from '../../src/common/locale-tree.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -36,9 +37,7 @@ function definitionFiles(): string[] {
 function englishLabel(page: PageDefinition, code: string): string {
   const own = page.texts?.[code];
   if (own) return own.en;
-  let node: unknown = en;
-  for (const part of code.split('.')) node = node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined;
-  return typeof node === 'string' ? node : code;
+  return lookupLocaleText(loadLocale('en'), code) ?? code;
 }
 
 function routeOf(page: PageDefinition): string {

@@ -3,11 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/app.js';
 import { launchBrowser, openPage, startE2eServer, type E2eServer } from '../helpers/browser.js';
 import { PAGE_ROUTES } from '../../src/app/routes.js';
-import en from '../../locales/en.json';
-import zh from '../../locales/zh.json';
+import { localeBranch, localeText } from '../helpers/locales.js';
 
 type Titles = Record<string, string>;
-const EN_TITLES = en.ui.shell.route as Titles;
+const EN_TITLES = localeBranch('en', 'ui.shell.route') as Titles;
 
 /** Signs in through the real sign-in form and answers the session's token. */
 async function signIn(page: Page, server: E2eServer): Promise<string> {
@@ -42,10 +41,13 @@ function englishAndChinese(): [string, string][] {
       else if (typeof value !== 'string' && typeof twin !== 'string') walk(value, twin);
     }
   };
-  walk(
-    { appName: en.ui.appName, shell: en.ui.shell, home: en.ui.home, popup: en.ui.popup },
-    { appName: zh.ui.appName, shell: zh.ui.shell, home: zh.ui.home, popup: zh.ui.popup },
-  );
+  const texts = (language: 'en' | 'zh'): Tree => ({
+    appName: localeText(language, 'ui.appName'),
+    shell: localeBranch(language, 'ui.shell'),
+    home: localeBranch(language, 'ui.home'),
+    popup: localeBranch(language, 'ui.popup'),
+  });
+  walk(texts('en'), texts('zh'));
   return pairs;
 }
 
@@ -149,7 +151,7 @@ describe('application shell in Chromium', () => {
       const { page } = await signedInPage(browser, server, '/page/noSuchScreen');
       const error = page.getByTestId('module-not-found');
       await error.waitFor();
-      expect(await error.innerText()).toContain(en.errors.MODULE_NOT_FOUND);
+      expect(await error.innerText()).toContain(localeText('en', 'errors.MODULE_NOT_FOUND'));
       await page.close();
     });
   });
@@ -190,14 +192,14 @@ describe('application shell in Chromium', () => {
       await page.goto(`${server.url}#/page/so`);
       await page.locator('[data-tab-route="/so"]').waitFor();
       await page.getByTestId('tab-actions').click();
-      await page.locator('.ant-dropdown-menu-item').filter({ hasText: en.ui.shell.tabs.closeAll }).click();
+      await page.locator('.ant-dropdown-menu-item').filter({ hasText: localeText('en', 'ui.shell.tabs.closeAll') }).click();
       const confirm = page.locator('.wms-popup-confirm');
       await confirm.waitFor();
       await page.keyboard.press('Escape');
       await confirm.waitFor({ state: 'detached' });
       expect(await page.locator('[data-tab-route]').count()).toBeGreaterThanOrEqual(2);
       await page.getByTestId('tab-actions').click();
-      await page.locator('.ant-dropdown-menu-item').filter({ hasText: en.ui.shell.tabs.closeAll }).click();
+      await page.locator('.ant-dropdown-menu-item').filter({ hasText: localeText('en', 'ui.shell.tabs.closeAll') }).click();
       await page.locator('.wms-popup-confirm .wms-popup-ok').click();
       // With no tab left the shell opens the home page again.
       await page.waitForURL(/#\/page\/home$/);
@@ -223,8 +225,8 @@ describe('application shell in Chromium', () => {
     it('simulates a user with a banner until the administrator releases it', async () => {
       const { page } = await signedInPage(browser, server);
       await page.getByTestId('home-screen').waitFor();
-      await openUserMenu(page, en.ui.shell.user.simulate);
-      const dialog = page.locator('.ant-modal').filter({ hasText: en.ui.shell.simulate.title });
+      await openUserMenu(page, localeText('en', 'ui.shell.user.simulate'));
+      const dialog = page.locator('.ant-modal').filter({ hasText: localeText('en', 'ui.shell.simulate.title') });
       await dialog.waitFor();
       await page.getByTestId('simulate-user').click();
       await page.locator('.ant-select-item-option').filter({ hasText: 'admin' }).first().click();
@@ -232,7 +234,7 @@ describe('application shell in Chromium', () => {
       const banner = page.getByTestId('simulation-banner');
       await banner.waitFor();
       expect(await banner.innerText()).toContain('admin');
-      await banner.getByRole('button', { name: en.ui.shell.user.release }).click();
+      await banner.getByRole('button', { name: localeText('en', 'ui.shell.user.release') }).click();
       await banner.waitFor({ state: 'detached' });
       await page.close();
     });
@@ -240,7 +242,7 @@ describe('application shell in Chromium', () => {
     it('opens the account dialogs of the sign-in screens', async () => {
       const { page } = await signedInPage(browser, server);
       await page.getByTestId('home-screen').waitFor();
-      await openUserMenu(page, en.ui.shell.user.changePassword);
+      await openUserMenu(page, localeText('en', 'ui.shell.user.changePassword'));
       const dialog = page.locator('.ant-modal-wrap:not(.wms-popup) .ant-modal');
       await dialog.waitFor();
       expect(await dialog.locator('input[type="password"]').count()).toBeGreaterThanOrEqual(2);
@@ -258,8 +260,8 @@ describe('application shell in Chromium', () => {
           if (e.key === 'Enter') (window as unknown as { enterReached: number }).enterReached += 1;
         });
       });
-      await openUserMenu(page, en.ui.shell.user.simulate);
-      const dialog = page.locator('.ant-modal').filter({ hasText: en.ui.shell.simulate.title });
+      await openUserMenu(page, localeText('en', 'ui.shell.user.simulate'));
+      const dialog = page.locator('.ant-modal').filter({ hasText: localeText('en', 'ui.shell.simulate.title') });
       await dialog.waitFor();
       await page.getByTestId('simulate-user').click();
       await page.locator('.ant-select-item-option').filter({ hasText: 'admin' }).first().click();
@@ -294,11 +296,11 @@ describe('application shell in Chromium', () => {
     it('switches every shell text and the open page, saves the choice and keeps it after a reload', async () => {
       const { page } = await signedInPage(browser, server);
       await page.getByTestId('home-screen').waitFor();
-      expect(await page.getByTestId('app-name').innerText()).toBe(en.ui.appName);
-      await openUserMenu(page, en.ui.shell.user.language, '简体中文');
-      await page.waitForFunction((text) => document.querySelector('[data-testid="app-name"]')?.textContent === text, zh.ui.appName);
-      expect(await page.locator('[data-tab-route="/home"]').innerText()).toBe(zh.ui.shell.route.home);
-      expect(await page.getByTestId('home-open-work').innerText()).toContain(zh.ui.home.openWork);
+      expect(await page.getByTestId('app-name').innerText()).toBe(localeText('en', 'ui.appName'));
+      await openUserMenu(page, localeText('en', 'ui.shell.user.language'), '简体中文');
+      await page.waitForFunction((text) => document.querySelector('[data-testid="app-name"]')?.textContent === text, localeText('zh', 'ui.appName'));
+      expect(await page.locator('[data-tab-route="/home"]').innerText()).toBe(localeText('zh', 'ui.shell.route.home'));
+      expect(await page.getByTestId('home-open-work').innerText()).toContain(localeText('zh', 'ui.home.openWork'));
       expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
       // No English text of the shell, the home page or the popups is left on the screen (once the
       // user menu has finished closing: while it fades out it still shows what was clicked).
@@ -306,11 +308,11 @@ describe('application shell in Chromium', () => {
       const body = await page.locator('body').innerText();
       for (const [text, chinese] of englishAndChinese()) if (text !== chinese && text.length > 3) expect(body, text).not.toContain(text);
       await page.reload();
-      await page.waitForFunction((text) => document.querySelector('[data-testid="app-name"]')?.textContent === text, zh.ui.appName);
-      expect(await page.getByTestId('home-open-work').innerText()).toContain(zh.ui.home.openWork);
+      await page.waitForFunction((text) => document.querySelector('[data-testid="app-name"]')?.textContent === text, localeText('zh', 'ui.appName'));
+      expect(await page.getByTestId('home-open-work').innerText()).toContain(localeText('zh', 'ui.home.openWork'));
       // Back to English for the other tests (the choice is the user's default on the server).
-      await openUserMenu(page, zh.ui.shell.user.language, 'English');
-      await page.waitForFunction((text) => document.querySelector('[data-testid="app-name"]')?.textContent === text, en.ui.appName);
+      await openUserMenu(page, localeText('zh', 'ui.shell.user.language'), 'English');
+      await page.waitForFunction((text) => document.querySelector('[data-testid="app-name"]')?.textContent === text, localeText('en', 'ui.appName'));
       await page.close();
     });
   });
@@ -319,12 +321,12 @@ describe('application shell in Chromium', () => {
     it('moves the menu from the left to the top and back', async () => {
       const { page } = await signedInPage(browser, server);
       await page.getByTestId('nav-left').waitFor();
-      await openUserMenu(page, en.ui.shell.user.layout, en.ui.shell.user.layoutTop);
+      await openUserMenu(page, localeText('en', 'ui.shell.user.layout'), localeText('en', 'ui.shell.user.layoutTop'));
       await page.getByTestId('nav-top').waitFor();
       expect(await page.getByTestId('nav-left').count()).toBe(0);
       await page.reload();
       await page.getByTestId('nav-top').waitFor();
-      await openUserMenu(page, en.ui.shell.user.layout, en.ui.shell.user.layoutLeft);
+      await openUserMenu(page, localeText('en', 'ui.shell.user.layout'), localeText('en', 'ui.shell.user.layoutLeft'));
       await page.getByTestId('nav-left').waitFor();
       expect(await page.getByTestId('nav-top').count()).toBe(0);
       await page.close();
@@ -339,7 +341,7 @@ describe('application shell in Chromium', () => {
       // The session ends on the server; the next call of the page answers 401.
       const logout = await fetch(`${server.url}api/user/logout`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
       expect(logout.status).toBe(200);
-      await page.getByRole('button', { name: en.ui.home.refresh }).click();
+      await page.getByRole('button', { name: localeText('en', 'ui.home.refresh') }).click();
       await page.waitForURL(/#\/login$/);
       const stored = await page.evaluate(() => ({
         token: sessionStorage.getItem('token'),
@@ -363,7 +365,7 @@ describe('application shell in Chromium', () => {
     it('signs out after a confirm', async () => {
       const { page } = await signedInPage(browser, server);
       await page.getByTestId('home-screen').waitFor();
-      await openUserMenu(page, en.ui.shell.user.signOut);
+      await openUserMenu(page, localeText('en', 'ui.shell.user.signOut'));
       await page.locator('.wms-popup-confirm .wms-popup-ok').click();
       await page.waitForURL(/#\/login$/);
       expect(await page.evaluate(() => sessionStorage.getItem('token'))).toBeNull();
