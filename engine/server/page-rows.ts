@@ -181,14 +181,21 @@ export function parseRowKey(prepared: PreparedPage, key: RowKey): string | numbe
 }
 
 /** The rows of these keys within the session's scope (for behaviours, tabs and writes). */
-export async function findRowsByKeys(db: EngineDb, prepared: PreparedPage, session: EngineSession, keys: RowKey[]): Promise<EngineRow[]> {
+export async function findRowsByKeys(
+  db: EngineDb,
+  prepared: PreparedPage,
+  session: EngineSession,
+  keys: RowKey[],
+  /** rowFilter false: a row the caller's own transaction just wrote, read back for the page's writer before its rules run. */
+  options: { rowFilter?: boolean } = {},
+): Promise<EngineRow[]> {
   const parsed = keys.map((k) => parseRowKey(prepared, k)).filter((k): k is string | number => k !== undefined);
   if (!parsed.length) return [];
   const { page } = prepared;
   const where: RawBuilder<unknown>[] = [sql`${columnRef(page, keyFieldOf(page))} in (${sql.join(parsed)})`];
   const scopeColumn = scopeColumnOf(page.scope);
   if (scopeColumn !== null) where.push(sql`${columnRef(page, scopeColumn)} = ${requireScopeValue(session, page.scope)}`);
-  const filtered = rowFilterCondition(prepared, session);
+  const filtered = options.rowFilter === false ? undefined : rowFilterCondition(prepared, session);
   if (filtered) where.push(filtered);
   const select = sql.join([
     ...page.fields.map((f) => (isStored(f) ? sql`${columnRef(page, f.name)} as ${sql.id(f.name)}` : sql`null as ${sql.id(f.name)}`)),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildTestApp, injectAs, json, signIn, type TestApp } from '../helpers/app.js';
+import { buildTestApp, createUser, injectAs, json, signIn, type TestApp } from '../helpers/app.js';
 
 /** /user through the engine with the user.account writer (issue "One shape for every business area", item 3). */
 let t: TestApp;
@@ -42,4 +42,23 @@ it('creates a user with a policy password, edits it and disables it; the writer 
 
   const deleted = await call('/api/generic/deletion', { moduleCode: 'setup', functionCode: 'user', rows: [{ key: row._key, version: json<{ row: { _version: string } }>(disabled).row._version }] });
   expect(deleted.statusCode).toBe(409);
+});
+
+it("a project's user administrator adds a user who then belongs to that project", async () => {
+  const editor = await createUser(t, { loginAccount: 'prj-admin', rights: ['setup.user:view', 'setup.user:add', 'setup.user:edit'], projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] });
+  const added = await injectAs(t.app, editor, {
+    method: 'POST',
+    url: '/api/generic/adding',
+    payload: { moduleCode: 'setup', functionCode: 'user', record: { login_account: 'day.packer', display_name: 'Day packer', password: 'Pack3r!Day2026' } },
+  });
+  expect(added.statusCode, added.body).toBe(200);
+  const uid = json<{ row: { _key: number } }>(added).row._key;
+  const projects = await t.database.db.selectFrom('user_project as up').innerJoin('project as p', 'p.id', 'up.project_id').select('p.code').where('up.user_id', '=', uid).execute();
+  expect(projects.map((p) => p.code)).toEqual(['PRJ1']);
+  const asAdmin = await injectAs(t.app, editor, {
+    method: 'POST',
+    url: '/api/generic/adding',
+    payload: { moduleCode: 'setup', functionCode: 'user', record: { login_account: 'sneaky', display_name: 'Sneaky', password: 'Pack3r!Day2026', is_admin: true } },
+  });
+  expect(asAdmin.statusCode).toBe(403);
 });

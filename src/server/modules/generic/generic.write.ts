@@ -83,7 +83,9 @@ async function saveRecord(
     throw databaseWriteError(error);
   }
   if (writer?.afterSave) {
-    const row = await rowByKey(trx, prepared, session, key);
+    // Read back as written: the writer's own rules (a project grant, say) may be what makes it visible to the caller.
+    const [row] = await findRowsByKeys(trx, prepared, session, [key], { rowFilter: false });
+    if (!row) throw new AppError('NO_RECORD');
     await writer.afterSave({ ...hookBase, old, row, unstored: record.unstored });
   }
   return key;
