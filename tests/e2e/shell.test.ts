@@ -203,7 +203,7 @@ describe('application shell in Chromium', () => {
       await page.locator('.wms-popup-confirm .wms-popup-ok').click();
       // With no tab left the shell opens the home page again.
       await page.waitForURL(/#\/page\/home$/);
-      expect(await page.locator('[data-tab-route]').allTextContents()).toEqual([EN_TITLES.home]);
+      await expect.poll(() => page.locator('[data-tab-route]').allTextContents()).toEqual([EN_TITLES.home]);
       await page.close();
     });
   });
