@@ -36,6 +36,9 @@ export const ERRORS = {
   ORDER_STATUS_ERROR: 409,
   WAVE_ID_EXISTS: 409,
   SCAN_BY_WAVE: 400,
+  // Inventory (DESIGN.md section 5; spec section 5 "there must be enough inventory")
+  INSUFFICIENT_INVENTORY: 409,
+  QTY_NOT_POSITIVE: 400,
   // Scanning
   INVALID_SKU: 400,
   OVERPACK_NOT_ALLOWED: 409,
