@@ -84,16 +84,16 @@ async function expectAgreement(db: Kysely<DB>) {
 describe('the inventory service', () => {
   it('receives with held stock, moves, holds, allocates, picks, unpicks and ships, the ledger agreeing with the balance', async () => {
     const db = database.db;
-    const lot = await inTransaction(db, (trx) => lotFor(trx, scope, ownerId, skuIds[0]!, { expiryDate: '2027-03-31', udf1: 'A' }));
-    const again = await inTransaction(db, (trx) => lotFor(trx, scope, ownerId, skuIds[0]!, { expiryDate: '2027-03-31', udf1: ' A ' }));
+    const lot = await inTransaction(db, (trx) => lotFor(trx, scope, ownerId, skuIds[0], { expiryDate: '2027-03-31', udf1: 'A' }));
+    const again = await inTransaction(db, (trx) => lotFor(trx, scope, ownerId, skuIds[0], { expiryDate: '2027-03-31', udf1: ' A ' }));
     expect(again.id).toBe(lot.id);
-    const at: BalanceKey = { ownerId, skuId: skuIds[0]!, lotId: lot.id, locationId: locationIds[0]! };
+    const at: BalanceKey = { ownerId, skuId: skuIds[0], lotId: lot.id, locationId: locationIds[0] };
     const reference = { type: 'asn', orderNo: 'ASN-T1', line: 1 };
     await inTransaction(db, (trx) => receiveStock(trx, scope, { key: at, qty: 10, heldQty: 2, reference, uom: 'EA' }));
     expect(await balanceOf(at)).toEqual({ on_hand_qty: 10, allocated_qty: 0, picked_qty: 0, held_qty: 2 });
 
-    await inTransaction(db, (trx) => moveStock(trx, scope, { from: at, toLocationId: locationIds[1]!, qty: 3, reason: 'consolidate' }));
-    const moved = { ...at, locationId: locationIds[1]! };
+    await inTransaction(db, (trx) => moveStock(trx, scope, { from: at, toLocationId: locationIds[1], qty: 3, reason: 'consolidate' }));
+    const moved = { ...at, locationId: locationIds[1] };
     expect(await balanceOf(at)).toMatchObject({ on_hand_qty: 7, held_qty: 2 });
     expect(await balanceOf(moved)).toMatchObject({ on_hand_qty: 3, held_qty: 0 });
 
@@ -103,7 +103,7 @@ describe('the inventory service', () => {
     const tote = { ...at, locationId: stageId, lpn: 'TOTE1' };
     expect(await balanceOf(at)).toEqual({ on_hand_qty: 4, allocated_qty: 1, picked_qty: 0, held_qty: 2 });
     expect(await balanceOf(tote)).toEqual({ on_hand_qty: 3, allocated_qty: 0, picked_qty: 3, held_qty: 0 });
-    await inTransaction(db, (trx) => unpickStock(trx, scope, { from: tote, toLocationId: locationIds[0]!, qty: 1, reallocate: true }));
+    await inTransaction(db, (trx) => unpickStock(trx, scope, { from: tote, toLocationId: locationIds[0], qty: 1, reallocate: true }));
     await inTransaction(db, (trx) => shipStock(trx, scope, { key: tote, qty: 2 }));
     await inTransaction(db, (trx) => unallocateStock(trx, scope, { key: at, qty: 2 }));
     await inTransaction(db, (trx) => holdStock(trx, scope, { key: at, qty: -2, reason: 'QC passed' }));
@@ -114,28 +114,28 @@ describe('the inventory service', () => {
     const rows = await db.selectFrom('inventory_transaction').selectAll().where('order_no', '=', 'ASN-T1').execute();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ trans_type: 'receive', reference_line: 1, operator: 'tester', uom: 'EA', lpn: '' });
-    expect(Number(rows[0]!.before_qty)).toBe(0);
-    expect(Number(rows[0]!.after_qty)).toBe(10);
+    expect(Number(rows[0].before_qty)).toBe(0);
+    expect(Number(rows[0].after_qty)).toBe(10);
     await expectAgreement(db);
   });
 
   it('refuses taking more than is available, allocated, held or picked, and changes nothing', async () => {
     const db = database.db;
-    const lot = await inTransaction(db, (trx) => lotFor(trx, scope, ownerId, skuIds[1]!, {}));
-    const at: BalanceKey = { ownerId, skuId: skuIds[1]!, lotId: lot.id, locationId: locationIds[2]! };
+    const lot = await inTransaction(db, (trx) => lotFor(trx, scope, ownerId, skuIds[1], {}));
+    const at: BalanceKey = { ownerId, skuId: skuIds[1], lotId: lot.id, locationId: locationIds[2] };
     await inTransaction(db, (trx) => receiveStock(trx, scope, { key: at, qty: 5, heldQty: 1 }));
     await inTransaction(db, (trx) => allocateStock(trx, scope, { key: at, qty: 2 }));
     const before = await balanceOf(at);
     const count = await ledgerCount();
     const refusals: Array<() => Promise<unknown>> = [
-      () => inTransaction(db, (trx) => moveStock(trx, scope, { from: at, toLocationId: locationIds[3]!, qty: 3 })),
+      () => inTransaction(db, (trx) => moveStock(trx, scope, { from: at, toLocationId: locationIds[3], qty: 3 })),
       () => inTransaction(db, (trx) => adjustStock(trx, scope, { key: at, qty: -3 })),
       () => inTransaction(db, (trx) => allocateStock(trx, scope, { key: at, qty: 3 })),
       () => inTransaction(db, (trx) => unallocateStock(trx, scope, { key: at, qty: 3 })),
       () => inTransaction(db, (trx) => holdStock(trx, scope, { key: at, qty: -2 })),
       () => inTransaction(db, (trx) => pickStock(trx, scope, { from: at, toLocationId: stageId, qty: 3 })),
       () => inTransaction(db, (trx) => shipStock(trx, scope, { key: at, qty: 1 })),
-      () => inTransaction(db, (trx) => moveStock(trx, scope, { from: { ...at, locationId: locationIds[4]! }, toLocationId: locationIds[3]!, qty: 1 })),
+      () => inTransaction(db, (trx) => moveStock(trx, scope, { from: { ...at, locationId: locationIds[4] }, toLocationId: locationIds[3], qty: 1 })),
     ];
     for (const refuse of refusals) {
       const error = await refuse().catch((e: unknown) => e);
@@ -174,8 +174,8 @@ describe('the inventory service', () => {
       await Promise.all(
         sessions.map(async (session) => {
           while (Date.now() < deadline) {
-            const key = keys[random(keys.length)]!;
-            const other = keys.filter((k) => k.skuId === key.skuId && k.lotId === key.lotId)[random(4)]!;
+            const key = keys[random(keys.length)];
+            const other = keys.filter((k) => k.skuId === key.skuId && k.lotId === key.lotId)[random(4)];
             const qty = 1 + random(5);
             const op = random(8);
             try {

@@ -218,7 +218,7 @@ export async function applyStockChanges(trx: Transaction<DB>, scope: StockScope,
   }));
   await updateBalances(trx, updates);
   const ids = await insertLedgerRows(trx, ledger);
-  return applied.map((a, i) => ({ ...a, ledgerId: ids[i]! }));
+  return applied.map((a, i) => ({ ...a, ledgerId: ids[i] }));
 }
 
 export interface LotAttributes {
@@ -282,7 +282,7 @@ export async function receiveStock(
   const held = dec(input.heldQty);
   if (held.isNegative() || held.greaterThan(qty)) throw new AppError('INSUFFICIENT_INVENTORY', { qty: qty.toString() });
   const [applied] = await applyStockChanges(trx, scope, [{ ...input, transType: 'receive', onHand: qty, held }]);
-  return applied!;
+  return applied;
 }
 
 /** Moves available stock (or, with `withHeld`, held stock keeping it held) to another location/LPN. */
@@ -310,7 +310,7 @@ export async function adjustStock(
   const qty = new Decimal(input.qty);
   if (qty.isZero()) throw new AppError('QTY_NOT_POSITIVE');
   const [applied] = await applyStockChanges(trx, scope, [{ ...input, transType: input.transType ?? 'adjust', onHand: qty }]);
-  return applied!;
+  return applied;
 }
 
 /** Puts available stock on hold (qty > 0) or releases held stock (qty < 0). */
@@ -318,19 +318,19 @@ export async function holdStock(trx: Transaction<DB>, scope: StockScope, input: 
   const qty = new Decimal(input.qty);
   if (qty.isZero()) throw new AppError('QTY_NOT_POSITIVE');
   const [applied] = await applyStockChanges(trx, scope, [{ ...input, transType: qty.isPositive() ? 'hold' : 'release', held: qty }]);
-  return applied!;
+  return applied;
 }
 
 /** Outbound hook: reserves available stock of a balance row for an order line. */
 export async function allocateStock(trx: Transaction<DB>, scope: StockScope, input: Common & { key: BalanceKey; qty: Decimal.Value }): Promise<AppliedChange> {
   const [applied] = await applyStockChanges(trx, scope, [{ ...input, transType: 'allocate', allocated: positive(input.qty) }]);
-  return applied!;
+  return applied;
 }
 
 /** Outbound hook: gives allocated stock back to available. */
 export async function unallocateStock(trx: Transaction<DB>, scope: StockScope, input: Common & { key: BalanceKey; qty: Decimal.Value }): Promise<AppliedChange> {
   const [applied] = await applyStockChanges(trx, scope, [{ ...input, transType: 'unallocate', allocated: positive(input.qty).negated() }]);
-  return applied!;
+  return applied;
 }
 
 /**
@@ -368,5 +368,5 @@ export async function unpickStock(
 export async function shipStock(trx: Transaction<DB>, scope: StockScope, input: Common & { key: BalanceKey; qty: Decimal.Value }): Promise<AppliedChange> {
   const qty = positive(input.qty);
   const [applied] = await applyStockChanges(trx, scope, [{ ...input, transType: 'ship', onHand: qty.negated(), picked: qty.negated() }]);
-  return applied!;
+  return applied;
 }
