@@ -25,30 +25,39 @@ function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
   return out;
 }
 
+/** The keys as one array per column, for `unnest`: one statement whatever the number of keys. */
+function keyArrays(keys: readonly BalanceKeyRow[]) {
+  return sql`unnest(
+    ${keys.map((k) => k.project_id)}::bigint[], ${keys.map((k) => k.warehouse_id)}::bigint[], ${keys.map((k) => k.owner_id)}::bigint[],
+    ${keys.map((k) => k.sku_id)}::bigint[], ${keys.map((k) => k.lot_id)}::bigint[], ${keys.map((k) => k.location_id)}::bigint[],
+    ${keys.map((k) => k.lpn)}::text[])`;
+}
+
 /** Creates the balance rows that do not exist yet (zero quantities), keys in the order given. */
 export async function insertMissingBalances(trx: Transaction<DB>, keys: readonly BalanceKeyRow[]): Promise<void> {
-  for (const part of chunks(keys)) {
-    await trx
-      .insertInto('inventory_balance')
-      .values(part.map((k) => ({ ...k })))
-      .onConflict((oc) => oc.constraint('inventory_balance_key').doNothing())
-      .execute();
+  for (const part of chunks(keys, 5000)) {
+    await sql`
+      insert into inventory_balance (project_id, warehouse_id, owner_id, sku_id, lot_id, location_id, lpn)
+      select * from ${keyArrays(part)}
+      on conflict on constraint inventory_balance_key do nothing`.execute(trx);
   }
 }
 
 /**
  * Locks the balance rows of these keys, in one deterministic order (warehouse, owner, SKU, lot,
  * location, LPN): two transactions touching the same rows always queue instead of deadlocking.
+ * The keys come sorted in that order, so chunks lock in that order too.
  */
 export async function lockBalances(trx: Transaction<DB>, keys: readonly BalanceKeyRow[]): Promise<BalanceRow[]> {
   const rows: BalanceRow[] = [];
-  for (const part of chunks(keys)) {
-    const tuples = part.map((k) => sql`(${k.warehouse_id}::bigint, ${k.owner_id}::bigint, ${k.sku_id}::bigint, ${k.lot_id}::bigint, ${k.location_id}::bigint, ${k.lpn}::text)`);
+  for (const part of chunks(keys, 5000)) {
     const result = await sql<BalanceRow>`
-      select * from inventory_balance
-      where (warehouse_id, owner_id, sku_id, lot_id, location_id, lpn) in (${sql.join(tuples)})
-      order by warehouse_id, owner_id, sku_id, lot_id, location_id, lpn
-      for update`.execute(trx);
+      select b.* from inventory_balance b
+      join ${keyArrays(part)} as k(project_id, warehouse_id, owner_id, sku_id, lot_id, location_id, lpn)
+        on b.warehouse_id = k.warehouse_id and b.owner_id = k.owner_id and b.sku_id = k.sku_id
+       and b.lot_id = k.lot_id and b.location_id = k.location_id and b.lpn = k.lpn
+      order by b.warehouse_id, b.owner_id, b.sku_id, b.lot_id, b.location_id, b.lpn
+      for update of b`.execute(trx);
     rows.push(...result.rows);
   }
   return rows;
@@ -66,17 +75,17 @@ export interface BalanceUpdate {
 
 /** Writes the new quantities of locked balance rows, many rows per statement. */
 export async function updateBalances(trx: Transaction<DB>, updates: readonly BalanceUpdate[]): Promise<void> {
-  for (const part of chunks(updates)) {
-    const values = part.map(
-      (u) => sql`(${u.id}::bigint, ${u.on_hand_qty}::numeric, ${u.allocated_qty}::numeric, ${u.picked_qty}::numeric, ${u.held_qty}::numeric, ${u.inbound}::boolean, ${u.outbound}::boolean)`,
-    );
+  for (const part of chunks(updates, 5000)) {
     await sql`
       update inventory_balance b set
         on_hand_qty = v.on_hand, allocated_qty = v.allocated, picked_qty = v.picked, held_qty = v.held,
         last_inbound_at = case when v.inbound then now() else b.last_inbound_at end,
         last_outbound_at = case when v.outbound then now() else b.last_outbound_at end,
         updated_at = now()
-      from (values ${sql.join(values)}) as v(id, on_hand, allocated, picked, held, inbound, outbound)
+      from unnest(${part.map((u) => u.id)}::bigint[], ${part.map((u) => u.on_hand_qty)}::numeric[], ${part.map((u) => u.allocated_qty)}::numeric[],
+                  ${part.map((u) => u.picked_qty)}::numeric[], ${part.map((u) => u.held_qty)}::numeric[],
+                  ${part.map((u) => u.inbound)}::boolean[], ${part.map((u) => u.outbound)}::boolean[])
+        as v(id, on_hand, allocated, picked, held, inbound, outbound)
       where b.id = v.id`.execute(trx);
   }
 }
