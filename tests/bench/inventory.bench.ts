@@ -89,9 +89,9 @@ export async function run(): Promise<BenchReport> {
         trx,
         scope,
         Array.from({ length: LINES }, (_, i) => {
-          const lot = lots[i % lots.length]!;
+          const lot = lots[i % lots.length];
           return {
-            key: { ownerId: lot.owner_id, skuId: lot.sku_id, lotId: lot.id, locationId: locations[Math.floor(i / lots.length) % locations.length]! },
+            key: { ownerId: lot.owner_id, skuId: lot.sku_id, lotId: lot.id, locationId: locations[Math.floor(i / lots.length) % locations.length] },
             transType: 'receive' as const,
             onHand: 100,
             reference: { type: 'asn', orderNo: 'BENCH', line: i + 1 },
@@ -112,8 +112,8 @@ export async function run(): Promise<BenchReport> {
     await Promise.all(
       sessions.map(async (session) => {
         while (Date.now() < deadline) {
-          const key = keys[random(keys.length)]!;
-          const toLocationId = locations[random(10)]!;
+          const key = keys[random(keys.length)];
+          const toLocationId = locations[random(10)];
           const qty = 1 + random(5);
           const op = random(6);
           try {
