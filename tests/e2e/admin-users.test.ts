@@ -84,14 +84,19 @@ async function save(page: Page): Promise<void> {
   await page.locator('[data-testid="engine-form"]').waitFor({ state: 'detached', timeout: 30_000 });
 }
 
-/** Adds one grant row on a tab of the selected user: the tab, its add button, the choice, save. */
-async function grantOnTab(page: Page, tab: string, functionCode: string, field: string, choice: string): Promise<void> {
+/** Opens a tab of the selected user and its add form, and chooses what to grant. */
+async function openGrantForm(page: Page, tab: string, functionCode: string, field: string, choice: string): Promise<void> {
   const subPages = enginePage(page, 'user').getByTestId('engine-subpages');
   await subPages.locator('.ant-tabs-tab').filter({ hasText: tab }).click();
   const child = subPages.locator(`[data-testid="engine-page"][data-function="${functionCode}"]`).first();
   await child.locator(':scope > [data-testid="engine-toolbar"]').getByTestId('engine-add').click();
   await page.waitForSelector('[data-testid="engine-form"][data-mode="add"]');
   await chooseOption(page, `engine_${functionCode}_${field}`, choice);
+}
+
+/** Adds one grant row on a tab of the selected user: the tab, its add button, the choice, save. */
+async function grantOnTab(page: Page, tab: string, functionCode: string, field: string, choice: string): Promise<void> {
+  await openGrantForm(page, tab, functionCode, field, choice);
   await save(page);
   await eventually(() => rowTexts(page, functionCode)).toContainEqual(expect.stringContaining(choice));
 }
@@ -152,10 +157,7 @@ describe('users and roles administered from the screens in Chromium', () => {
     await grantOnTab(page, 'Warehouses', 'userWarehouse', 'warehouse_id', 'WH2');
     await grantOnTab(page, 'Roles', 'userRole', 'role_id', 'Floor clerks');
     // A second grant of the same warehouse is refused with its own message, and nothing is added.
-    const warehouses = enginePage(page, 'user').getByTestId('engine-subpages').locator('[data-testid="engine-page"][data-function="userWarehouse"]').first();
-    await warehouses.locator(':scope > [data-testid="engine-toolbar"]').getByTestId('engine-add').click();
-    await page.waitForSelector('[data-testid="engine-form"][data-mode="add"]');
-    await chooseOption(page, 'engine_userWarehouse_warehouse_id', 'WH2');
+    await openGrantForm(page, 'Warehouses', 'userWarehouse', 'warehouse_id', 'WH2');
     await page.click('#engine-form-save');
     await eventually(() => page.locator('[data-testid="engine-form"]').innerText()).toContain('The user already holds this grant.');
     await page.locator('.ant-modal:has([data-testid="engine-form"]) .ant-modal-footer button:not(#engine-form-save)').click();
