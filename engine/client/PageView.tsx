@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Alert, Empty, Result, Spin, Tabs, Tag, Typography } from 'antd';
-import { fieldsInOrder, isDisplayable, isStored, isPaged, isSearchable, pageSizeOf, type RuleGroup, type ScalarValue } from '../schema/index.js';
+import { fieldsInOrder, isDisplayable, isStored, isPaged, isSearchable, keyFieldOf, pageSizeOf, type RuleGroup, type ScalarValue } from '../schema/index.js';
 import type { GenericRow, PageViewResponse } from '../schema/api.js';
 import { useEngineServices } from './services.js';
 import { DataGrid, type GridColumn } from './DataGrid.js';
@@ -242,7 +242,13 @@ function PageBody(props: PageViewProps & { view: PageViewResponse }) {
                       parent: { moduleCode: page.moduleCode, functionCode: page.functionCode },
                       subPage: subPage.code,
                       parentKey: header._key,
-                      values: Object.fromEntries(subPage.links.map((link) => [link.childField, (header[link.parentField] ?? null) as ScalarValue])),
+                      // A link to the header's key (not one of its fields) takes the row's `_key`, as the server's tab rows do.
+                      values: Object.fromEntries(
+                        subPage.links.map((link) => [
+                          link.childField,
+                          (link.parentField === keyFieldOf(page) ? header._key : (header[link.parentField] ?? null)) as ScalarValue,
+                        ]),
+                      ),
                     }}
                   />
                 ),

@@ -119,6 +119,10 @@ export const ERRORS = {
   SQL_REFUSED: 400,
   SQL_NOT_PERMITTED: 403,
   PAGE_READ_ONLY: 409,
+  // Grants of organizations, projects, warehouses and roles to users (the /user screen's tabs)
+  GRANT_EXISTS: 409,
+  GRANT_WAREHOUSE_OUTSIDE_PROJECTS: 400,
+  GRANT_ROLE_BEYOND_REACH: 403,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERRORS;
