@@ -4,7 +4,6 @@
  * fixed width), each used from the page's Import dialog; a file with two bad rows is refused whole
  * with both rows listed, and nothing is added.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -12,7 +11,6 @@ import { ADMIN } from '../helpers/app.js';
 import { useServerAndBrowser, type E2eServer } from '../helpers/browser.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/import-templates');
-const ctx = useServerAndBrowser();
 
 function eventually<T>(read: () => T | Promise<T>) {
   return expect.poll(read, { timeout: 30_000, interval: 100 });
@@ -62,6 +60,8 @@ async function importThrough(page: Page, template: string, fixture: string): Pro
 }
 
 describe('import templates', () => {
+  const ctx = useServerAndBrowser();
+
   it('imports slash, Blank and fixed-width files through their templates and refuses a file with two bad rows whole', async () => {
     const { server, browser } = ctx;
     const { token } = await api<{ token: string }>(server, null, '/user/login', { loginAccount: ADMIN.loginAccount, password: ADMIN.password });
