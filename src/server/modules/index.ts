@@ -7,6 +7,7 @@ import { healthModule } from './health/health.module.js';
 import { homeModule } from './home/home.module.js';
 import { inventoryModule } from './inventory/inventory.module.js';
 import { masterdataModule } from './masterdata/masterdata.module.js';
+import { notificationModule } from './notification/notification.module.js';
 import { notifyModule } from './notify/notify.module.js';
 import { roleModule } from './role/role.module.js';
 import { userModule } from './user/user.module.js';
@@ -27,4 +28,5 @@ export const MODULES: readonly AreaModule[] = [
   masterdataModule,
   notifyModule,
   inventoryModule,
+  notificationModule,
 ];
