@@ -9,6 +9,9 @@ import { ADMIN, injectAs, json, signIn } from '../helpers/app.js';
 import { createTestDatabase, onRealServer, type TestDatabase } from '../helpers/database.js';
 import { openEventStream } from '../helpers/sse.js';
 
+/** A push crosses the server (and, between nodes, the database): waits up to 10 s on a loaded machine. */
+const WAIT = { timeout: 10_000 };
+
 /**
  * Two app nodes on one PostgreSQL database (DESIGN.md section 9): a notification raised on node A
  * reaches a browser stream connected to node B, through the domain event's LISTEN/NOTIFY. Needs
@@ -46,10 +49,10 @@ describe.skipIf(!onRealServer)('notifications reach a stream on another app node
     const stream = await openEventStream(`${b.url}/api/notification/stream`, { authorization: `Bearer ${token}` });
     try {
       expect(stream.status).toBe(200);
-      await expect.poll(() => stream.events.map((e) => e.event)).toEqual(['ready']);
+      await expect.poll(() => stream.events.map((e) => e.event), WAIT).toEqual(['ready']);
       const sent = await injectAs(a.app, token, { method: 'POST', url: '/api/notification/send', payload: { userIds: [adminUid], title: 'From node A' } });
       expect(sent.statusCode, sent.body).toBe(200);
-      await expect.poll(() => stream.events.map((e) => e.event), { timeout: 5000 }).toEqual(['ready', 'notification']);
+      await expect.poll(() => stream.events.map((e) => e.event), WAIT).toEqual(['ready', 'notification']);
       const bell = json<{ unread: number; items: Array<{ title: string }> }>(await injectAs(b.app, token, { method: 'GET', url: '/api/notification/latest' }));
       expect(bell.unread).toBe(1);
       expect(bell.items[0].title).toBe('From node A');

@@ -5,6 +5,9 @@ import { raiseNotification } from '../../src/server/modules/notification/notific
 import { buildTestApp, createUserAccount, injectAs, json, signIn, type TestApp } from '../helpers/app.js';
 import { openEventStream } from '../helpers/sse.js';
 
+/** A push crosses the server (and, between nodes, the database): waits up to 10 s on a loaded machine. */
+const WAIT = { timeout: 10_000 };
+
 interface Item {
   id: number;
   category: string;
@@ -156,13 +159,13 @@ describe('notification API', () => {
     const bobStream = await openEventStream(`${baseUrl}/api/notification/stream`, { authorization: `Bearer ${bob.token}` });
     try {
       expect(aliceStream.status).toBe(200);
-      await expect.poll(() => aliceStream.events.map((e) => e.event)).toEqual(['ready']);
-      await expect.poll(() => bobStream.events.map((e) => e.event)).toEqual(['ready']);
+      await expect.poll(() => aliceStream.events.map((e) => e.event), WAIT).toEqual(['ready']);
+      await expect.poll(() => bobStream.events.map((e) => e.event), WAIT).toEqual(['ready']);
       await send({ userIds: [alice.uid], title: 'Live' });
-      await expect.poll(() => aliceStream.events.map((e) => e.event)).toEqual(['ready', 'notification']);
+      await expect.poll(() => aliceStream.events.map((e) => e.event), WAIT).toEqual(['ready', 'notification']);
       expect(JSON.parse(aliceStream.events[1].data)).toEqual({ kind: 'raised' });
       await injectAs(t.app, alice.token, { method: 'POST', url: '/api/notification/readAll' });
-      await expect.poll(() => aliceStream.events.map((e) => e.data)).toContain('{"kind":"read"}');
+      await expect.poll(() => aliceStream.events.map((e) => e.data), WAIT).toContain('{"kind":"read"}');
       expect(bobStream.events.map((e) => e.event)).toEqual(['ready']);
     } finally {
       aliceStream.close();
