@@ -2,6 +2,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/app.js';
 import { launchBrowser, startE2eServer, type E2eServer } from '../helpers/browser.js';
+import { createTestDatabase, onRealServer, type TestDatabase } from '../helpers/database.js';
+import { spawnServer, tempDataDir, type ServerProcess } from '../helpers/server-process.js';
 
 const CLERK = { loginAccount: 'notice-clerk', password: 'N0tice!Passw0rd' };
 
@@ -128,5 +130,49 @@ describe('notification bell', () => {
     await expect.poll(() => list.getByTestId('notification-item').count()).toBe(3);
     expect(await list.getByTestId('notification-item').last().innerText()).toContain('Dock 3 is free');
     await clerk.context.close();
+  });
+});
+
+/**
+ * Two app nodes on one PostgreSQL database (DESIGN.md section 9): a notification raised through
+ * node A reaches a browser connected to node B. Needs the real server (TEST_DATABASE_URL).
+ */
+describe.skipIf(!onRealServer)('notification bell across two app nodes (real server only)', () => {
+  let database: TestDatabase;
+  const processes: ServerProcess[] = [];
+  const nodes: E2eServer[] = [];
+  let browser: Browser;
+
+  beforeAll(async () => {
+    database = await createTestDatabase({ migrate: false });
+    // One after the other: the first migrates and seeds the database, the second finds it ready.
+    for (let i = 0; i < 2; i += 1) {
+      const dataDir = tempDataDir('wms-e2e-node-');
+      const server = spawnServer({ DATABASE_URL: database.url!, DATA_DIR: dataDir, ADMIN_PASSWORD: ADMIN.password });
+      processes.push(server);
+      const url = await server.ready;
+      nodes.push({ server, url, dataDir, stop: async () => void (await server.stop('SIGTERM')) });
+    }
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    for (const server of processes) await server.stop('SIGTERM');
+    await database?.close();
+  });
+
+  it('raises through node A and rings the bell of a browser on node B without a reload', async () => {
+    const [a, b] = nodes;
+    const adminToken = (await login(a, ADMIN)).token;
+    const adminUid = (await database.db.selectFrom('app_user').select('id').where('login_account', '=', ADMIN.loginAccount).executeTakeFirstOrThrow()).id;
+    const onB = await signedInBrowser(browser, b, ADMIN);
+    await expect.poll(() => unreadOf(onB.page)).toBe('0');
+    await api(a, adminToken, '/notification/send', { userIds: [adminUid], title: 'Raised on node A' });
+    await expect.poll(() => unreadOf(onB.page)).toBe('1');
+    await onB.page.getByTestId('notification-bell').click();
+    const item = onB.page.getByTestId('notification-panel').getByTestId('notification-item').filter({ hasText: 'Raised on node A' });
+    await item.click();
+    await expect.poll(() => unreadOf(onB.page)).toBe('0');
+    await onB.context.close();
   });
 });
