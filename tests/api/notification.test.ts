@@ -101,6 +101,17 @@ describe('notification API', () => {
     expect((await latest(bob.token)).items.length).toBe(before);
   });
 
+  it('leaves out disabled users when an area raises, instead of failing its work', async () => {
+    const gone = await createUserAccount(t, { loginAccount: 'gone', projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] });
+    await t.database.db.updateTable('app_user').set({ enabled: false }).where('id', '=', gone.uid).execute();
+    const raised = await inTransaction(t.database.db, (trx) =>
+      raiseNotification(trx, t.app.events, { userIds: [gone.uid, bob.uid], category: 'system', title: { text: 'Housekeeping tonight' } }),
+    );
+    expect(raised.userIds).toEqual([bob.uid]);
+    const stored = await t.database.db.selectFrom('notification').select('user_id').where('title_text', '=', 'Housekeeping tonight').execute();
+    expect(stored.map((r) => Number(r.user_id))).toEqual([bob.uid]);
+  });
+
   it('stores nothing when the raising transaction rolls back', async () => {
     const before = (await latest(alice.token)).items.length;
     await expect(

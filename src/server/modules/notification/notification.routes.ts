@@ -130,6 +130,7 @@ export const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
           link,
           projectId: target?.projectId ?? projectId ?? null,
           by: user.loginAccount,
+          refuseUnknownUsers: true,
         }),
       );
       return { recipients: raised.userIds.length };

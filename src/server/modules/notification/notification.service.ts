@@ -49,6 +49,11 @@ export interface RaiseNotificationInput {
   projectId?: number | null;
   /** Who raised it (audit columns); default `system`. */
   by?: string;
+  /**
+   * Refuse user ids that are not enabled users (a person addressing users by hand); by default
+   * they are left out, so that a disabled account never rolls back the caller's work.
+   */
+  refuseUnknownUsers?: boolean;
 }
 
 const CATEGORY = /^[a-z][A-Za-z0-9.]{0,63}$/;
@@ -76,7 +81,7 @@ async function recipients(trx: Transaction<DB>, input: RaiseNotificationInput): 
     const asked = [...new Set(input.userIds)];
     if (asked.some((id) => !Number.isSafeInteger(id) || id < 1)) throw invalid('userIds', 'user ids are positive integers');
     const found = await findEnabledUserIds(trx, asked);
-    if (found.length !== asked.length) throw new AppError('NO_RECORD');
+    if (input.refuseUnknownUsers && found.length !== asked.length) throw new AppError('NO_RECORD');
     for (const id of found) ids.add(id);
   }
   if (input.right) {
