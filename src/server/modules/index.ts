@@ -8,6 +8,7 @@ import { homeModule } from './home/home.module.js';
 import { importsModule } from './imports/imports.module.js';
 import { inventoryModule } from './inventory/inventory.module.js';
 import { masterdataModule } from './masterdata/masterdata.module.js';
+import { notificationModule } from './notification/notification.module.js';
 import { notifyModule } from './notify/notify.module.js';
 import { roleModule } from './role/role.module.js';
 import { userModule } from './user/user.module.js';
@@ -29,4 +30,5 @@ export const MODULES: readonly AreaModule[] = [
   notifyModule,
   inventoryModule,
   importsModule,
+  notificationModule,
 ];
