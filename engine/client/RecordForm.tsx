@@ -63,7 +63,8 @@ function LocalDateTimeWidget(props: WidgetProps) {
  * field reads it, with no arithmetic on the way.
  */
 function NumberInputWidget(props: WidgetProps) {
-  const { id, value, options, schema, disabled, readonly, onChange, onBlur, onFocus } = props;
+  const { id, options, schema, disabled, readonly, onChange, onBlur, onFocus } = props;
+  const value: unknown = props.value;
   return (
     <Input
       id={id}
@@ -73,7 +74,7 @@ function NumberInputWidget(props: WidgetProps) {
       step={typeof options.step === 'string' ? options.step : 'any'}
       min={typeof schema.minimum === 'number' ? schema.minimum : undefined}
       max={typeof schema.maximum === 'number' ? schema.maximum : undefined}
-      value={value === undefined || value === null ? '' : String(value)}
+      value={typeof value === 'number' || typeof value === 'string' ? String(value) : ''}
       disabled={disabled}
       readOnly={readonly}
       onChange={(event) => onChange(event.target.value === '' ? options.emptyValue : event.target.value)}
