@@ -102,8 +102,9 @@ export function buildFormSchema(page: PageDefinition, options: BuildFormOptions)
     if (mandatory) required.push(field.name);
     const ui: UiSchema = {};
     if (field.type === 'text') ui['ui:widget'] = 'textarea';
-    // Numbers get a number input stepping by the field's decimals; dropdowns keep their select.
-    if ((field.type === 'integer' || field.type === 'decimal') && !readonly && !(choices && choices.length > 0)) {
+    // Numbers get a number input stepping by the field's decimals; a field with choices keeps its
+    // dropdown, also while the choices are still loading.
+    if ((field.type === 'integer' || field.type === 'decimal') && !readonly && !field.options) {
       ui['ui:widget'] = 'engineNumber';
       ui['ui:options'] = { step: numberStep(field) };
     }

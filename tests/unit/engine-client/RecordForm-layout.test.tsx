@@ -5,7 +5,7 @@ import type { PageDefinition } from '../../../engine/schema/index.js';
 import { RecordForm } from '../../../engine/client/RecordForm.js';
 import { EngineServicesContext, type EngineServices } from '../../../engine/client/services.js';
 import { formLayout, columnsFor, spanOf } from '../../../engine/client/model/formLayout.js';
-import { numberStep } from '../../../engine/client/model/buildFormSchema.js';
+import { buildFormSchema, numberStep } from '../../../engine/client/model/buildFormSchema.js';
 
 class Refusal extends Error {
   constructor(readonly body: { status: number; code: string; message: string; details?: { field: string; code: string; message?: string }[] }) {
@@ -187,6 +187,16 @@ describe('form layout model', () => {
     expect(columnsFor(2, false)).toBe(2);
     expect(columnsFor(3, false)).toBe(3);
     expect(columnsFor(3, true)).toBe(1);
+  });
+  it('gives a number input to numbers without choices only, also before the choices have loaded', () => {
+    const withOwner: PageDefinition = {
+      ...page,
+      fields: [...page.fields, { name: 'owner_id', labelCode: 'Owner', type: 'integer', options: { type: 'foreign', table: 'owner', valueField: 'id' } }],
+    };
+    const ui = buildFormSchema(withOwner, { mode: 'add', record: {}, choices: {}, label: (c) => c }).uiSchema as Record<string, Record<string, unknown>>;
+    expect(ui.docks['ui:widget']).toBe('engineNumber');
+    expect(ui.capacity['ui:options']).toEqual({ step: '0.001' });
+    expect(ui.owner_id['ui:widget']).toBeUndefined();
   });
   it('steps a number input by the last allowed digit, written as text', () => {
     expect(numberStep(field('n', { type: 'decimal', decimal: 4 }))).toBe('0.0001');
