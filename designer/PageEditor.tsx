@@ -25,6 +25,7 @@ import {
   SQL_PROPERTIES,
   SUB_PAGE_PROPERTIES,
   fieldProperties,
+  FIELD_TYPE_LABELS,
 } from './panels/specs';
 
 type Doc = Record<string, unknown>;
@@ -277,7 +278,7 @@ export function PageEditor({ pageKey, onChanged }: { pageKey: PageKey; onChanged
               path="/fields"
               properties={fieldProperties(fieldNames)}
               problems={problems}
-              nameOf={(f) => `${str(f.name, '?')} · ${str(f.type, '')}`}
+              nameOf={(f) => `${str(f.name, '?')} · ${FIELD_TYPE_LABELS[str(f.type, '')] ? t(FIELD_TYPE_LABELS[str(f.type, '')]) : str(f.type, '')}`}
               newItem={(items) => {
                 const name = uniqueName('field_', items.map((i) => str(i.name)));
                 return { name, labelCode: name.toUpperCase(), type: 'string' };

@@ -52,7 +52,7 @@ export function NewPageDialog({ open, onClose, onCreated }: { open: boolean; onC
           <Input data-testid="designer-new-table" />
         </Form.Item>
         <Form.Item name="scope" label={t('ui.designer.prop.scope')} rules={[{ required: true }]}>
-          <Select data-testid="designer-new-scope" options={PAGE_SCOPES.map((s) => ({ value: s, label: s }))} />
+          <Select data-testid="designer-new-scope" options={PAGE_SCOPES.map((s) => ({ value: s, label: t(`ui.designer.value.scope.${s}`) }))} />
         </Form.Item>
       </Form>
       {error && <Alert type="error" showIcon message={error} />}

@@ -10,7 +10,9 @@ export type PropertyKind = 'text' | 'number' | 'switch' | 'select' | 'tags' | 'j
 export interface PropertySpec {
   key: string;
   kind: PropertyKind;
-  options?: readonly string[];
+  options?: readonly (string | number)[];
+  /** Locale keys of the choices of a select, by choice. */
+  optionLabels?: Record<string, string>;
   /** Required by the schema: cannot be cleared. */
   required?: boolean;
 }
@@ -119,9 +121,12 @@ export function PropertyForm({
               <Select
                 data-testid={testId}
                 allowClear={!spec.required}
-                value={typeof current === 'string' ? current : undefined}
-                options={(spec.options ?? []).map((o) => ({ value: o, label: o }))}
-                onChange={(v: string | undefined) => set(spec.key, v)}
+                value={typeof current === 'string' || typeof current === 'number' ? current : undefined}
+                options={(spec.options ?? []).map((o) => {
+                  const labelKey = spec.optionLabels?.[String(o)];
+                  return { value: o, label: labelKey ? t(labelKey) : String(o) };
+                })}
+                onChange={(v: string | number | undefined) => set(spec.key, v)}
               />
             );
             break;
@@ -131,7 +136,7 @@ export function PropertyForm({
                 data-testid={testId}
                 mode="tags"
                 value={Array.isArray(current) ? (current as string[]) : []}
-                options={(spec.options ?? []).map((o) => ({ value: o, label: o }))}
+                options={(spec.options ?? []).map((o) => ({ value: String(o), label: String(o) }))}
                 onChange={(v: string[]) => set(spec.key, v)}
               />
             );
@@ -153,7 +158,8 @@ export function PropertyForm({
         return (
           <Form.Item
             key={spec.key}
-            label={`${t(`ui.designer.prop.${spec.key}`)} (${spec.key})`}
+            // The label in the user's language; the property's key in the definition on hover.
+            label={<span title={spec.key}>{t(`ui.designer.prop.${spec.key}`)}</span>}
             required={spec.required}
             validateStatus={here.length ? 'error' : undefined}
             help={here.length ? here.map((p) => p.message).join('; ') : undefined}

@@ -13,6 +13,7 @@ export function labelCodesOf(page: Partial<PageDefinition>): string[] {
   add(page.titleCode);
   page.fields?.forEach((f) => {
     add(f.labelCode);
+    add(f.group);
     if (f.options?.type === 'static') f.options.items.forEach((i) => add(i.labelCode));
     add(f.validationSql?.messageCode);
   });

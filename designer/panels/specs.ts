@@ -1,6 +1,16 @@
 import { CALC_TYPES, FIELD_TYPES, PAGE_SCOPES, RIGHT_ACTIONS, SELECTION_RULES } from '../../engine/schema/index.js';
 import type { PropertySpec } from './PropertyForm';
 
+/** The locale keys of a property's choices: `ui.designer.value.<list>.<choice>`. */
+function labelsOf(list: string, values: readonly (string | number)[], name: (value: string | number) => string = String): Record<string, string> {
+  return Object.fromEntries(values.map((value) => [String(value), `ui.designer.value.${list}.${name(value)}`]));
+}
+
+const COLUMN_NAMES: Record<string, string> = { '1': 'one', '2': 'two', '3': 'three', full: 'full' };
+const columnName = (value: string | number) => COLUMN_NAMES[String(value)];
+
+export const FIELD_TYPE_LABELS = labelsOf('type', FIELD_TYPES);
+
 /** Every property of the page header the designer edits (engine/schema README "Page properties"). */
 export const PAGE_PROPERTIES: PropertySpec[] = [
   { key: 'titleCode', kind: 'text', required: true },
@@ -8,9 +18,10 @@ export const PAGE_PROPERTIES: PropertySpec[] = [
   { key: 'startup', kind: 'switch' },
   { key: 'paging', kind: 'switch' },
   { key: 'pageSize', kind: 'number' },
+  { key: 'formColumns', kind: 'select', options: [1, 2, 3], optionLabels: labelsOf('formColumns', [1, 2, 3], columnName) },
   { key: 'table', kind: 'json', required: true },
   { key: 'listSql', kind: 'text' },
-  { key: 'scope', kind: 'select', options: PAGE_SCOPES, required: true },
+  { key: 'scope', kind: 'select', options: PAGE_SCOPES, optionLabels: labelsOf('scope', PAGE_SCOPES), required: true },
   { key: 'keyField', kind: 'text' },
   { key: 'versionField', kind: 'scalar' },
   { key: 'readOnly', kind: 'switch' },
@@ -22,7 +33,7 @@ export function fieldProperties(fieldNames: string[]): PropertySpec[] {
   return [
     { key: 'name', kind: 'text', required: true },
     { key: 'labelCode', kind: 'text', required: true },
-    { key: 'type', kind: 'select', options: FIELD_TYPES, required: true },
+    { key: 'type', kind: 'select', options: FIELD_TYPES, optionLabels: FIELD_TYPE_LABELS, required: true },
     { key: 'length', kind: 'number' },
     { key: 'decimal', kind: 'number' },
     { key: 'min', kind: 'number' },
@@ -34,6 +45,8 @@ export function fieldProperties(fieldNames: string[]): PropertySpec[] {
     { key: 'unique', kind: 'switch' },
     { key: 'defaultValue', kind: 'scalar' },
     { key: 'sequence', kind: 'number' },
+    { key: 'group', kind: 'text' },
+    { key: 'width', kind: 'select', options: [1, 2, 3, 'full'], optionLabels: labelsOf('width', [1, 2, 3, 'full'], columnName) },
     { key: 'format', kind: 'text' },
     { key: 'foreign', kind: 'json' },
     { key: 'options', kind: 'json' },
@@ -49,8 +62,8 @@ export const BEHAVIOUR_PROPERTIES: PropertySpec[] = [
   { key: 'code', kind: 'text', required: true },
   { key: 'action', kind: 'text', required: true },
   { key: 'labelCode', kind: 'text', required: true },
-  { key: 'selection', kind: 'select', options: SELECTION_RULES, required: true },
-  { key: 'right', kind: 'select', options: RIGHT_ACTIONS, required: true },
+  { key: 'selection', kind: 'select', options: SELECTION_RULES, optionLabels: labelsOf('selection', SELECTION_RULES), required: true },
+  { key: 'right', kind: 'select', options: RIGHT_ACTIONS, optionLabels: labelsOf('right', RIGHT_ACTIONS), required: true },
   { key: 'confirm', kind: 'switch' },
   { key: 'confirmTextCode', kind: 'text' },
   { key: 'enabledBy', kind: 'json' },
@@ -68,7 +81,7 @@ export const SUB_PAGE_PROPERTIES: PropertySpec[] = [
 
 export const SQL_PROPERTIES: PropertySpec[] = [
   { key: 'name', kind: 'text', required: true },
-  { key: 'mode', kind: 'select', options: ['read', 'write'] },
+  { key: 'mode', kind: 'select', options: ['read', 'write'], optionLabels: labelsOf('mode', ['read', 'write']) },
 ];
 
 export const QUERY_CONDITION_PROPERTIES: PropertySpec[] = [

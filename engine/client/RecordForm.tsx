@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import Form from '@rjsf/antd';
 import type { IChangeEvent, default as CoreForm } from '@rjsf/core';
-import type { ErrorSchema, FormValidation, RJSFValidationError, WidgetProps } from '@rjsf/utils';
-import { Input, Modal } from 'antd';
+import type { ErrorSchema, FormValidation, ObjectFieldTemplateProps, RJSFValidationError, WidgetProps } from '@rjsf/utils';
+import { Alert, Input, Modal, Typography } from 'antd';
 import { formValidator as validator } from './model/formValidator.js';
-import { keyFieldOf, type PageDefinition, type ScalarValue } from '../schema/index.js';
+import { formColumnsOf, keyFieldOf, type PageDefinition, type ScalarValue } from '../schema/index.js';
 import type { AddingResponse, GenericRow, RecordValues } from '../schema/api.js';
 import { useEngineServices } from './services.js';
 import { buildFormSchema, isFormField, type FormMode } from './model/buildFormSchema.js';
@@ -12,6 +12,7 @@ import { computeCalculatedFields } from './model/computeCalculatedFields.js';
 import { fieldsWithTooManyDecimals } from './model/checkDecimals.js';
 import { fieldErrorsToErrorSchema } from './model/fieldErrorsToErrorSchema.js';
 import { useChoices } from './useChoices.js';
+import { columnsFor, formLayout, type LayoutSection } from './model/formLayout.js';
 
 type FormRecord = Record<string, unknown>;
 
@@ -56,7 +57,104 @@ function LocalDateTimeWidget(props: WidgetProps) {
   return <Input id={props.id} readOnly value={value && services.formatDateTime ? services.formatDateTime(value) : value} />;
 }
 
-const WIDGETS = { localDateTime: LocalDateTimeWidget };
+/**
+ * A number typed as text into a number input (`step` from the field's decimals): digits from the
+ * keyboard or a scanner are taken as they come; the value stays the typed text until rjsf's number
+ * field reads it, with no arithmetic on the way.
+ */
+function NumberInputWidget(props: WidgetProps) {
+  const { id, options, schema, disabled, readonly, onChange, onBlur, onFocus } = props;
+  const value: unknown = props.value;
+  return (
+    <Input
+      id={id}
+      name={id}
+      type="number"
+      inputMode="decimal"
+      step={typeof options.step === 'string' ? options.step : 'any'}
+      min={typeof schema.minimum === 'number' ? schema.minimum : undefined}
+      max={typeof schema.maximum === 'number' ? schema.maximum : undefined}
+      value={typeof value === 'number' || typeof value === 'string' ? String(value) : ''}
+      disabled={disabled}
+      readOnly={readonly}
+      onChange={(event) => onChange(event.target.value === '' ? options.emptyValue : event.target.value)}
+      onBlur={(event) => onBlur(id, event.target.value)}
+      onFocus={(event) => onFocus(id, event.target.value)}
+      // A mouse wheel over the field scrolls the form, it does not change the number.
+      onWheel={(event) => (event.target as HTMLInputElement).blur()}
+    />
+  );
+}
+
+const WIDGETS = { localDateTime: LocalDateTimeWidget, engineNumber: NumberInputWidget };
+
+/** What the form's object template needs to lay the fields out (passed as rjsf's form context). */
+interface LayoutContext {
+  columns: number;
+  sections: LayoutSection[];
+  label: (code: string) => string;
+}
+
+/**
+ * The form's fields in a grid of one to three columns (engine/schema README "Form layout"): the
+ * sections in order, a group under its heading, each field spanning its width.
+ */
+function LayoutObjectFieldTemplate(props: ObjectFieldTemplateProps) {
+  const layout = (props.registry.formContext as { engineLayout?: LayoutContext }).engineLayout;
+  const byName = new Map(props.properties.filter((property) => !property.hidden).map((property) => [property.name, property]));
+  if (!layout) return <div>{[...byName.values()].map((property) => property.content)}</div>;
+  return (
+    <div data-testid="engine-form-layout" data-columns={layout.columns}>
+      {layout.sections.map((section, index) => {
+        const cells = section.cells.filter((cell) => byName.has(cell.name));
+        if (cells.length === 0) return null;
+        return (
+          <section key={section.group ?? `section-${index}`} data-testid="engine-form-section" data-group={section.group ?? ''}>
+            {section.group && (
+              <Typography.Title level={5} data-testid="engine-form-group-title" style={{ margin: '4px 0 8px', paddingBottom: 4, borderBottom: '1px solid rgba(5,5,5,0.06)' }}>
+                {layout.label(section.group)}
+              </Typography.Title>
+            )}
+            <div style={{ display: 'grid', gridTemplateColumns: `repeat(${layout.columns}, minmax(0, 1fr))`, columnGap: 16 }}>
+              {cells.map((cell) => (
+                <div key={cell.name} data-field={cell.name} style={{ gridColumn: `span ${cell.span}`, minWidth: 0 }}>
+                  {byName.get(cell.name)?.content}
+                </div>
+              ))}
+            </div>
+          </section>
+        );
+      })}
+    </div>
+  );
+}
+
+const TEMPLATES = { ObjectFieldTemplate: LayoutObjectFieldTemplate };
+
+/** Phone-sized screens (antd's xs) show the form in one column. */
+const NARROW_SCREEN = '(max-width: 575px)';
+
+function useNarrowScreen(): boolean {
+  const query = typeof window !== 'undefined' && typeof window.matchMedia === 'function' ? window.matchMedia(NARROW_SCREEN) : undefined;
+  const [narrow, setNarrow] = useState(() => query?.matches === true);
+  useEffect(() => {
+    if (!query) return;
+    const update = () => setNarrow(query.matches);
+    update();
+    query.addEventListener?.('change', update);
+    return () => query.removeEventListener?.('change', update);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+  return narrow;
+}
+
+/** One field a refused save named, with its text, for the summary at the top of the form. */
+interface FieldProblem {
+  name: string;
+  message: string;
+}
+
+const MODAL_WIDTHS = [720, 720, 900, 1160];
 
 /**
  * The add/edit form of a page (DESIGN.md section 6): rjsf with the antd theme, generated from the
@@ -75,7 +173,13 @@ export function RecordForm(props: RecordFormProps) {
     return computeCalculatedFields(page.fields, start);
   });
   const [extraErrors, setExtraErrors] = useState<ErrorSchema | undefined>(undefined);
+  // The fields a refused save named, shown at the top; each refusal brings the first into view.
+  const [problems, setProblems] = useState<FieldProblem[]>([]);
+  const [refusals, setRefusals] = useState(0);
+  const scrollRef = useRef<HTMLDivElement>(null);
   const [saving, setSaving] = useState(false);
+  const narrow = useNarrowScreen();
+  const columns = columnsFor(formColumnsOf(page), narrow);
   const initialValues = useMemo(() => toFormValues(page, props.initial), [page, props.initial]);
   const formFields = useMemo(() => page.fields.filter((field) => isFormField(page, field, mode)), [page, mode]);
   const { choices, reloadFor } = useChoices(page, formFields, record, label);
@@ -84,6 +188,46 @@ export function RecordForm(props: RecordFormProps) {
     () => buildFormSchema(page, { mode, record, choices, label }),
     [page, mode, record, choices, label],
   );
+
+  const idPrefix = `engine_${page.functionCode}`;
+  const layout = useMemo<LayoutContext>(
+    () => ({ columns, sections: formLayout(schemas.fields, columns), label }),
+    [columns, schemas.fields, label],
+  );
+  const formContext = useMemo(() => ({ engineLayout: layout }), [layout]);
+
+  /** Brings a field into view inside the form's own scroll area and puts the cursor in it. */
+  const focusField = useCallback(
+    (name: string) => {
+      const container = scrollRef.current;
+      const input = document.getElementById(`${idPrefix}_${name}`);
+      if (!container || !input) return;
+      const cell = input.closest<HTMLElement>('[data-field]') ?? input;
+      const box = container.getBoundingClientRect();
+      const place = cell.getBoundingClientRect();
+      if (place.top < box.top || place.bottom > box.bottom) container.scrollTop += place.top - box.top - 8;
+      input.focus({ preventScroll: true });
+    },
+    [idPrefix],
+  );
+
+  /** Shows the summary of a refused save, in the order the form shows the fields. */
+  const showProblems = useCallback(
+    (found: FieldProblem[]) => {
+      const order = layout.sections.flatMap((section) => section.cells.map((cell) => cell.name));
+      const sorted = [...found].sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
+      setProblems(sorted);
+      if (sorted.length > 0) setRefusals((count) => count + 1);
+    },
+    [layout],
+  );
+
+  // After a refusal has been drawn, the first field in error comes into view with the cursor in it.
+  useEffect(() => {
+    if (refusals > 0 && problems.length > 0) focusField(problems[0].name);
+    // Only a new refusal moves the cursor, not a summary that shrinks while the user corrects.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [refusals]);
 
   const onChange = useCallback(
     (event: IChangeEvent<FormRecord>) => {
@@ -99,6 +243,7 @@ export function RecordForm(props: RecordFormProps) {
             for (const name of changed) delete rest[name];
             return Object.keys(rest).length > 0 ? (rest as ErrorSchema) : undefined;
           });
+          setProblems((shown) => (shown.some((problem) => changed.includes(problem.name)) ? shown.filter((problem) => !changed.includes(problem.name)) : shown));
         }
         return next;
       });
@@ -177,12 +322,15 @@ export function RecordForm(props: RecordFormProps) {
               { moduleCode: page.moduleCode, functionCode: page.functionCode, key: props.row?._key, version: props.row?._version ?? null, record: values },
               { quiet: true },
             );
+      setProblems([]);
       props.onSaved(answer.row);
     } catch (error) {
       const refusal = services.callError(error);
       if (!refusal) throw error;
       const { errorSchema, unplaced } = fieldErrorsToErrorSchema(refusal.details ?? [], new Set(schemas.fields.map((field) => field.name)));
       setExtraErrors(Object.keys(errorSchema).length > 0 ? errorSchema : undefined);
+      const placed = (refusal.details ?? []).filter((detail) => !unplaced.includes(detail));
+      showProblems(placed.map((detail) => ({ name: detail.field, message: detail.message ?? detail.code })));
       if (Object.keys(errorSchema).length === 0 || unplaced.length > 0) {
         const lines = [refusal.message, ...unplaced.map((detail) => `${detail.field}: ${detail.message ?? detail.code}`)];
         await services.message({ type: 'error', content: lines.join('\n') });
@@ -201,7 +349,8 @@ export function RecordForm(props: RecordFormProps) {
   return (
     <Modal
       open
-      width={720}
+      width={MODAL_WIDTHS[columns]}
+      style={{ top: 24 }}
       title={`${services.t(mode === 'add' ? 'ui.engine.addTitle' : 'ui.engine.editTitle')} · ${label(page.titleCode)}`}
       okText={services.t('ui.engine.save')}
       cancelText={services.t('ui.engine.cancel')}
@@ -212,7 +361,29 @@ export function RecordForm(props: RecordFormProps) {
       onCancel={props.onClose}
       okButtonProps={{ id: 'engine-form-save' }}
     >
-      <div data-testid="engine-form" data-mode={mode}>
+      <div data-testid="engine-form" data-mode={mode} data-columns={columns} style={{ display: 'flex', flexDirection: 'column', maxHeight: 'calc(100vh - 190px)' }}>
+        {problems.length > 0 && (
+          <Alert
+            data-testid="engine-form-summary"
+            type="error"
+            showIcon
+            style={{ marginBottom: 12, flex: 'none', maxHeight: '30vh', overflowY: 'auto' }}
+            message={services.t('ui.engine.form.summary', { count: problems.length })}
+            description={
+              <ul style={{ margin: 0, paddingInlineStart: 18 }}>
+                {problems.map((problem) => (
+                  <li key={`${problem.name}:${problem.message}`}>
+                    <Typography.Link data-testid="engine-form-summary-item" data-field={problem.name} onClick={() => focusField(problem.name)}>
+                      {label(page.fields.find((field) => field.name === problem.name)?.labelCode ?? problem.name)}
+                    </Typography.Link>
+                    {`: ${problem.message}`}
+                  </li>
+                ))}
+              </ul>
+            }
+          />
+        )}
+        <div ref={scrollRef} data-testid="engine-form-scroll" style={{ flex: '1 1 auto', minHeight: 0, overflowY: 'auto', overflowX: 'hidden', paddingRight: 4 }}>
         <Form
           ref={formRef}
           schema={schemas.schema}
@@ -222,9 +393,17 @@ export function RecordForm(props: RecordFormProps) {
           onChange={onChange}
           onSubmit={(event: IChangeEvent<FormRecord>) => void save(event.formData ?? {})}
           extraErrors={extraErrors}
-          // The errors are shown on their fields; rjsf would otherwise also log them.
-          onError={() => undefined}
+          // The errors are shown on their fields and listed in the summary at the top.
+          onError={(errors) =>
+            showProblems(
+              errors
+                .map((error) => ({ name: (error.property ?? '').replace(/^\./, '').split('.')[0], message: error.message ?? '' }))
+                .filter((problem) => problem.name !== ''),
+            )
+          }
           widgets={WIDGETS}
+          templates={TEMPLATES}
+          formContext={formContext}
           transformErrors={transformErrors}
           customValidate={customValidate}
           showErrorList={false}
@@ -232,8 +411,9 @@ export function RecordForm(props: RecordFormProps) {
           // A dropdown starts empty: rjsf would otherwise preselect its first choice, and a
           // mandatory field would be filled without the user choosing it.
           experimental_defaultFormStateBehavior={{ constAsDefaults: 'never' }}
-          idPrefix={`engine_${page.functionCode}`}
+          idPrefix={idPrefix}
         />
+        </div>
       </div>
     </Modal>
   );

@@ -17,6 +17,8 @@ export const tableAliasOf = (page: PageDefinition): string => page.table.alias ?
 export const pageSizeOf = (page: PageDefinition): number => page.pageSize ?? 20;
 /** Paged grid (pagination) or one scrolling list; default paged. */
 export const isPaged = (page: PageDefinition): boolean => page.paging !== false;
+/** Columns of the add/edit form on a wide screen; default 2 (a phone-sized screen always shows 1). */
+export const formColumnsOf = (page: PageDefinition): number => page.formColumns ?? 2;
 
 /** Fields in their display order: by sequence, then by position. */
 export function fieldsInOrder(page: PageDefinition): FieldDefinition[] {

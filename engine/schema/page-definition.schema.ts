@@ -173,6 +173,14 @@ export const FieldSchema = Type.Object(
     mandatory: Type.Optional(Type.Boolean({ description: 'Required on add and update; default false' })),
     defaultValue: Type.Optional(ScalarValueSchema),
     sequence: Type.Optional(Type.Integer({ description: 'Order in grid and form; default the position in fields' })),
+    group: Type.Optional(
+      TextCode('Form layout: heading of the group (locale key or text code); fields of one group are shown together in a titled section'),
+    ),
+    width: Type.Optional(
+      Type.Union([Type.Integer({ minimum: 1, maximum: 3 }), Type.Literal('full')], {
+        description: 'Form layout: columns the field spans, 1 to 3 (at most the form\'s columns) or full; default 1, full for text',
+      }),
+    ),
     condition: Type.Optional(
       Type.Object(
         {
@@ -351,6 +359,9 @@ const PageDefinitionObject = Type.Object(
     startup: Type.Optional(Type.Boolean({ description: 'The page the module opens with; one per module; default false' })),
     paging: Type.Optional(Type.Boolean({ description: 'Paged grid; default true' })),
     pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Rows per page; at most 100 (spec section 5); default 20' })),
+    formColumns: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 3, description: 'Columns of the add/edit form on a wide screen; default 2; always 1 on a phone-sized screen' }),
+    ),
     table: Type.Object(
       {
         name: Identifier('Table read and written'),

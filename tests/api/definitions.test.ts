@@ -48,7 +48,7 @@ function hasLocaleKey(key: string): boolean {
 function labelCodes(page: PageDefinition): string[] {
   return [
     page.titleCode,
-    ...page.fields.flatMap((f) => [f.labelCode, ...(f.options?.type === 'static' ? f.options.items.map((i) => i.labelCode) : [])]),
+    ...page.fields.flatMap((f) => [f.labelCode, ...(f.group ? [f.group] : []), ...(f.options?.type === 'static' ? f.options.items.map((i) => i.labelCode) : [])]),
     ...(page.behaviours ?? []).flatMap((b) => [b.labelCode, ...(b.confirmTextCode ? [b.confirmTextCode] : [])]),
     ...(page.subPages ?? []).map((s) => s.titleCode),
     ...(page.queryConditions ?? []).map((q) => q.titleCode),

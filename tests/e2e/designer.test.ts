@@ -152,7 +152,7 @@ describe('designer in Chromium', () => {
     await page.getByTestId('designer-sqls-add').click();
     await fill(page, 'designer-sqls-prop-name', 'deactivate');
     await page.getByTestId('designer-sqls-prop-mode').click();
-    await page.locator('.ant-select-item-option[title="write"]').click();
+    await page.locator('.ant-select-item-option[title="Write"]').click();
     await page.locator('[data-testid="designer-sql-editor"] .monaco-editor').click();
     await page.keyboard.press('ControlOrMeta+A');
     await page.keyboard.press('Delete');

@@ -37,6 +37,16 @@ export function isFormField(page: PageDefinition, field: FieldDefinition, mode: 
   return isEditable(field) || isMandatory(field) || field.calc !== undefined;
 }
 
+/**
+ * The step of a number input: 1 for integers, one unit of the last allowed decimal digit for
+ * decimals (`0.001` for three decimals, written as text: no float arithmetic), any otherwise.
+ */
+export function numberStep(field: FieldDefinition): string {
+  if (field.type === 'integer') return '1';
+  if (field.decimal === undefined) return 'any';
+  return field.decimal === 0 ? '1' : `0.${'0'.repeat(field.decimal - 1)}1`;
+}
+
 function valueSchema(field: FieldDefinition): RJSFSchema {
   switch (field.type) {
     case 'string':
@@ -92,6 +102,12 @@ export function buildFormSchema(page: PageDefinition, options: BuildFormOptions)
     if (mandatory) required.push(field.name);
     const ui: UiSchema = {};
     if (field.type === 'text') ui['ui:widget'] = 'textarea';
+    // Numbers get a number input stepping by the field's decimals; a field with choices keeps its
+    // dropdown, also while the choices are still loading.
+    if ((field.type === 'integer' || field.type === 'decimal') && !readonly && !field.options) {
+      ui['ui:widget'] = 'engineNumber';
+      ui['ui:options'] = { step: numberStep(field) };
+    }
     if (readonly) ui['ui:readonly'] = true;
     // A stored time is read in the user's time zone, not as raw UTC (issue 11, item 3).
     if (readonly && field.type === 'datetime') ui['ui:widget'] = 'localDateTime';
