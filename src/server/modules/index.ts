@@ -1,5 +1,6 @@
 import type { AreaModule } from './area.js';
 import { accessModule } from './access/access.module.js';
+import { attachmentModule } from './attachment/attachment.module.js';
 import { authModule } from './auth/auth.module.js';
 import { designerModule } from './designer/designer.module.js';
 import { genericModule } from './generic/generic.module.js';
@@ -24,5 +25,6 @@ export const MODULES: readonly AreaModule[] = [
   designerModule,
   genericModule,
   masterdataModule,
+  attachmentModule,
   notifyModule,
 ];
