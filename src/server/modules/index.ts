@@ -3,6 +3,7 @@ import { accessModule } from './access/access.module.js';
 import { attachmentModule } from './attachment/attachment.module.js';
 import { authModule } from './auth/auth.module.js';
 import { designerModule } from './designer/designer.module.js';
+import { downloadModule } from './download/download.module.js';
 import { genericModule } from './generic/generic.module.js';
 import { healthModule } from './health/health.module.js';
 import { homeModule } from './home/home.module.js';
@@ -26,5 +27,6 @@ export const MODULES: readonly AreaModule[] = [
   genericModule,
   masterdataModule,
   attachmentModule,
+  downloadModule,
   notifyModule,
 ];
