@@ -15,6 +15,7 @@ import { useSession } from './store/session-store';
 
 // Everything behind sign-in is a lazy chunk: the login route loads no grid, editor or designer code.
 const PageShell = lazy(() => import('./PageShell'));
+const PreviewScreen = lazy(() => import('../screens/preview/PreviewScreen'));
 
 export function App() {
   // antd's texts (pagination, pickers, empty states) follow the interface language (issue 4, item 8).
@@ -50,7 +51,7 @@ export function App() {
                 path="/previewImgFile"
                 element={
                   <RequireToken>
-                    <NotAvailableScreen route="/previewImgFile" />
+                    <PreviewScreen />
                   </RequireToken>
                 }
               />
