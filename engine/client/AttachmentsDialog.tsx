@@ -137,7 +137,11 @@ export function AttachmentsDialog(props: AttachmentsDialogProps) {
       open
       width={860}
       title={services.t('ui.attachment.title', { key: String(recordKey) })}
-      footer={<Button onClick={props.onClose}>{services.t('ui.attachment.close')}</Button>}
+      footer={
+        <Button data-testid="attachments-close" onClick={props.onClose}>
+          {services.t('ui.attachment.close')}
+        </Button>
+      }
       maskClosable={false}
       onCancel={props.onClose}
     >
