@@ -39,6 +39,11 @@ function grid(page: Page) {
   return page.locator('[data-testid="engine-page"][data-function="sku"]').first();
 }
 
+/** The page's own toolbar, not those of its sub-page tabs. */
+function toolbar(page: Page) {
+  return grid(page).locator(':scope > [data-testid="engine-toolbar"]');
+}
+
 function dialog(page: Page) {
   return page.getByTestId('attachments-dialog');
 }
@@ -97,12 +102,12 @@ describe('attachments and the download center in Chromium', () => {
     await grid(page).getByTestId('engine-search-submit').click();
     const rows = grid(page).locator(':scope > [data-testid="engine-grid"] .ag-row:not(.ag-row-loading)');
     await eventually(() => rows.count()).toBe(1);
-    const total = grid(page).getByTestId('engine-total');
+    const total = toolbar(page).getByTestId('engine-total');
     await eventually(async () => {
       if (!(await total.innerText()).includes('1 selected')) await rows.first().click();
       return total.innerText();
     }).toContain('1 selected');
-    await grid(page).locator(':scope > [data-testid="engine-toolbar"]').getByTestId('engine-attachments').click();
+    await toolbar(page).getByTestId('engine-attachments').click();
     await dialog(page).waitFor();
     await eventually(() => dialog(page).getByTestId('attachments-usage').innerText()).toBe('0 B used of 1 MB');
     await dialog(page)
@@ -122,10 +127,12 @@ describe('attachments and the download center in Chromium', () => {
 
   it('previews the image and the PDF at /previewImgFile', async () => {
     const served: Array<{ type: string | undefined; body: Buffer }> = [];
-    page.context().on('response', (response) => {
-      if (response.url().endsWith('/api/generic/downloadAttachment') && response.status() === 200) {
-        void response.body().then((body) => served.push({ type: response.headers()['content-type'], body }));
-      }
+    // Passes the preview's requests through unchanged, keeping what the server answered.
+    await page.context().route('**/api/generic/downloadAttachment', async (route) => {
+      const response = await route.fetch();
+      const body = await response.body();
+      if (response.status() === 200) served.push({ type: response.headers()['content-type'], body });
+      await route.fulfill({ response, body });
     });
     // The image is the one uploaded: the browser decoded the PNG's 16 x 16 pixels from the bytes served.
     const openPreview = async (name: string) => {
@@ -141,6 +148,8 @@ describe('attachments and the download center in Chromium', () => {
     const img = image.getByTestId('preview-image');
     await img.waitFor();
     await eventually(() => img.evaluate((element: HTMLImageElement) => (element.complete ? [element.naturalWidth, element.naturalHeight] : []))).toEqual([16, 16]);
+    await eventually(() => served.length).toBe(1);
+    expect(served[0].body.toString('base64')).toBe(PNG.toString('base64'));
     await image.close();
 
     const pdf = await openPreview('delivery-note.pdf');
@@ -155,6 +164,7 @@ describe('attachments and the download center in Chromium', () => {
     await pdf.getByTestId('preview-pdf').waitFor();
     expect(new URL(pdf.url()).hash).toMatch(/^#\/previewImgFile\?id=\d+$/);
     await pdf.close();
+    await page.context().unrouteAll();
   });
 
   it('downloads an attachment byte for byte', async () => {
@@ -202,7 +212,7 @@ describe('attachments and the download center in Chromium', () => {
   });
 
   it('exports in the background and downloads the file from the download center', async () => {
-    await grid(page).locator(':scope > [data-testid="engine-toolbar"]').getByTestId('engine-export-background').click();
+    await toolbar(page).getByTestId('engine-export-background').click();
     await page.getByTestId('user-menu').click();
     await page.locator('.ant-dropdown-menu-item').filter({ hasText: 'Download center' }).click();
     const center = page.getByTestId('download-center');
