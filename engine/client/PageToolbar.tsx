@@ -3,6 +3,7 @@ import { Button, Checkbox, Popover, Progress, Space, Tooltip, Typography } from 
 import type { BehaviourDefinition, PageDefinition, RuleGroup, Sort } from '../schema/index.js';
 import type { DeletionResponse, GenericRow } from '../schema/api.js';
 import { useEngineServices } from './services.js';
+import { AttachmentsDialog } from './AttachmentsDialog.js';
 import type { GridColumn } from './DataGrid.js';
 import { isBehaviourEnabled } from './model/isBehaviourEnabled.js';
 import type { PageRights } from './model/pageRights.js';
@@ -39,6 +40,7 @@ export function PageToolbar(props: PageToolbarProps) {
   const services = useEngineServices();
   const { page, rights, label, selected, total, columns } = props;
   const [exportProgress, setExportProgress] = useState<number | null | undefined>(undefined);
+  const [attachmentsOf, setAttachmentsOf] = useState<GenericRow | null>(null);
   const header = selected.length === 1 ? selected[0] : undefined;
 
   const deleteSelected = async () => {
@@ -85,6 +87,23 @@ export function PageToolbar(props: PageToolbarProps) {
     }
   };
 
+  /** Large exports: written by the server in the background into the download center. */
+  const exportInBackground = async () => {
+    const sort = props.currentSort();
+    try {
+      await services.call('/download/export', {
+        moduleCode: page.moduleCode,
+        functionCode: page.functionCode,
+        ...(props.conditions ? { conditions: props.conditions } : {}),
+        ...(sort.length > 0 ? { sort } : {}),
+        fields: columns.filter((column) => !column.hidden).map((column) => column.field.name),
+      });
+      await services.message({ type: 'success', content: services.t('ui.download.started') });
+    } catch {
+      // Shown by the host.
+    }
+  };
+
   const names = columns.map((column) => column.field.name);
   const columnChooser = (
     <Checkbox.Group
@@ -126,6 +145,14 @@ export function PageToolbar(props: PageToolbarProps) {
       <Button data-testid="engine-export" loading={exportProgress !== undefined} onClick={() => void exportRows()}>
         {services.t('ui.engine.export')}
       </Button>
+      <Button data-testid="engine-export-background" onClick={() => void exportInBackground()}>
+        {services.t('ui.download.exportBackground')}
+      </Button>
+      {page.attachments === true && (
+        <Button data-testid="engine-attachments" disabled={selected.length !== 1} onClick={() => header && setAttachmentsOf(header)}>
+          {services.t('ui.attachment.button')}
+        </Button>
+      )}
       {rights.add && !page.readOnly && (
         <Button data-testid="engine-import" onClick={props.onImport}>
           {services.t('ui.engine.import')}
@@ -149,6 +176,9 @@ export function PageToolbar(props: PageToolbarProps) {
         {total === null ? '' : services.t(total.estimated ? 'ui.engine.totalAbout' : 'ui.engine.total', { count: total.count })}
         {selected.length > 0 ? ` · ${services.t('ui.engine.selected', { count: selected.length })}` : ''}
       </Typography.Text>
+      {attachmentsOf && (
+        <AttachmentsDialog page={page} recordKey={attachmentsOf._key} canEdit={rights.edit} onClose={() => setAttachmentsOf(null)} />
+      )}
     </Space>
   );
 }

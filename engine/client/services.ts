@@ -48,6 +48,8 @@ export interface EngineServices {
   message(item: MessageItem): Promise<void>;
   /** Opens another page filtered by field values (a hyperlink, DESIGN.md section 6). */
   openPage(moduleCode: string, functionCode: string, filter: Record<string, ScalarValue>): void;
+  /** Opens the preview of an attachment (an image or a PDF) at the host's preview screen; absent: no preview. */
+  previewAttachment?(id: number): void;
   /** Translates a locale key of the host's catalogue. */
   t(key: string, params?: Record<string, unknown>): string;
   /** True when the host's catalogue has this key (labels may instead be multilingual text codes). */

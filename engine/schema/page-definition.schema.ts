@@ -378,6 +378,9 @@ const PageDefinitionObject = Type.Object(
       Type.Union([Identifier('Concurrency column compared on update and delete; default updated_at'), Type.Null()]),
     ),
     readOnly: Type.Optional(Type.Boolean({ description: 'No adding, updating, deletion or import; default false' })),
+    attachments: Type.Optional(
+      Type.Boolean({ description: 'Records of the page carry file attachments (spec section 5: at most 500M in all per record); default false' }),
+    ),
     rowFilter: Type.Optional(
       Type.String({
         pattern: '^[a-z][A-Za-z0-9]*(\\.[a-z][A-Za-z0-9]*)+$',

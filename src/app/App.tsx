@@ -16,6 +16,7 @@ const ForgotScreen = lazy(() => import('../screens/auth/ForgotScreen').then((m) 
 const SignScreen = lazy(() => import('../screens/auth/SignScreen').then((m) => ({ default: m.SignScreen })));
 const NotFoundScreen = lazy(() => import('../screens/NotFoundScreen').then((m) => ({ default: m.NotFoundScreen })));
 const NotAvailableScreen = lazy(() => import('../screens/NotAvailableScreen').then((m) => ({ default: m.NotAvailableScreen })));
+const PreviewScreen = lazy(() => import('../screens/preview/PreviewScreen'));
 
 export function App() {
   // antd's texts (pagination, pickers, empty states) follow the interface language (issue 4, item 8)
@@ -53,7 +54,7 @@ export function App() {
                 path="/previewImgFile"
                 element={
                   <RequireToken>
-                    <NotAvailableScreen route="/previewImgFile" />
+                    <PreviewScreen />
                   </RequireToken>
                 }
               />

@@ -116,6 +116,9 @@ export function useEngineHostServices(): EngineServices {
       confirm: (item) => hostPopups().showConfirm(item),
       message: (item) => (isPlainSuccess(item) ? showSuccess(item) : hostPopups().showMessage(item)),
       openPage,
+      // The preview screen (spec section 2 `/previewImgFile`) in a tab of its own: the only route a new
+      // start of the app with a token does not send to /page.
+      previewAttachment: (id) => window.open(`#/previewImgFile?id=${id}`, '_blank'),
       t: (key, params) => t(key, params ?? {}),
       hasText: (key) => i18n.exists(key),
       language,

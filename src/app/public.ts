@@ -4,7 +4,7 @@
  * They import the app through this entry only (DESIGN.md section 2, enforced in eslint.config.js),
  * so the shell's insides (routes, tabs, engine services) can change without touching them.
  */
-export { api, download, ApiError } from './api/client';
+export { api, download, fetchBlob, ApiError } from './api/client';
 export { storeToken, takeReturnPath } from './api/token';
 export { showSuccess } from './popups';
 export { default as i18next } from './i18n';

@@ -55,6 +55,10 @@ export const ERRORS = {
   DATA_NOT_CHANGED: 409,
   NOT_SAVED: 409,
   UPLOAD_TOO_LARGE: 413,
+  // Attachments and the download center (spec section 5: uploaded attachments total at most 500M)
+  ATTACHMENT_TOTAL_TOO_LARGE: 413,
+  ATTACHMENTS_NOT_ENABLED: 409,
+  DOWNLOAD_NOT_READY: 409,
   SYSTEM_CONFIG: 500,
   // HTTP and platform
   UNAUTHENTICATED: 401,

@@ -19,6 +19,10 @@ export interface AppConfig {
   mailFrom: string;
   smsUrl: string | undefined;
   distDir: string;
+  /** Largest total of the attachments of one record (spec section 5 and 9: 500M). */
+  attachmentLimitBytes: number;
+  /** Days a finished file of the download center is kept. */
+  downloadDays: number;
 }
 
 /** Raised for a wrong environment variable; main prints its message as one line and exits. */
@@ -50,6 +54,8 @@ export const ENV_VARIABLES = [
   'MAIL_FROM',
   'SMS_URL',
   'DIST_DIR',
+  'ATTACHMENT_LIMIT_MB',
+  'DOWNLOAD_DAYS',
 ] as const;
 
 type Env = Record<string, string | undefined>;
@@ -107,5 +113,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     mailFrom: env.MAIL_FROM?.trim() || 'WMS <no-reply@localhost>',
     smsUrl: readUrl(env, 'SMS_URL', ['http:', 'https:']),
     distDir: path.resolve(env.DIST_DIR?.trim() || './dist'),
+    attachmentLimitBytes: readInt(env, 'ATTACHMENT_LIMIT_MB', 500, 1, 500) * 1024 * 1024,
+    downloadDays: readInt(env, 'DOWNLOAD_DAYS', 7, 1, 365),
   };
 }

@@ -108,7 +108,7 @@ describe('application shell in Chromium', () => {
       await page.getByTestId('home-screen').waitFor();
       await page.goto(`${server.url}#/previewImgFile`);
       await page.reload();
-      await page.getByTestId('not-available').waitFor();
+      await page.getByTestId('preview-screen').waitFor();
       expect(hashOf(page)).toBe('#/previewImgFile');
       await page.close();
     });

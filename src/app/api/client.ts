@@ -110,3 +110,12 @@ export async function download(path: string, options: CallOptions = {}): Promise
   link.click();
   setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
 }
+
+/** A blob call whose answer stays in the page (the preview screen): the bytes, their type and name. */
+export async function fetchBlob(path: string, options: CallOptions = {}): Promise<{ blob: Blob; contentType: string; fileName: string }> {
+  const response = await send(path, options);
+  const blob = await response.blob();
+  const disposition = response.headers.get('content-disposition') ?? '';
+  const match = /filename\*=UTF-8''([^;]+)|filename="?([^";]+)"?/i.exec(disposition);
+  return { blob, contentType: response.headers.get('content-type') ?? blob.type, fileName: decodeURIComponent(match?.[1] ?? match?.[2] ?? '') };
+}

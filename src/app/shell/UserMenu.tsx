@@ -11,6 +11,7 @@ import { LOCALES } from '../locale';
 import { showConfirm, showMessage } from '../popups';
 import { resetSession, useSession } from '../store/session-store';
 import { loadAuthDialog, type AuthDialogName, type DialogProps } from './auth-dialogs';
+import { DownloadCenterDialog } from './DownloadCenterDialog';
 
 /** Signs out on the server (best effort) and forgets the session here; then goes to the root. */
 export async function signOut(navigate: (to: string) => unknown): Promise<void> {
@@ -75,7 +76,7 @@ function SimulateDialog({ open, onClose, onDone }: DialogProps & { onDone: () =>
 
 /**
  * The user menu of the shell (issue 4, item 2): language, navigation layout (administrators),
- * account dialogs, simulate and release user (administrators), sign out.
+ * the download center, account dialogs, simulate and release user (administrators), sign out.
  */
 export function UserMenu({ onScopeChanged, onLayout }: { onScopeChanged: () => void; onLayout: (layout: 'left' | 'top') => void }) {
   const { t } = useTranslation();
@@ -84,6 +85,7 @@ export function UserMenu({ onScopeChanged, onLayout }: { onScopeChanged: () => v
   const languageCode = useSession((s) => s.languageCode);
   const [dialog, setDialog] = useState<{ name: AuthDialogName; Component: ComponentType<DialogProps> } | null>(null);
   const [simulating, setSimulating] = useState(false);
+  const [downloads, setDownloads] = useState(false);
   const isAdmin = Boolean(status?.user.isAdmin);
   const simulatedBy = status?.simulatedBy ?? null;
 
@@ -124,6 +126,7 @@ export function UserMenu({ onScopeChanged, onLayout }: { onScopeChanged: () => v
         ]
       : []),
     { type: 'divider' },
+    { key: 'downloads', label: t('ui.download.menu') },
     { key: 'ChangePasswordDialog', label: t('ui.shell.user.changePassword') },
     { key: 'TwoStepSettingsDialog', label: t('ui.shell.user.twoStep') },
     { key: 'TrustedBrowsersDialog', label: t('ui.shell.user.trustedBrowsers') },
@@ -145,6 +148,9 @@ export function UserMenu({ onScopeChanged, onLayout }: { onScopeChanged: () => v
       case 'TwoStepSettingsDialog':
       case 'TrustedBrowsersDialog':
         void openDialog(key);
+        return;
+      case 'downloads':
+        setDownloads(true);
         return;
       case 'simulate':
         setSimulating(true);
@@ -174,6 +180,7 @@ export function UserMenu({ onScopeChanged, onLayout }: { onScopeChanged: () => v
         </Button>
       </Dropdown>
       {dialog && <dialog.Component key={dialog.name} open onClose={() => setDialog(null)} />}
+      <DownloadCenterDialog open={downloads} onClose={() => setDownloads(false)} />
       <SimulateDialog open={simulating} onClose={() => setSimulating(false)} onDone={onScopeChanged} />
     </>
   );

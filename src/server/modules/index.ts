@@ -1,7 +1,9 @@
 import type { AreaModule } from './area.js';
 import { accessModule } from './access/access.module.js';
+import { attachmentModule } from './attachment/attachment.module.js';
 import { authModule } from './auth/auth.module.js';
 import { designerModule } from './designer/designer.module.js';
+import { downloadModule } from './download/download.module.js';
 import { genericModule } from './generic/generic.module.js';
 import { healthModule } from './health/health.module.js';
 import { homeModule } from './home/home.module.js';
@@ -27,6 +29,8 @@ export const MODULES: readonly AreaModule[] = [
   designerModule,
   genericModule,
   masterdataModule,
+  attachmentModule,
+  downloadModule,
   notifyModule,
   inventoryModule,
   importsModule,

@@ -4,7 +4,6 @@ import { readMultipart } from '../../http/multipart.js';
 import { translate } from '../../http/i18n.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import Decimal from 'decimal.js';
 import ExcelJS from 'exceljs';
 import { Type } from 'typebox';
 import {
@@ -29,6 +28,7 @@ import type { GenericContext } from './generic.context.js';
 import { dropdown, planExport, selectRows, tabRows, uomOptions, viewPage } from './generic.read.js';
 import { addRow, deleteRows, importRows, updateRowOfPage } from './generic.write.js';
 import { runBehaviour } from './generic.behaviour.js';
+import { cellOf, DATE_FORMATS } from './export-workbook.js';
 
 /**
  * Every generic call needs a session; the module right (`<moduleCode>:view|add|edit|delete`)
@@ -212,20 +212,3 @@ export const genericRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => tabRows(context(request), request.body),
   );
 };
-
-/** xlsx cells: numbers that survive the trip stay numbers; longer decimals stay exact text. */
-/** Excel shows dates and times as such (issue 11, item 7), in the format of these columns. */
-const DATE_FORMATS: Record<string, string | undefined> = { date: 'yyyy-mm-dd', datetime: 'yyyy-mm-dd hh:mm:ss' };
-
-function cellOf(type: string, value: unknown): ExcelJS.CellValue {
-  if (value === null || value === undefined) return null;
-  if (type === 'date' && typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) return new Date(`${value}T00:00:00Z`);
-  if (type === 'datetime' && typeof value === 'string' && !Number.isNaN(Date.parse(value))) return new Date(value);
-  if ((type === 'decimal' || type === 'integer') && (typeof value === 'string' || typeof value === 'number')) {
-    const exact = new Decimal(value);
-    const number = exact.toNumber();
-    return new Decimal(number).equals(exact) ? number : String(value);
-  }
-  if (typeof value === 'boolean' || typeof value === 'number' || typeof value === 'string') return value;
-  return JSON.stringify(value);
-}

@@ -1,0 +1,54 @@
+import type { FastifyRequest } from 'fastify';
+import { AppError } from '../../../common/errors.js';
+
+export interface UploadedFile {
+  fileName: string;
+  data: Buffer;
+}
+
+export interface AttachmentUpload {
+  fields: Record<string, string>;
+  files: UploadedFile[];
+  /** The files together passed `maxTotalBytes`: none of them was kept. */
+  overLimit: boolean;
+}
+
+/** Most files of one upload. */
+export const MAX_FILES_PER_UPLOAD = 20;
+
+/**
+ * Reads a multipart upload of several files, counting their bytes as they arrive: once the total
+ * passes `maxTotalBytes` nothing more is kept (the rest of the body is read and dropped, so the
+ * caller still gets an answer), and the caller refuses the upload with the spec's message. A
+ * malformed body is the caller's mistake (400), never a 500.
+ */
+export async function readAttachmentUpload(request: FastifyRequest, maxTotalBytes: number): Promise<AttachmentUpload> {
+  if (!request.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA_TYPE');
+  const upload: AttachmentUpload = { fields: {}, files: [], overLimit: false };
+  let total = 0;
+  try {
+    const parts = request.parts({ limits: { fileSize: maxTotalBytes + 1, files: MAX_FILES_PER_UPLOAD, fields: 10, fieldSize: 4096 } });
+    for await (const part of parts) {
+      if (part.type === 'file') {
+        const chunks: Buffer[] = [];
+        for await (const chunk of part.file as AsyncIterable<Buffer>) {
+          total += chunk.length;
+          if (total > maxTotalBytes) upload.overLimit = true;
+          else chunks.push(chunk);
+        }
+        if (part.file.truncated) upload.overLimit = true;
+        if (!upload.overLimit) upload.files.push({ fileName: part.filename, data: Buffer.concat(chunks) });
+      } else if (typeof part.value === 'string') {
+        upload.fields[part.fieldname] = part.value;
+      }
+    }
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    const code = (error as { code?: unknown }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') return { ...upload, files: [], overLimit: true };
+    if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') throw new AppError('UPLOAD_TOO_LARGE');
+    throw new AppError('BAD_REQUEST', { reason: 'the multipart body is malformed' });
+  }
+  if (upload.overLimit) upload.files = [];
+  return upload;
+}

@@ -1,0 +1,151 @@
+import { PassThrough, Readable } from 'node:stream';
+import type { Kysely } from 'kysely';
+import type { ExportRequest } from '../../../../engine/schema/api.js';
+import { AppError } from '../../../common/errors.js';
+import type { DB } from '../../db/schema.js';
+import { inTransaction } from '../../db/transaction.js';
+import { translate } from '../../http/i18n.js';
+import type { GenericContext } from '../generic/generic.context.js';
+import { EXPORT_MAX_ROWS, planExport, selectRows, type ExportPlan } from '../generic/generic.read.js';
+import { createExportSheet } from '../generic/export-workbook.js';
+import {
+  deleteDownload,
+  deleteExpiredDownloads,
+  failDownload,
+  findDownload,
+  finishDownload,
+  insertDownload,
+  listDownloads,
+  readDownloadSlice,
+  setProgress,
+  type DownloadInfo,
+} from './download.repository.js';
+
+/*
+ * The download center: large exports run as background work with their progress in a row, the
+ * user lists, downloads and deletes his own finished files, and files expire after a number of
+ * days (the purge job). The work runs in this process once the row is committed; `BackgroundRunner`
+ * is the seam where a job queue can take it over.
+ */
+
+/** Runs work after the request has been answered; failures are the work's own to record. */
+export type BackgroundRunner = (name: string, work: () => Promise<void>) => void;
+
+/** The default runner: in this process, on the next turn of the event loop. */
+export function inProcessRunner(log: { error(object: unknown, message: string): void }): BackgroundRunner {
+  return (name, work) => {
+    setImmediate(() => {
+      work().catch((error: unknown) => log.error({ err: error, work: name }, 'background work failed'));
+    });
+  };
+}
+
+export interface DownloadContext extends GenericContext {
+  downloadDays: number;
+  runner: BackgroundRunner;
+}
+
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+function stamp(date: Date): string {
+  return date.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+}
+
+/**
+ * Starts the engine's export of a page in the background (the same rights, filters and columns as
+ * `/generic/export`, checked before anything is stored) and answers the new file's id at once.
+ */
+export async function startBackgroundExport(ctx: DownloadContext, request: ExportRequest): Promise<{ id: number }> {
+  const plan = await planExport(ctx, request);
+  const counted = await selectRows(ctx, { moduleCode: request.moduleCode, functionCode: request.functionCode, conditions: request.conditions, inputs: request.inputs, page: 1, pageSize: 1 });
+  const rowsTotal = Math.min(counted.total, EXPORT_MAX_ROWS);
+  const id = await inTransaction(ctx.db, (trx) =>
+    insertDownload(trx, {
+      userId: ctx.user.userId,
+      projectId: ctx.user.projectId,
+      kind: 'export',
+      title: plan.title,
+      fileName: `${request.moduleCode}-${request.functionCode}-${stamp(new Date())}.xlsx`,
+      contentType: XLSX,
+      rowsTotal,
+      days: ctx.downloadDays,
+      by: ctx.user.loginAccount,
+    }),
+  );
+  const { db, language, log } = ctx;
+  ctx.runner(`export ${id}`, () => writeExport(db, id, plan, translate(language, 'errors.EXPORT_INCOMPLETE'), log));
+  return { id };
+}
+
+/** Writes the file, reporting the rows written after every batch; a failure marks the file failed. */
+async function writeExport(db: Kysely<DB>, id: number, plan: ExportPlan, incompleteText: string, log: GenericContext['log']): Promise<void> {
+  const stream = new PassThrough();
+  const chunks: Buffer[] = [];
+  stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const ended = new Promise<void>((resolve, reject) => {
+    stream.on('end', resolve);
+    stream.on('error', reject);
+  });
+  const sheet = createExportSheet(plan, stream);
+  let written = 0;
+  // Progress is written beside the export's own read transaction, in order; on the embedded
+  // database (one session) the writes wait for that transaction and are awaited before the end.
+  let progress: Promise<void> = Promise.resolve();
+  try {
+    await plan.run(async (rows, labelOf) => {
+      sheet.addRows(rows, labelOf);
+      written += rows.length;
+      const count = written;
+      progress = progress.then(() => setProgress(db, id, count)).catch((error: unknown) => log.warn({ err: error }, 'download progress not saved'));
+      await new Promise((resolve) => setImmediate(resolve));
+    });
+  } catch (error) {
+    log.error({ err: error, download: id }, 'background export failed');
+    await progress;
+    const code = error instanceof AppError ? error.code : 'INTERNAL';
+    if (written === 0) {
+      await inTransaction(db, (trx) => failDownload(trx, id, code));
+      return;
+    }
+    sheet.addNote(incompleteText);
+  }
+  await sheet.finish();
+  await ended;
+  await progress;
+  const content = Buffer.concat(chunks);
+  await inTransaction(db, (trx) => finishDownload(trx, id, content, written));
+}
+
+export function listOwnDownloads(ctx: DownloadContext): Promise<DownloadInfo[]> {
+  return listDownloads(ctx.db, ctx.user.userId);
+}
+
+const SLICE_BYTES = 1024 * 1024;
+
+/** A finished file of the caller, streamed from the database a slice at a time. */
+export async function openOwnDownload(ctx: DownloadContext, id: number): Promise<{ info: DownloadInfo; stream: Readable }> {
+  const info = await findDownload(ctx.db, id, ctx.user.userId);
+  if (!info) throw new AppError('NO_RECORD');
+  if (info.status !== 'done' || info.sizeBytes === null) throw new AppError('DOWNLOAD_NOT_READY');
+  const size = info.sizeBytes;
+  const db = ctx.db;
+  async function* slices() {
+    for (let offset = 0; offset < size; offset += SLICE_BYTES) {
+      const slice = await readDownloadSlice(db, id, offset, SLICE_BYTES);
+      if (slice.length === 0) return;
+      yield slice;
+    }
+  }
+  return { info, stream: Readable.from(slices()) };
+}
+
+export async function deleteOwnDownload(ctx: DownloadContext, id: number): Promise<number> {
+  const deleted = await inTransaction(ctx.db, (trx) => deleteDownload(trx, id, ctx.user.userId));
+  if (deleted === 0) throw new AppError('NO_RECORD');
+  return deleted;
+}
+
+/** The purge job: removes every expired file of every user. */
+export function purgeExpiredDownloads(db: Kysely<DB>): Promise<number> {
+  return inTransaction(db, (trx) => deleteExpiredDownloads(trx));
+}
