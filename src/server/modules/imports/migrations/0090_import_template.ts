@@ -44,4 +44,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addUniqueConstraint('import_template_column_field', ['template_id', 'field_name'])
     .execute();
   await grantConfiguratorAccess(db, ['import_template', 'import_template_column'], 'write');
+  // The menu entry now opens the shipped definition: its right is that page's (src/common/page-routes.ts).
+  await sql`update sys_module set right_name = 'masterdata.importConfig' where code = 'importConfig' and right_name is distinct from 'masterdata.importConfig'`.execute(db);
 }
