@@ -142,9 +142,24 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const stream = new PassThrough();
       const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: false, useSharedStrings: false });
       const sheet = workbook.addWorksheet('transactions');
-      const t = (key: string) => translate(request.language, `inv.field.${key}`);
-      const columns = ['trans_time', 'trans_type', 'order_no', 'owner_code', 'sku_code', 'lot_no', 'location_code', 'lpn', 'qty', 'before_qty', 'after_qty', 'uom', 'reason', 'operator'] as const;
-      sheet.columns = columns.map((c) => ({ header: t(c), key: c, width: 16 }));
+      const labels = {
+        trans_time: 'transTime',
+        trans_type: 'transType',
+        order_no: 'orderNo',
+        owner_code: 'owner',
+        sku_code: 'sku',
+        lot_no: 'lot',
+        location_code: 'location',
+        lpn: 'lpn',
+        qty: 'qty',
+        before_qty: 'beforeQty',
+        after_qty: 'afterQty',
+        uom: 'uom',
+        reason: 'reason',
+        operator: 'operator',
+      } as const;
+      const columns = Object.keys(labels) as (keyof typeof labels)[];
+      sheet.columns = columns.map((c) => ({ header: translate(request.language, `inv.field.${labels[c]}`), key: c, width: 16 }));
       // The header row goes out first; rows follow batch by batch as they are read.
       const finished = (async () => {
         try {
