@@ -1,9 +1,10 @@
 import { defineModule } from '../area.js';
 import { countBehaviours, documentBehaviours } from './inventory.behaviours.js';
 import { inventoryRoutes } from './inventory.routes.js';
-import { countLineWriter, documentLineWriter, documentWriter } from './inventory.writers.js';
+import { countLineWriter, countPlanWriter, documentLineWriter, documentWriter } from './inventory.writers.js';
 import * as m0100 from './migrations/0100_inventory.js';
 import * as m0101 from './migrations/0101_inventory_documents.js';
+import * as m0102 from './migrations/0102_inventory_views.js';
 import './inventory.tables.js';
 
 /**
@@ -14,10 +15,10 @@ import './inventory.tables.js';
  */
 export const inventoryModule = defineModule({
   name: 'inventory',
-  migrations: { '0100_inventory': m0100, '0101_inventory_documents': m0101 },
+  migrations: { '0100_inventory': m0100, '0101_inventory_documents': m0101, '0102_inventory_views': m0102 },
   routes: inventoryRoutes,
   behaviours: [...documentBehaviours, ...countBehaviours],
-  writers: [documentWriter, documentLineWriter, countLineWriter],
+  writers: [documentWriter, documentLineWriter, countLineWriter, countPlanWriter],
   rights: [
     { right: 'inventory.adjust:approve', labelCode: 'inv.verb.approveAdjust' },
     { right: 'inventory.adjust:confirm', labelCode: 'inv.verb.confirmAdjust' },

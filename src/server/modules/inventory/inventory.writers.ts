@@ -98,3 +98,14 @@ export const countLineWriter = defineWriter({
     await checkCountEntry(trx, { user }, ticket, old, values);
   },
 });
+
+/** Count plans of the count master belong to the session's project and warehouse. */
+export const countPlanWriter = defineWriter({
+  name: 'inventory.countPlan',
+
+  async beforeSave({ user, old, values }) {
+    const scope = documentScope({ user });
+    if (old === null) values.project_id = scope.projectId;
+    else refuseUnchanged(old, values);
+  },
+});
