@@ -12,14 +12,24 @@ import { checkCountEntry, openTicketForLines } from './count.service.js';
  * fields its type requires and enough inventory behind it.
  */
 
+function scalarText(value: unknown): string {
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  return JSON.stringify(value);
+}
+
 function same(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (a === null || a === undefined || a === '') return b === null || b === undefined || b === '';
-  if (b === null || b === undefined) return false;
-  const na = Number(a);
-  const nb = Number(b);
-  if (typeof a !== 'boolean' && typeof b !== 'boolean' && !Number.isNaN(na) && !Number.isNaN(nb) && String(a).trim() !== '' && String(b).trim() !== '') return na === nb;
-  return String(a) === String(b);
+  const emptyA = a === null || a === undefined || a === '';
+  const emptyB = b === null || b === undefined || b === '';
+  if (emptyA || emptyB) return emptyA && emptyB;
+  const textA = scalarText(a);
+  const textB = scalarText(b);
+  // Numbers travel as text (numeric) or numbers: 4 and '4.0000' are the same quantity.
+  if (typeof a !== 'boolean' && typeof b !== 'boolean' && textA.trim() !== '' && textB.trim() !== '' && !Number.isNaN(Number(textA)) && !Number.isNaN(Number(textB))) {
+    return Number(textA) === Number(textB);
+  }
+  return textA === textB;
 }
 
 /** Spec section 5, "unchanged data needs no save": an update whose values equal the stored row is refused. */
