@@ -5,6 +5,7 @@ import { countLineWriter, countPlanWriter, documentLineWriter, documentWriter } 
 import * as m0100 from './migrations/0100_inventory.js';
 import * as m0101 from './migrations/0101_inventory_documents.js';
 import * as m0102 from './migrations/0102_inventory_views.js';
+import * as m0103 from './migrations/0103_inventory_menu.js';
 import './inventory.tables.js';
 
 /**
@@ -15,7 +16,7 @@ import './inventory.tables.js';
  */
 export const inventoryModule = defineModule({
   name: 'inventory',
-  migrations: { '0100_inventory': m0100, '0101_inventory_documents': m0101, '0102_inventory_views': m0102 },
+  migrations: { '0100_inventory': m0100, '0101_inventory_documents': m0101, '0102_inventory_views': m0102, '0103_inventory_menu': m0103 },
   routes: inventoryRoutes,
   behaviours: [...documentBehaviours, ...countBehaviours],
   writers: [documentWriter, documentLineWriter, countLineWriter, countPlanWriter],
