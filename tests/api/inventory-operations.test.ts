@@ -459,3 +459,42 @@ describe('queries', () => {
     expect(add.statusCode).toBe(409);
   });
 });
+
+describe('scope', () => {
+  it('a user of another project and warehouse neither sees nor acts on the documents and stock of this one', async () => {
+    const db = t.database.db;
+    const org = await db.selectFrom('organization').select('id').orderBy('id').executeTakeFirstOrThrow();
+    const prj = await db.insertInto('project').values({ organization_id: org.id, code: 'PRJ-OTHER', name: 'Other project', created_by: 'test', updated_by: 'test' }).returning('id').executeTakeFirstOrThrow();
+    const wh = await db
+      .insertInto('warehouse')
+      .values({ organization_id: org.id, code: 'WH-OTHER', name: 'Other warehouse', nav_layout: null, created_by: 'test', updated_by: 'test' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db.insertInto('project_warehouse').values({ project_id: prj.id, warehouse_id: wh.id }).execute();
+    const outsider = await createUser(t, {
+      loginAccount: 'inv-outsider',
+      rights: [...CLERK_RIGHTS, 'inventory.balance:view', 'inventory.cycleCount:edit', 'inventory.count:approve', 'transaction:view', 'stdBalanceReport:view'] as RightName[],
+      projectCodes: ['PRJ-OTHER'],
+      warehouseCodes: ['WH-OTHER'],
+    });
+    const doc = await addDocument(clerk, 'lnvnMove');
+    await addLine(clerk, 'lnvnMoveLine', { document_id: doc._key, owner_id: ownerId, sku_id: skuIds[1], location_id: locationIds[1], to_location_id: locationIds[2], qty: 1, reason: 'REPLEN' });
+    const before = { ledger: await ledgerCount(), status: await docStatus(doc._key) };
+
+    const confirm = await call(outsider, '/api/inventory/invMoveHeader/confirm', { id: doc._key });
+    expect(confirm.statusCode).toBe(404);
+    expect(json(confirm)).toMatchObject({ code: 'NO_RECORD' });
+    expect((await behaviour(outsider, 'lnvnMove', 'confirm', [doc._key])).statusCode).toBe(404);
+    const line = await addLine(outsider, 'lnvnMoveLine', { document_id: doc._key, owner_id: ownerId, sku_id: skuIds[1], location_id: locationIds[1], to_location_id: locationIds[2], qty: 1, reason: 'REPLEN' });
+    expect(line.statusCode).not.toBe(200);
+    const listed = json<{ total: number }>(await call(outsider, '/api/generic/selection', { moduleCode: 'inventory', functionCode: 'lnvnMove', page: 1, pageSize: 20 }));
+    expect(listed.total).toBe(0);
+    const balance = json<{ total: number }>(await call(outsider, '/api/generic/selection', { moduleCode: 'inventory', functionCode: 'balance', page: 1, pageSize: 20 }));
+    expect(balance.total).toBe(0);
+    const today = new Date().toISOString().slice(0, 10);
+    expect(json<{ total: number }>(await call(outsider, '/api/inventory/transactionLog', { transType: 'all', from: today, to: today })).total).toBe(0);
+    expect(json<{ total: number }>(await call(outsider, '/api/inventory/getSTDBalanceList', { asOf: today })).total).toBe(0);
+    expect(await ledgerCount()).toBe(before.ledger);
+    expect(await docStatus(doc._key)).toBe(before.status);
+  });
+});
