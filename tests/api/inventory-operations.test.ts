@@ -328,6 +328,33 @@ describe('transfer', () => {
   });
 });
 
+describe('transfer between warehouses', () => {
+  it('moves stock to a location of another warehouse of the project, and refuses a location of the wrong warehouse', async () => {
+    const db = t.database.db;
+    const wh2 = await db.selectFrom('warehouse').select('id').where('code', '=', 'WH2').executeTakeFirstOrThrow();
+    const target = await db.selectFrom('location').select('id').where('warehouse_id', '=', wh2.id).where('location_type', '=', 'storage').orderBy('id').executeTakeFirstOrThrow();
+    const doc = await addDocument(admin, 'invTransfer', { to_warehouse_id: wh2.id });
+    const line = { document_id: doc._key, owner_id: ownerId, sku_id: skuIds[1], location_id: locationIds[1], to_owner_id: ownerId, to_sku_id: skuIds[1], qty: 1, reason: 'OWNER' };
+    const wrong = await addLine(admin, 'invTransferLine', { ...line, to_location_id: locationIds[2] });
+    expect(wrong.statusCode).toBe(400);
+    expect(json<{ details: { field: string }[] }>(wrong).details.map((d) => d.field)).toEqual(['to_location_id']);
+    const ok = await addLine(admin, 'invTransferLine', { ...line, to_location_id: target.id });
+    expect(ok.statusCode, ok.body).toBe(200);
+    const source = await onHand(skuIds[1], locationIds[1]);
+    const confirmed = await call(admin, '/api/inventory/invTransferHeader/confirm', { id: doc._key });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    expect(await onHand(skuIds[1], locationIds[1])).toEqual({ on_hand: source.on_hand - 1, held: 0 });
+    const arrived = await db.selectFrom('inventory_balance').select(['warehouse_id', 'on_hand_qty']).where('location_id', '=', target.id).executeTakeFirstOrThrow();
+    expect([arrived.warehouse_id, Number(arrived.on_hand_qty)]).toEqual([wh2.id, 1]);
+    const legs = await db.selectFrom('inventory_transaction').select(['warehouse_id', 'trans_type', 'qty']).where('order_no', '=', doc.doc_no).orderBy('id').execute();
+    expect(legs.map((l) => [l.warehouse_id, l.trans_type, Number(l.qty)])).toEqual([
+      [scope.warehouseId, 'transfer_out', -1],
+      [wh2.id, 'transfer_in', 1],
+    ]);
+    await expectLedgerAgrees();
+  });
+});
+
 describe('cycle count', () => {
   it('a count order from a plan, a blind count, a recount and an approval that turns the variance into count ledger rows', async () => {
     const db = t.database.db;
@@ -389,8 +416,8 @@ describe('cycle count', () => {
 describe('queries', () => {
   it('the standard balance as of a past moment equals a snapshot taken then', async () => {
     const db = t.database.db;
-    // Today's balance by key is the snapshot; stock changes afterwards; the report as of the day
-    // before tomorrow... the report as of a moment uses the ledger after it.
+    // The balance of the session's warehouse by key is the snapshot; stock changes afterwards; the
+    // report as of a moment takes the ledger rows after it back off today's balance.
     const snapshot = async () =>
       (
         await db
@@ -400,6 +427,7 @@ describe('queries', () => {
           .innerJoin('lot as l', 'l.id', 'b.lot_id')
           .select(['s.code as sku', 'loc.code as loc', 'l.lot_no as lot', 'b.lpn', 'b.on_hand_qty'])
           .where('b.on_hand_qty', '<>', '0')
+          .where('b.warehouse_id', '=', scope.warehouseId)
           .execute()
       )
         .map((r) => `${r.sku}|${r.loc}|${r.lot}|${r.lpn}|${Number(r.on_hand_qty)}`)
