@@ -174,7 +174,7 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         sheet.commit();
         await workbook.commit();
       })();
-      void finished;
+      finished.catch((error: unknown) => request.log.error({ err: error }, 'transaction log export could not be finished'));
       return reply
         .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
         .header('content-disposition', 'attachment; filename="transaction-log.xlsx"')
