@@ -30,6 +30,8 @@ const SCREENS: Record<ScreenRoute, () => Promise<{ default: ComponentType }>> = 
   generic: () => import('./shell/designer-page'),
   // Any page definition by its codes: /page/mapTo?moduleCode=&functionCode= (src/app/engine-services.tsx).
   mapTo: () => import('./engine-services'),
+  stdBalanceReport: () => import('../screens/inventory/StdBalanceReportScreen'),
+  transaction: () => import('../screens/inventory/TransactionLogScreen'),
 };
 
 function targetOf({ route, target }: PageRouteDeclaration): RouteTarget {

@@ -39,6 +39,11 @@ export const ERRORS = {
   // Inventory (DESIGN.md section 5; spec section 5 "there must be enough inventory")
   INSUFFICIENT_INVENTORY: 409,
   QTY_NOT_POSITIVE: 400,
+  APPROVAL_BY_REQUESTER: 403,
+  APPROVAL_REQUIRED: 409,
+  DOCUMENT_NO_LINES: 409,
+  TRANS_LOG_PERIOD_TOO_LONG: 400,
+  COUNT_NOT_COMPLETE: 409,
   // Scanning
   INVALID_SKU: 400,
   OVERPACK_NOT_ALLOWED: 409,

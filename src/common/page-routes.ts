@@ -13,14 +13,15 @@ const pending = 'pending';
 const masterdata = { definitionOf: 'masterdata' } as const;
 const setup = { definitionOf: 'setup' } as const;
 const transport = { definitionOf: 'transport' } as const;
+const inventory = { definitionOf: 'inventory' } as const;
 
 /** Menu groups in menu order, each with its routes in menu order. */
 const MENU = {
   homeGroup: { home: screen, blankHome: pending },
-  genericGroup: { generic: screen, mapTo: screen, mult: masterdata, menu: masterdata, sysModule: masterdata, noneEditable: pending },
+  genericGroup: { generic: screen, mapTo: screen, mult: masterdata, menu: masterdata, sysModule: masterdata, noneEditable: inventory },
   masterData: {
     sku: masterdata,
-    skuHeader: pending,
+    skuHeader: inventory,
     whs: masterdata,
     loa: masterdata,
     ogr: masterdata,
@@ -52,20 +53,20 @@ const MENU = {
     scanToPrintWindow: pending,
   },
   inventory: {
-    balance: pending,
-    stdBalanceReport: pending,
-    transaction: pending,
-    transactionNew: pending,
-    enquiryLot: pending,
-    enquiryUser: pending,
-    enquirySku: pending,
-    enquiryLoc: pending,
-    lnvnMove: pending,
-    invAdjust: pending,
-    invTransfer: pending,
-    invHold: pending,
-    cycleCount: pending,
-    cycleCountMaster: pending,
+    balance: inventory,
+    stdBalanceReport: screen,
+    transaction: screen,
+    transactionNew: inventory,
+    enquiryLot: inventory,
+    enquiryUser: inventory,
+    enquirySku: inventory,
+    enquiryLoc: inventory,
+    lnvnMove: inventory,
+    invAdjust: inventory,
+    invTransfer: inventory,
+    invHold: inventory,
+    cycleCount: inventory,
+    cycleCountMaster: inventory,
   },
   billingJobs: { billingMaintance: pending, job: pending, timer: pending },
   reports: { userReport: pending, userGeneric: pending },

@@ -8,7 +8,7 @@ import { findDeclaredRoute } from '../../common/page-routes';
 import { api, formatDateTime, useSession } from '../../app/public';
 
 interface WorkSummary {
-  kind: 'asn' | 'order' | 'task';
+  kind: 'asn' | 'order' | 'task' | 'count';
   available: boolean;
   total: number;
   byStatus: { status: string; count: number }[];

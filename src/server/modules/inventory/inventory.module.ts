@@ -1,15 +1,37 @@
 import { defineModule } from '../area.js';
+import { countBehaviours, documentBehaviours } from './inventory.behaviours.js';
+import { inventoryRoutes } from './inventory.routes.js';
+import { countLineWriter, countPlanWriter, documentLineWriter, documentWriter } from './inventory.writers.js';
 import * as m0100 from './migrations/0100_inventory.js';
+import * as m0101 from './migrations/0101_inventory_documents.js';
+import * as m0102 from './migrations/0102_inventory_views.js';
+import * as m0103 from './migrations/0103_inventory_menu.js';
 import './inventory.tables.js';
 
 /**
  * Inventory (spec sections 1 and 2; DESIGN.md section 5): lots, the balance and the append-only
  * ledger, changed only through `inventory.service.ts`, which inbound, outbound and the inventory
- * operations call inside their transactions.
+ * operations call inside their transactions; the operation documents (adjustment, move, transfer,
+ * hold), the cycle count, and the queries over balance and ledger.
  */
 export const inventoryModule = defineModule({
   name: 'inventory',
-  migrations: { '0100_inventory': m0100 },
-  rights: [{ right: 'inventory.adjust:approve', labelCode: 'inv.verb.approveAdjust' }],
+  migrations: { '0100_inventory': m0100, '0101_inventory_documents': m0101, '0102_inventory_views': m0102, '0103_inventory_menu': m0103 },
+  routes: inventoryRoutes,
+  behaviours: [...documentBehaviours, ...countBehaviours],
+  writers: [documentWriter, documentLineWriter, countLineWriter, countPlanWriter],
+  rights: [
+    { right: 'inventory.adjust:approve', labelCode: 'inv.verb.approveAdjust' },
+    { right: 'inventory.adjust:confirm', labelCode: 'inv.verb.confirmAdjust' },
+    { right: 'inventory.move:confirm', labelCode: 'inv.verb.confirmMove' },
+    { right: 'inventory.move:approve', labelCode: 'inv.verb.approveMove' },
+    { right: 'inventory.transfer:confirm', labelCode: 'inv.verb.confirmTransfer' },
+    { right: 'inventory.transfer:approve', labelCode: 'inv.verb.approveTransfer' },
+    { right: 'inventory.hold:confirm', labelCode: 'inv.verb.confirmHold' },
+    { right: 'inventory.hold:approve', labelCode: 'inv.verb.approveHold' },
+    { right: 'inventory.hold:release', labelCode: 'inv.verb.releaseHold' },
+    { right: 'inventory.count:create', labelCode: 'inv.verb.createCount' },
+    { right: 'inventory.count:approve', labelCode: 'inv.verb.approveCount' },
+  ],
   serviceOnlyTables: ['lot', 'inventory_balance', 'inventory_transaction'],
 });

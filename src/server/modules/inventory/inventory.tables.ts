@@ -94,3 +94,113 @@ export interface InventoryTransactionTable {
   description: string | null;
   amount: ColumnType<string | null, string | number | null | undefined, string | number | null>;
 }
+
+declare module '../../db/schema.js' {
+  interface DB {
+    inventory_document: InventoryDocumentTable;
+    inventory_document_line: InventoryDocumentLineTable;
+    count_plan: CountPlanTable;
+    count_ticket: CountTicketTable;
+    count_ticket_line: CountTicketLineTable;
+  }
+}
+
+export type DocType = 'adjust' | 'move' | 'transfer' | 'hold';
+export type DocStatus = 'new' | 'requested' | 'in_transit' | 'confirmed' | 'cancelled';
+export type LineAction = 'add' | 'subtract' | 'hold' | 'release';
+
+type NullableQty = ColumnType<string | null, string | number | null | undefined, string | number | null>;
+type Stamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+
+/** An adjustment, move, transfer or hold/release document (spec section 4: header actions). */
+export interface InventoryDocumentTable extends Audit {
+  id: Id;
+  project_id: number;
+  warehouse_id: number;
+  doc_type: DocType;
+  doc_no: string;
+  status: Generated<DocStatus>;
+  reason: string | null;
+  remark: string | null;
+  /** Transfer to another warehouse of the project; null: within the warehouse. */
+  to_warehouse_id: number | null;
+  requested_by: string | null;
+  requested_at: Stamp;
+  approved_by: string | null;
+  approved_at: Stamp;
+  confirmed_by: string | null;
+  confirmed_at: Stamp;
+}
+
+export interface InventoryDocumentLineTable extends Audit {
+  id: Id;
+  project_id: number;
+  warehouse_id: number;
+  document_id: number;
+  line_no: number;
+  action: LineAction | null;
+  owner_id: number | null;
+  sku_id: number | null;
+  lot_id: number | null;
+  location_id: number | null;
+  lpn: Generated<string>;
+  qty: NullableQty;
+  to_owner_id: number | null;
+  to_sku_id: number | null;
+  to_location_id: number | null;
+  to_lpn: string | null;
+  reason: string | null;
+  /** Where the line's stock waits while its transfer is in transit. */
+  transit_location_id: number | null;
+}
+
+/** A cycle-count plan of the count master: which locations a count order covers. */
+export interface CountPlanTable extends Audit {
+  id: Id;
+  project_id: number;
+  warehouse_id: number;
+  plan_code: string;
+  description: string | null;
+  zone: string | null;
+  location_from: string | null;
+  location_to: string | null;
+  sku_id: number | null;
+  abc_class: 'A' | 'B' | 'C' | null;
+  not_counted_days: number | null;
+  max_locations: Generated<number>;
+  active: Generated<boolean>;
+  last_run_at: Stamp;
+}
+
+export type CountTicketStatus = 'open' | 'counted' | 'approved' | 'closed' | 'cancelled';
+
+export interface CountTicketTable extends Audit {
+  id: Id;
+  project_id: number;
+  warehouse_id: number;
+  ticket_no: string;
+  plan_id: number | null;
+  status: Generated<CountTicketStatus>;
+  approved_by: string | null;
+  approved_at: Stamp;
+}
+
+export interface CountTicketLineTable extends Audit {
+  id: Id;
+  project_id: number;
+  warehouse_id: number;
+  ticket_id: number;
+  line_no: number;
+  location_id: number;
+  owner_id: number;
+  sku_id: number;
+  lot_id: number;
+  lpn: Generated<string>;
+  /** On-hand when the ticket was made; never shown to the counter (blind count). */
+  system_qty: Numeric;
+  counted_qty: NullableQty;
+  recount_qty: NullableQty;
+  counted_by: string | null;
+  counted_at: Stamp;
+  status: Generated<'open' | 'counted' | 'recount' | 'approved'>;
+}

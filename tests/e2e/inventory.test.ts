@@ -1,0 +1,245 @@
+/**
+ * Inventory operations in Chromium against the built app and the real server (fresh embedded
+ * database with the demonstration data): an adjustment requested by one user is refused to its
+ * requester and approved by a second user; a move of more than is available is refused with its
+ * message and changes nothing; the balance page, the standard balance as of yesterday and the
+ * transaction log of today agree.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN } from '../helpers/app.js';
+import { launchBrowser, startE2eServer, type E2eServer } from '../helpers/browser.js';
+
+function eventually<T>(read: () => T | Promise<T>) {
+  return expect.poll(read, { timeout: 30_000, interval: 100 });
+}
+
+async function api<T>(server: E2eServer, token: string, urlPath: string, body?: unknown): Promise<T> {
+  const response = await fetch(new URL(`api${urlPath}`, server.url), {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (response.status !== 200) throw new Error(`${urlPath} answered ${response.status}: ${text}`);
+  return JSON.parse(text) as T;
+}
+
+async function apiSignIn(server: E2eServer, loginAccount: string, password: string): Promise<string> {
+  const response = await fetch(new URL('api/user/login', server.url), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ loginAccount, password }),
+  });
+  const body = (await response.json()) as { token?: string };
+  if (!body.token) throw new Error(`sign-in of ${loginAccount} failed: ${JSON.stringify(body)}`);
+  return body.token;
+}
+
+async function signedInPage(browser: Browser, server: E2eServer, loginAccount: string, password: string): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
+  const page = await context.newPage();
+  await page.goto(`${server.url}#/login`);
+  await page.fill('#login_loginAccount', loginAccount);
+  await page.fill('#login_password', password);
+  await page.press('#login_password', 'Enter');
+  await page.waitForURL(/#\/page/);
+  return page;
+}
+
+function grid(page: Page, functionCode: string) {
+  return page.locator(`[data-testid="engine-page"][data-function="${functionCode}"]`).first();
+}
+
+function rows(page: Page, functionCode: string) {
+  return grid(page, functionCode).locator(':scope > [data-testid="engine-grid"] .ag-row:not(.ag-row-loading)');
+}
+
+function toolbar(page: Page, functionCode: string) {
+  return grid(page, functionCode).locator(':scope > [data-testid="engine-toolbar"]');
+}
+
+async function openEnginePage(page: Page, server: E2eServer, route: string, functionCode: string): Promise<void> {
+  await page.goto(`${server.url}#${route}`);
+  await grid(page, functionCode).locator('.ag-header-cell-text').filter({ hasText: /\S/ }).first().waitFor({ timeout: 60_000 });
+}
+
+async function rowTexts(page: Page, functionCode: string): Promise<string[]> {
+  const parts = await rows(page, functionCode).evaluateAll((elements) =>
+    elements.map((element) => [element.getAttribute('row-index') ?? '', (element as HTMLElement).innerText] as const),
+  );
+  const byIndex = new Map<string, string>();
+  for (const [index, text] of parts) byIndex.set(index, `${byIndex.get(index) ?? ''} ${text}`.trim());
+  return [...byIndex.values()].filter((text) => text !== '');
+}
+
+/** Finds one document by its number on its page and selects it. */
+async function selectDocument(page: Page, server: E2eServer, route: string, functionCode: string, docNo: string): Promise<void> {
+  await openEnginePage(page, server, route, functionCode);
+  await grid(page, functionCode).locator(`#engine_search_${functionCode}_doc_no`).fill(docNo);
+  await grid(page, functionCode).getByTestId('engine-search-submit').click();
+  await eventually(() => rowTexts(page, functionCode)).toEqual([expect.stringContaining(docNo.slice(0, 10))]);
+  const total = toolbar(page, functionCode).getByTestId('engine-total');
+  await rows(page, functionCode).first().click();
+  await eventually(() => total.innerText()).toContain('1 selected');
+}
+
+/** Runs a confirmed header action and answers the message popup's text, if one came. */
+async function runAction(page: Page, functionCode: string, code: string): Promise<void> {
+  await toolbar(page, functionCode).getByTestId(`engine-behaviour-${code}`).click();
+  await page.locator('.wms-popup-confirm.wms-popup-top .wms-popup-ok').click();
+}
+
+async function popupText(page: Page): Promise<string> {
+  const popup = page.locator('.wms-popup-message').first();
+  await popup.waitFor({ timeout: 30_000 });
+  const text = await popup.innerText();
+  await popup.locator('.wms-popup-ok').click();
+  await popup.waitFor({ state: 'detached' });
+  return text;
+}
+
+interface Ids {
+  ownerId: number;
+  skuId: number;
+  skuCode: string;
+  from: number;
+  to: number;
+}
+
+describe('inventory operations in Chromium', () => {
+  let server: E2eServer;
+  let browser: Browser;
+  let adminToken: string;
+  let ids: Ids;
+
+  async function document(token: string, functionCode: string, line: Record<string, unknown>): Promise<{ key: number; docNo: string }> {
+    const added = await api<{ row: { _key: number; doc_no: string } }>(server, token, '/generic/adding', { moduleCode: 'inventory', functionCode, record: {} });
+    await api(server, token, '/generic/adding', { moduleCode: 'inventory', functionCode: `${functionCode}Line`, record: { document_id: added.row._key, ...line } });
+    return { key: added.row._key, docNo: added.row.doc_no };
+  }
+
+  async function balanceOf(skuCode: string): Promise<number> {
+    const answer = await api<{ rows: { on_hand_qty: string }[] }>(server, adminToken, '/generic/selection', {
+      moduleCode: 'inventory',
+      functionCode: 'balance',
+      page: 1,
+      pageSize: 100,
+      conditions: { combinator: 'and', rules: [{ field: 'sku_code', operator: '=', value: skuCode }] },
+    });
+    return answer.rows.reduce((sum, row) => sum + Number(row.on_hand_qty), 0);
+  }
+
+  beforeAll(async () => {
+    server = await startE2eServer({ DEMO_DATA: 'true' });
+    browser = await launchBrowser();
+    adminToken = await apiSignIn(server, ADMIN.loginAccount, ADMIN.password);
+    const skus = await api<{ items: { id: number; code: string; owner_id: number }[] }>(server, adminToken, '/inventory/sku?code=AC-');
+    const locations = await api<{ items: { id: number; code: string; location_type: string }[] }>(server, adminToken, '/inventory/location?code=A');
+    const storage = locations.items.filter((l) => l.location_type === 'storage');
+    ids = { ownerId: skus.items[0].owner_id, skuId: skus.items[0].id, skuCode: skus.items[0].code, from: storage[0].id, to: storage[1].id };
+    // Stock to work with: 10 found at the first location (an adjustment that needs no approval).
+    const found = await document(adminToken, 'invAdjust', { action: 'add', owner_id: ids.ownerId, sku_id: ids.skuId, location_id: ids.from, qty: 10, reason: 'FOUND' });
+    await api(server, adminToken, '/inventory/invAdjHeader/confirm', { id: found.key });
+    // The approver: the inventory pages and the approve verb.
+    const status = await api<{ project: { id: number }; warehouse: { id: number } }>(server, adminToken, '/user/status');
+    const role = await api<{ id: number }>(server, adminToken, '/role', { name: 'Inventory approvers', permissions: [{ module: 'inventory', view: true, add: true, edit: true }] });
+    for (const right of ['inventory.adjust:confirm', 'inventory.adjust:approve']) {
+      await api(server, adminToken, '/generic/adding', { moduleCode: 'setup', functionCode: 'roleVerb', record: { role_id: role.id, right_code: right } });
+    }
+    await api(server, adminToken, '/user/save', {
+      loginAccount: 'inv-approver',
+      displayName: 'Inventory approver',
+      password: 'Appr0ver!Passw0rd',
+      projectIds: [status.project.id],
+      warehouseIds: [status.warehouse.id],
+      roleIds: [role.id],
+    });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('an adjustment request is refused to its requester and approved by a second user', async () => {
+    const doc = await document(adminToken, 'invAdjust', { action: 'subtract', owner_id: ids.ownerId, sku_id: ids.skuId, location_id: ids.from, qty: 2, reason: 'DAMAGE' });
+    await api(server, adminToken, '/inventory/invAdjHeader/requestApproval', { id: doc.key });
+    const before = await balanceOf(ids.skuCode);
+
+    const requester = await signedInPage(browser, server, ADMIN.loginAccount, ADMIN.password);
+    await selectDocument(requester, server, '/page/invAdjust', 'invAdjust', doc.docNo);
+    await runAction(requester, 'invAdjust', 'confirm');
+    expect(await popupText(requester)).toContain('The approval must come from another user than the requester.');
+    expect(await balanceOf(ids.skuCode)).toBe(before);
+
+    const approver = await signedInPage(browser, server, 'inv-approver', 'Appr0ver!Passw0rd');
+    await selectDocument(approver, server, '/page/invAdjust', 'invAdjust', doc.docNo);
+    await runAction(approver, 'invAdjust', 'confirm');
+    await eventually(async () => (await rowTexts(approver, 'invAdjust'))[0] ?? '').toContain('Confirmed');
+    expect(await balanceOf(ids.skuCode)).toBe(before - 2);
+  });
+
+  it('a move of more than is available is refused with its message and changes nothing', async () => {
+    // Saved while 8 were there; 5 of them leave before it is confirmed.
+    const big = await document(adminToken, 'lnvnMove', { owner_id: ids.ownerId, sku_id: ids.skuId, location_id: ids.from, to_location_id: ids.to, qty: 6, reason: 'REPLEN' });
+    const first = await document(adminToken, 'lnvnMove', { owner_id: ids.ownerId, sku_id: ids.skuId, location_id: ids.from, to_location_id: ids.to, qty: 5, reason: 'REPLEN' });
+    await api(server, adminToken, '/inventory/invMoveHeader/confirm', { id: first.key });
+    const before = await balanceOf(ids.skuCode);
+
+    const page = await signedInPage(browser, server, ADMIN.loginAccount, ADMIN.password);
+    await selectDocument(page, server, '/page/lnvnMove', 'lnvnMove', big.docNo);
+    await runAction(page, 'lnvnMove', 'confirm');
+    expect(await popupText(page)).toContain('Not enough inventory: 3 available.');
+    expect(await balanceOf(ids.skuCode)).toBe(before);
+    await eventually(async () => (await rowTexts(page, 'lnvnMove'))[0] ?? '').toContain('New');
+  });
+
+  it('the balance, the standard balance as of yesterday and the transaction log of today agree', async () => {
+    const page = await signedInPage(browser, server, ADMIN.loginAccount, ADMIN.password);
+
+    // Balance page: on hand of the SKU, summed over its locations.
+    await openEnginePage(page, server, '/page/balance', 'balance');
+    await grid(page, 'balance').locator('#engine_search_balance_sku_code').fill(ids.skuCode);
+    await grid(page, 'balance').getByTestId('engine-search-submit').click();
+    await eventually(() => rowTexts(page, 'balance').then((r) => r.length)).toBeGreaterThan(0);
+    const onHandColumn = await grid(page, 'balance').locator('.ag-header-cell', { hasText: 'On hand' }).first().getAttribute('col-id');
+    const cells = async () => (await grid(page, 'balance').locator(`.ag-row .ag-cell[col-id="${onHandColumn}"]`).allInnerTexts()).map((t) => Number(t.replace(/,/g, '')));
+    await eventually(async () => (await cells()).reduce((a, b) => a + b, 0)).toBe(await balanceOf(ids.skuCode));
+    const balance = (await cells()).reduce((a, b) => a + b, 0);
+    expect(balance).toBeGreaterThan(0);
+
+    // Standard balance as of the end of yesterday, computed from the ledger.
+    await page.goto(`${server.url}#/page/stdBalanceReport`);
+    await page.getByTestId('std-balance-screen').waitFor();
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    await page.getByTestId('std-balance-as-of').fill(yesterday);
+    await page.getByTestId('std-balance-sku').fill(ids.skuCode);
+    await page.getByTestId('std-balance-search').click();
+    await page.locator('[data-testid="std-balance-table"] .ant-table-tbody').waitFor();
+    await page.waitForLoadState('networkidle');
+    const stdRows = await page.locator('[data-testid="std-balance-table"] .ant-table-tbody tr.ant-table-row').allInnerTexts();
+    const asOfYesterday = stdRows.length === 0 ? 0 : stdRows.map((r) => Number(r.split('\t')[6])).reduce((a, b) => a + b, 0);
+
+    // Transaction log from today to tomorrow (whatever the warehouse's time zone, every row after
+    // the end of yesterday is in it), every type, for the SKU: what changed since.
+    await page.goto(`${server.url}#/page/transaction`);
+    await page.getByTestId('transaction-log-screen').waitFor();
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    await page.getByTestId('transaction-log-from').fill(day(0));
+    await page.getByTestId('transaction-log-to').fill(day(1));
+    // The type is required: without it the server refuses with the field named.
+    await page.getByTestId('transaction-log-sku').fill(ids.skuCode);
+    await page.getByTestId('transaction-log-search').click();
+    expect(await popupText(page)).toMatch(/Some fields are not valid|required/);
+    await page.locator('[data-testid="transaction-log-type"]').click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option[title="All types"]').click();
+    await page.getByTestId('transaction-log-search').click();
+    await eventually(() => page.locator('[data-testid="transaction-log-table"] .ant-table-tbody tr.ant-table-row').count()).toBeGreaterThan(0);
+    const qtyIndex = (await page.locator('[data-testid="transaction-log-table"] thead th').allInnerTexts()).findIndex((t) => t.trim() === 'Qty');
+    const qtys = await page.locator(`[data-testid="transaction-log-table"] .ant-table-tbody tr.ant-table-row td:nth-child(${qtyIndex + 1})`).allInnerTexts();
+    const today = qtys.map((q) => Number(q)).reduce((a, b) => a + b, 0);
+    // Moves inside the warehouse net to zero; what was there plus what changed since is the balance.
+    expect(asOfYesterday + today).toBe(balance);
+  });
+});
