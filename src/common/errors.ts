@@ -111,6 +111,10 @@ export const ERRORS = {
   SQL_REFUSED: 400,
   SQL_NOT_PERMITTED: 403,
   PAGE_READ_ONLY: 409,
+  // Jobs and timers (spec sections 4 and 5)
+  JOB_DELETE_ACTIVE: 409,
+  CRON_INVALID: 400,
+  JOB_HANDLER_UNKNOWN: 400,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -19,6 +19,8 @@ export interface AppConfig {
   mailFrom: string;
   smsUrl: string | undefined;
   distDir: string;
+  /** Whether this node runs the job scheduler and job runs (JOB_SCHEDULER); tests switch it off unless they need it. */
+  jobScheduler: boolean;
 }
 
 /** Raised for a wrong environment variable; main prints its message as one line and exits. */
@@ -50,6 +52,7 @@ export const ENV_VARIABLES = [
   'MAIL_FROM',
   'SMS_URL',
   'DIST_DIR',
+  'JOB_SCHEDULER',
 ] as const;
 
 type Env = Record<string, string | undefined>;
@@ -107,5 +110,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
     mailFrom: env.MAIL_FROM?.trim() || 'WMS <no-reply@localhost>',
     smsUrl: readUrl(env, 'SMS_URL', ['http:', 'https:']),
     distDir: path.resolve(env.DIST_DIR?.trim() || './dist'),
+    jobScheduler: readBool(env, 'JOB_SCHEDULER', true),
   };
 }

@@ -5,6 +5,7 @@ import { designerModule } from './designer/designer.module.js';
 import { genericModule } from './generic/generic.module.js';
 import { healthModule } from './health/health.module.js';
 import { homeModule } from './home/home.module.js';
+import { jobModule } from './job/job.module.js';
 import { masterdataModule } from './masterdata/masterdata.module.js';
 import { notifyModule } from './notify/notify.module.js';
 import { roleModule } from './role/role.module.js';
@@ -25,4 +26,5 @@ export const MODULES: readonly AreaModule[] = [
   genericModule,
   masterdataModule,
   notifyModule,
+  jobModule,
 ];

@@ -24,4 +24,7 @@ export const ROW_FILTERS: ReadonlyMap<string, RowFilter> = new Map<string, RowFi
     'access.grantedOrganizations',
     (session, key) => (session.isAdmin ? undefined : sql`${key} in (select g.organization_id from user_organization g where g.user_id = ${session.userId})`),
   ],
+  // /job and /timer are two screens over one table (spec section 3: "A timer entity also exists"); for everyone.
+  ['job.jobsOnly', (_session, key) => sql`${key} in (select j.id from job j where j.type = 'job')`],
+  ['job.timersOnly', (_session, key) => sql`${key} in (select j.id from job j where j.type = 'timer')`],
 ]);
