@@ -125,6 +125,8 @@ export interface JobContext {
   logger: FastifyBaseLogger;
   /** The run's attempt, 1 for the first. */
   attempt: number;
+  /** The run: its id, what started it and the tick (or request time) it is for. */
+  run: { id: number; trigger: 'schedule' | 'manual'; scheduledFor: Date };
 }
 
 /**

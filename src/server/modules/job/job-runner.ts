@@ -5,11 +5,14 @@ import type { DB } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import type { EventBus } from '../../events/events.js';
 import type { AreaRegistry } from '../area-registry.js';
-import { findJob, findJobParams, recordRunOutcome, startRun, touchRun } from './job.repository.js';
+import { findJob, findJobParams, postponeRun, recordRunOutcome, startRun, touchRun } from './job.repository.js';
 
 /** How often a running job tells the others it is alive, and when a silent one counts as abandoned. */
 export const HEARTBEAT_SECONDS = 15;
 export const STALE_SECONDS = 120;
+
+/** How long a run waits for the job's previous run to end before it is skipped. */
+const WAIT_FOR_PREVIOUS_SECONDS = 60;
 
 /** The most a retry waits, however often it doubled. */
 const MAX_RETRY_DELAY_SECONDS = 3600;
@@ -45,15 +48,21 @@ export class JobRunner {
       started = await inTransaction(db, (trx) => startRun(trx, runId, node));
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
-      await inTransaction(db, (trx) =>
-        recordRunOutcome(trx, runId, { status: 'skipped', log: `${new Date().toISOString()} skipped: another run of this job was still running\n`, error: null }),
-      );
+      // Another run of this job is under way (on this node or another): this one waits its turn,
+      // unless it has waited so long that its tick no longer means anything.
+      const waited = await inTransaction(db, (trx) => postponeRun(trx, runId, WAIT_FOR_PREVIOUS_SECONDS));
+      if (!waited) {
+        await inTransaction(db, (trx) =>
+          recordRunOutcome(trx, runId, { status: 'skipped', log: `${new Date().toISOString()} skipped: another run of this job was still running\n`, error: null }),
+        );
+      }
       return;
     }
     // Finished, or taken by another node already.
     if (!started) return;
     const job = await findJob(db, started.job_id);
     if (!job) return;
+    const run = { id: runId, trigger: started.trigger, scheduledFor: new Date(started.scheduled_for) };
     const lines: string[] = [];
     const log = (line: string) => lines.push(`${new Date().toISOString()} ${line}`);
     log(`attempt ${started.attempts} on node ${node}`);
@@ -66,7 +75,7 @@ export class JobRunner {
       const handler = areas.job(job.handler);
       if (!handler) throw new Error(`no area of this application registers the job handler "${job.handler}"`);
       const params = Object.fromEntries((await findJobParams(db, Number(job.id))).map((p) => [p.name, p.value ?? '']));
-      await handler.run({ db, params, log, config, logger: logger.child({ job: job.name, runId }), attempt: started.attempts });
+      await handler.run({ db, params, log, config, logger: logger.child({ job: job.name, runId }), attempt: started.attempts, run });
       log('succeeded');
     } catch (error) {
       failure = error instanceof Error ? error.message : String(error);

@@ -107,7 +107,7 @@ export async function startRun(trx: Transaction<DB>, runId: number, node: string
     })
     .where('id', '=', runId)
     .where('status', 'in', ['queued', 'retrying'])
-    .returning(['id', 'job_id', 'attempts'])
+    .returning(['id', 'job_id', 'attempts', 'trigger', 'scheduled_for'])
     .executeTakeFirst();
 }
 
@@ -178,4 +178,17 @@ export function pgBossDatabase(db: Kysely<DB>): { executeSql(text: string, value
 /** On the embedded database this process is the only one: runs it had queued before a stop are queued again. */
 export async function releaseQueuedRuns(trx: Transaction<DB>): Promise<void> {
   await trx.updateTable('job_run').set({ enqueued_at: null }).where('status', 'in', ['queued', 'retrying']).where('enqueued_at', 'is not', null).execute();
+}
+
+/** Puts a run back in the queue for a second later while it is younger than `maxWaitSeconds`; answers whether it did. */
+export async function postponeRun(trx: Transaction<DB>, runId: number, maxWaitSeconds: number): Promise<boolean> {
+  const row = await trx
+    .updateTable('job_run')
+    .set({ enqueued_at: null, next_attempt_at: sql`now() + interval '1 second'` })
+    .where('id', '=', runId)
+    .where('status', 'in', ['queued', 'retrying'])
+    .where(sql<boolean>`created_at > now() - make_interval(secs => ${maxWaitSeconds})`)
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
 }
