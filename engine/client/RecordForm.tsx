@@ -80,9 +80,11 @@ export function RecordForm(props: RecordFormProps) {
   const formFields = useMemo(() => page.fields.filter((field) => isFormField(page, field, mode)), [page, mode]);
   const { choices, reloadFor } = useChoices(page, formFields, record, label);
 
+  const widgets = useMemo(() => ({ ...WIDGETS, ...services.widgets }), [services.widgets]);
+  const hostWidgets = useMemo(() => Object.keys(services.widgets ?? {}), [services.widgets]);
   const schemas = useMemo(
-    () => buildFormSchema(page, { mode, record, choices, label }),
-    [page, mode, record, choices, label],
+    () => buildFormSchema(page, { mode, record, choices, label, hostWidgets }),
+    [page, mode, record, choices, label, hostWidgets],
   );
 
   const onChange = useCallback(
@@ -224,7 +226,7 @@ export function RecordForm(props: RecordFormProps) {
           extraErrors={extraErrors}
           // The errors are shown on their fields; rjsf would otherwise also log them.
           onError={() => undefined}
-          widgets={WIDGETS}
+          widgets={widgets}
           transformErrors={transformErrors}
           customValidate={customValidate}
           showErrorList={false}

@@ -120,7 +120,7 @@ export interface JobContext {
   /** The job's parameters (spec section 3: name, value, seq) by name. */
   params: Record<string, string>;
   /** Appends a line to the run's log, shown in the job's run history. */
-  log(line: string): void;
+  log: (line: string) => void;
   config: AppConfig;
   logger: FastifyBaseLogger;
   /** The run's attempt, 1 for the first. */

@@ -59,7 +59,7 @@ export class PgBossRunQueue implements RunQueue {
 
   async start(execute: (runId: number) => Promise<void>): Promise<void> {
     const boss = new PgBoss({
-      db: pgBossDatabase(this.db) as PgBoss.Db,
+      db: pgBossDatabase(this.db),
       // The schedules are ours (croner, Quartz syntax); pg-boss only carries the runs.
       schedule: false,
       supervise: true,

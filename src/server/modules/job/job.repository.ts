@@ -170,7 +170,7 @@ export function pgBossDatabase(db: Kysely<DB>): { executeSql(text: string, value
   return {
     async executeSql(text, values) {
       const result = await db.executeQuery(CompiledQuery.raw(text, values ?? []));
-      return { rows: result.rows as unknown[] };
+      return { rows: result.rows };
     },
   };
 }

@@ -16,7 +16,7 @@ export const jobWriter = defineWriter({
     if (!old) values.type = type;
     else delete values.type;
     for (const field of ['name', 'cron_expression', 'business_type', 'remark', 'action_no']) {
-      if (typeof values[field] === 'string') values[field] = (values[field] as string).trim();
+      if (typeof values[field] === 'string') values[field] = (values[field]).trim();
     }
     await assertValidJob(trx, { ...merged, ...values, type });
   },
