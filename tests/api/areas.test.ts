@@ -213,7 +213,16 @@ describe('right verbs', () => {
 
   it('lists the declared verbs for the role screen', async () => {
     const verbs = await t.database.db.selectFrom('right_verb').select('code').orderBy('code').execute();
-    expect(verbs.map((v) => v.code)).toEqual(['masterdata.loa:generate', 'parcel.parcel:close']);
+    expect(verbs.map((v) => v.code)).toEqual([
+      'job.job:activate',
+      'job.job:inactivate',
+      'job.job:run',
+      'job.timer:activate',
+      'job.timer:inactivate',
+      'job.timer:run',
+      'masterdata.loa:generate',
+      'parcel.parcel:close',
+    ]);
   });
 });
 

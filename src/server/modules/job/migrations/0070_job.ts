@@ -70,10 +70,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create index job_run_job_created on job_run (job_id, id desc)`.execute(db);
   await sql`create index job_run_pending on job_run (next_attempt_at) where status in ('queued', 'retrying') and enqueued_at is null`.execute(db);
 
+  // /job and /timer are now served by definitions/job: their menu entries need those pages' rights.
+  for (const screen of ['job', 'timer']) {
+    await sql`update sys_module set right_name = ${`job.${screen}`} where code = ${screen}`.execute(db);
+  }
+
   await grantConfiguratorAccess(db, ['job', 'job_param'], 'write');
   await grantConfiguratorAccess(db, ['job_run', 'job_handler'], 'read');
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await sql`update sys_module set right_name = null where code in ('job', 'timer')`.execute(db);
   for (const table of ['job_run', 'job_param', 'job', 'job_handler']) await db.schema.dropTable(table).execute();
 }
