@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Alert, Modal, Progress, Select, Space } from 'antd';
 import type { PageDefinition } from '../schema/index.js';
 import type { ImportResponse } from '../schema/api.js';
@@ -11,30 +11,69 @@ export interface ImportDialogProps {
   onImported: (count: number) => void;
 }
 
+interface ImportTemplateChoice {
+  id: number;
+  code: string;
+  name: string;
+  fileType: string;
+}
+
 /**
- * Import of an xlsx or csv file through one of the page's field maps (spec section 3 "field
- * maps"; section 7 multipart upload). The server adds every row or none; when it refuses, each
- * row's problems are listed here so the user can fix the file and try again.
+ * Import of a file through one of the page's field maps (spec section 3 "field maps"; section 7
+ * multipart upload) or one of the project's import templates for the page (spec section 3 "report
+ * setting and import template": xlsx, delimited or fixed-width text). The server adds every row or
+ * none; when it refuses, each row's problems are listed here so the user can fix the file and try
+ * again.
  */
 export function ImportDialog(props: ImportDialogProps) {
   const services = useEngineServices();
   const maps = props.page.fieldMaps ?? [];
-  const [fieldMap, setFieldMap] = useState<string | undefined>(maps[0]?.code);
+  const [templates, setTemplates] = useState<ImportTemplateChoice[] | undefined>(undefined);
+  // `map:<code>` or `template:<id>`.
+  const [format, setFormat] = useState<string | undefined>(maps[0] ? `map:${maps[0].code}` : undefined);
   const [file, setFile] = useState<File | null>(null);
   const [progress, setProgress] = useState<number | null | undefined>(undefined);
   const [problems, setProblems] = useState<{ message: string; details: EngineFieldError[] } | null>(null);
 
+  useEffect(() => {
+    let live = true;
+    services
+      .call<{ templates: ImportTemplateChoice[] }>('/importConfig/forPage', undefined, {
+        query: { moduleCode: props.page.moduleCode, functionCode: props.page.functionCode },
+        quiet: true,
+      })
+      .then((answer) => {
+        if (!live) return;
+        setTemplates(answer.templates);
+        setFormat((current) => current ?? (answer.templates[0] ? `template:${answer.templates[0].id}` : undefined));
+      })
+      .catch(() => live && setTemplates([]));
+    return () => {
+      live = false;
+    };
+  }, [services, props.page.moduleCode, props.page.functionCode]);
+
+  const choices = [
+    ...maps.map((map) => ({ value: `map:${map.code}`, label: props.label(map.titleCode) })),
+    ...(templates ?? []).map((template) => ({ value: `template:${template.id}`, label: `${services.t('imp.ui.template')}: ${template.name} (${template.fileType})` })),
+  ];
+
   const run = async () => {
-    if (!file || !fieldMap) return;
+    if (!file || !format) return;
     const form = new FormData();
-    form.append('moduleCode', props.page.moduleCode);
-    form.append('functionCode', props.page.functionCode);
-    form.append('fieldMap', fieldMap);
+    const [kind, value] = [format.slice(0, format.indexOf(':')), format.slice(format.indexOf(':') + 1)];
+    if (kind === 'template') form.append('templateId', value);
+    else {
+      form.append('moduleCode', props.page.moduleCode);
+      form.append('functionCode', props.page.functionCode);
+      form.append('fieldMap', value);
+    }
     form.append('file', file, file.name);
     setProblems(null);
     setProgress(0);
     try {
-      const answer = await services.upload<ImportResponse>('/generic/import', form, (fraction) => setProgress(fraction));
+      const path = kind === 'template' ? '/importConfig/import' : '/generic/import';
+      const answer = await services.upload<ImportResponse>(path, form, (fraction) => setProgress(fraction));
       props.onImported(answer.inserted);
     } catch (error) {
       const refusal = services.callError(error);
@@ -51,25 +90,27 @@ export function ImportDialog(props: ImportDialogProps) {
       title={services.t('ui.engine.importTitle')}
       okText={services.t('ui.engine.importRun')}
       cancelText={services.t('ui.engine.cancel')}
-      okButtonProps={{ disabled: !file || !fieldMap, id: 'engine-import-run' }}
+      okButtonProps={{ disabled: !file || !format, id: 'engine-import-run' }}
       confirmLoading={progress !== undefined}
       maskClosable={false}
       onOk={() => void run()}
       onCancel={props.onClose}
     >
       <Space direction="vertical" style={{ width: '100%' }} data-testid="engine-import">
-        {maps.length > 1 && (
+        {choices.length > 1 && (
           <Select
-            value={fieldMap}
-            onChange={setFieldMap}
+            value={format}
+            onChange={setFormat}
             style={{ width: '100%' }}
-            options={maps.map((map) => ({ value: map.code, label: props.label(map.titleCode) }))}
+            data-testid="engine-import-format"
+            options={choices}
             aria-label={services.t('ui.engine.importMap')}
           />
         )}
+        {templates !== undefined && choices.length === 0 && <Alert type="info" showIcon message={services.t('imp.ui.noFormat')} data-testid="engine-import-none" />}
         <input
           type="file"
-          accept=".xlsx,.csv"
+          accept={format?.startsWith('template:') ? '.xlsx,.csv,.txt,.dat,.prn' : '.xlsx,.csv'}
           aria-label={services.t('ui.engine.importFile')}
           data-testid="engine-import-file"
           onChange={(event) => setFile(event.target.files?.[0] ?? null)}

@@ -126,7 +126,7 @@ export function PageToolbar(props: PageToolbarProps) {
       <Button data-testid="engine-export" loading={exportProgress !== undefined} onClick={() => void exportRows()}>
         {services.t('ui.engine.export')}
       </Button>
-      {rights.add && (page.fieldMaps?.length ?? 0) > 0 && (
+      {rights.add && !page.readOnly && (
         <Button data-testid="engine-import" onClick={props.onImport}>
           {services.t('ui.engine.import')}
         </Button>

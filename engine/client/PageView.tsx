@@ -1,13 +1,10 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState, type ComponentType } from 'react';
 import { Alert, Empty, Result, Spin, Tabs, Tag, Typography } from 'antd';
-import { fieldsInOrder, isDisplayable, isStored, isPaged, isSearchable, pageSizeOf, type RuleGroup, type ScalarValue } from '../schema/index.js';
+import { fieldsInOrder, isDisplayable, isStored, isPaged, isSearchable, keyFieldOf, pageSizeOf, type RuleGroup, type ScalarValue } from '../schema/index.js';
 import type { GenericRow, PageViewResponse } from '../schema/api.js';
 import { useEngineServices } from './services.js';
 import { DataGrid, type GridColumn } from './DataGrid.js';
-import { RecordForm } from './RecordForm.js';
 import { SearchPanel, type SearchState } from './SearchPanel.js';
-import { ImportDialog } from './ImportDialog.js';
-import { BehaviourInputsDialog } from './BehaviourInputsDialog.js';
 import { PageToolbar } from './PageToolbar.js';
 import { useChoices } from './useChoices.js';
 import { usePageRows, type ParentRowLink } from './usePageRows.js';
@@ -17,6 +14,29 @@ import { buildSearchConditions, filterToRuleGroup } from './model/buildSearchCon
 import { columnPreferenceKey, parseColumnPreference, type ColumnPreference } from './model/columnPreferences.js';
 import { formatCellValue } from './model/formatCellValue.js';
 import { effectiveRights } from './model/pageRights.js';
+import type * as RecordFormModule from './RecordForm.js';
+import type * as ImportDialogModule from './ImportDialog.js';
+import type * as BehaviourInputsDialogModule from './BehaviourInputsDialog.js';
+
+/** A dialog whose code loads when it first opens, with a spinner meanwhile. */
+function lazyDialog<P extends object>(load: () => Promise<ComponentType<P>>): ComponentType<P> {
+  const Dialog = lazy(async () => ({ default: await load() }));
+  return function LazyDialog(props: P) {
+    return (
+      <Suspense fallback={<Spin fullscreen />}>
+        <Dialog {...props} />
+      </Suspense>
+    );
+  };
+}
+
+// The page's list needs none of the dialogs' code (the form's rjsf and its widgets, the import's
+// upload, the behaviour's inputs): each loads when first opened.
+const RecordForm = lazyDialog<Parameters<typeof RecordFormModule.RecordForm>[0]>(() => import('./RecordForm.js').then((module) => module.RecordForm));
+const ImportDialog = lazyDialog<Parameters<typeof ImportDialogModule.ImportDialog>[0]>(() => import('./ImportDialog.js').then((module) => module.ImportDialog));
+const BehaviourInputsDialog = lazyDialog<Parameters<typeof BehaviourInputsDialogModule.BehaviourInputsDialog>[0]>(() =>
+  import('./BehaviourInputsDialog.js').then((module) => module.BehaviourInputsDialog),
+);
 
 /** A sub-page shown under its header row: which tab of which parent, and the link values. */
 export interface PageLink extends ParentRowLink {
@@ -242,7 +262,13 @@ function PageBody(props: PageViewProps & { view: PageViewResponse }) {
                       parent: { moduleCode: page.moduleCode, functionCode: page.functionCode },
                       subPage: subPage.code,
                       parentKey: header._key,
-                      values: Object.fromEntries(subPage.links.map((link) => [link.childField, (header[link.parentField] ?? null) as ScalarValue])),
+                      // A link to the header's key (not one of its fields) takes the row's `_key`, as the server's tab rows do.
+                      values: Object.fromEntries(
+                        subPage.links.map((link) => [
+                          link.childField,
+                          (link.parentField === keyFieldOf(page) ? header._key : (header[link.parentField] ?? null)) as ScalarValue,
+                        ]),
+                      ),
                     }}
                   />
                 ),

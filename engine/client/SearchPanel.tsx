@@ -1,10 +1,22 @@
-import { useMemo, useState } from 'react';
-import { Button, Form, Input, InputNumber, Select, Space } from 'antd';
-import { QueryBuilder, type Field, type RuleGroupType, type RuleType } from 'react-querybuilder';
+import { lazy, Suspense, useMemo, useState, type ComponentType } from 'react';
+import { Button, Form, Input, InputNumber, Select, Space, Spin } from 'antd';
+import type { Field, FullCombinator, FullField, FullOperator, QueryBuilderProps, RuleGroupType, RuleType } from 'react-querybuilder';
 import 'react-querybuilder/dist/query-builder.css';
 import { QUERY_OPERATORS, type FieldDefinition, type PageDefinition, type QueryRule, type RuleGroup } from '../schema/index.js';
 import { useEngineServices } from './services.js';
 import type { SearchValues } from './model/buildSearchConditions.js';
+
+// The advanced search's builder loads when first shown: a page's list needs none of its code.
+type BuilderProps = QueryBuilderProps<RuleGroupType, FullField, FullOperator, FullCombinator>;
+const LazyQueryBuilder = lazy(() => import('react-querybuilder').then((module) => ({ default: module.QueryBuilder as ComponentType<BuilderProps> })));
+
+function QueryBuilder(props: BuilderProps) {
+  return (
+    <Suspense fallback={<Spin size="small" />}>
+      <LazyQueryBuilder {...props} />
+    </Suspense>
+  );
+}
 
 export interface SearchState {
   values: SearchValues;

@@ -54,7 +54,7 @@ export function checkPageSemantics(page: PageDefinition): ValidationProblem[] {
     if (field.stored === false) {
       // A value handed to the writer only: nothing the engine reads or checks in the table may name it.
       if (page.writer === undefined) report(`${at}/stored`, 'notApplicable', `field "${field.name}" is not stored, which needs a page writer to take its value`);
-      for (const flag of ['searchable', 'unique', 'foreign', 'calc'] as const) {
+      for (const flag of ['searchable', 'indexed', 'unique', 'foreign', 'calc'] as const) {
         if (field[flag] !== undefined && field[flag] !== false) report(`${at}/${flag}`, 'notApplicable', `${flag} does not apply to a field that is not stored`);
       }
     }

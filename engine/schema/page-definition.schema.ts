@@ -163,6 +163,12 @@ export const FieldSchema = Type.Object(
     ),
     editable: Type.Optional(Type.Boolean({ description: 'Can be changed when updating; default true' })),
     searchable: Type.Optional(Type.Boolean({ description: 'Offered in the search panel and in query conditions; default false' })),
+    indexed: Type.Optional(
+      Type.Boolean({
+        description:
+          'A shipped definition: the start-up sync creates a btree index on the column, after the scope column when the table has it (for searching and sorting large tables); default false',
+      }),
+    ),
     displayable: Type.Optional(Type.Boolean({ description: 'Shown as a grid column and in the form; default true' })),
     mandatory: Type.Optional(Type.Boolean({ description: 'Required on add and update; default false' })),
     defaultValue: Type.Optional(ScalarValueSchema),

@@ -7,12 +7,17 @@ import { CONFIGURATOR_SQL_LIMITS, inConfiguratorTransaction, requireAllowedSql }
 import type { EngineDb } from './engine-db.js';
 import { EngineError } from './engine-error.js';
 import { requireScopeValue, scopeColumnOf, sessionSqlParams, type EngineSession } from './engine-session.js';
-import type { PreparedPage } from './prepared-page.js';
+import type { PreparedPage, RowFilter } from './prepared-page.js';
 
 /** What the application provides for dropdowns the engine cannot answer alone (STYLE.md: ports). */
 export interface DropdownPorts {
   /** Codes of one code type of the code master, labelled in the session's language. */
   codeMaster(db: EngineDb, codeType: string, session: EngineSession): Promise<DropdownOption[]>;
+  /**
+   * Which rows of a foreign table the caller may choose, as a row filter on the table's `id`
+   * (projects and warehouses only as granted); undefined lets every row through.
+   */
+  foreignRowFilter?(table: string): RowFilter | undefined;
 }
 
 export interface DropdownAnswer {
@@ -58,6 +63,8 @@ export async function dropdownOptions(
       const scope = options.scope ?? (pageScopeColumn !== null && prepared.catalog.get(options.table)?.has(pageScopeColumn) ? prepared.page.scope : 'none');
       const scopeColumn = scopeColumnOf(scope);
       if (scopeColumn !== null) where.push(sql`${sql.ref(`f.${scopeColumn}`)} = ${requireScopeValue(session, scope)}`);
+      const granted = ports.foreignRowFilter?.(options.table)?.(session, sql.ref('f.id'));
+      if (granted) where.push(granted);
       if (pattern) where.push(sql`cast(${label} as text) ilike ${pattern} escape '\\'`);
       const { rows } = await sql<{ value: unknown; label: unknown }>`
         select distinct ${value} as value, cast(${label} as text) as label

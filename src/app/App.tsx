@@ -1,26 +1,29 @@
 import { lazy, Suspense } from 'react';
 import { HashRouter, Navigate, Route, Routes } from 'react-router-dom';
 import { App as AntApp, ConfigProvider, Spin } from 'antd';
-import { LANGUAGES } from '../common/languages';
+import { useTranslation } from 'react-i18next';
+import { isLanguage } from '../common/languages';
 import { LoginScreen } from '../screens/auth/LoginScreen';
-import { ForgotScreen } from '../screens/auth/ForgotScreen';
-import { SignScreen } from '../screens/auth/SignScreen';
-import { NotFoundScreen } from '../screens/NotFoundScreen';
-import { NotAvailableScreen } from '../screens/NotAvailableScreen';
 import { RequireToken } from './guard';
-import { LOCALES } from './locale';
+import { antdLocaleOf } from './locale';
 import { PopupHost, ToastHost } from './popups';
 import { GlobalLoading, SessionEvents } from './shell/SessionEvents';
-import { useSession } from './store/session-store';
 
 // Everything behind sign-in is a lazy chunk: the login route loads no grid, editor or designer code.
 const PageShell = lazy(() => import('./PageShell'));
+// The other public screens too: the sign-in page carries only its own (tests/e2e/bundle-budget.test.ts).
+const ForgotScreen = lazy(() => import('../screens/auth/ForgotScreen').then((m) => ({ default: m.ForgotScreen })));
+const SignScreen = lazy(() => import('../screens/auth/SignScreen').then((m) => ({ default: m.SignScreen })));
+const NotFoundScreen = lazy(() => import('../screens/NotFoundScreen').then((m) => ({ default: m.NotFoundScreen })));
+const NotAvailableScreen = lazy(() => import('../screens/NotAvailableScreen').then((m) => ({ default: m.NotAvailableScreen })));
 
 export function App() {
-  // antd's texts (pagination, pickers, empty states) follow the interface language (issue 4, item 8).
-  const language = LANGUAGES[useSession((s) => s.languageCode)] ?? 'en';
+  // antd's texts (pagination, pickers, empty states) follow the interface language (issue 4, item 8)
+  // once its texts and antd's locale pack have loaded (src/app/i18n.ts).
+  const { i18n } = useTranslation();
+  const language = i18n.language;
   return (
-    <ConfigProvider locale={LOCALES[language].antd} theme={{ token: { colorPrimary: '#1f5fa8' } }}>
+    <ConfigProvider locale={isLanguage(language) ? antdLocaleOf(language) : undefined} theme={{ token: { colorPrimary: '#1f5fa8' } }}>
       <AntApp>
         <HashRouter>
           <SessionEvents />

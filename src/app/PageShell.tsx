@@ -10,6 +10,7 @@ import { showConfirm } from './popups';
 import { closeAllTabs, closeOtherTabs, closeTab, getSessionState, openTab, updateSession, useSession } from './store/session-store';
 import { loadMenu, loadStatus } from './shell/shell-data';
 import { NavMenu } from './shell/NavMenu';
+import { NotificationBell } from './shell/NotificationBell';
 import { ScopeSwitcher } from './shell/ScopeSwitcher';
 import { ScreenHost } from './shell/ScreenHost';
 import { UserMenu } from './shell/UserMenu';
@@ -205,6 +206,7 @@ export default function PageShell() {
   );
   const headerTools = (
     <Space size="middle" style={{ marginLeft: 'auto' }}>
+      <NotificationBell />
       <ScopeSwitcher onChanged={onScopeChanged} />
       <UserMenu onScopeChanged={onScopeChanged} onLayout={onLayout} />
     </Space>

@@ -1,15 +1,40 @@
-import i18next from 'i18next';
+import i18next, { type BackendModule, type ReadCallback } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '../common/languages';
-import { mergeLocaleFiles, type LocaleTree } from '../common/locale-tree';
+import { DEFAULT_LANGUAGE, isLanguage, LANGUAGES, type Language } from '../common/languages';
+import { localeFileOf, mergeLocaleFiles, type LocaleTree } from '../common/locale-tree';
 import { setApiLanguage } from './api/client';
-import { applyDayjsLocale } from './locale';
+import { applyDayjsLocale, loadLocalePack } from './locale';
 
-// Every area's texts, locales/<area>/<language>.json: a new area needs only its folder.
-const trees = mergeLocaleFiles(import.meta.glob<LocaleTree>('../../locales/*/*.json', { eager: true, import: 'default' }), LANGUAGES);
+// Every area's texts, locales/<area>/<language>.json: a new area needs only its folder. Only the
+// language shown is loaded (one chunk per language, vite.config.ts), the others when chosen.
+const LOCALE_FILES = import.meta.glob<LocaleTree>('../../locales/*/*.json', { import: 'default' });
 
-type Resources = Record<Language, { translation: LocaleTree }>;
-export const resources = Object.fromEntries(LANGUAGES.map((language) => [language, { translation: trees[language] }])) as Resources;
+/** One language's texts, all areas merged, with antd's and dayjs's locale of the language. */
+export async function loadLanguage(language: Language): Promise<LocaleTree> {
+  const files = Object.entries(LOCALE_FILES).filter(([path]) => localeFileOf(path)?.language === language);
+  const [trees] = await Promise.all([
+    Promise.all(files.map(async ([path, load]) => [path, await load()] as const)),
+    loadLocalePack(language),
+  ]);
+  return mergeLocaleFiles(Object.fromEntries(trees), [language])[language];
+}
+
+/** i18next loads a language's texts when it switches to it; switching completes once they are here. */
+const localeBackend: BackendModule = {
+  type: 'backend',
+  callbackApi: true,
+  init: () => undefined,
+  read(language: string, _namespace: string, callback: ReadCallback) {
+    if (!isLanguage(language)) {
+      callback(null, {});
+      return;
+    }
+    loadLanguage(language).then(
+      (tree) => callback(null, tree),
+      (error: unknown) => callback(error instanceof Error ? error : String(error), false),
+    );
+  },
+};
 
 const LANGUAGE_KEY = 'language';
 
@@ -25,14 +50,23 @@ export function rememberLanguage(language: Language): void {
 const initial = storedLanguage();
 // Calls carry the language from the first one on, so that error texts come back in it.
 setApiLanguage(initial);
-applyDayjsLocale(initial);
-
-void i18next.use(initReactI18next).init({
-  resources,
-  lng: initial,
-  fallbackLng: DEFAULT_LANGUAGE,
-  interpolation: { escapeValue: false },
-  returnNull: false,
+// dayjs follows once the language's locale has loaded.
+i18next.on('languageChanged', (language) => {
+  if (isLanguage(language)) applyDayjsLocale(language);
 });
+
+// The first screen renders once its language's texts are here: whoever imports this module waits.
+await i18next
+  .use(localeBackend)
+  .use(initReactI18next)
+  .init({
+    lng: initial,
+    // Every language has every text (tests/unit/locales.test.ts): no second language is loaded.
+    fallbackLng: false,
+    supportedLngs: [...LANGUAGES],
+    load: 'currentOnly',
+    interpolation: { escapeValue: false },
+    returnNull: false,
+  });
 
 export default i18next;

@@ -2,20 +2,20 @@ import { toLanguage, languageCode, type Language } from '../common/languages';
 import { api, setApiLanguage } from './api/client';
 import { getToken } from './api/token';
 import i18next, { rememberLanguage } from './i18n';
-import { applyDayjsLocale, LOCALES } from './locale';
+import { LOCALES } from './locale';
 import { updateSession } from './store/session-store';
 
 /**
- * Switches the interface language everywhere at once: texts, antd (through the store's language
- * code, which App.tsx turns into antd's locale), dayjs, the language sent with each call and the
- * page's `lang`. Accepts a language name or its numeric code of spec section 1.
+ * Switches the interface language everywhere: the language sent with each call, the page's
+ * `lang` and the store's language code at once; texts, antd's locale (App.tsx) and dayjs as soon
+ * as the language's texts have loaded (src/app/i18n.ts). Accepts a language name or its numeric
+ * code of spec section 1.
  */
 export function applyLanguage(value: number | string): Language | undefined {
   const language = toLanguage(value);
   if (!language) return undefined;
   rememberLanguage(language);
   setApiLanguage(language);
-  applyDayjsLocale(language);
   document.documentElement.lang = LOCALES[language].tag;
   updateSession({ languageCode: languageCode(language) });
   void i18next.changeLanguage(language);

@@ -1,28 +1,47 @@
 import dayjs from 'dayjs';
-import 'dayjs/locale/zh-cn';
-import 'dayjs/locale/zh-tw';
-import 'dayjs/locale/ko';
-import 'dayjs/locale/th';
-import 'dayjs/locale/ja';
 import type { Locale } from 'antd/es/locale';
-import enUS from 'antd/locale/en_US';
-import zhCN from 'antd/locale/zh_CN';
-import zhTW from 'antd/locale/zh_TW';
-import koKR from 'antd/locale/ko_KR';
-import thTH from 'antd/locale/th_TH';
-import jaJP from 'antd/locale/ja_JP';
 import type { Language } from '../common/languages';
 
-/** antd's locale pack, dayjs's locale and the BCP 47 tag of each of our six languages. */
-export const LOCALES: Record<Language, { antd: Locale; dayjs: string; tag: string; nativeName: string }> = {
-  zh: { antd: zhCN, dayjs: 'zh-cn', tag: 'zh-CN', nativeName: '简体中文' },
-  zh_tw: { antd: zhTW, dayjs: 'zh-tw', tag: 'zh-TW', nativeName: '繁體中文' },
-  en: { antd: enUS, dayjs: 'en', tag: 'en', nativeName: 'English' },
-  kor: { antd: koKR, dayjs: 'ko', tag: 'ko', nativeName: '한국어' },
-  th: { antd: thTH, dayjs: 'th', tag: 'th', nativeName: 'ไทย' },
-  jp: { antd: jaJP, dayjs: 'ja', tag: 'ja', nativeName: '日本語' },
+/** The dayjs locale name and the BCP 47 tag of each of our six languages, and its own name. */
+export const LOCALES: Record<Language, { dayjs: string; tag: string; nativeName: string }> = {
+  zh: { dayjs: 'zh-cn', tag: 'zh-CN', nativeName: '简体中文' },
+  zh_tw: { dayjs: 'zh-tw', tag: 'zh-TW', nativeName: '繁體中文' },
+  en: { dayjs: 'en', tag: 'en', nativeName: 'English' },
+  kor: { dayjs: 'ko', tag: 'ko', nativeName: '한국어' },
+  th: { dayjs: 'th', tag: 'th', nativeName: 'ไทย' },
+  jp: { dayjs: 'ja', tag: 'ja', nativeName: '日本語' },
 };
 
+/**
+ * antd's locale pack of each language, with the dayjs locale it needs: loaded with the language's
+ * texts (src/app/i18n.ts), so that the sign-in page carries only the language it shows.
+ */
+const PACKS: Record<Language, () => Promise<Locale>> = {
+  zh: () => Promise.all([import('antd/locale/zh_CN'), import('dayjs/locale/zh-cn')]).then(([pack]) => pack.default),
+  zh_tw: () => Promise.all([import('antd/locale/zh_TW'), import('dayjs/locale/zh-tw')]).then(([pack]) => pack.default),
+  en: () => import('antd/locale/en_US').then((pack) => pack.default),
+  kor: () => Promise.all([import('antd/locale/ko_KR'), import('dayjs/locale/ko')]).then(([pack]) => pack.default),
+  th: () => Promise.all([import('antd/locale/th_TH'), import('dayjs/locale/th')]).then(([pack]) => pack.default),
+  jp: () => Promise.all([import('antd/locale/ja_JP'), import('dayjs/locale/ja')]).then(([pack]) => pack.default),
+};
+
+const loadedPacks = new Map<Language, Locale>();
+
+/** Loads the language's antd and dayjs locales (once). */
+export async function loadLocalePack(language: Language): Promise<Locale> {
+  const loaded = loadedPacks.get(language);
+  if (loaded) return loaded;
+  const pack = await PACKS[language]();
+  loadedPacks.set(language, pack);
+  return pack;
+}
+
+/** antd's locale pack of the language, once loaded. */
+export function antdLocaleOf(language: Language): Locale | undefined {
+  return loadedPacks.get(language);
+}
+
+/** Switches dayjs to the language; its locale must be loaded (loadLocalePack). */
 export function applyDayjsLocale(language: Language): void {
   dayjs.locale(LOCALES[language].dayjs);
 }

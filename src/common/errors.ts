@@ -36,6 +36,9 @@ export const ERRORS = {
   ORDER_STATUS_ERROR: 409,
   WAVE_ID_EXISTS: 409,
   SCAN_BY_WAVE: 400,
+  // Inventory (DESIGN.md section 5; spec section 5 "there must be enough inventory")
+  INSUFFICIENT_INVENTORY: 409,
+  QTY_NOT_POSITIVE: 400,
   // Scanning
   INVALID_SKU: 400,
   OVERPACK_NOT_ALLOWED: 409,
@@ -103,6 +106,11 @@ export const ERRORS = {
   IMPORT_REJECTED: 400,
   IMPORT_FILE_INVALID: 400,
   IMPORT_COLUMN_MISSING: 400,
+  // Import templates (spec section 3 "report setting and import template")
+  IMPORT_TARGET_UNKNOWN: 400,
+  IMPORT_TARGET_FIELD: 400,
+  IMPORT_DELIMITER_INVALID: 400,
+  IMPORT_DATE_FORMAT: 400,
   BEHAVIOUR_UNKNOWN: 404,
   BEHAVIOUR_SELECTION: 400,
   BEHAVIOUR_NOT_ENABLED: 409,
@@ -115,6 +123,10 @@ export const ERRORS = {
   JOB_DELETE_ACTIVE: 409,
   CRON_INVALID: 400,
   JOB_HANDLER_UNKNOWN: 400,
+  // Grants of organizations, projects, warehouses and roles to users (the /user screen's tabs)
+  GRANT_EXISTS: 409,
+  GRANT_WAREHOUSE_OUTSIDE_PROJECTS: 400,
+  GRANT_ROLE_BEYOND_REACH: 403,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERRORS;

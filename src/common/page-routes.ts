@@ -33,7 +33,7 @@ const MENU = {
     idGener: masterdata,
     invCode: masterdata,
     rfUser: masterdata,
-    importConfig: pending,
+    importConfig: masterdata,
     support: pending,
   },
   inbound: { po: pending, asn: pending, asnStatic: pending, inbGr: pending, receive: pending, putaway: pending },

@@ -7,6 +7,7 @@ import { buildTestApp, createUser, injectAs, json, signIn, type TestApp } from '
 import { onRealServer } from '../helpers/database.js';
 import { countLedger } from '../fixtures/parcel/parcel.repository.js';
 import { parcelModule } from '../fixtures/parcel/parcel.module.js';
+import { MODULES } from '../../src/server/modules/index.js';
 
 /**
  * The shape of a business area (issue "One shape for every business area"): a tiny area of the
@@ -213,16 +214,10 @@ describe('right verbs', () => {
 
   it('lists the declared verbs for the role screen', async () => {
     const verbs = await t.database.db.selectFrom('right_verb').select('code').orderBy('code').execute();
-    expect(verbs.map((v) => v.code)).toEqual([
-      'job.job:activate',
-      'job.job:inactivate',
-      'job.job:run',
-      'job.timer:activate',
-      'job.timer:inactivate',
-      'job.timer:run',
-      'masterdata.loa:generate',
-      'parcel.parcel:close',
-    ]);
+    const declared: string[] = MODULES.flatMap((m) => m.rights ?? []).map((r) => r.right);
+    expect(declared).toContain('masterdata.loa:generate');
+    expect(declared).toContain('job.job:run');
+    expect(verbs.map((v) => v.code)).toEqual([...declared, 'parcel.parcel:close'].sort());
   });
 });
 

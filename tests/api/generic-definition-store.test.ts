@@ -56,12 +56,12 @@ describe(syncShippedDefinitions.name, () => {
   it('adds new files, skips unchanged ones by content hash, versions changed ones', async () => {
     write('storetest/org.page.json', page());
     const first = await syncShippedDefinitions(database.db, dir);
-    expect(first).toEqual({ added: ['storetest/org@1'], unchanged: 0, refused: [] });
+    expect(first).toEqual({ added: ['storetest/org@1'], unchanged: 0, refused: [], indexes: [] });
 
     // Same content, other key order and formatting: same canonical hash, nothing written.
     const reordered = Object.fromEntries(Object.entries(page()).reverse());
     write('storetest/org.page.json', JSON.stringify(reordered));
-    expect(await syncShippedDefinitions(database.db, dir)).toEqual({ added: [], unchanged: 1, refused: [] });
+    expect(await syncShippedDefinitions(database.db, dir)).toEqual({ added: [], unchanged: 1, refused: [], indexes: [] });
 
     write('storetest/org.page.json', page({ titleCode: 'ui.storetest.newTitle' }));
     expect((await syncShippedDefinitions(database.db, dir)).added).toEqual(['storetest/org@2']);

@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { Alert, Button, Card, Checkbox, Form, Input, Radio, Space, Typography } from 'antd';
+import { Alert, Button, Checkbox, Form, Input, Radio, Space, theme, Typography } from 'antd';
 import { LockOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
@@ -24,14 +24,28 @@ interface Challenge {
   methods: TwoStepMethod[];
 }
 
-/** The frame the public sign-in screens share. */
+/**
+ * The frame the public sign-in screens share: a card drawn with antd's tokens rather than antd's
+ * Card, which brings tabs and menus along and would make the sign-in page load them.
+ */
 export function AuthCard({ title, children, testId }: { title: string; children: ReactNode; testId: string }) {
+  const { token } = theme.useToken();
   return (
     <div style={{ minHeight: '100vh', display: 'grid', placeItems: 'center', background: '#f0f2f5', padding: 16 }}>
-      <Card style={{ width: 400, maxWidth: '100%' }} data-testid={testId}>
+      <div
+        style={{
+          width: 400,
+          maxWidth: '100%',
+          padding: token.paddingLG,
+          background: token.colorBgContainer,
+          border: `${token.lineWidth}px ${token.lineType} ${token.colorBorderSecondary}`,
+          borderRadius: token.borderRadiusLG,
+        }}
+        data-testid={testId}
+      >
         <Typography.Title level={3}>{title}</Typography.Title>
         {children}
-      </Card>
+      </div>
     </div>
   );
 }

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { sql, type Kysely } from 'kysely';
-import { loadPageDefinition, type ValidationProblem } from '../../../engine/schema/index.js';
+import { loadPageDefinition, type PageDefinition, type ValidationProblem } from '../../../engine/schema/index.js';
 import { checkPageAgainstCatalog } from '../../../engine/server/index.js';
 import { stableStringify } from '../../common/designer/stable-json.js';
 import type { DB } from '../db/schema.js';
@@ -11,6 +11,7 @@ import type { EventBus } from '../events/events.js';
 import type { AreaRegistry } from '../modules/area-registry.js';
 import { findLatestShipped, insertShippedVersion } from './page-definition.repository.js';
 import { inTransaction } from '../db/transaction.js';
+import { ensureDeclaredIndexes } from './definition-indexes.js';
 
 /** The folder of shipped definitions: `definitions/<module>/<function>.page.json` (DESIGN.md section 2). */
 export const DEFINITIONS_DIR = path.resolve(import.meta.dirname, '../../../definitions');
@@ -21,6 +22,8 @@ export interface SyncReport {
   unchanged: number;
   /** Files that were not synced, with every problem (schema, path, catalog). */
   refused: { file: string; problems: ValidationProblem[] }[];
+  /** Indexes created for the definitions' `indexed` fields (engine/schema/README.md). */
+  indexes: string[];
 }
 
 /** sha256 of the canonical JSON: the same definition always has the same hash, whatever its key order. */
@@ -53,12 +56,13 @@ export async function syncShippedDefinitions(
   dir: string = DEFINITIONS_DIR,
   options: { areas?: AreaRegistry; events?: EventBus } = {},
 ): Promise<SyncReport> {
-  const report: SyncReport = { added: [], unchanged: 0, refused: [] };
+  const report: SyncReport = { added: [], unchanged: 0, refused: [], indexes: [] };
   const files = listDefinitionFiles(dir);
   await inTransaction(db, async (trx) => {
     // Two app nodes starting together must not both add the same version.
     await sql`select pg_advisory_xact_lock(hashtext('page_definition:shipped-sync'))`.execute(trx);
     const startupOf = new Map<string, string>();
+    const synced: PageDefinition[] = [];
     for (const file of files) {
       let parsed: unknown;
       try {
@@ -100,6 +104,7 @@ export async function syncShippedDefinitions(
         report.refused.push({ file, problems: catalogProblems });
         continue;
       }
+      synced.push(page);
       const hash = contentHash(page);
       const latest = await findLatestShipped(trx, page.moduleCode, page.functionCode);
       if (latest?.contentHash === hash) {
@@ -117,6 +122,8 @@ export async function syncShippedDefinitions(
       });
       report.added.push(`${page.moduleCode}/${page.functionCode}@${version}`);
     }
+    // The indexes the shipped pages declare for their large lists' searches and sorts.
+    report.indexes = await ensureDeclaredIndexes(trx, synced);
     // Other app nodes drop their cached definitions when this commits (DESIGN.md section 9).
     if (report.added.length) await options.events?.emit(trx, 'definition.changed', { projectId: null, all: true });
   });
@@ -131,6 +138,7 @@ export async function syncDefinitionsAtStart(
 ): Promise<SyncReport> {
   const report = await syncShippedDefinitions(db, options.dir ?? DEFINITIONS_DIR, options);
   if (report.added.length) log.info({ added: report.added, unchanged: report.unchanged }, 'page definitions synced');
+  if (report.indexes.length) log.info({ indexes: report.indexes }, 'indexes declared by page definitions created');
   for (const refused of report.refused) {
     log.error({ file: refused.file, problems: refused.problems }, `page definition ${refused.file} refused`);
   }

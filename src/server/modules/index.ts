@@ -5,8 +5,11 @@ import { designerModule } from './designer/designer.module.js';
 import { genericModule } from './generic/generic.module.js';
 import { healthModule } from './health/health.module.js';
 import { homeModule } from './home/home.module.js';
+import { importsModule } from './imports/imports.module.js';
+import { inventoryModule } from './inventory/inventory.module.js';
 import { jobModule } from './job/job.module.js';
 import { masterdataModule } from './masterdata/masterdata.module.js';
+import { notificationModule } from './notification/notification.module.js';
 import { notifyModule } from './notify/notify.module.js';
 import { roleModule } from './role/role.module.js';
 import { userModule } from './user/user.module.js';
@@ -26,5 +29,8 @@ export const MODULES: readonly AreaModule[] = [
   genericModule,
   masterdataModule,
   notifyModule,
+  inventoryModule,
+  importsModule,
+  notificationModule,
   jobModule,
 ];

@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import i18next from '../../../src/app/i18n';
 import { applyLanguage } from '../../../src/app/language';
-import { formatDateTime, LOCALES } from '../../../src/app/locale';
+import dayjs from 'dayjs';
+import { antdLocaleOf, formatDateTime, loadLocalePack } from '../../../src/app/locale';
 import { getSessionState } from '../../../src/app/store/session-store';
 import { LANGUAGES } from '../../../src/common/languages';
 
@@ -24,6 +25,19 @@ describe(applyLanguage.name, () => {
     expect(localStorage.getItem('language')).toBe(language);
   });
 
+  it("switches texts and dayjs once the language's texts have loaded, and loads each language once", async () => {
+    applyLanguage('jp');
+    await i18next.changeLanguage('jp');
+    expect(i18next.t('ui.appName')).not.toBe('ui.appName');
+    const japanese = i18next.t('ui.appName');
+    expect(dayjs.locale()).toBe('ja');
+    applyLanguage('en');
+    await i18next.changeLanguage('en');
+    expect(i18next.t('ui.appName')).not.toBe(japanese);
+    expect(dayjs.locale()).toBe('en');
+    expect(i18next.hasResourceBundle('jp', 'translation')).toBe(true);
+  });
+
   it('ignores an unknown language and keeps the current one', () => {
     applyLanguage('en');
     expect(applyLanguage(9)).toBeUndefined();
@@ -31,13 +45,14 @@ describe(applyLanguage.name, () => {
     expect(getSessionState().languageCode).toBe(2);
   });
 
-  it("pairs every language with antd's locale pack", () => {
-    expect(LOCALES.zh.antd.locale).toBe('zh-cn');
-    expect(LOCALES.zh_tw.antd.locale).toBe('zh-tw');
-    expect(LOCALES.kor.antd.locale).toBe('ko');
-    expect(LOCALES.th.antd.locale).toBe('th');
-    expect(LOCALES.jp.antd.locale).toBe('ja');
-    expect(LOCALES.en.antd.locale).toBe('en');
+  it("pairs every language with antd's locale pack", async () => {
+    expect((await loadLocalePack('zh')).locale).toBe('zh-cn');
+    expect((await loadLocalePack('zh_tw')).locale).toBe('zh-tw');
+    expect((await loadLocalePack('kor')).locale).toBe('ko');
+    expect((await loadLocalePack('th')).locale).toBe('th');
+    expect((await loadLocalePack('jp')).locale).toBe('ja');
+    expect((await loadLocalePack('en')).locale).toBe('en');
+    expect(antdLocaleOf('jp')?.locale).toBe('ja');
   });
 });
 

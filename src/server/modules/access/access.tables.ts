@@ -59,17 +59,23 @@ export interface ProjectWarehouseTable {
   warehouse_id: number;
 }
 
-export interface UserOrganizationTable {
+/** Migration 0062 gave grants a key and audit columns; (user_id, organization_id) stays unique. */
+export interface UserOrganizationTable extends Audit {
+  id: Id;
   user_id: number;
   organization_id: number;
 }
 
-export interface UserProjectTable {
+/** Migration 0062 gave grants a key and audit columns; (user_id, project_id) stays unique. */
+export interface UserProjectTable extends Audit {
+  id: Id;
   user_id: number;
   project_id: number;
 }
 
-export interface UserWarehouseTable {
+/** Migration 0062 gave grants a key and audit columns; (user_id, warehouse_id) stays unique. */
+export interface UserWarehouseTable extends Audit {
+  id: Id;
   user_id: number;
   warehouse_id: number;
 }

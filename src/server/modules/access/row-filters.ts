@@ -1,11 +1,17 @@
 import { sql } from 'kysely';
 import type { RowFilter } from '../../../../engine/server/index.js';
 
+/** The grant's user shares a project with the caller (the /user screen's own filter, on a grant row). */
+const sharesProject = (callerId: number) =>
+  sql`exists (select 1 from user_project mine join user_project theirs on theirs.project_id = mine.project_id where mine.user_id = ${callerId} and theirs.user_id = g.user_id)`;
+
 /**
  * The row filters page definitions may name (`rowFilter`, issue 9 item 5): what a caller who is not
  * an administrator may see of the access masters, whoever holds the page's view right. Users: those
  * who share a project with the caller; projects, warehouses and organizations: those granted to
- * the caller.
+ * the caller; grants of users (the tabs of /user): only those of users who share a project with the
+ * caller, and of organizations, projects and warehouses only those granted to the caller too, so
+ * that a project's administrator sees nothing of other projects through another user's grants.
  */
 export const ROW_FILTERS: ReadonlyMap<string, RowFilter> = new Map<string, RowFilter>([
   [
@@ -24,7 +30,41 @@ export const ROW_FILTERS: ReadonlyMap<string, RowFilter> = new Map<string, RowFi
     'access.grantedOrganizations',
     (session, key) => (session.isAdmin ? undefined : sql`${key} in (select g.organization_id from user_organization g where g.user_id = ${session.userId})`),
   ],
+  [
+    'access.organizationGrants',
+    (session, key) =>
+      session.isAdmin
+        ? undefined
+        : sql`${key} in (select g.id from user_organization g where ${sharesProject(session.userId)}
+            and g.organization_id in (select m.organization_id from user_organization m where m.user_id = ${session.userId}))`,
+  ],
+  [
+    'access.projectGrants',
+    (session, key) =>
+      session.isAdmin
+        ? undefined
+        : sql`${key} in (select g.id from user_project g where g.project_id in (select m.project_id from user_project m where m.user_id = ${session.userId}))`,
+  ],
+  [
+    'access.warehouseGrants',
+    (session, key) =>
+      session.isAdmin
+        ? undefined
+        : sql`${key} in (select g.id from user_warehouse g where ${sharesProject(session.userId)}
+            and g.warehouse_id in (select m.warehouse_id from user_warehouse m where m.user_id = ${session.userId}))`,
+  ],
+  ['access.roleGrants', (session, key) => (session.isAdmin ? undefined : sql`${key} in (select g.id from user_role g where ${sharesProject(session.userId)})`)],
   // /job and /timer are two screens over one table (spec section 3: "A timer entity also exists"); for everyone.
   ['job.jobsOnly', (_session, key) => sql`${key} in (select j.id from job j where j.type = 'job')`],
   ['job.timersOnly', (_session, key) => sql`${key} in (select j.id from job j where j.type = 'timer')`],
+]);
+
+/**
+ * The access masters a dropdown offers (a foreign-table choice of any page): a caller who is not an
+ * administrator chooses only among the organizations, projects and warehouses granted to it.
+ */
+export const FOREIGN_ROW_FILTERS: ReadonlyMap<string, RowFilter> = new Map<string, RowFilter>([
+  ['organization', ROW_FILTERS.get('access.grantedOrganizations')!],
+  ['project', ROW_FILTERS.get('access.grantedProjects')!],
+  ['warehouse', ROW_FILTERS.get('access.grantedWarehouses')!],
 ]);

@@ -3,6 +3,7 @@ import type { DropdownOption } from '../../../../engine/schema/api.js';
 import type { DropdownPorts, EngineSession } from '../../../../engine/server/index.js';
 import type { Language } from '../../../common/languages.js';
 import type { DB } from '../../db/schema.js';
+import { FOREIGN_ROW_FILTERS } from '../access/row-filters.js';
 
 /** The code master's description column of each language; English is the fallback. */
 const DESCRIPTION_COLUMN: Record<Language, 'desc_en' | 'desc_zh' | 'desc_zh_tw' | 'desc_kor' | 'desc_th' | 'desc_jp'> = {
@@ -32,6 +33,7 @@ export async function findCodeMasterOptions(db: Kysely<DB>, codeType: string, la
 export function dropdownPorts(db: Kysely<DB>, language: Language): DropdownPorts {
   return {
     codeMaster: (_engineDb, codeType: string, _session: EngineSession) => findCodeMasterOptions(db, codeType, language),
+    foreignRowFilter: (table) => FOREIGN_ROW_FILTERS.get(table),
   };
 }
 

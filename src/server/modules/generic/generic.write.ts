@@ -1,5 +1,5 @@
 import type { Transaction } from 'kysely';
-import type { AddingRequest, DeletionRequest, DeletionResponse, GenericRow, ImportResponse, UpdatingRequest } from '../../../../engine/schema/api.js';
+import type { AddingRequest, DeletionRequest, DeletionResponse, GenericRow, ImportResponse, PageRef, UpdatingRequest } from '../../../../engine/schema/api.js';
 import {
   EngineError,
   checkRecordInDatabase,
@@ -17,6 +17,7 @@ import {
   type EngineFieldError,
   type EngineRow,
   type EngineSession,
+  type ImportRecord,
   type PreparedPage,
   type PreparedRecord,
 } from '../../../../engine/server/index.js';
@@ -169,7 +170,6 @@ export interface ImportUpload {
 export async function importRows(ctx: GenericContext, upload: ImportUpload): Promise<ImportResponse> {
   const { prepared } = await openPage(ctx, upload, 'add');
   refuseReadOnly(prepared.page);
-  const session = engineSession(ctx);
   const map = (prepared.page.fieldMaps ?? []).find((m) => m.code === upload.fieldMap);
   if (!map) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'fieldMap', code: 'FIELD_UNKNOWN', params: { name: upload.fieldMap.slice(0, 64) } }]);
   return engine(async () => {
@@ -182,49 +182,67 @@ export async function importRows(ctx: GenericContext, upload: ImportUpload): Pro
     }
     const mapped = mapImportRows(map, cells, labels);
     if (mapped.errors.length) throw new AppError('IMPORT_REJECTED', {}, mapped.errors);
-    // A file exported from the screen holds the labels of choices; one typed by hand may hold the codes.
-    for (const column of map.columns) {
-      const field = prepared.fieldsByName.get(column.field);
-      if (!field?.options) continue;
-      const texts = mapped.records.map((r) => r.record[field.name]).filter((v): v is string => typeof v === 'string');
-      const choices = await optionLabels(ctx.db, prepared, session, ctx.language, field, { labels: texts });
-      if (choices) for (const r of mapped.records) r.record[field.name] = choices.valueOf(r.record[field.name]);
-    }
-    if (!mapped.records.length) throw new AppError('IMPORT_FILE_INVALID', { reason: 'no rows' });
-    if (mapped.records.length > IMPORT_MAX_ROWS) throw new AppError('IMPORT_FILE_INVALID', { reason: `more than ${IMPORT_MAX_ROWS} rows` });
+    return saveImportedRecords(ctx, prepared, mapped.records);
+  });
+}
 
-    const candidates = mapped.records.map((r) => ({ row: r.row, record: prepareRecord(prepared, 'add', r.record) }));
-    return inTransaction(ctx.db, async (trx) => {
-      const problems: EngineFieldError[] = [];
-      const rowProblem = (row: number, error: EngineFieldError): EngineFieldError => ({
-        field: `row ${row}: ${error.field}`,
-        code: error.code,
-        params: { ...error.params, row, name: error.field },
-      });
-      let inserted = 0;
-      for (const { row, record } of candidates) {
-        const errors = await databaseChecks(trx, prepared, session, record);
-        if (errors.length) {
-          problems.push(...errors.map((e) => rowProblem(row, e)));
+/**
+ * Adds records read from a file (by a field map or an import template) to the page, all in one
+ * transaction or none: every row goes through the page's field rules, database checks and writer,
+ * and a refusal lists every problem of every row (`row <n>: <field>`). The caller has opened the
+ * page with its add right.
+ */
+export async function importRecordsToPage(ctx: GenericContext, ref: PageRef, records: ImportRecord[]): Promise<ImportResponse> {
+  const { prepared } = await openPage(ctx, ref, 'add');
+  refuseReadOnly(prepared.page);
+  return engine(() => saveImportedRecords(ctx, prepared, records));
+}
+
+async function saveImportedRecords(ctx: GenericContext, prepared: PreparedPage, records: ImportRecord[]): Promise<ImportResponse> {
+  const session = engineSession(ctx);
+  // A file exported from the screen holds the labels of choices; one typed by hand may hold the codes.
+  const present = new Set(records.flatMap((r) => Object.keys(r.record)));
+  for (const name of present) {
+    const field = prepared.fieldsByName.get(name);
+    if (!field?.options) continue;
+    const texts = records.map((r) => r.record[field.name]).filter((v): v is string => typeof v === 'string');
+    const choices = await optionLabels(ctx.db, prepared, session, ctx.language, field, { labels: texts });
+    if (choices) for (const r of records) r.record[field.name] = choices.valueOf(r.record[field.name]);
+  }
+  if (!records.length) throw new AppError('IMPORT_FILE_INVALID', { reason: 'no rows' });
+  if (records.length > IMPORT_MAX_ROWS) throw new AppError('IMPORT_FILE_INVALID', { reason: `more than ${IMPORT_MAX_ROWS} rows` });
+
+  const candidates = records.map((r) => ({ row: r.row, record: prepareRecord(prepared, 'add', r.record) }));
+  return inTransaction(ctx.db, async (trx) => {
+    const problems: EngineFieldError[] = [];
+    const rowProblem = (row: number, error: EngineFieldError): EngineFieldError => ({
+      field: `row ${row}: ${error.field}`,
+      code: error.code,
+      params: { ...error.params, row, name: error.field },
+    });
+    let inserted = 0;
+    for (const { row, record } of candidates) {
+      const errors = await databaseChecks(trx, prepared, session, record);
+      if (errors.length) {
+        problems.push(...errors.map((e) => rowProblem(row, e)));
+        continue;
+      }
+      // A savepoint per row: a constraint the checks missed, or the writer's refusal, fails its row, not the whole report.
+      try {
+        await withSavepoint(trx, 'import_row', () => saveRecord(ctx, trx, prepared, record, 'import'));
+        inserted += 1;
+      } catch (error) {
+        if (error instanceof AppError) {
+          const details = error.details?.length ? error.details : [{ field: '(record)', code: error.code }];
+          problems.push(...details.map((e) => rowProblem(row, { field: e.field, code: e.code, ...(e.params ? { params: e.params } : {}) })));
           continue;
         }
-        // A savepoint per row: a constraint the checks missed, or the writer's refusal, fails its row, not the whole report.
-        try {
-          await withSavepoint(trx, 'import_row', () => saveRecord(ctx, trx, prepared, record, 'import'));
-          inserted += 1;
-        } catch (error) {
-          if (error instanceof AppError) {
-            const details = error.details?.length ? error.details : [{ field: '(record)', code: error.code }];
-            problems.push(...details.map((e) => rowProblem(row, { field: e.field, code: e.code, ...(e.params ? { params: e.params } : {}) })));
-            continue;
-          }
-          if (!(error instanceof EngineError)) throw error;
-          const details = error.details ?? [{ field: '(record)', code: error.code }];
-          problems.push(...details.map((e) => rowProblem(row, e)));
-        }
+        if (!(error instanceof EngineError)) throw error;
+        const details = error.details ?? [{ field: '(record)', code: error.code }];
+        problems.push(...details.map((e) => rowProblem(row, e)));
       }
-      if (problems.length) throw new AppError('IMPORT_REJECTED', { rows: candidates.length }, problems);
-      return { inserted };
-    });
+    }
+    if (problems.length) throw new AppError('IMPORT_REJECTED', { rows: candidates.length }, problems);
+    return { inserted };
   });
 }

@@ -46,7 +46,9 @@ export interface RoleRuleTable {
   rule_id: number;
 }
 
-export interface UserRoleTable {
+/** Migration 0062 gave grants a key and audit columns; (user_id, role_id) stays unique. */
+export interface UserRoleTable extends Audit {
+  id: Id;
   user_id: number;
   role_id: number;
 }

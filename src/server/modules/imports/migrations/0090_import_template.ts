@@ -1,0 +1,47 @@
+import { sql, type Kysely } from 'kysely';
+import { grantConfiguratorAccess, withIdAndAudit } from '../../../db/migrations/helpers.js';
+
+/** Import templates and their columns (spec section 3, "report setting and import template"). */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await withIdAndAudit(db.schema.createTable('import_template'))
+    .addColumn('project_id', 'bigint', (col) => col.notNull().references('project.id'))
+    .addColumn('code', 'text', (col) => col.notNull())
+    .addColumn('name_en', 'text', (col) => col.notNull())
+    .addColumn('name_zh', 'text')
+    .addColumn('name_zh_tw', 'text')
+    .addColumn('name_jp', 'text')
+    .addColumn('display_seq', 'integer', (col) => col.notNull().defaultTo(0))
+    .addColumn('calculate_type', 'text')
+    .addColumn('customer_code', 'text')
+    .addColumn('project_code', 'text')
+    .addColumn('module_code', 'text', (col) => col.notNull())
+    .addColumn('function_code', 'text', (col) => col.notNull())
+    .addColumn('file_type', 'text', (col) => col.notNull().check(sql`file_type in ('xlsx', 'csv', 'fixed')`))
+    .addColumn('delimiter', 'text', (col) => col.defaultTo('/'))
+    .addColumn('with_header', 'boolean', (col) => col.notNull().defaultTo(true))
+    .addColumn('start_row', 'integer', (col) => col.notNull().defaultTo(2).check(sql`start_row >= 1`))
+    .addColumn('active', 'boolean', (col) => col.notNull().defaultTo(true))
+    .addUniqueConstraint('import_template_code', ['project_id', 'code'])
+    .execute();
+  await withIdAndAudit(db.schema.createTable('import_template_column'))
+    .addColumn('project_id', 'bigint', (col) => col.notNull().references('project.id'))
+    .addColumn('template_id', 'bigint', (col) => col.notNull().references('import_template.id').onDelete('cascade'))
+    .addColumn('seq', 'integer', (col) => col.notNull().defaultTo(0))
+    .addColumn('field_name', 'text', (col) => col.notNull())
+    .addColumn('source_column', 'text')
+    .addColumn('unique_key', 'boolean', (col) => col.notNull().defaultTo(false))
+    .addColumn('data_type', 'text', (col) => col.notNull().defaultTo('string').check(sql`data_type in ('string', 'integer', 'decimal', 'date', 'datetime', 'boolean')`))
+    .addColumn('length', 'integer')
+    .addColumn('decimals', 'integer')
+    .addColumn('date_format', 'text')
+    .addColumn('start_pos', 'integer')
+    .addColumn('end_pos', 'integer')
+    .addColumn('default_value', 'text')
+    .addColumn('range_min', 'text')
+    .addColumn('range_max', 'text')
+    .addColumn('mandatory', 'boolean', (col) => col.notNull().defaultTo(false))
+    .addColumn('combined_fields', 'text')
+    .addUniqueConstraint('import_template_column_field', ['template_id', 'field_name'])
+    .execute();
+  await grantConfiguratorAccess(db, ['import_template', 'import_template_column'], 'write');
+}

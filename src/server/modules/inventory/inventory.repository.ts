@@ -1,0 +1,150 @@
+import { sql, type Insertable, type Kysely, type Selectable, type Transaction } from 'kysely';
+import type { DB } from '../../db/schema.js';
+import type { InventoryBalanceTable, InventoryTransactionTable, LotTable } from './inventory.tables.js';
+
+/** The inventory area's SQL: the only queries that touch lots, balances and the ledger. */
+
+export type BalanceRow = Selectable<InventoryBalanceTable>;
+export type LotRow = Selectable<LotTable>;
+
+export interface BalanceKeyRow {
+  project_id: number;
+  warehouse_id: number;
+  owner_id: number;
+  sku_id: number;
+  lot_id: number;
+  location_id: number;
+  lpn: string;
+}
+
+const CHUNK = 1000;
+
+function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** The keys as one array per column, for `unnest`: one statement whatever the number of keys. */
+function keyArrays(keys: readonly BalanceKeyRow[]) {
+  return sql`unnest(
+    ${keys.map((k) => k.project_id)}::bigint[], ${keys.map((k) => k.warehouse_id)}::bigint[], ${keys.map((k) => k.owner_id)}::bigint[],
+    ${keys.map((k) => k.sku_id)}::bigint[], ${keys.map((k) => k.lot_id)}::bigint[], ${keys.map((k) => k.location_id)}::bigint[],
+    ${keys.map((k) => k.lpn)}::text[])`;
+}
+
+/** Creates the balance rows that do not exist yet (zero quantities), keys in the order given. */
+export async function insertMissingBalances(trx: Transaction<DB>, keys: readonly BalanceKeyRow[]): Promise<void> {
+  for (const part of chunks(keys, 5000)) {
+    await sql`
+      insert into inventory_balance (project_id, warehouse_id, owner_id, sku_id, lot_id, location_id, lpn)
+      select * from ${keyArrays(part)}
+      on conflict on constraint inventory_balance_key do nothing`.execute(trx);
+  }
+}
+
+/**
+ * Locks the balance rows of these keys, in one deterministic order (warehouse, owner, SKU, lot,
+ * location, LPN): two transactions touching the same rows always queue instead of deadlocking.
+ * The keys come sorted in that order, so chunks lock in that order too.
+ */
+export async function lockBalances(trx: Transaction<DB>, keys: readonly BalanceKeyRow[]): Promise<BalanceRow[]> {
+  const rows: BalanceRow[] = [];
+  for (const part of chunks(keys, 5000)) {
+    const result = await sql<BalanceRow>`
+      select b.* from inventory_balance b
+      join ${keyArrays(part)} as k(project_id, warehouse_id, owner_id, sku_id, lot_id, location_id, lpn)
+        on b.warehouse_id = k.warehouse_id and b.owner_id = k.owner_id and b.sku_id = k.sku_id
+       and b.lot_id = k.lot_id and b.location_id = k.location_id and b.lpn = k.lpn
+      order by b.warehouse_id, b.owner_id, b.sku_id, b.lot_id, b.location_id, b.lpn
+      for update of b`.execute(trx);
+    rows.push(...result.rows);
+  }
+  return rows;
+}
+
+export interface BalanceUpdate {
+  id: number;
+  on_hand_qty: string;
+  allocated_qty: string;
+  picked_qty: string;
+  held_qty: string;
+  inbound: boolean;
+  outbound: boolean;
+}
+
+/** Writes the new quantities of locked balance rows, many rows per statement. */
+export async function updateBalances(trx: Transaction<DB>, updates: readonly BalanceUpdate[]): Promise<void> {
+  for (const part of chunks(updates, 5000)) {
+    await sql`
+      update inventory_balance b set
+        on_hand_qty = v.on_hand, allocated_qty = v.allocated, picked_qty = v.picked, held_qty = v.held,
+        last_inbound_at = case when v.inbound then now() else b.last_inbound_at end,
+        last_outbound_at = case when v.outbound then now() else b.last_outbound_at end,
+        updated_at = now()
+      from unnest(${part.map((u) => u.id)}::bigint[], ${part.map((u) => u.on_hand_qty)}::numeric[], ${part.map((u) => u.allocated_qty)}::numeric[],
+                  ${part.map((u) => u.picked_qty)}::numeric[], ${part.map((u) => u.held_qty)}::numeric[],
+                  ${part.map((u) => u.inbound)}::boolean[], ${part.map((u) => u.outbound)}::boolean[])
+        as v(id, on_hand, allocated, picked, held, inbound, outbound)
+      where b.id = v.id`.execute(trx);
+  }
+}
+
+export async function insertLedgerRows(trx: Transaction<DB>, rows: readonly Insertable<InventoryTransactionTable>[]): Promise<number[]> {
+  const ids: number[] = [];
+  for (const part of chunks(rows, 500)) {
+    const inserted = await trx.insertInto('inventory_transaction').values(part).returning('id').execute();
+    ids.push(...inserted.map((r) => Number(r.id)));
+  }
+  return ids;
+}
+
+export type LotInsert = Omit<Insertable<LotTable>, 'attribute_key'> & { attribute_key: string };
+
+/** The lot with these attributes for this owner and SKU, created when new. */
+export async function findOrCreateLot(trx: Transaction<DB>, lot: LotInsert): Promise<LotRow> {
+  const created = await trx
+    .insertInto('lot')
+    .values(lot)
+    .onConflict((oc) => oc.constraint('lot_attributes').doNothing())
+    .returningAll()
+    .executeTakeFirst();
+  if (created) return created;
+  return trx
+    .selectFrom('lot')
+    .selectAll()
+    .where('owner_id', '=', lot.owner_id)
+    .where('sku_id', '=', lot.sku_id)
+    .where('attribute_key', '=', lot.attribute_key)
+    .executeTakeFirstOrThrow();
+}
+
+export async function findLot(db: Kysely<DB>, projectId: number, lotId: number): Promise<LotRow | undefined> {
+  return db.selectFrom('lot').selectAll().where('project_id', '=', projectId).where('id', '=', lotId).executeTakeFirst();
+}
+
+export async function findBalance(db: Kysely<DB>, projectId: number, balanceId: number): Promise<BalanceRow | undefined> {
+  return db.selectFrom('inventory_balance').selectAll().where('project_id', '=', projectId).where('id', '=', balanceId).executeTakeFirst();
+}
+
+/** For each balance of a project: its quantities and the sums of its ledger rows (the invariant check). */
+export async function ledgerAgreement(db: Kysely<DB>, projectId?: number) {
+  let query = db
+    .selectFrom('inventory_balance as b')
+    .leftJoin('inventory_transaction as t', 't.balance_id', 'b.id')
+    .select((eb) => [
+      'b.id',
+      'b.on_hand_qty',
+      'b.allocated_qty',
+      'b.picked_qty',
+      'b.held_qty',
+      sql<string>`coalesce(sum(t.qty), 0)`.as('ledger_on_hand'),
+      sql<string>`coalesce(sum(t.allocated_change), 0)`.as('ledger_allocated'),
+      sql<string>`coalesce(sum(t.picked_change), 0)`.as('ledger_picked'),
+      sql<string>`coalesce(sum(t.held_change), 0)`.as('ledger_held'),
+      eb.fn.count<number>('t.id').as('ledger_rows'),
+    ])
+    .groupBy('b.id');
+  if (projectId !== undefined) query = query.where('b.project_id', '=', projectId);
+  return query.execute();
+}

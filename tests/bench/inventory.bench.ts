@@ -1,0 +1,156 @@
+/**
+ * The inventory service under load (DESIGN.md section 5), on the real PostgreSQL server in a fresh
+ * database that is dropped afterwards:
+ * - receipt of 10,000 lines in one transaction (10,000 balance keys and ledger rows);
+ * - a mixed workload of 8 sessions (receipts, moves, adjustments, holds, allocations, picks) for
+ *   BENCH_SECONDS, in operations per second, printed beside pgbench's TPC-B-like tps with the same
+ *   8 clients on the same server in the same run (pgbench must be on the PATH).
+ *
+ * Environment: BENCH_DATABASE_URL, else DATABASE_URL, else TEST_DATABASE_URL, else
+ * postgres://postgres@127.0.0.1:5432/postgres; BENCH_SECONDS (default 20), BENCH_LINES (10000).
+ */
+import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import pg from 'pg';
+import { AppError } from '../../src/common/errors.js';
+import { connectPostgres, type Database } from '../../src/server/db/database.js';
+import { migrateToLatest } from '../../src/server/db/migrate.js';
+import { loadDemoData } from '../../src/server/db/seed/demo-data.js';
+import { seedFirstStart } from '../../src/server/db/seed/seed.js';
+import { inTransaction } from '../../src/server/db/transaction.js';
+import {
+  adjustStock,
+  allocateStock,
+  applyStockChanges,
+  holdStock,
+  lotFor,
+  moveStock,
+  pickStock,
+  receiveStock,
+  type BalanceKey,
+  type StockScope,
+} from '../../src/server/modules/inventory/inventory.service.js';
+import type { BenchReport } from './run.js';
+
+export const name = 'inventory';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+const LINES = Number(process.env.BENCH_LINES ?? 10_000);
+const SESSIONS = 8;
+
+async function admin(url: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+function pgbenchTps(url: string): number {
+  const env = { ...process.env };
+  execFileSync('pgbench', ['-i', '-q', '-s', '8', url], { stdio: 'pipe', env });
+  const out = execFileSync('pgbench', ['-c', String(SESSIONS), '-j', '2', '-T', String(SECONDS), url], { encoding: 'utf8', env });
+  const match = /tps = ([\d.]+)/.exec(out);
+  if (!match) throw new Error(`pgbench printed no tps:\n${out}`);
+  return Number(match[1]);
+}
+
+export async function run(): Promise<BenchReport> {
+  const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const dbName = `wms_bench_${Date.now().toString(36)}_${crypto.randomBytes(3).toString('hex')}`;
+  const pgbenchDb = `${dbName}_pgbench`;
+  await admin(serverUrl, `create database ${dbName}`);
+  await admin(serverUrl, `create database ${pgbenchDb}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${dbName}`;
+  const pgbenchUrl = new URL(serverUrl);
+  pgbenchUrl.pathname = `/${pgbenchDb}`;
+  const sessions: Database[] = [];
+  let database: Database | undefined;
+  try {
+    database = await connectPostgres(url.toString(), 2);
+    const db = database.db;
+    await migrateToLatest(db);
+    await seedFirstStart(db, 'Bench!Passw0rd1');
+    await loadDemoData(db);
+    const project = await db.selectFrom('project').select('id').orderBy('id').executeTakeFirstOrThrow();
+    const warehouse = await db.selectFrom('warehouse').select('id').where('code', '=', 'WH1').executeTakeFirstOrThrow();
+    const scope: StockScope = { projectId: project.id, warehouseId: warehouse.id, operator: 'bench' };
+    const skus = await db.selectFrom('sku').select(['id', 'owner_id']).orderBy('id').execute();
+    const locations = (await db.selectFrom('location').select('id').where('warehouse_id', '=', warehouse.id).where('location_type', 'in', ['storage', 'pick']).orderBy('id').execute()).map((r) => r.id);
+
+    // 1. Receipt of LINES lines in one transaction.
+    const lots = await inTransaction(db, async (trx) => Promise.all(skus.map((s) => lotFor(trx, scope, s.owner_id, s.id, { udf1: 'bench' }))));
+    const receiveStarted = performance.now();
+    await inTransaction(db, (trx) =>
+      applyStockChanges(
+        trx,
+        scope,
+        Array.from({ length: LINES }, (_, i) => {
+          const lot = lots[i % lots.length];
+          return {
+            key: { ownerId: lot.owner_id, skuId: lot.sku_id, lotId: lot.id, locationId: locations[Math.floor(i / lots.length) % locations.length] },
+            transType: 'receive' as const,
+            onHand: 100,
+            reference: { type: 'asn', orderNo: 'BENCH', line: i + 1 },
+          };
+        }),
+      ),
+    );
+    const receiveMs = performance.now() - receiveStarted;
+
+    // 2. Mixed workload, 8 sessions.
+    for (let i = 0; i < SESSIONS; i += 1) sessions.push(await connectPostgres(url.toString(), 1));
+    const keys: BalanceKey[] = lots.slice(0, 50).flatMap((lot) => locations.slice(0, 10).map((locationId) => ({ ownerId: lot.owner_id, skuId: lot.sku_id, lotId: lot.id, locationId })));
+    let done = 0;
+    let refused = 0;
+    const random = (n: number) => Math.floor(Math.random() * n);
+    const deadline = Date.now() + SECONDS * 1000;
+    const mixedStarted = performance.now();
+    await Promise.all(
+      sessions.map(async (session) => {
+        while (Date.now() < deadline) {
+          const key = keys[random(keys.length)];
+          const toLocationId = locations[random(10)];
+          const qty = 1 + random(5);
+          const op = random(6);
+          try {
+            await inTransaction(session.db, async (trx) => {
+              if (op === 0) await receiveStock(trx, scope, { key, qty });
+              else if (op === 1) await moveStock(trx, scope, { from: key, toLocationId, qty });
+              else if (op === 2) await adjustStock(trx, scope, { key, qty: random(2) ? qty : -qty });
+              else if (op === 3) await holdStock(trx, scope, { key, qty: random(2) ? qty : -qty });
+              else if (op === 4) await allocateStock(trx, scope, { key, qty });
+              else await pickStock(trx, scope, { from: key, toLocationId, qty });
+            });
+            done += 1;
+          } catch (error) {
+            if (!(error instanceof AppError)) throw error;
+            refused += 1;
+          }
+        }
+      }),
+    );
+    const mixedSeconds = (performance.now() - mixedStarted) / 1000;
+    const opsPerSecond = (done + refused) / mixedSeconds;
+
+    // 3. pgbench TPC-B-like on the same server, same clients.
+    const tps = pgbenchTps(pgbenchUrl.toString());
+
+    return {
+      summary: [
+        `receive ${LINES} lines in one transaction: ${(receiveMs / 1000).toFixed(2)} s (target <= 5 s)`,
+        `mixed workload, ${SESSIONS} sessions, ${SECONDS} s: ${opsPerSecond.toFixed(0)} operations/s (${done} applied, ${refused} refused as not enough stock)`,
+        `pgbench TPC-B-like, ${SESSIONS} clients, ${SECONDS} s: ${tps.toFixed(0)} tps; ratio ${(opsPerSecond / tps).toFixed(2)} (target >= 0.3)`,
+      ],
+      figures: { lines: LINES, receiveMs, seconds: SECONDS, sessions: SESSIONS, done, refused, opsPerSecond, pgbenchTps: tps, ratio: opsPerSecond / tps },
+    };
+  } finally {
+    await Promise.all(sessions.map((s) => s.close()));
+    await database?.close();
+    await admin(serverUrl, `drop database if exists ${dbName} with (force)`);
+    await admin(serverUrl, `drop database if exists ${pgbenchDb} with (force)`);
+  }
+}
