@@ -72,7 +72,6 @@ async function runHistory(page: Page): Promise<string[]> {
   await row.click();
   const runs = grid(page, 'job').getByTestId('engine-subpages').locator('[data-testid="engine-page"][data-function="jobRun"]');
   await runs.locator('.ag-header-cell-text').filter({ hasText: /\S/ }).first().waitFor({ timeout: 60_000 });
-  await page.waitForLoadState('networkidle');
   return rowTexts(page, 'jobRun');
 }
 
