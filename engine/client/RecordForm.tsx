@@ -184,9 +184,11 @@ export function RecordForm(props: RecordFormProps) {
   const formFields = useMemo(() => page.fields.filter((field) => isFormField(page, field, mode)), [page, mode]);
   const { choices, reloadFor } = useChoices(page, formFields, record, label);
 
+  const widgets = useMemo(() => ({ ...WIDGETS, ...services.widgets }), [services.widgets]);
+  const hostWidgets = useMemo(() => Object.keys(services.widgets ?? {}), [services.widgets]);
   const schemas = useMemo(
-    () => buildFormSchema(page, { mode, record, choices, label }),
-    [page, mode, record, choices, label],
+    () => buildFormSchema(page, { mode, record, choices, label, hostWidgets }),
+    [page, mode, record, choices, label, hostWidgets],
   );
 
   const idPrefix = `engine_${page.functionCode}`;
@@ -401,7 +403,7 @@ export function RecordForm(props: RecordFormProps) {
                 .filter((problem) => problem.name !== ''),
             )
           }
-          widgets={WIDGETS}
+          widgets={widgets}
           templates={TEMPLATES}
           formContext={formContext}
           transformErrors={transformErrors}

@@ -1,4 +1,5 @@
-import { createContext, useContext } from 'react';
+import { createContext, useContext, type ComponentType } from 'react';
+import type { WidgetProps } from '@rjsf/utils';
 import type { ScalarValue } from '../schema/index.js';
 import type { ConfirmItem, MessageItem } from './host/popups.js';
 
@@ -60,6 +61,11 @@ export interface EngineServices {
   formatDateTime?: (value: string) => string;
   /** Who is signed in, to keep per-user preferences apart; null when unknown. */
   userKey: string | null;
+  /**
+   * Form inputs the host brings, by name: a field whose `format` names one is edited with it (a
+   * `cron` field with the host's cron expression editor). The engine knows none of them.
+   */
+  widgets?: Readonly<Record<string, ComponentType<WidgetProps>>>;
   /** Per-user preferences (column choice); the host decides where they live. */
   preferences: { get(key: string): string | null; set(key: string, value: string): void };
 }

@@ -17,6 +17,10 @@ import { DECLARED_ROUTES } from '../common/page-routes';
 import { useSession } from './store/session-store';
 import { formatDateTime } from './locale';
 import { toLanguage } from '../common/languages';
+import { CronExpressionWidget } from './widgets/CronExpressionWidget';
+
+/** The form inputs this application brings to the engine, by the field format that asks for them. */
+const HOST_WIDGETS = { cron: CronExpressionWidget };
 
 type Filter = Record<string, ScalarValue>;
 
@@ -124,6 +128,7 @@ export function useEngineHostServices(): EngineServices {
       language,
       formatDateTime: (value) => formatDateTime(value, toLanguage(language) ?? 'en', timeZone),
       userKey: userUid == null ? null : String(userUid),
+      widgets: HOST_WIDGETS,
       preferences: {
         get: (key) => localStorage.getItem(key),
         set: (key, value) => localStorage.setItem(key, value),

@@ -128,6 +128,10 @@ export const ERRORS = {
   SQL_REFUSED: 400,
   SQL_NOT_PERMITTED: 403,
   PAGE_READ_ONLY: 409,
+  // Jobs and timers (spec sections 4 and 5)
+  JOB_DELETE_ACTIVE: 409,
+  CRON_INVALID: 400,
+  JOB_HANDLER_UNKNOWN: 400,
   // Grants of organizations, projects, warehouses and roles to users (the /user screen's tabs)
   GRANT_EXISTS: 409,
   GRANT_WAREHOUSE_OUTSIDE_PROJECTS: 400,

@@ -14,6 +14,7 @@ const masterdata = { definitionOf: 'masterdata' } as const;
 const setup = { definitionOf: 'setup' } as const;
 const transport = { definitionOf: 'transport' } as const;
 const inventory = { definitionOf: 'inventory' } as const;
+const jobs = { definitionOf: 'job' } as const;
 
 /** Menu groups in menu order, each with its routes in menu order. */
 const MENU = {
@@ -68,7 +69,7 @@ const MENU = {
     cycleCount: inventory,
     cycleCountMaster: inventory,
   },
-  billingJobs: { billingMaintance: pending, job: pending, timer: pending },
+  billingJobs: { billingMaintance: pending, job: jobs, timer: jobs },
   reports: { userReport: pending, userGeneric: pending },
   setup: { user: setup, role: setup, all_rule: setup },
   transport: { vehicle: transport, driver: transport, tmsOrder: pending, doOrders: pending },

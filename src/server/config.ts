@@ -23,6 +23,8 @@ export interface AppConfig {
   attachmentLimitBytes: number;
   /** Days a finished file of the download center is kept. */
   downloadDays: number;
+  /** Whether this node runs the job scheduler and job runs (JOB_SCHEDULER); tests switch it off unless they need it. */
+  jobScheduler: boolean;
 }
 
 /** Raised for a wrong environment variable; main prints its message as one line and exits. */
@@ -56,6 +58,7 @@ export const ENV_VARIABLES = [
   'DIST_DIR',
   'ATTACHMENT_LIMIT_MB',
   'DOWNLOAD_DAYS',
+  'JOB_SCHEDULER',
 ] as const;
 
 type Env = Record<string, string | undefined>;
@@ -115,5 +118,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
     distDir: path.resolve(env.DIST_DIR?.trim() || './dist'),
     attachmentLimitBytes: readInt(env, 'ATTACHMENT_LIMIT_MB', 500, 1, 500) * 1024 * 1024,
     downloadDays: readInt(env, 'DOWNLOAD_DAYS', 7, 1, 365),
+    jobScheduler: readBool(env, 'JOB_SCHEDULER', true),
   };
 }

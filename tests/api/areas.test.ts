@@ -216,6 +216,7 @@ describe('right verbs', () => {
     const verbs = await t.database.db.selectFrom('right_verb').select('code').orderBy('code').execute();
     const declared: string[] = MODULES.flatMap((m) => m.rights ?? []).map((r) => r.right);
     expect(declared).toContain('masterdata.loa:generate');
+    expect(declared).toContain('job.job:run');
     expect(verbs.map((v) => v.code)).toEqual([...declared, 'parcel.parcel:close'].sort());
   });
 });

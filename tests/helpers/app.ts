@@ -35,7 +35,8 @@ export async function buildTestApp(
     extraModules?: AreaModule[];
   } = {},
 ): Promise<TestApp> {
-  const config = loadConfig({ LOG_LEVEL: 'silent', ADMIN_PASSWORD: ADMIN.password, DEMO_DATA: 'false', ...env });
+  // The job scheduler stays off unless a test asks for it (JOB_SCHEDULER=true).
+  const config = loadConfig({ LOG_LEVEL: 'silent', ADMIN_PASSWORD: ADMIN.password, DEMO_DATA: 'false', JOB_SCHEDULER: 'false', ...env });
   // A test may bring its own migrated database (another connection role, for example).
   const database = options.database ?? (await createTestDatabase());
   const modules = [...MODULES, ...(options.extraModules ?? [])];

@@ -23,6 +23,8 @@ export interface BuildFormOptions {
   /** Loaded dropdown choices by field name. */
   choices: Record<string, ChoiceOption[] | undefined>;
   label(code: string): string;
+  /** Names of the host's form widgets: a field whose `format` is one of them is edited with it. */
+  hostWidgets?: readonly string[];
 }
 
 /**
@@ -114,6 +116,8 @@ export function buildFormSchema(page: PageDefinition, options: BuildFormOptions)
     if (field.format === 'password') {
       ui['ui:widget'] = 'password';
       ui['ui:options'] = { autocomplete: 'new-password' };
+    } else if (field.format && !readonly && options.hostWidgets?.includes(field.format)) {
+      ui['ui:widget'] = field.format;
     } else if (field.format) ui['ui:placeholder'] = field.format;
     uiSchema[field.name] = ui;
     order.push(field.name);

@@ -72,6 +72,11 @@ export class AreaRegistry {
     return this.jobs.get(name);
   }
 
+  /** Every job handler with the area that brings it, by name. */
+  jobHandlers(): { name: string; area: string }[] {
+    return this.modules.flatMap((module) => (module.jobs ?? []).map((job) => ({ name: job.name, area: module.name }))).sort((a, b) => a.name.localeCompare(b.name));
+  }
+
   rightVerbs(): RightVerbDefinition[] {
     return [...this.verbs.values()].sort((a, b) => a.right.localeCompare(b.right));
   }

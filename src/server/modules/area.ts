@@ -1,9 +1,10 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import type { Kysely, Migration, Transaction } from 'kysely';
 import type { Static, TObject } from 'typebox';
 import type { PageDefinition, ScalarValue } from '../../../engine/schema/index.js';
 import type { EngineRow, EngineSession } from '../../../engine/server/index.js';
 import type { RightName } from '../../common/rights.js';
+import type { AppConfig } from '../config.js';
 import type { DB } from '../db/schema.js';
 import type { DomainEventName, DomainEventHandler, EventBus } from '../events/events.js';
 import type { SessionUser } from '../http/access.js';
@@ -113,10 +114,30 @@ export interface RightVerbDefinition {
   labelCode: string;
 }
 
-/** A background job handler an area brings (the job runner of the platform services runs them by name). */
+/** What a job handler's `run` gets: the database, the job's parameters, and where to write its log. */
+export interface JobContext {
+  db: Kysely<DB>;
+  /** The job's parameters (spec section 3: name, value, seq) by name. */
+  params: Record<string, string>;
+  /** Appends a line to the run's log, shown in the job's run history. */
+  log: (line: string) => void;
+  config: AppConfig;
+  logger: FastifyBaseLogger;
+  /** The run's attempt, 1 for the first. */
+  attempt: number;
+  /** The run: its id, what started it and the tick (or request time) it is for. */
+  run: { id: number; trigger: 'schedule' | 'manual'; scheduledFor: Date };
+}
+
+/**
+ * A background job handler an area brings: a job (the /job screen) names it as its class, and the
+ * job runner runs it on the job's schedule or on "run now". It throws to fail the attempt (the
+ * runner retries with back-off, then records the run failed).
+ */
 export interface JobDefinition {
+  /** `<area>.<name>`, e.g. `auth.purgeExpired`. */
   name: string;
-  run(context: { db: Kysely<DB>; params: Record<string, string> }): Promise<void>;
+  run(context: JobContext): Promise<void>;
 }
 
 export type EventHandlers = { [Name in DomainEventName]?: DomainEventHandler<Name>[] };

@@ -9,6 +9,7 @@ import { healthModule } from './health/health.module.js';
 import { homeModule } from './home/home.module.js';
 import { importsModule } from './imports/imports.module.js';
 import { inventoryModule } from './inventory/inventory.module.js';
+import { jobModule } from './job/job.module.js';
 import { masterdataModule } from './masterdata/masterdata.module.js';
 import { notificationModule } from './notification/notification.module.js';
 import { notifyModule } from './notify/notify.module.js';
@@ -35,4 +36,5 @@ export const MODULES: readonly AreaModule[] = [
   inventoryModule,
   importsModule,
   notificationModule,
+  jobModule,
 ];

@@ -54,6 +54,9 @@ export const ROW_FILTERS: ReadonlyMap<string, RowFilter> = new Map<string, RowFi
             and g.warehouse_id in (select m.warehouse_id from user_warehouse m where m.user_id = ${session.userId}))`,
   ],
   ['access.roleGrants', (session, key) => (session.isAdmin ? undefined : sql`${key} in (select g.id from user_role g where ${sharesProject(session.userId)})`)],
+  // /job and /timer are two screens over one table (spec section 3: "A timer entity also exists"); for everyone.
+  ['job.jobsOnly', (_session, key) => sql`${key} in (select j.id from job j where j.type = 'job')`],
+  ['job.timersOnly', (_session, key) => sql`${key} in (select j.id from job j where j.type = 'timer')`],
 ]);
 
 /**

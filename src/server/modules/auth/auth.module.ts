@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { defineModule } from '../area.js';
 import { accountRoutes } from './account.routes.js';
+import { purgeExpiredJob } from './auth.jobs.js';
 import { authRoutes } from './auth.routes.js';
 import * as m0051 from './migrations/0051_login_failure.js';
 import './auth.tables.js';
@@ -11,4 +12,4 @@ const routes: FastifyPluginAsync = async (app) => {
 };
 
 /** Sign-in, two-step codes, trusted browsers, registration and password changes (spec section 9). */
-export const authModule = defineModule({ name: 'auth', migrations: { '0051_login_failure': m0051 }, routes });
+export const authModule = defineModule({ name: 'auth', migrations: { '0051_login_failure': m0051 }, routes, jobs: [purgeExpiredJob] });

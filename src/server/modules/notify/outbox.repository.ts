@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../../db/schema.js';
 
 export async function insertOutboxMessage(
@@ -13,4 +13,30 @@ export async function insertOutboxMessage(
 
 export async function findOutboxMessages(db: Kysely<DB>, recipient: string) {
   return db.selectFrom('outbox_message').selectAll().where('recipient', '=', recipient).orderBy('id', 'desc').execute();
+}
+
+/** The mask `maskedText` puts in place of a code: such a message cannot be sent again. */
+export const MASKED_SECRET = '******';
+
+/** E-mails not delivered (no SMTP then, or the server refused) in the last `maxAgeHours`, oldest first, without a masked code. */
+export async function findUndeliveredEmails(db: Kysely<DB>, maxAgeHours: number, limit: number) {
+  return db
+    .selectFrom('outbox_message')
+    .select(['id', 'recipient', 'subject', 'body'])
+    .where('channel', '=', 'email')
+    .where('status', 'in', ['stored', 'failed'])
+    .where('created_at', '>', sql<Date>`now() - make_interval(hours => ${maxAgeHours})`)
+    .where('body', 'not like', `%${MASKED_SECRET}%`)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+/** Records the outcome of sending an outbox message again; a delivered one keeps no text. */
+export async function markOutboxMessage(trx: Transaction<DB>, id: number, outcome: { status: 'sent' | 'failed'; error: string | null }): Promise<void> {
+  await trx
+    .updateTable('outbox_message')
+    .set({ status: outcome.status, error: outcome.error, ...(outcome.status === 'sent' ? { body: '(delivered)' } : {}), updated_at: sql`now()`, updated_by: 'system' })
+    .where('id', '=', id)
+    .execute();
 }

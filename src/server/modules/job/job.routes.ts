@@ -1,0 +1,166 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { requireUser } from '../../http/access-plugin.js';
+import { ErrorBodySchema } from '../../http/schemas.js';
+import { inTransaction } from '../../db/transaction.js';
+import { CRON_MAX_LENGTH } from './cron.js';
+import { InProcessRunQueue, PgBossRunQueue } from './job-queue.js';
+import { JobRunner } from './job-runner.js';
+import { JobScheduler } from './job-scheduler.js';
+import { listActiveJobs, listHandlers, syncJobHandlers } from './job.repository.js';
+import { activateJobs, inactivateJobs, jobRunHistory, previewCron, requestRun } from './job.service.js';
+
+const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema };
+const JobId = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
+const JobIds = Type.Object({ ids: Type.Array(JobId, { minItems: 1, maxItems: 100 }) }, { additionalProperties: false });
+const Ok = Type.Object({ ok: Type.Literal(true) });
+
+const CronPreview = Type.Union([
+  Type.Object({ valid: Type.Literal(true), nextRuns: Type.Array(Type.String()) }),
+  Type.Object({ valid: Type.Literal(false), reason: Type.String() }),
+]);
+
+const Run = Type.Object({
+  id: Type.Integer(),
+  trigger: Type.String(),
+  scheduledFor: Type.String(),
+  status: Type.String(),
+  attempts: Type.Integer(),
+  startedAt: Type.Union([Type.String(), Type.Null()]),
+  finishedAt: Type.Union([Type.String(), Type.Null()]),
+  node: Type.Union([Type.String(), Type.Null()]),
+  log: Type.String(),
+  error: Type.Union([Type.String(), Type.Null()]),
+  requestedBy: Type.Union([Type.String(), Type.Null()]),
+});
+
+/**
+ * Jobs and timers (spec section 7: `/job/*`, `/timer/*`, `/schedule*`, `/manual/schedule`). The
+ * records themselves are edited through the engine (definitions/job); these calls are what the
+ * engine cannot do: the cron expression editor's preview, the handler list, activate and
+ * inactivate, "run now" and the run history. The plugin also starts this node's scheduler with the
+ * application (unless JOB_SCHEDULER is off) and stops it on close.
+ */
+export const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const db = app.database.db;
+  let scheduler: JobScheduler | undefined;
+
+  app.addHook('onReady', async () => {
+    await inTransaction(db, (trx) => syncJobHandlers(trx, app.areas.jobHandlers()));
+    if (!app.config.jobScheduler) return;
+    const embedded = app.database.kind === 'pglite';
+    const runner = new JobRunner({ db, areas: app.areas, config: app.config, logger: app.log, events: app.events, node: app.events.node });
+    const queue = embedded ? new InProcessRunQueue() : new PgBossRunQueue(db, app.log);
+    scheduler = new JobScheduler({ db, queue, runner, logger: app.log, embedded });
+    await scheduler.start();
+  });
+  app.addHook('onClose', async () => {
+    await scheduler?.stop();
+  });
+
+  app.post(
+    '/job/cron',
+    {
+      config: { access: { right: 'job.job:view', scope: 'none' } },
+      schema: {
+        tags: ['job'],
+        summary: 'Checks a Quartz-style cron expression and answers its next five run times (the cron expression editor)',
+        body: Type.Object({ expression: Type.String({ maxLength: CRON_MAX_LENGTH * 2 }) }, { additionalProperties: false }),
+        response: { 200: CronPreview, ...errors },
+      },
+    },
+    async (request) => previewCron(request.body.expression),
+  );
+
+  app.get(
+    '/job/handlers',
+    {
+      config: { access: { right: 'job.job:view', scope: 'none' } },
+      schema: {
+        tags: ['job'],
+        summary: 'The job handlers (classes) the application registers',
+        response: { 200: Type.Object({ items: Type.Array(Type.Object({ name: Type.String(), area: Type.String(), available: Type.Boolean() })) }), ...errors },
+      },
+    },
+    async () => ({ items: await listHandlers(db) }),
+  );
+
+  app.get(
+    '/job/runs',
+    {
+      config: { access: { right: 'job.job:view', scope: 'none' } },
+      schema: {
+        tags: ['job'],
+        summary: "A job's run history, newest first: start, end, outcome and log",
+        querystring: Type.Object({ jobId: JobId, limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })) }, { additionalProperties: false }),
+        response: { 200: Type.Object({ items: Type.Array(Run) }), ...errors },
+      },
+    },
+    async (request) => ({ items: await jobRunHistory(db, request.query.jobId, request.query.limit) }),
+  );
+
+  app.get(
+    '/schedule',
+    {
+      config: { access: { right: 'job.job:view', scope: 'none' } },
+      schema: {
+        tags: ['job'],
+        summary: 'The active jobs and timers with their next run time',
+        response: { 200: Type.Object({ items: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), cronExpression: Type.String(), nextRun: Type.Union([Type.String(), Type.Null()]) })) }), ...errors },
+      },
+    },
+    async () => {
+      const jobs = await listActiveJobs(db);
+      return {
+        items: jobs.map((job) => {
+          const preview = previewCron(job.cron_expression);
+          return { id: Number(job.id), name: job.name, cronExpression: job.cron_expression, nextRun: preview.valid ? (preview.nextRuns[0] ?? null) : null };
+        }),
+      };
+    },
+  );
+
+  app.post(
+    '/schedule/addJob',
+    {
+      config: { access: { right: 'job.job:activate', scope: 'none' } },
+      schema: { tags: ['job'], summary: 'Activates jobs: their schedule starts (spec section 4)', body: JobIds, response: { 200: Ok, ...errors } },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      await inTransaction(db, (trx) => activateJobs(trx, request.body.ids, user.loginAccount));
+      return { ok: true as const };
+    },
+  );
+
+  app.post(
+    '/schedule/deleteJob',
+    {
+      config: { access: { right: 'job.job:inactivate', scope: 'none' } },
+      schema: { tags: ['job'], summary: 'Inactivates jobs: their schedule stops (spec section 4)', body: JobIds, response: { 200: Ok, ...errors } },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      await inTransaction(db, (trx) => inactivateJobs(trx, request.body.ids, user.loginAccount));
+      return { ok: true as const };
+    },
+  );
+
+  app.post(
+    '/manual/schedule',
+    {
+      config: { access: { right: 'job.job:run', scope: 'none' } },
+      schema: {
+        tags: ['job'],
+        summary: 'Runs a job now, whatever its schedule; answers the run, whose outcome appears in the history',
+        body: Type.Object({ id: JobId }, { additionalProperties: false }),
+        response: { 200: Type.Object({ runId: Type.Integer() }), ...errors },
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      const runId = await inTransaction(db, (trx) => requestRun(trx, request.body.id, user.loginAccount), { afterCommit: () => scheduler?.wake() });
+      return { runId };
+    },
+  );
+};
