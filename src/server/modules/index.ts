@@ -5,6 +5,7 @@ import { designerModule } from './designer/designer.module.js';
 import { genericModule } from './generic/generic.module.js';
 import { healthModule } from './health/health.module.js';
 import { homeModule } from './home/home.module.js';
+import { inboundModule } from './inbound/inbound.module.js';
 import { inventoryModule } from './inventory/inventory.module.js';
 import { masterdataModule } from './masterdata/masterdata.module.js';
 import { notifyModule } from './notify/notify.module.js';
@@ -27,4 +28,5 @@ export const MODULES: readonly AreaModule[] = [
   masterdataModule,
   notifyModule,
   inventoryModule,
+  inboundModule,
 ];
