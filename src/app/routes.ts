@@ -30,6 +30,9 @@ const SCREENS: Record<ScreenRoute, () => Promise<{ default: ComponentType }>> = 
   generic: () => import('./shell/designer-page'),
   // Any page definition by its codes: /page/mapTo?moduleCode=&functionCode= (src/app/engine-services.tsx).
   mapTo: () => import('./engine-services'),
+  // Batch receive, scan-in and the handheld receiving flow; handheld putaway (hand-written for scanner speed).
+  receive: () => import('../screens/inbound/ReceiveScreen'),
+  putaway: () => import('../screens/inbound/PutawayScreen'),
 };
 
 function targetOf({ route, target }: PageRouteDeclaration): RouteTarget {

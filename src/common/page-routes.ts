@@ -13,6 +13,7 @@ const pending = 'pending';
 const masterdata = { definitionOf: 'masterdata' } as const;
 const setup = { definitionOf: 'setup' } as const;
 const transport = { definitionOf: 'transport' } as const;
+const inbound = { definitionOf: 'inbound' } as const;
 
 /** Menu groups in menu order, each with its routes in menu order. */
 const MENU = {
@@ -35,7 +36,7 @@ const MENU = {
     importConfig: pending,
     support: pending,
   },
-  inbound: { po: pending, asn: pending, asnStatic: pending, inbGr: pending, receive: pending, putaway: pending },
+  inbound: { po: inbound, asn: inbound, asnStatic: inbound, inbGr: inbound, receive: screen, putaway: screen },
   outbound: {
     so: pending,
     pso: pending,

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { grantConfiguratorAccess, withIdAndAudit } from '../../../db/migrations/helpers.js';
+import { CONFIGURATOR_READ_ROLE, CONFIGURATOR_WRITE_ROLE, grantConfiguratorAccess, withIdAndAudit } from '../../../db/migrations/helpers.js';
 
 const QTY = sql`numeric(18,4)`;
 
@@ -143,6 +143,24 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addCheckConstraint('putaway_task_quantities', sql`qty > 0 and held_qty >= 0 and held_qty <= qty and status in ('open', 'done')`)
     .execute();
   await db.schema.createIndex('putaway_task_open_idx').on('putaway_task').columns(['warehouse_id', 'status']).execute();
+
+  // Read-only views of the /asnStatic and /inbGr pages; security_invoker keeps the tables' row policies in force for configurator roles.
+  await sql`
+    create view asn_summary with (security_invoker = true) as
+    select a.id, a.project_id, a.warehouse_id, a.asn_no, o.code as owner_code, a.status, a.expected_date, a.received_at,
+           count(l.id)::int as line_count, coalesce(sum(l.expected_qty), 0) as expected_qty,
+           coalesce(sum(l.received_qty), 0) as received_qty, coalesce(sum(l.putaway_qty), 0) as putaway_qty
+    from asn a join owner o on o.id = a.owner_id left join asn_line l on l.asn_id = a.id
+    group by a.id, o.code`.execute(db);
+  await sql`
+    create view receipt_view with (security_invoker = true) as
+    select r.id, r.project_id, r.warehouse_id, h.receipt_no, r.asn_id, s.code as sku_code, lot.lot_no, loc.code as location_code,
+           r.lpn, r.qty, r.damage_qty, r.hold_qty, r.putaway_qty, r.status, r.created_at, r.created_by
+    from receipt_line r join receipt h on h.id = r.receipt_id join sku s on s.id = r.sku_id
+         join lot on lot.id = r.lot_id join location loc on loc.id = r.location_id`.execute(db);
+  for (const view of ['asn_summary', 'receipt_view']) {
+    await sql`grant select on ${sql.table(view)} to ${sql.id(CONFIGURATOR_READ_ROLE)}, ${sql.id(CONFIGURATOR_WRITE_ROLE)}`.execute(db);
+  }
 
   await grantConfiguratorAccess(db, ['po', 'po_line', 'asn', 'asn_line', 'asn_carton', 'receipt', 'receipt_line', 'putaway_task'], 'read');
 }
