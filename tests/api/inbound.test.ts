@@ -15,7 +15,7 @@ let ownerId: number;
 const skuIds: number[] = [];
 let warehouseId: number;
 
-const RIGHTS = [
+const RIGHTS: `${string}:${string}`[] = [
   'inbound.po:view',
   'inbound.po:add',
   'inbound.po:edit',
