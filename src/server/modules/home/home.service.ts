@@ -4,7 +4,7 @@ import type { DB } from '../../db/schema.js';
 import type { SessionUser } from '../../http/access.js';
 import { countOpenByStatus, findMostUsedPages, recordPageVisit, setNavLayout, tableColumns, type PageVisitRow } from './home.repository.js';
 
-export type WorkKind = 'asn' | 'order' | 'task';
+export type WorkKind = 'asn' | 'order' | 'task' | 'putaway';
 
 /**
  * Where the open work of a warehouse lives. The tables arrive with the inbound, outbound and task
@@ -16,6 +16,8 @@ const WORK_SOURCES: { kind: WorkKind; tables: string[]; terminal: string[] }[] =
   { kind: 'asn', tables: ['asn_header', 'asn'], terminal: ['putaway', 'cancelled', 'deleted', 'closed'] },
   { kind: 'order', tables: ['so_header', 'sales_order'], terminal: ['shipped', 'delivered', 'billed', 'cancelled', 'deleted', 'closed'] },
   { kind: 'task', tables: ['wms_task', 'task'], terminal: ['done', 'completed', 'cancelled', 'deleted', 'closed'] },
+  // Receipt lines waiting for putaway (inbound area): open until put away.
+  { kind: 'putaway', tables: ['receipt_line'], terminal: ['putaway'] },
 ];
 
 export interface WorkSummary {

@@ -263,7 +263,15 @@ export async function searchReceivableLines(db: Db, scope: Scope, text: string, 
     .where('a.warehouse_id', '=', scope.warehouseId)
     .where('a.status', 'in', [...statuses])
     .where(sql<boolean>`l.received_qty < l.expected_qty`)
-    .where((eb) => eb.or([eb('a.asn_no', 'ilike', like), eb('s.code', 'ilike', like), eb('s.description', 'ilike', like)]))
+    .where((eb) =>
+      eb.or([
+        eb('a.asn_no', 'ilike', like),
+        eb('s.code', 'ilike', like),
+        eb('s.description', 'ilike', like),
+        // A scanned barcode (UPC, EAN, GTIN) of the SKU, exactly.
+        eb.exists(eb.selectFrom('sku_upc as u').select('u.id').whereRef('u.sku_id', '=', 's.id').where('u.upc', '=', text)),
+      ]),
+    )
     .orderBy('a.id')
     .orderBy('l.line_no')
     .limit(limit)
