@@ -59,6 +59,10 @@ export async function findSkuByCodeOrBarcode(db: Db, projectId: number, code: st
   return query.orderBy('sku.id').executeTakeFirst();
 }
 
+export async function firstSkusOfOwner(db: Db, projectId: number, ownerId: number, limit: number) {
+  return db.selectFrom('sku').select(['id', 'code']).where('project_id', '=', projectId).where('owner_id', '=', ownerId).orderBy('code').limit(limit).execute();
+}
+
 // ---------------------------------------------------------------- purchase orders
 
 export async function findPo(db: Db, projectId: number, id: number): Promise<PoRow | undefined> {
