@@ -204,7 +204,8 @@ export async function saveAsnHeader(trx: Transaction<DB>, actor: Actor, input: A
     ...(input.expectedDate !== undefined ? { expected_date: dateOf(input.expectedDate, 'expectedDate') } : {}),
     ...(input.remark !== undefined ? { remark: input.remark } : {}),
   };
-  const same = Object.entries(changes).every(([k, v]) => String((asn as unknown as Record<string, unknown>)[k] ?? '') === String(v ?? ''));
+  const stored = asn as unknown as Record<string, string | number | null>;
+  const same = Object.entries(changes).every(([k, v]) => String(stored[k] ?? '') === String(v ?? ''));
   if (same) throw new AppError('DATA_NOT_CHANGED');
   await repo.updateAsn(trx, asn.id, { ...changes, updated_at: now(), updated_by: actor.login });
   return (await repo.findAsn(trx, actor, asn.id))!;

@@ -23,7 +23,7 @@ function projectOf(session: EngineSession): number {
 function positive(value: unknown, field: string): void {
   let qty: Decimal;
   try {
-    qty = new Decimal(String(value ?? ''));
+    qty = new Decimal(typeof value === 'number' || typeof value === 'string' ? value : Number.NaN);
   } catch {
     throw new AppError('QTY_NOT_POSITIVE', {}, [{ field, code: 'QTY_NOT_POSITIVE' }]);
   }
