@@ -10,7 +10,7 @@ import { useServerAndBrowser } from '../helpers/browser.js';
  * their spec message.
  */
 describe('inbound from purchase order to putaway in Chromium', () => {
-  const e2e = useServerAndBrowser();
+  const e2e = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }));
   let token = '';
 
   async function call<T>(path: string, body?: unknown): Promise<T> {
