@@ -1,4 +1,5 @@
 import Decimal from 'decimal.js';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerAgreement } from '../../src/server/modules/inventory/inventory.repository.js';
 import { onRealServer } from '../helpers/database.js';
@@ -415,6 +416,39 @@ describe('ASN header actions and lines', () => {
     await refused(otherWarehouse, '/asn/getHeader', { id: asn.id }, 'NO_RECORD');
     await refused(otherWarehouse, '/asn/cancel', { id: asn.id }, 'NO_RECORD');
     expect(await asnStatus(asn.id)).toBe('new');
+  });
+
+  it('imports ASN lines from Excel through the engine: every row error listed and nothing written, then all rows', async () => {
+    const asn = await newAsn([{ skuCode: 'SKU-A', expectedQty: 1 }]);
+    const xlsx = async (rows: (string | number)[][]) => {
+      const workbook = new ExcelJS.Workbook();
+      const sheet = workbook.addWorksheet('ASN lines');
+      sheet.addRow(['ASN', 'SKU', 'Qty', 'UOM', 'Lot', 'Expiry date']);
+      for (const row of rows) sheet.addRow(row);
+      return Buffer.from(await workbook.xlsx.writeBuffer());
+    };
+    const upload = (content: Buffer) => {
+      const boundary = '----inboundImport';
+      const fields = { moduleCode: 'inbound', functionCode: 'asnLine', fieldMap: 'default' };
+      const parts: Buffer[] = Object.entries(fields).map(([name, value]) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+      parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="asn.xlsx"\r\nContent-Type: application/vnd.openxmlformats-officedocument.spreadsheetml.sheet\r\n\r\n`));
+      parts.push(content, Buffer.from(`\r\n--${boundary}--\r\n`));
+      return injectAs(t.app, clerk, { method: 'POST', url: '/api/generic/import', payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+    };
+    const countLines = async () => (await t.database.db.selectFrom('asn_line').select('id').where('asn_id', '=', asn.id).execute()).length;
+    const bad = await upload(await xlsx([[asn.asn_no, 'SKU-A', 5, 'EA', 'L1', '2027-01-31'], [asn.asn_no, 'NO-SUCH-SKU', 1, 'EA', '', ''], [asn.asn_no, 'SKU-B', 0, 'EA', '', '']]));
+    expect(bad.statusCode, bad.body).toBe(400);
+    const body = json<{ code: string; details: { field: string; params: { row: number } }[] }>(bad);
+    expect(body.code).toBe('IMPORT_REJECTED');
+    expect([...new Set(body.details.map((d) => d.params.row))].sort()).toEqual([3, 4]);
+    expect(await countLines()).toBe(1);
+    const good = await upload(await xlsx([[asn.asn_no, 'SKU-A', 5, 'EA', 'L1', '2027-01-31'], [asn.asn_no, 'SKU-B', 2, 'EA', '', '']]));
+    expect(good.statusCode, good.body).toBe(200);
+    expect(await countLines()).toBe(3);
+    // The ASN goes out as an xlsx file through the engine's export.
+    const exported = await post(clerk, '/generic/export', { moduleCode: 'inbound', functionCode: 'asn' });
+    expect(exported.statusCode, exported.body.slice(0, 200)).toBe(200);
+    expect(exported.headers['content-type']).toMatch(/spreadsheetml/);
   });
 
   it('reports the open inbound work of the warehouse', async () => {
