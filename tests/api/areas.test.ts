@@ -213,7 +213,15 @@ describe('right verbs', () => {
 
   it('lists the declared verbs for the role screen', async () => {
     const verbs = await t.database.db.selectFrom('right_verb').select('code').orderBy('code').execute();
-    expect(verbs.map((v) => v.code)).toEqual(['masterdata.loa:generate', 'parcel.parcel:close']);
+    expect(verbs.map((v) => v.code)).toEqual([
+      'inbound.asn:cancel',
+      'inbound.asn:close',
+      'inbound.asn:receive',
+      'inbound.putaway:confirm',
+      'inventory.adjust:approve',
+      'masterdata.loa:generate',
+      'parcel.parcel:close',
+    ]);
   });
 });
 
