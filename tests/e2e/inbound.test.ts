@@ -115,4 +115,43 @@ describe('inbound from purchase order to putaway in Chromium', () => {
     await call('/asn/close', { id: asn.id });
     expect(await status(asn.id)).toBe('closed');
   });
+
+  it('receives on the handheld screen size from a GS1-128 label, keyboard only', async () => {
+    const sku = (await call<{ rows: { _key: number; code: string; owner_id: number }[] }>('/generic/selection', { moduleCode: 'masterdata', functionCode: 'sku', page: 1, pageSize: 1 })).rows[0];
+    const byKey = (field: string, value: number) => ({ combinator: 'and', rules: [{ field, operator: '=', value }] });
+    const upc = (await call<{ rows: { upc: string }[] }>('/generic/selection', { moduleCode: 'masterdata', functionCode: 'skuUpc', page: 1, pageSize: 10, conditions: byKey('sku_id', sku._key) })).rows.find((u) => /^\d{13}$/.test(u.upc))!;
+    const owner = (await call<{ rows: { _key: number; code: string }[] }>('/generic/selection', { moduleCode: 'masterdata', functionCode: 'ogr', page: 1, pageSize: 10 })).rows.find((o) => o._key === sku.owner_id)!;
+    const asn = await call<{ id: number; asn_no: string }>('/asn/saveHeader', { ownerCode: owner.code, remark: 'handheld' });
+    await call('/asn/saveDetail', { asnId: asn.id, lines: [{ skuCode: sku.code, expectedQty: 8 }] });
+
+    const page = await signedInAt('/page/receive', { width: 360, height: 640 });
+    await page.locator('[data-testid="handheld-receive"]').waitFor();
+    const field = page.locator('[data-testid="scan-field"]');
+    await expect.poll(() => field.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.type(`(01)0${upc.upc}(10)LOT-HH(17)271231`);
+    await page.keyboard.press('Enter');
+    // More than one open line of the SKU may match: the operator picks this ASN's.
+    const choice = page.locator('[data-testid^="line-"]', { hasText: asn.asn_no });
+    await page.locator('[data-testid="handheld-line"], [data-testid^="line-"]').first().waitFor();
+    if (await choice.count()) await choice.first().click();
+    await page.locator('[data-testid="handheld-line"]').waitFor();
+    expect(await page.locator('[data-testid="handheld-line"]').textContent()).toContain('LOT-HH');
+    await expect.poll(() => page.locator('[data-testid="scan-field"]').evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.type('NOWHERE-99');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('3');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('[data-testid="handheld-feedback"]').textContent()).toContain('NOWHERE-99');
+    await page.locator('[data-testid="handheld-back"]').click();
+    await page.keyboard.type(asn.asn_no);
+    await page.keyboard.press('Enter');
+    await page.locator('[data-testid="handheld-line"]').waitFor();
+    await page.keyboard.type('DOCK-01');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('3');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('[data-testid="handheld-feedback"]').getAttribute('data-tone')).toBe('success');
+    expect((await call<{ status: string }>('/asn/getHeader', { id: asn.id })).status).toBe('partial_received');
+    await page.context().close();
+  });
 });

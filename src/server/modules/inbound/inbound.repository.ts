@@ -272,8 +272,14 @@ export async function searchReceivableLines(db: Db, scope: Scope, text: string, 
         eb('a.asn_no', 'ilike', like),
         eb('s.code', 'ilike', like),
         eb('s.description', 'ilike', like),
-        // A scanned barcode (UPC, EAN, GTIN) of the SKU, exactly.
-        eb.exists(eb.selectFrom('sku_upc as u').select('u.id').whereRef('u.sku_id', '=', 's.id').where('u.upc', '=', text)),
+        // A scanned barcode (UPC, EAN, GTIN) of the SKU, exactly, or as the GTIN-14 of a GS1 label (a leading 0 before an EAN-13).
+        eb.exists(
+          eb
+            .selectFrom('sku_upc as u')
+            .select('u.id')
+            .whereRef('u.sku_id', '=', 's.id')
+            .where((w) => w.or([w('u.upc', '=', text), w(sql<string>`'0' || u.upc`, '=', text)])),
+        ),
       ]),
     )
     .orderBy('a.id')
