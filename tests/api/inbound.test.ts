@@ -65,6 +65,7 @@ beforeAll(async () => {
     { code: 'A-01-1', location_type: 'pick' as const, pick_seq: 1 },
     { code: 'A-01-2', location_type: 'storage' as const, pick_seq: 2 },
     { code: 'A-02-2', location_type: 'storage' as const, pick_seq: 3 },
+    { code: 'A-03-2', location_type: 'storage' as const, pick_seq: 4 },
     { code: 'QC-01', location_type: 'qc' as const },
   ];
   await db
@@ -244,11 +245,34 @@ describe('purchase order to putaway', () => {
     );
     await refused(clerk, '/rec/split', { receiptLineId: line.id, qty: 4, changes: [{ field: 'udf1', fromValue: 'a', toValue: 'b' }] }, 'SPLIT_NOT_ALLOWED');
     expect(await snapshot()).toEqual(before);
-    // The loose line gets an LPN for 1 of its 4: split by the trace id here (from-value is its current value).
+    // The from-value must be the line's current value.
     await refused(clerk, '/rec/split', { receiptLineId: line.id, qty: 1, changes: [{ field: 'trace_id', fromValue: 'nothing', toValue: 'T1' }] }, 'SPLIT_NOT_ALLOWED');
-    await ok(clerk, '/rec/split', { receiptLineId: line.id, qty: 1, changes: [{ field: 'udf3', fromValue: '-', toValue: 'x' }] }).catch(() => undefined);
-    const split = await post(clerk, '/rec/split', { receiptLineId: line.id, qty: 1, changes: [{ field: 'lpn', fromValue: '-', toValue: 'LPN-0002' }] });
-    expect(json<{ code: string }>(split).code).toBe('SPLIT_NOT_ALLOWED');
+    expect(await snapshot()).toEqual(before);
+    // 2 of the 6 received blue ones (1 damaged, held) become red: a new lot, the stock moved in the ledger.
+    const blue = table.lines.find((l) => l.sku_code === 'SKU-A' && l.lpn === '')!;
+    const split = await ok<{ receiptLineId: number }>(clerk, '/rec/split', { receiptLineId: blue.id, qty: 2, changes: [{ field: 'udf1', fromValue: 'blue', toValue: 'red' }] });
+    const db = t.database.db;
+    const lines = await db
+      .selectFrom('receipt_line as r')
+      .innerJoin('lot', 'lot.id', 'r.lot_id')
+      .select(['r.id', 'r.qty', 'lot.udf1', 'lot.lot_no'])
+      .where('r.id', 'in', [blue.id, split.receiptLineId])
+      .orderBy('r.id')
+      .execute();
+    expect(lines.map((l) => [Number(l.qty), l.udf1, l.lot_no])).toEqual([
+      [4, 'blue', 'L-2026-01'],
+      [2, 'red', 'L-2026-01'],
+    ]);
+    const moves = await db.selectFrom('inventory_transaction').select(['qty', 'reason']).where('reference_type', '=', 'RECEIPT_SPLIT').orderBy('id').execute();
+    expect(moves.map((m) => [Number(m.qty), m.reason])).toEqual([
+      [-2, 'split'],
+      [2, 'split'],
+    ]);
+    const tasks = await db.selectFrom('putaway_task').select(['receipt_line_id', 'qty', 'held_qty']).where('receipt_line_id', 'in', [blue.id, split.receiptLineId]).orderBy('id').execute();
+    expect(tasks.map((task) => [Number(task.qty), Number(task.held_qty)])).toEqual([
+      [4, 1],
+      [2, 0],
+    ]);
     await expectLedgerAgrees();
   });
 
