@@ -7,6 +7,7 @@
 export { api, download, fetchBlob, ApiError } from './api/client';
 export { storeToken, takeReturnPath } from './api/token';
 export { showSuccess } from './popups';
+export { playPopupSound as playSound } from './popups/sound';
 export { default as i18next } from './i18n';
 export { applyLanguage } from './language';
 export { formatDateTime } from './locale';

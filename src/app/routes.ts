@@ -32,6 +32,9 @@ const SCREENS: Record<ScreenRoute, () => Promise<{ default: ComponentType }>> = 
   mapTo: () => import('./engine-services'),
   stdBalanceReport: () => import('../screens/inventory/StdBalanceReportScreen'),
   transaction: () => import('../screens/inventory/TransactionLogScreen'),
+  // Batch receive, scan-in and the handheld receiving flow; handheld putaway (hand-written for scanner speed).
+  receive: () => import('../screens/inbound/ReceiveScreen'),
+  putaway: () => import('../screens/inbound/PutawayScreen'),
 };
 
 function targetOf({ route, target }: PageRouteDeclaration): RouteTarget {

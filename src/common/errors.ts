@@ -136,6 +136,14 @@ export const ERRORS = {
   GRANT_EXISTS: 409,
   GRANT_WAREHOUSE_OUTSIDE_PROJECTS: 400,
   GRANT_ROLE_BEYOND_REACH: 403,
+  // Inbound: receiving, split and putaway (spec section 5)
+  LOCATION_REQUIRED: 400,
+  LOCATION_NOT_FOUND: 404,
+  QUERY_TEXT_TOO_SHORT: 400,
+  SPLIT_VALUE_REQUIRED: 400,
+  SPLIT_DUPLICATE_FIELD: 400,
+  LPN_MISMATCH: 409,
+  PUTAWAY_REASON_REQUIRED: 400,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERRORS;

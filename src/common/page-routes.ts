@@ -15,6 +15,7 @@ const setup = { definitionOf: 'setup' } as const;
 const transport = { definitionOf: 'transport' } as const;
 const inventory = { definitionOf: 'inventory' } as const;
 const jobs = { definitionOf: 'job' } as const;
+const inbound = { definitionOf: 'inbound' } as const;
 
 /** Menu groups in menu order, each with its routes in menu order. */
 const MENU = {
@@ -37,7 +38,7 @@ const MENU = {
     importConfig: masterdata,
     support: pending,
   },
-  inbound: { po: pending, asn: pending, asnStatic: pending, inbGr: pending, receive: pending, putaway: pending },
+  inbound: { po: inbound, asn: inbound, asnStatic: inbound, inbGr: inbound, receive: screen, putaway: screen },
   outbound: {
     so: pending,
     pso: pending,

@@ -82,6 +82,20 @@ describe(loadDemoData.name, () => {
     }
   });
 
+  it('shows a living warehouse: ASNs in every status and stock on hand from receipts, the ledger agreeing', async () => {
+    const statuses = await database.db.selectFrom('asn').select('status').distinct().execute();
+    expect(new Set(statuses.map((s) => s.status))).toEqual(new Set(['new', 'partial_received', 'received', 'partial_putaway', 'putaway', 'closed', 'cancelled', 'deleted']));
+    expect(first.counts.asn).toBe(await database.db.selectFrom('asn').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow().then((r) => Number(r.n)));
+    const stock = await database.db.selectFrom('inventory_balance').select((eb) => eb.fn.sum<string>('on_hand_qty').as('qty')).executeTakeFirstOrThrow();
+    expect(Number(stock.qty)).toBeGreaterThan(0);
+    const disagreeing = await sql<{ id: number }>`
+      select b.id from inventory_balance b left join inventory_transaction t on t.balance_id = b.id
+      group by b.id having b.on_hand_qty <> coalesce(sum(t.qty), 0) or b.held_qty <> coalesce(sum(t.held_change), 0)`.execute(database.db);
+    expect(disagreeing.rows).toEqual([]);
+    const waiting = await database.db.selectFrom('receipt_line').select('id').where('status', '=', 'open').execute();
+    expect(waiting.length).toBeGreaterThan(0);
+  });
+
   it('gives the racked locations unique pick sequences per warehouse', async () => {
     const dupes = await database.db
       .selectFrom('location')

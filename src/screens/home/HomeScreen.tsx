@@ -8,7 +8,7 @@ import { findDeclaredRoute } from '../../common/page-routes';
 import { api, formatDateTime, useSession } from '../../app/public';
 
 interface WorkSummary {
-  kind: 'asn' | 'order' | 'task' | 'count';
+  kind: 'asn' | 'order' | 'task' | 'count' | 'putaway';
   available: boolean;
   total: number;
   byStatus: { status: string; count: number }[];
@@ -77,7 +77,7 @@ export default function HomeScreen() {
                     <Space wrap size={[4, 4]} style={{ marginTop: 8 }}>
                       {w.byStatus.map((s) => (
                         <Tag key={s.status}>
-                          {s.status}: {s.count}
+                          {w.kind === 'asn' ? t(`inb.status.${s.status}`, { defaultValue: s.status }) : w.kind === 'putaway' ? t('inb.receiptStatus.open') : s.status}: {s.count}
                         </Tag>
                       ))}
                     </Space>

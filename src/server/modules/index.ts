@@ -8,6 +8,7 @@ import { genericModule } from './generic/generic.module.js';
 import { healthModule } from './health/health.module.js';
 import { homeModule } from './home/home.module.js';
 import { importsModule } from './imports/imports.module.js';
+import { inboundModule } from './inbound/inbound.module.js';
 import { inventoryModule } from './inventory/inventory.module.js';
 import { jobModule } from './job/job.module.js';
 import { masterdataModule } from './masterdata/masterdata.module.js';
@@ -37,4 +38,5 @@ export const MODULES: readonly AreaModule[] = [
   importsModule,
   notificationModule,
   jobModule,
+  inboundModule,
 ];

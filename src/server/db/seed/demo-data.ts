@@ -2,6 +2,7 @@ import { sql, type Insertable, type Kysely } from 'kysely';
 import type { DB } from '../schema.js';
 import type { CodeMasterTable, SkuTable } from '../../modules/masterdata/masterdata.tables.js';
 import { inTransaction } from '../transaction.js';
+import { loadInboundDemo } from '../../modules/inbound/inbound.demo.js';
 
 /**
  * Demonstration data that looks like a small 3PL (issue 5, part 5): a second warehouse, a few
@@ -52,7 +53,11 @@ export async function loadDemoData(db: Kysely<DB>): Promise<DemoDataResult> {
     const organization = await trx.selectFrom('organization').select('id').orderBy('id').executeTakeFirst();
     const project = await trx.selectFrom('project').select('id').orderBy('id').executeTakeFirst();
     if (!organization || !project) return undefined;
-    return insertDemoData(trx, organization.id, project.id);
+    const inserted = await insertDemoData(trx, organization.id, project.id);
+    // Inbound work in every ASN status, made through the services so the stock ledger agrees.
+    const warehouse = await trx.selectFrom('warehouse').select('id').where('code', '=', DEMO.warehouses[0].code).executeTakeFirstOrThrow();
+    inserted.asn = await loadInboundDemo(trx, project.id, warehouse.id, DEMO.owners[0].code);
+    return inserted;
   });
   return { loaded: counts !== undefined, milliseconds: Math.round(performance.now() - started), counts: counts ?? {} };
 }

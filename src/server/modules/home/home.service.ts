@@ -4,7 +4,7 @@ import type { DB } from '../../db/schema.js';
 import type { SessionUser } from '../../http/access.js';
 import { countOpenByStatus, findMostUsedPages, recordPageVisit, setNavLayout, tableColumns, type PageVisitRow } from './home.repository.js';
 
-export type WorkKind = 'asn' | 'order' | 'task' | 'count';
+export type WorkKind = 'asn' | 'order' | 'task' | 'count' | 'putaway';
 
 /**
  * Where the open work of a warehouse lives. The tables arrive with the inbound, outbound and task
@@ -18,6 +18,8 @@ const WORK_SOURCES: { kind: WorkKind; tables: string[]; terminal: string[] }[] =
   { kind: 'task', tables: ['wms_task', 'task'], terminal: ['done', 'completed', 'cancelled', 'deleted', 'closed'] },
   // Cycle-count tickets still to count or to approve.
   { kind: 'count', tables: ['count_ticket'], terminal: ['approved', 'closed', 'cancelled'] },
+  // Receipt lines waiting for putaway (inbound area): open until put away.
+  { kind: 'putaway', tables: ['receipt_line'], terminal: ['putaway'] },
 ];
 
 export interface WorkSummary {

@@ -1,0 +1,155 @@
+import { useCallback, useEffect, useState } from 'react';
+import { Button, Space, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { looksLikeGs1, parseGs1 } from '../../common/gs1';
+import { api } from '../../app/public';
+import { BIG, beep, FeedbackLine, HandheldFrame, messageOf, ScanField, type Feedback } from './handheld';
+
+interface Task {
+  id: number;
+  asn_no: string;
+  sku_code: string;
+  sku_description: string;
+  lot_no: string;
+  from_location: string;
+  suggested_location: string | null;
+  suggestion_rule: string | null;
+  lpn: string;
+  qty: string;
+  held_qty: string;
+}
+
+type Step =
+  | { kind: 'pick' }
+  | { kind: 'lpn'; task: Task }
+  | { kind: 'location'; task: Task; lpn: string }
+  | { kind: 'reason'; task: Task; lpn: string; locationCode: string };
+
+/** A scanned LPN: the SSCC of a GS1-128 pallet label, or the code as scanned. */
+function lpnOf(scanned: string): string {
+  if (looksLikeGs1(scanned)) {
+    const parsed = parseGs1(scanned);
+    if (parsed.ok && parsed.data.sscc) return parsed.data.sscc;
+  }
+  return scanned.trim();
+}
+
+/**
+ * Handheld putaway (360x640, keyboard-wedge scanner): scan the LPN, pallet or carton (or tap a
+ * task), see the suggested location, scan the location; another location than the suggested one
+ * asks for a reason. The stock moves from the receiving location and the ASN follows.
+ */
+export default function PutawayScreen() {
+  const { t } = useTranslation();
+  const [tasks, setTasks] = useState<Task[]>([]);
+  const [step, setStep] = useState<Step>({ kind: 'pick' });
+  const [feedback, setFeedback] = useState<Feedback | null>(null);
+
+  const load = useCallback(async () => {
+    try {
+      const answer = await api<{ tasks: Task[] }>('/putaway/tasks', { quiet: true });
+      setTasks(answer.tasks);
+    } catch (error) {
+      setFeedback({ tone: 'error', text: messageOf(error) });
+    }
+  }, []);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const fail = (error: unknown) => {
+    setFeedback({ tone: 'error', text: messageOf(error) });
+    beep('error');
+  };
+
+  const choose = (task: Task) => {
+    setFeedback(null);
+    setStep(task.lpn === '' ? { kind: 'location', task, lpn: '' } : { kind: 'lpn', task });
+  };
+
+  const scanLpn = async (scanned: string) => {
+    const code = lpnOf(scanned);
+    try {
+      const found = await api<{ taskId: number }>('/putaway/find', { body: { code }, quiet: true });
+      const fresh = await api<{ tasks: Task[] }>('/putaway/tasks', { quiet: true });
+      setTasks(fresh.tasks);
+      const task = fresh.tasks.find((candidate) => candidate.id === found.taskId);
+      if (!task) return fail(new Error(t('errors.NO_RECORD')));
+      beep('success');
+      setFeedback(null);
+      setStep({ kind: 'location', task, lpn: task.lpn === '' ? '' : code });
+    } catch (error) {
+      fail(error);
+    }
+  };
+
+  const confirm = async (task: Task, lpn: string, locationCode: string, reason: string | null) => {
+    try {
+      const answer = await api<{ status: string; locationCode: string }>('/putaway/confirm', { body: { taskId: task.id, locationCode, lpn: lpn || null, reason }, quiet: true });
+      setFeedback({ tone: 'success', text: t('inb.ui.putAway', { sku: task.sku_code, qty: Number(task.qty), location: answer.locationCode, status: t(`inb.status.${answer.status}`) }) });
+      beep('success');
+      setStep({ kind: 'pick' });
+      await load();
+    } catch (error) {
+      fail(error);
+    }
+  };
+
+  const scanLocation = (task: Task, lpn: string, scanned: string) => {
+    const code = scanned.trim();
+    if (task.suggested_location && code !== task.suggested_location) {
+      setFeedback({ tone: 'warning', text: t('inb.ui.notSuggested', { location: task.suggested_location }) });
+      beep('warning');
+      setStep({ kind: 'reason', task, lpn, locationCode: code });
+      return;
+    }
+    void confirm(task, lpn, code, null);
+  };
+
+  const current = step.kind === 'pick' ? null : step.task;
+
+  return (
+    <HandheldFrame testId="putaway-screen">
+      <Typography.Title level={4} style={{ margin: 0 }}>
+        {t('inb.ui.putawayTitle')}
+      </Typography.Title>
+      {current && (
+        <div data-testid="putaway-task" style={{ fontSize: 16 }}>
+          <div>
+            {current.asn_no} · <strong>{current.sku_code}</strong> · {Number(current.qty)}
+            {Number(current.held_qty) > 0 ? ` (${t('inb.ui.held', { qty: Number(current.held_qty) })})` : ''}
+          </div>
+          <div>
+            {t('inb.ui.from', { location: current.from_location })}
+            {current.lpn ? ` · ${t('inb.field.lpn')} ${current.lpn}` : ''}
+          </div>
+          <div data-testid="putaway-suggested" style={{ fontSize: 22, fontWeight: 600 }}>
+            {current.suggested_location ? t('inb.ui.suggested', { location: current.suggested_location }) : t('inb.ui.noSuggestion')}
+          </div>
+        </div>
+      )}
+      {step.kind === 'pick' && <ScanField key="lpn-any" testId="scan-field" label={t('inb.ui.scanLpn')} onScan={(text) => void scanLpn(text)} />}
+      {step.kind === 'lpn' && <ScanField key="lpn" testId="scan-field" label={t('inb.ui.scanLpn')} onScan={(text) => setStep({ kind: 'location', task: step.task, lpn: lpnOf(text) })} />}
+      {step.kind === 'location' && <ScanField key="location" testId="scan-field" label={t('inb.ui.scanLocation')} onScan={(text) => scanLocation(step.task, step.lpn, text)} />}
+      {step.kind === 'reason' && (
+        <ScanField key="reason" testId="scan-field" label={t('inb.ui.reason', { location: step.locationCode })} onScan={(text) => void confirm(step.task, step.lpn, step.locationCode, text.trim())} />
+      )}
+      <FeedbackLine feedback={feedback} />
+      {step.kind === 'pick' ? (
+        <Space direction="vertical" style={{ width: '100%' }}>
+          {tasks.length === 0 && <Typography.Text type="secondary">{t('inb.ui.noTasks')}</Typography.Text>}
+          {tasks.map((task) => (
+            <Button key={task.id} block style={{ ...BIG, height: 'auto', whiteSpace: 'normal', textAlign: 'left' }} data-testid={`task-${task.id}`} onClick={() => choose(task)}>
+              {task.sku_code} · {Number(task.qty)} · {task.from_location} → {task.suggested_location ?? '?'}
+            </Button>
+          ))}
+        </Space>
+      ) : (
+        <Button block style={BIG} data-testid="handheld-back" onClick={() => setStep({ kind: 'pick' })}>
+          {t('inb.ui.startOver')}
+        </Button>
+      )}
+    </HandheldFrame>
+  );
+}

@@ -1,0 +1,79 @@
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { Alert, Input, type InputRef } from 'antd';
+import { ApiError, playSound } from '../../app/public';
+
+/**
+ * The kit of the handheld flows (phone-sized screen, keyboard-wedge scanner): one scan field that
+ * keeps the focus whatever happens, Enter submits, big touch targets, and a success, warning or
+ * error beep for every outcome (spec sections 8 and 9; a failed playback is only logged).
+ */
+
+export type Tone = 'success' | 'warning' | 'error';
+
+export interface Feedback {
+  tone: Tone;
+  text: string;
+}
+
+export function beep(tone: Tone): void {
+  playSound(tone);
+}
+
+/** The message of a failed call: the server's text in the user's language. */
+export function messageOf(error: unknown): string {
+  if (error instanceof ApiError) return error.body.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
+export const BIG = { minHeight: 56, fontSize: 20 } as const;
+
+/** A scan field that takes the focus back whenever it loses it, submitting its text on Enter. */
+export function ScanField(props: { label: string; onScan: (text: string) => void; testId: string; inputMode?: 'text' | 'decimal'; placeholder?: string; disabled?: boolean }) {
+  const ref = useRef<InputRef>(null);
+  const [value, setValue] = useState('');
+  useEffect(() => {
+    ref.current?.focus();
+    const keep = window.setInterval(() => {
+      const active = document.activeElement;
+      // Back into the scan field unless the operator is in another text field or a dialog.
+      if (!props.disabled && (active === null || active === document.body || active.tagName === 'BUTTON')) ref.current?.focus();
+    }, 300);
+    return () => window.clearInterval(keep);
+  }, [props.disabled, props.label]);
+  return (
+    <label style={{ display: 'block' }}>
+      <div style={{ fontSize: 16, marginBottom: 4 }}>{props.label}</div>
+      <Input
+        ref={ref}
+        data-testid={props.testId}
+        size="large"
+        style={{ ...BIG }}
+        autoComplete="off"
+        inputMode={props.inputMode ?? 'text'}
+        placeholder={props.placeholder}
+        disabled={props.disabled}
+        value={value}
+        onChange={(event) => setValue(event.target.value)}
+        onPressEnter={() => {
+          if (value.trim() === '') return;
+          props.onScan(value);
+          setValue('');
+        }}
+      />
+    </label>
+  );
+}
+
+export function FeedbackLine({ feedback }: { feedback: Feedback | null }) {
+  if (!feedback) return null;
+  return <Alert data-testid="handheld-feedback" data-tone={feedback.tone} type={feedback.tone} message={feedback.text} showIcon style={{ fontSize: 16 }} />;
+}
+
+/** A phone-sized column (360 px wide at most) for the handheld flows. */
+export function HandheldFrame({ children, testId }: { children: ReactNode; testId: string }) {
+  return (
+    <div data-testid={testId} style={{ maxWidth: 360, width: '100%', display: 'flex', flexDirection: 'column', gap: 12 }}>
+      {children}
+    </div>
+  );
+}

@@ -1,0 +1,95 @@
+import type { Transaction } from 'kysely';
+import type { DB } from '../../db/schema.js';
+import * as repo from './inbound.repository.js';
+import {
+  cancelAsn,
+  closeAsn,
+  confirmPutaway,
+  createAsnFromPo,
+  createPo,
+  deleteAsns,
+  putawayTasks,
+  receiveAsnLines,
+  saveAsnDetail,
+  saveAsnHeader,
+  type Actor,
+} from './inbound.service.js';
+
+/**
+ * Demonstration inbound work for the demo data (spec: "a new user sees a living warehouse"): in the
+ * first warehouse, a purchase order and ASNs in every status, received on the dock and partly put
+ * away, all through the inbound service, so that the inventory ledger agrees with the balance.
+ * Answers how many ASNs it made.
+ */
+export async function loadInboundDemo(trx: Transaction<DB>, projectId: number, warehouseId: number, ownerCode: string): Promise<number> {
+  const actor: Actor = { projectId, warehouseId, login: 'demo' };
+  const owner = await repo.findOwnerByCode(trx, projectId, ownerCode);
+  const dock = await repo.findLocationByCode(trx, warehouseId, 'DOCK-01');
+  if (!owner || !dock) return 0;
+  const skus = await repo.firstSkusOfOwner(trx, projectId, owner.id, 6);
+  if (skus.length < 6) return 0;
+  const asns: number[] = [];
+
+  const po = await createPo(trx, actor, {
+    ownerId: owner.id,
+    supplierCode: null,
+    remark: 'Demo purchase order',
+    lines: skus.slice(0, 3).map((sku, i) => ({ skuId: sku.id, qty: 24 * (i + 1) })),
+  });
+  const fromPo = await createAsnFromPo(trx, actor, po.id);
+  asns.push(fromPo.id);
+
+  const make = async (remark: string, lines: { code: string; qty: number }[]) => {
+    const asn = await saveAsnHeader(trx, actor, { ownerCode, remark });
+    await saveAsnDetail(trx, actor, asn.id, lines.map((l) => ({ skuCode: l.code, expectedQty: l.qty })));
+    asns.push(asn.id);
+    return { id: asn.id, lines: await repo.asnLines(trx, asn.id) };
+  };
+  const receiveAll = async (asn: { id: number; lines: { id: number; expected_qty: string }[] }, part = 1) =>
+    receiveAsnLines(
+      trx,
+      actor,
+      asn.id,
+      asn.lines.map((l) => ({ asnLineId: l.id, qty: Math.max(1, Math.floor(Number(l.expected_qty) * part)), locationCode: dock.code })),
+      'batch',
+    );
+  const putAway = async (taskIds: number[]) => {
+    const open = new Map((await putawayTasks(trx, actor)).map((task) => [task.id, task]));
+    for (const id of taskIds) {
+      const task = open.get(id);
+      if (task?.suggested_location) await confirmPutaway(trx, actor, { taskId: id, locationCode: task.suggested_location, lpn: task.lpn });
+    }
+  };
+
+  // New, with cartons announced for scan-in.
+  const scanIn = await saveAsnHeader(trx, actor, { ownerCode, remark: 'Demo container for scan-in' });
+  await saveAsnDetail(trx, actor, scanIn.id, [
+    { skuCode: skus[3].code, expectedQty: 20, cartons: [1, 2].map((n) => ({ containerId: 'CONT-DEMO-1', cartonId: `CTN-DEMO-${n}`, qty: 10 })) },
+  ]);
+  asns.push(scanIn.id);
+
+  const partial = await make('Demo: partly received', [{ code: skus[0].code, qty: 40 }]);
+  await receiveAll(partial, 0.5);
+
+  const received = await make('Demo: received, waiting for putaway', [{ code: skus[1].code, qty: 30 }, { code: skus[2].code, qty: 12 }]);
+  await receiveAll(received);
+
+  const partlyAway = await make('Demo: partly put away', [{ code: skus[3].code, qty: 16 }, { code: skus[4].code, qty: 8 }]);
+  const partlyReceipt = await receiveAll(partlyAway);
+  await putAway(partlyReceipt.putawayTaskIds.slice(0, 1));
+
+  const away = await make('Demo: put away', [{ code: skus[4].code, qty: 50 }]);
+  await putAway((await receiveAll(away)).putawayTaskIds);
+
+  const closed = await make('Demo: closed', [{ code: skus[5].code, qty: 60 }]);
+  await putAway((await receiveAll(closed)).putawayTaskIds);
+  await closeAsn(trx, actor, closed.id);
+
+  const cancelled = await make('Demo: cancelled', [{ code: skus[5].code, qty: 5 }]);
+  await cancelAsn(trx, actor, cancelled.id);
+
+  const deleted = await make('Demo: deleted', [{ code: skus[2].code, qty: 5 }]);
+  await deleteAsns(trx, actor, [deleted.id]);
+
+  return asns.length;
+}

@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { ADMIN } from '../helpers/app.js';
+import { useServerAndBrowser } from '../helpers/browser.js';
+
+/**
+ * Inbound in Chromium against the built app on demo data: a purchase order and an ASN made from it,
+ * received partly through batch receive and fully through scan-in, put away on the handheld screen
+ * size (360x640) with the keyboard only, the ASN passing through its statuses; refusals shown with
+ * their spec message.
+ */
+describe('inbound from purchase order to putaway in Chromium', () => {
+  const e2e = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }));
+  let token = '';
+
+  async function call<T>(path: string, body?: unknown): Promise<T> {
+    const response = await fetch(new URL(`api${path}`, e2e.server.url), {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (response.status !== 200) throw new Error(`${path}: ${response.status} ${text}`);
+    return JSON.parse(text) as T;
+  }
+
+  async function signedInAt(route: string, viewport: { width: number; height: number }): Promise<Page> {
+    const context = await e2e.browser.newContext({ viewport });
+    const page = await context.newPage();
+    await page.goto(`${e2e.server.url}#${route}`);
+    await page.fill('#login_loginAccount', ADMIN.loginAccount);
+    await page.fill('#login_password', ADMIN.password);
+    await page.press('#login_password', 'Enter');
+    return page;
+  }
+
+  const status = async (id: number) => (await call<{ status: string }>('/asn/getHeader', { id })).status;
+
+  it('receives partly and fully, puts away on the handheld, and the ASN walks its statuses', async () => {
+    const login = (await (
+      await fetch(new URL('api/user/login', e2e.server.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) })
+    ).json()) as { token: string };
+    token = login.token;
+
+    // The purchase order through the engine's PO page and its line sub-page, then the ASN from it.
+    const owner = (await call<{ rows: { _key: number; code: string }[] }>('/generic/selection', { moduleCode: 'masterdata', functionCode: 'ogr', page: 1, pageSize: 10 })).rows[0];
+    const skus = (await call<{ rows: { _key: number; code: string; owner_id: number }[] }>('/generic/selection', { moduleCode: 'masterdata', functionCode: 'sku', page: 1, pageSize: 100 })).rows.filter(
+      (s) => s.owner_id === owner._key,
+    );
+    const po = await call<{ row: { _key: number } }>('/generic/adding', { moduleCode: 'inbound', functionCode: 'po', record: { owner_id: owner._key, remark: 'E2E order' } });
+    await call('/generic/adding', { moduleCode: 'inbound', functionCode: 'poLine', record: { po_id: po.row._key, sku_id: skus[10]._key, qty: 10 } });
+    await call('/generic/adding', { moduleCode: 'inbound', functionCode: 'poLine', record: { po_id: po.row._key, sku_id: skus[11]._key, qty: 5 } });
+    const asn = await call<{ id: number; asn_no: string }>('/asn/fromPo', { poId: po.row._key });
+    const lines = (await call<{ lines: { id: number; sku_code: string; line_no: number }[] }>('/asn/getDetail', { id: asn.id })).lines;
+    // Four of the first line's ten come in a carton announced for scan-in.
+    await call('/asn/saveDetail', { asnId: asn.id, lines: [{ id: lines[0].id, skuCode: lines[0].sku_code, expectedQty: 10, cartons: [{ containerId: 'CONT-E2E', cartonId: 'CTN-E2E-1', qty: 4 }] }] });
+    expect(await status(asn.id)).toBe('new');
+
+    // Batch receive: more than 4 characters of query text; over-receive refused with its message.
+    const page = await signedInAt('/page/receive', { width: 1440, height: 900 });
+    await page.locator('[data-testid="batch-receive"]').waitFor();
+    await page.fill('[data-testid="batch-query"]', asn.asn_no);
+    await page.click('[data-testid="batch-search"]');
+    const qty1 = page.locator(`[data-testid="batch-qty-1-${asn.asn_no}"]`);
+    await qty1.waitFor();
+    await qty1.fill('11');
+    await page.fill(`[data-testid="batch-locationCode-1-${asn.asn_no}"]`, 'DOCK-01');
+    await page.click('[data-testid="batch-receive-button"]');
+    await expect.poll(() => page.locator('[data-testid="batch-problem"]').textContent()).toContain('Not allowed to over receive.');
+    expect(await status(asn.id)).toBe('new');
+    await qty1.fill('6');
+    await page.fill(`[data-testid="batch-qty-2-${asn.asn_no}"]`, '5');
+    await page.fill(`[data-testid="batch-locationCode-2-${asn.asn_no}"]`, 'DOCK-01');
+    await page.click('[data-testid="batch-receive-button"]');
+    await expect.poll(() => status(asn.id)).toBe('partial_received');
+
+    // Scan-in: an unknown carton is refused; the announced carton is scanned and received.
+    await page.getByRole('tab', { name: 'Scan-in' }).click();
+    const scan = page.locator('[data-testid="scanin-field"]');
+    await scan.waitFor();
+    await scan.fill('CTN-NOPE');
+    await scan.press('Enter');
+    await expect.poll(() => page.locator('[data-testid="handheld-feedback"]').textContent()).toContain('does not exist or is already received');
+    await scan.fill('CTN-E2E-1');
+    await scan.press('Enter');
+    await expect.poll(() => page.locator('[data-testid="carton-CTN-E2E-1"]').textContent()).toBe('Scanned');
+    await page.fill('[data-testid="scanin-location"]', 'DOCK-01');
+    await page.click('[data-testid="scanin-convert"]');
+    await expect.poll(() => status(asn.id)).toBe('received');
+    // The same carton a second time is refused.
+    await scan.fill('CTN-E2E-1');
+    await scan.press('Enter');
+    await expect.poll(() => page.locator('[data-testid="handheld-feedback"]').getAttribute('data-tone')).toBe('error');
+    await page.context().close();
+
+    // Handheld putaway at 360x640, keyboard only: the scan field has the focus; Enter submits.
+    const tasks = (await call<{ tasks: { id: number; asn_no: string; suggested_location: string | null }[] }>('/putaway/tasks')).tasks.filter((t) => t.asn_no === asn.asn_no);
+    expect(tasks).toHaveLength(3);
+    const handheld = await signedInAt('/page/putaway', { width: 360, height: 640 });
+    await handheld.locator('[data-testid="putaway-screen"]').waitFor();
+    for (const [i, task] of tasks.entries()) {
+      await handheld.locator(`[data-testid="task-${task.id}"]`).click();
+      const field = handheld.locator('[data-testid="scan-field"]');
+      await field.waitFor();
+      await expect.poll(() => field.evaluate((el) => el === document.activeElement)).toBe(true);
+      expect(task.suggested_location).not.toBeNull();
+      await handheld.keyboard.type(task.suggested_location!);
+      await handheld.keyboard.press('Enter');
+      await expect.poll(() => handheld.locator('[data-testid="handheld-feedback"]').getAttribute('data-tone')).toBe('success');
+      await expect.poll(() => status(asn.id)).toBe(i === tasks.length - 1 ? 'putaway' : 'partial_putaway');
+    }
+    await handheld.context().close();
+
+    // Closing needs putaway, and now it is.
+    await call('/asn/close', { id: asn.id });
+    expect(await status(asn.id)).toBe('closed');
+  });
+
+  it('receives on the handheld screen size from a GS1-128 label, keyboard only', async () => {
+    const sku = (await call<{ rows: { _key: number; code: string; owner_id: number }[] }>('/generic/selection', { moduleCode: 'masterdata', functionCode: 'sku', page: 1, pageSize: 1 })).rows[0];
+    const byKey = (field: string, value: number) => ({ combinator: 'and', rules: [{ field, operator: '=', value }] });
+    const upc = (await call<{ rows: { upc: string }[] }>('/generic/selection', { moduleCode: 'masterdata', functionCode: 'skuUpc', page: 1, pageSize: 10, conditions: byKey('sku_id', sku._key) })).rows.find((u) => /^\d{13}$/.test(u.upc))!;
+    const owner = (await call<{ rows: { _key: number; code: string }[] }>('/generic/selection', { moduleCode: 'masterdata', functionCode: 'ogr', page: 1, pageSize: 10 })).rows.find((o) => o._key === sku.owner_id)!;
+    const asn = await call<{ id: number; asn_no: string }>('/asn/saveHeader', { ownerCode: owner.code, remark: 'handheld' });
+    await call('/asn/saveDetail', { asnId: asn.id, lines: [{ skuCode: sku.code, expectedQty: 8 }] });
+
+    const page = await signedInAt('/page/receive', { width: 360, height: 640 });
+    await page.locator('[data-testid="handheld-receive"]').waitFor();
+    const field = page.locator('[data-testid="scan-field"]');
+    await expect.poll(() => field.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.type(`(01)0${upc.upc}(10)LOT-HH(17)271231`);
+    await page.keyboard.press('Enter');
+    // More than one open line of the SKU may match: the operator picks this ASN's.
+    const choice = page.locator('[data-testid^="line-"]', { hasText: asn.asn_no });
+    await page.locator('[data-testid="handheld-line"], [data-testid^="line-"]').first().waitFor();
+    if (await choice.count()) await choice.first().click();
+    await page.locator('[data-testid="handheld-line"]').waitFor();
+    expect(await page.locator('[data-testid="handheld-line"]').textContent()).toContain('LOT-HH');
+    await expect.poll(() => page.locator('[data-testid="scan-field"]').evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.type('NOWHERE-99');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('3');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('[data-testid="handheld-feedback"]').textContent()).toContain('NOWHERE-99');
+    await page.locator('[data-testid="handheld-back"]').click();
+    await page.keyboard.type(asn.asn_no);
+    await page.keyboard.press('Enter');
+    await page.locator('[data-testid="handheld-line"]').waitFor();
+    await page.keyboard.type('DOCK-01');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('3');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('[data-testid="handheld-feedback"]').getAttribute('data-tone')).toBe('success');
+    expect((await call<{ status: string }>('/asn/getHeader', { id: asn.id })).status).toBe('partial_received');
+    await page.context().close();
+  });
+});
