@@ -30,4 +30,19 @@ describe('seeded roles', () => {
     const modules = await injectAs(t.app, token, { method: 'GET', url: '/api/generic/modules' });
     expect(modules.statusCode === 403 ? 403 : 200).toBe(designer);
   });
+
+  it.each([
+    ['Operator', 200, true, false],
+    ['Supervisor', 200, true, true],
+    ['Read-only', 200, false, false],
+  ] as const)('%s: reads the stock balance (%s), may receive ASNs (%s), approves adjustments (%s)', async (roleName, balance, receive, approve) => {
+    const { uid, token } = await createUserAccount(t, { loginAccount: `floor-${roleName.toLowerCase()}`, projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] });
+    const role = await t.database.db.selectFrom('role').select('id').where('name', '=', roleName).executeTakeFirstOrThrow();
+    await t.database.db.insertInto('user_role').values({ user_id: uid, role_id: role.id }).execute();
+    const selection = await injectAs(t.app, token, { method: 'POST', url: '/api/generic/selection', payload: { moduleCode: 'inventory', functionCode: 'balance', page: 1, pageSize: 5 } });
+    expect(selection.statusCode, selection.body).toBe(balance);
+    const verbs = (await t.database.db.selectFrom('role_verb').select('right_code').where('role_id', '=', role.id).execute()).map((r) => r.right_code);
+    expect(verbs.includes('inbound.asn:receive')).toBe(receive);
+    expect(verbs.includes('inventory.adjust:approve')).toBe(approve);
+  });
 });
