@@ -60,7 +60,7 @@ describe('access model', () => {
   });
 
   it('builds a restricted menu from the user rights', async () => {
-    const token = await createUserAccount(t, { loginAccount: 'sku-clerk', rights: ['masterdata.sku:view', 'asn:edit'], projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] }).then((u) => u.token);
+    const token = await createUserAccount(t, { loginAccount: 'sku-clerk', rights: ['masterdata.sku:view', 'inbound.asn:edit'], projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] }).then((u) => u.token);
     const menu = await get<MenuAnswer>(token, '/api/user/menu');
     expect(menu.items.map((i) => [i.code, i.children?.map((c) => c.code)])).toEqual([
       ['homeGroup', ['home']],
@@ -71,7 +71,7 @@ describe('access model', () => {
     expect(permissions.permissions).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ module: 'masterdata', subModule: 'sku', view: true, edit: false }),
-        expect.objectContaining({ module: 'asn', view: true, edit: true }),
+        expect.objectContaining({ module: 'inbound', subModule: 'asn', view: true, edit: true }),
       ]),
     );
   });
@@ -194,7 +194,7 @@ describe('access model', () => {
           roleLevel: 3,
           description: 'Receives goods',
           permissions: [
-            { module: 'asn', view: true, add: true, edit: true },
+            { module: 'inbound', view: true, add: true, edit: true },
             { module: 'receive', view: true },
           ],
         }),
@@ -220,7 +220,7 @@ describe('access model', () => {
 
       const token = await signIn(t.app, 'receiver', 'Rec3ive!Goods');
       const menu = await get<MenuAnswer>(token, '/api/user/menu');
-      expect(menu.items.find((i) => i.code === 'inbound')?.children?.map((c) => c.code)).toEqual(['asn', 'receive']);
+      expect(menu.items.find((i) => i.code === 'inbound')?.children?.map((c) => c.code)).toEqual(['po', 'asn', 'asnStatic', 'inbGr', 'receive']);
       const found = json<{ users: Array<{ loginAccount: string }> }>(await post(admin, '/api/role/findOne', { id: role.id }));
       expect(found.users.map((u) => u.loginAccount)).toEqual(['receiver']);
 

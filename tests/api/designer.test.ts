@@ -374,7 +374,14 @@ describe('designer: definition store, publish rules, copy, export/import', () =>
     expect(files.length).toBeGreaterThan(0);
     // Pages over access and scope tables are the administrator's, shipped as code: a configurator
     // may not publish them (the configurator roles may not write those tables, issue 9).
-    const administrative = new Set(['masterdata/menu', 'masterdata/sysModule', 'masterdata/project', 'masterdata/whs', 'setup/user', 'setup/role', 'setup/rolePermission', 'setup/roleVerb', 'setup/all_rule', 'setup/userOrganization', 'setup/userProject', 'setup/userWarehouse', 'setup/userRole']);
+    // So are the warehouse documents whose status rules live in their areas' writers (orders,
+    // ASNs, adjustments, counts): configurator SQL may read those tables, never write them.
+    const administrative = new Set([
+      ...['masterdata/menu', 'masterdata/sysModule', 'masterdata/project', 'masterdata/whs', 'setup/user', 'setup/role', 'setup/rolePermission', 'setup/roleVerb', 'setup/all_rule'],
+      ...['setup/userOrganization', 'setup/userProject', 'setup/userWarehouse', 'setup/userRole'],
+      ...['inbound/po', 'inbound/poLine', 'inbound/asn', 'inbound/asnLine'],
+      ...['invAdjust', 'invAdjustLine', 'invHold', 'invHoldLine', 'invTransfer', 'invTransferLine', 'lnvnMove', 'lnvnMoveLine', 'cycleCountMaster', 'cycleCountLine'].map((f) => `inventory/${f}`),
+    ]);
     const isAdministrative = (file: string) => administrative.has(file.replace(/\.page\.json$/, ''));
     const dry = await ok<{ items: Array<{ path: string; action: string; problems: unknown[] }> }>(configurator, 'POST', '/api/generic/definitions/import', {
       files: files.filter((f) => !isAdministrative(f.path)),
