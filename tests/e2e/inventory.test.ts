@@ -137,7 +137,9 @@ describe('inventory operations in Chromium', () => {
     const skus = await api<{ items: { id: number; code: string; owner_id: number }[] }>(server, adminToken, '/inventory/sku?code=AC-');
     const locations = await api<{ items: { id: number; code: string; location_type: string }[] }>(server, adminToken, '/inventory/location?code=A');
     const storage = locations.items.filter((l) => l.location_type === 'storage');
-    ids = { ownerId: skus.items[0].owner_id, skuId: skus.items[0].id, skuCode: skus.items[0].code, from: storage[0].id, to: storage[1].id };
+    // The demo's ASNs receive the owner's first SKUs: this test works on one of its own.
+    const sku = skus.items[skus.items.length - 1];
+    ids = { ownerId: sku.owner_id, skuId: sku.id, skuCode: sku.code, from: storage[0].id, to: storage[1].id };
     // Stock to work with: 10 found at the first location (an adjustment that needs no approval).
     const found = await document(adminToken, 'invAdjust', { action: 'add', owner_id: ids.ownerId, sku_id: ids.skuId, location_id: ids.from, qty: 10, reason: 'FOUND' });
     await api(server, adminToken, '/inventory/invAdjHeader/confirm', { id: found.key });
