@@ -123,6 +123,14 @@ export const ERRORS = {
   GRANT_EXISTS: 409,
   GRANT_WAREHOUSE_OUTSIDE_PROJECTS: 400,
   GRANT_ROLE_BEYOND_REACH: 403,
+  // Support tickets (spec section 2 `/support`, section 7 `/generic/support/*`)
+  SUPPORT_TICKET_CLOSED: 409,
+  SUPPORT_TICKET_NOT_CLOSED: 409,
+  SUPPORT_NOT_PENDING_REQUEST: 409,
+  SUPPORT_SELF_APPROVAL: 403,
+  SUPPORT_REOPEN_UNAVAILABLE: 409,
+  SUPPORT_DOCUMENT_NOT_FOUND: 404,
+  SUPPORT_DOCUMENT_NOT_CLOSED: 409,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERRORS;
