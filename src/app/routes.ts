@@ -30,6 +30,8 @@ const SCREENS: Record<ScreenRoute, () => Promise<{ default: ComponentType }>> = 
   generic: () => import('./shell/designer-page'),
   // Any page definition by its codes: /page/mapTo?moduleCode=&functionCode= (src/app/engine-services.tsx).
   mapTo: () => import('./engine-services'),
+  // Support tickets and the create-ticket dialog.
+  support: () => import('../screens/support/SupportScreen'),
 };
 
 function targetOf({ route, target }: PageRouteDeclaration): RouteTarget {

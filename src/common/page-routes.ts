@@ -33,7 +33,7 @@ const MENU = {
     invCode: masterdata,
     rfUser: masterdata,
     importConfig: masterdata,
-    support: pending,
+    support: screen,
   },
   inbound: { po: pending, asn: pending, asnStatic: pending, inbGr: pending, receive: pending, putaway: pending },
   outbound: {
