@@ -212,6 +212,19 @@ describe('reopen-ASN request (A01)', () => {
       ['alice', 'created'],
       ['approver', 'approved'],
     ]);
+    // The approver was told of the request, the requester of the approval.
+    const notices = await t.database.db
+      .selectFrom('notification as n')
+      .innerJoin('app_user as u', 'u.id', 'n.user_id')
+      .select(['u.login_account', 'n.title_key'])
+      .where('n.title_key', 'like', 'support.notice.%')
+      .where('n.params', '@>', JSON.stringify({ number: ticket.number }))
+      .orderBy('n.id')
+      .execute();
+    expect(notices.filter((n) => n.login_account !== 'admin')).toEqual([
+      { login_account: 'approver', title_key: 'support.notice.reopenRequested' },
+      { login_account: 'alice', title_key: 'support.notice.approved' },
+    ]);
     const twice = await post(approver, 'approveA01ReopenASN', { ticketId: ticket.id });
     expect(json<{ code: string }>(twice).code).toBe('SUPPORT_NOT_PENDING_REQUEST');
   });

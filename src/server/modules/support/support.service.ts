@@ -4,6 +4,7 @@ import type { DB } from '../../db/schema.js';
 import type { EventBus } from '../../events/events.js';
 import type { SessionUser } from '../../http/access.js';
 import { hasRight } from '../access/rights.js';
+import { raiseNotification } from '../notification/notification.service.js';
 import type { AreaModule } from '../area.js';
 import {
   findHeldProjectIds,
@@ -99,6 +100,16 @@ export async function sendTicket(trx: Transaction<DB>, events: EventBus, user: S
     ...(reopen ? { asnNumber: reopen.asnNumber } : {}),
   });
   await events.emit(trx, 'support.ticketChanged', { ticketId: ticket.id, action: 'created' });
+  if (reopen) {
+    await raiseNotification(trx, events, {
+      right: { right: APPROVE_RIGHT, projectId: input.projectId },
+      category: 'approval',
+      title: { key: 'support.notice.reopenRequested' },
+      params: { number: ticket.number, asn: reopen.asnNumber, by: user.loginAccount },
+      link: 'support',
+      by: user.loginAccount,
+    });
+  }
   return ticket;
 }
 
@@ -111,6 +122,7 @@ export async function addMessage(trx: Transaction<DB>, events: EventBus, user: S
   const updated = await updateTicket(trx, ticket.id, { status }, user.loginAccount);
   await insertLog(trx, ticket.id, user.userId, user.loginAccount, 'message', { length: body.length, ...(status !== ticket.status ? { status: [ticket.status, status] } : {}) });
   await events.emit(trx, 'support.ticketChanged', { ticketId: ticket.id, action: 'message' });
+  if (status === 'answered') await notifyRequester(trx, events, ticket, 'support.notice.answered', user.loginAccount);
   return updated;
 }
 
@@ -153,7 +165,21 @@ export async function approveReopen(trx: Transaction<DB>, events: EventBus, modu
   await insertLog(trx, ticket.id, user.userId, user.loginAccount, 'approved', { kind: 'asn', number: ticket.document_number, status: [ticket.status, 'answered'] });
   await events.emit(trx, 'support.reopenApproved', { kind: 'asn', number: ticket.document_number, projectId: Number(ticket.project_id), ticketId: ticket.id });
   await events.emit(trx, 'support.ticketChanged', { ticketId: ticket.id, action: 'approved' });
+  await notifyRequester(trx, events, ticket, 'support.notice.approved', user.loginAccount);
   return updated;
+}
+
+/** Tells the requester (bell and open browsers) that his ticket was answered or his request approved. */
+async function notifyRequester(trx: Transaction<DB>, events: EventBus, ticket: TicketRow, key: string, by: string): Promise<void> {
+  await raiseNotification(trx, events, {
+    userIds: [Number(ticket.requester_user_id)],
+    category: 'message',
+    title: { key },
+    params: { number: ticket.number, subject: ticket.subject, asn: ticket.document_number ?? '', by },
+    link: 'support',
+    projectId: Number(ticket.project_id),
+    by,
+  });
 }
 
 /** `saveLog`: a note of the caller's in a visible ticket's log (e.g. what was checked), without a message. */
