@@ -93,10 +93,19 @@ describe('pickers', () => {
     }
   });
 
-  it('refuses callers without the support rights', async () => {
-    const nobody = (await createUserAccount(t, { loginAccount: 'nobody', projectCodes: ['PRJ1'] })).token;
+  it('refuses callers without the support rights, which a role grants on the role screen', async () => {
+    const { uid, token: nobody } = await createUserAccount(t, { loginAccount: 'nobody', projectCodes: ['PRJ1'] });
     expect((await get(nobody, 'getOrgs')).statusCode).toBe(403);
     expect((await post(nobody, 'sendSupport', { organizationId: ids.org1, projectId: ids.prj1, subject: 's', message: 'm' })).statusCode).toBe(403);
+    const role = await injectAs(t.app, await signIn(t.app), {
+      method: 'POST',
+      url: '/api/role',
+      payload: { name: 'Ticket filer', permissions: [{ module: 'support', view: true, add: true }], userIds: [uid] },
+    });
+    expect(role.statusCode, role.body).toBe(200);
+    expect((await get(nobody, 'getOrgs')).statusCode).toBe(200);
+    expect((await post(nobody, 'sendSupport', { organizationId: ids.org1, projectId: ids.prj1, subject: 'Granted', message: 'm' })).statusCode).toBe(200);
+    expect((await post(nobody, 'close', { ticketId: 1 })).statusCode).toBe(403);
   });
 });
 
