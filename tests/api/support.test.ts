@@ -116,6 +116,11 @@ describe('tickets', () => {
     expect(ticket.number).toMatch(/^SUP\d{7}$/);
     const detail = json<{ header: Ticket; messages: Array<{ author: string; text: string }> }>(await post(alice, 'getSupportDetailList', { ticketId: ticket.id }));
     expect(detail.header.number).toBe(ticket.number);
+    const byLink = json<{ header: Ticket }>(await get(alice, ticket.number));
+    expect(byLink.header.id).toBe(ticket.id);
+    expect((await get(bob, ticket.number)).statusCode).toBe(404);
+    expect((await get(alice, 'SUP9999999')).statusCode).toBe(404);
+    expect((await get(alice, 'not-a-number')).statusCode).toBe(400);
     expect(detail.messages).toEqual([expect.objectContaining({ author: 'alice', text: 'Nothing prints since 9:00' })]);
     const entries = await log(alice, ticket.id);
     expect(entries).toEqual([expect.objectContaining({ by: 'alice', action: 'created', details: expect.objectContaining({ priority: 'high', category: 'problem' }) })]);

@@ -105,6 +105,11 @@ export async function lockTicket(trx: Transaction<DB>, id: number): Promise<Tick
   return trx.selectFrom('support_ticket').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
 }
 
+export async function findTicketIdByNumber(db: Kysely<DB>, number: string): Promise<number | undefined> {
+  const row = await db.selectFrom('support_ticket').select('id').where('number', '=', number).executeTakeFirst();
+  return row === undefined ? undefined : Number(row.id);
+}
+
 export async function findTicket(db: Kysely<DB>, id: number): Promise<TicketRow | undefined> {
   return db.selectFrom('support_ticket').selectAll().where('id', '=', id).executeTakeFirst();
 }

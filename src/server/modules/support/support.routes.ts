@@ -15,6 +15,7 @@ import {
   ticketDetail,
   ticketList,
   ticketLog,
+  ticketByNumber,
   ticketView,
 } from './support.service.js';
 import { TICKET_CATEGORIES, TICKET_PRIORITIES, TICKET_STATUSES } from './support.tables.js';
@@ -207,6 +208,20 @@ export const supportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await inTransaction(db, (trx) => saveLogNote(trx, user, request.body.ticketId, request.body.note));
       return { ok: true };
     },
+  );
+
+  app.get(
+    '/generic/support/:hash',
+    {
+      config: view,
+      schema: {
+        tags,
+        summary: 'A ticket by its number (the link to a ticket): header and messages',
+        params: Type.Object({ hash: Type.String({ minLength: 1, maxLength: 20, pattern: '^[A-Za-z0-9]+$' }) }),
+        response: { 200: DetailAnswer, ...errors },
+      },
+    },
+    (request) => ticketByNumber(db, requireUser(request), request.params.hash),
   );
 
   app.post(

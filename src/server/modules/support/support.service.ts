@@ -12,6 +12,7 @@ import {
   findProjectOrganization,
   findProjects,
   findTicket,
+  findTicketIdByNumber,
   insertLog,
   insertMessage,
   insertTicket,
@@ -224,6 +225,13 @@ export async function ticketDetail(db: Kysely<DB>, user: SessionUser, ticketId: 
     header: ticketView(ticket),
     messages: messages.map((m) => ({ id: Number(m.id), author: m.author_account, text: m.body, at: new Date(m.created_at).toISOString() })),
   };
+}
+
+/** `{hash}`: a ticket opened by its number (the link a notification or an e-mail carries). */
+export async function ticketByNumber(db: Kysely<DB>, user: SessionUser, number: string) {
+  const id = await findTicketIdByNumber(db, number);
+  if (id === undefined) throw new AppError('NO_RECORD');
+  return ticketDetail(db, user, id);
 }
 
 /** The log of a visible ticket: who, when, what. */
