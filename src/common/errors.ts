@@ -144,6 +144,14 @@ export const ERRORS = {
   SPLIT_DUPLICATE_FIELD: 400,
   LPN_MISMATCH: 409,
   PUTAWAY_REASON_REQUIRED: 400,
+  // Support tickets (spec section 2 `/support`, section 7 `/generic/support/*`)
+  SUPPORT_TICKET_CLOSED: 409,
+  SUPPORT_TICKET_NOT_CLOSED: 409,
+  SUPPORT_NOT_PENDING_REQUEST: 409,
+  SUPPORT_SELF_APPROVAL: 403,
+  SUPPORT_REOPEN_UNAVAILABLE: 409,
+  SUPPORT_DOCUMENT_NOT_FOUND: 404,
+  SUPPORT_DOCUMENT_NOT_CLOSED: 409,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERRORS;

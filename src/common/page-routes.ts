@@ -36,7 +36,7 @@ const MENU = {
     invCode: masterdata,
     rfUser: masterdata,
     importConfig: masterdata,
-    support: pending,
+    support: screen,
   },
   inbound: { po: inbound, asn: inbound, asnStatic: inbound, inbGr: inbound, receive: screen, putaway: screen },
   outbound: {

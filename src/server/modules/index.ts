@@ -14,6 +14,7 @@ import { jobModule } from './job/job.module.js';
 import { masterdataModule } from './masterdata/masterdata.module.js';
 import { notificationModule } from './notification/notification.module.js';
 import { notifyModule } from './notify/notify.module.js';
+import { supportModule } from './support/support.module.js';
 import { roleModule } from './role/role.module.js';
 import { userModule } from './user/user.module.js';
 
@@ -39,4 +40,5 @@ export const MODULES: readonly AreaModule[] = [
   notificationModule,
   jobModule,
   inboundModule,
+  supportModule,
 ];

@@ -1,0 +1,180 @@
+import { useCallback, useEffect, useState } from 'react';
+import { Button, Drawer, Input, List, Select, Space, Table, Tag, Timeline, Typography } from 'antd';
+import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { LANGUAGES } from '../../common/languages';
+import { formatDateTime, useSession } from '../../app/public';
+import { CreateTicketDialog } from './CreateTicketDialog';
+import { supportApi, type LogEntry, type Ticket, type TicketDetail } from './support-api';
+
+const STATUS_COLOURS: Record<Ticket['status'], string> = { open: 'blue', answered: 'green', closed: 'default' };
+
+/**
+ * Support tickets (spec section 2 `/support`): the tickets the user may see (his own; every ticket
+ * of his projects for an answerer), a ticket's messages and log, answering, closing and reopening,
+ * approving a reopen-ASN request, and the create-ticket dialog.
+ */
+export default function SupportScreen() {
+  const { t } = useTranslation();
+  const language = LANGUAGES[useSession((s) => s.languageCode)] ?? 'en';
+  const timeZone = useSession((s) => s.status?.user.timeZone) ?? 'UTC';
+  const when = (value: string) => formatDateTime(value, language, timeZone);
+  const [status, setStatus] = useState<string>();
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(1);
+  const [answer, setAnswer] = useState<{ total: number; rows: Ticket[] }>({ total: 0, rows: [] });
+  const [creating, setCreating] = useState(false);
+  const [openId, setOpenId] = useState<number>();
+
+  const load = useCallback(async () => {
+    setAnswer(await supportApi.list({ status, search: search.trim() || undefined, page, pageSize: 20 }));
+  }, [status, search, page]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  return (
+    <div data-testid="support-screen" style={{ padding: 16 }}>
+      <Space style={{ marginBottom: 12 }} wrap>
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)} data-testid="support-create-open">
+          {t('support.ui.create')}
+        </Button>
+        <Select
+          allowClear
+          style={{ width: 160 }}
+          placeholder={t('support.ui.status')}
+          value={status}
+          onChange={(value) => {
+            setStatus(value);
+            setPage(1);
+          }}
+          options={(['open', 'answered', 'closed'] as const).map((s) => ({ value: s, label: t(`support.status.${s}`) }))}
+        />
+        <Input.Search
+          allowClear
+          placeholder={t('support.ui.search')}
+          onSearch={(value) => {
+            setSearch(value);
+            setPage(1);
+          }}
+          style={{ width: 240 }}
+        />
+        <Button icon={<ReloadOutlined />} onClick={() => void load()} />
+      </Space>
+      <Table<Ticket>
+        data-testid="support-list"
+        rowKey="id"
+        size="small"
+        dataSource={answer.rows}
+        locale={{ emptyText: t('support.ui.empty') }}
+        pagination={{ current: page, pageSize: 20, total: answer.total, onChange: setPage, showSizeChanger: false }}
+        onRow={(row) => ({ onClick: () => setOpenId(row.id), style: { cursor: 'pointer' } })}
+        columns={[
+          { title: t('support.ui.number'), dataIndex: 'number', width: 130 },
+          { title: t('support.ui.project'), dataIndex: 'projectCode', width: 110 },
+          { title: t('support.ui.subject'), dataIndex: 'subject' },
+          { title: t('support.ui.type'), dataIndex: 'type', width: 80 },
+          { title: t('support.ui.priority'), dataIndex: 'priority', width: 100, render: (p: string) => t(`support.priority.${p}`) },
+          {
+            title: t('support.ui.status'),
+            dataIndex: 'status',
+            width: 110,
+            render: (s: Ticket['status']) => <Tag color={STATUS_COLOURS[s]}>{t(`support.status.${s}`)}</Tag>,
+          },
+          { title: t('support.ui.requester'), dataIndex: 'requester', width: 120 },
+          { title: t('support.ui.updated'), dataIndex: 'updatedAt', width: 170, render: (v: string) => when(v) },
+        ]}
+      />
+      <CreateTicketDialog
+        open={creating}
+        onClose={() => setCreating(false)}
+        onCreated={() => {
+          setCreating(false);
+          setPage(1);
+          void load();
+        }}
+      />
+      {openId !== undefined && <TicketDrawer ticketId={openId} when={when} onClose={() => setOpenId(undefined)} onChanged={() => void load()} />}
+    </div>
+  );
+}
+
+function TicketDrawer({ ticketId, when, onClose, onChanged }: { ticketId: number; when: (v: string) => string; onClose: () => void; onChanged: () => void }) {
+  const { t } = useTranslation();
+  const [detail, setDetail] = useState<TicketDetail>();
+  const [log, setLog] = useState<LogEntry[]>([]);
+  const [message, setMessage] = useState('');
+
+  const load = useCallback(async () => {
+    const [d, l] = await Promise.all([supportApi.detail(ticketId), supportApi.log(ticketId)]);
+    setDetail(d);
+    setLog(l);
+  }, [ticketId]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  async function act(work: () => Promise<unknown>) {
+    await work();
+    await load();
+    onChanged();
+  }
+
+  const header = detail?.header;
+  return (
+    <Drawer open width={560} onClose={onClose} title={header ? `${header.number} ${header.subject}` : t('support.ui.detail')} data-testid="support-detail">
+      {header && (
+        <>
+          <Space wrap style={{ marginBottom: 12 }}>
+            <Tag color={STATUS_COLOURS[header.status]}>{t(`support.status.${header.status}`)}</Tag>
+            {header.type === 'A01' && (
+              <Tag>
+                {t('support.ui.asnNumber')}: {header.asnNumber} · {header.requestStatus ? t(`support.request.${header.requestStatus}`) : ''}
+              </Tag>
+            )}
+            {header.status === 'closed' ? (
+              <Button onClick={() => void act(() => supportApi.reopen(ticketId))}>{t('support.ui.reopen')}</Button>
+            ) : (
+              <Button onClick={() => void act(() => supportApi.close(ticketId))}>{t('support.ui.close')}</Button>
+            )}
+            {header.type === 'A01' && header.requestStatus === 'pending' && header.status !== 'closed' && (
+              <Button type="primary" onClick={() => void act(() => supportApi.approve(ticketId))}>
+                {t('support.ui.approve')}
+              </Button>
+            )}
+          </Space>
+          <List
+            data-testid="support-messages"
+            dataSource={detail.messages}
+            renderItem={(m) => (
+              <List.Item>
+                <List.Item.Meta title={`${m.author} · ${when(m.at)}`} description={<Typography.Paragraph style={{ whiteSpace: 'pre-wrap', marginBottom: 0 }}>{m.text}</Typography.Paragraph>} />
+              </List.Item>
+            )}
+          />
+          {header.status !== 'closed' && (
+            <Space.Compact style={{ width: '100%', margin: '12px 0' }}>
+              <Input.TextArea value={message} onChange={(e) => setMessage(e.target.value)} rows={2} maxLength={4000} />
+              <Button
+                type="primary"
+                disabled={!message.trim()}
+                onClick={() =>
+                  void act(async () => {
+                    await supportApi.message(ticketId, message);
+                    setMessage('');
+                  })
+                }
+              >
+                {t('support.ui.addMessage')}
+              </Button>
+            </Space.Compact>
+          )}
+          <Typography.Title level={5}>{t('support.ui.log')}</Typography.Title>
+          <Timeline items={log.map((entry) => ({ children: `${when(entry.at)} · ${entry.by} · ${entry.action}` }))} />
+        </>
+      )}
+    </Drawer>
+  );
+}

@@ -1,0 +1,58 @@
+import { api } from '../../app/public';
+
+/** A ticket as `/generic/support/*` answers it. */
+export interface Ticket {
+  id: number;
+  number: string;
+  type: 'GEN' | 'A01';
+  organizationId: number;
+  projectId: number;
+  organizationCode: string | null;
+  projectCode: string | null;
+  subject: string;
+  category: string;
+  priority: string;
+  status: 'open' | 'answered' | 'closed';
+  requester: string;
+  asnNumber: string | null;
+  requestStatus: 'pending' | 'approved' | null;
+  decidedBy: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface Option {
+  id: number;
+  code: string;
+  name: string;
+}
+
+export interface TicketDetail {
+  header: Ticket;
+  messages: Array<{ id: number; author: string; text: string; at: string }>;
+}
+
+export interface LogEntry {
+  id: number;
+  at: string;
+  by: string;
+  action: string;
+  details: Record<string, unknown> | null;
+}
+
+const BASE = '/generic/support';
+
+export const supportApi = {
+  organizations: () => api<Option[]>(`${BASE}/getOrgs`),
+  projects: (organizationId: number) => api<Array<Option & { organizationId: number }>>(`${BASE}/getProjects`, { query: { organizationId } }),
+  list: (filter: { status?: string; search?: string; page: number; pageSize: number }) =>
+    api<{ total: number; rows: Ticket[] }>(`${BASE}/getSupportHeaderList`, { method: 'POST', body: filter }),
+  detail: (ticketId: number) => api<TicketDetail>(`${BASE}/getSupportDetailList`, { method: 'POST', body: { ticketId } }),
+  log: (ticketId: number) => api<LogEntry[]>(`${BASE}/getLog`, { method: 'POST', body: { ticketId } }),
+  send: (body: Record<string, unknown>) => api<Ticket>(`${BASE}/sendSupport`, { method: 'POST', body, quiet: true }),
+  sendReopenAsn: (body: Record<string, unknown>) => api<Ticket>(`${BASE}/sendSupportA01ReopenASN`, { method: 'POST', body, quiet: true }),
+  message: (ticketId: number, message: string) => api<Ticket>(`${BASE}/message`, { method: 'POST', body: { ticketId, message } }),
+  close: (ticketId: number) => api<Ticket>(`${BASE}/close`, { method: 'POST', body: { ticketId } }),
+  reopen: (ticketId: number) => api<Ticket>(`${BASE}/reopen`, { method: 'POST', body: { ticketId } }),
+  approve: (ticketId: number) => api<Ticket>(`${BASE}/approveA01ReopenASN`, { method: 'POST', body: { ticketId } }),
+};

@@ -1,0 +1,20 @@
+import { defineModule } from '../area.js';
+import * as m0095 from './migrations/0095_support.js';
+import { supportRoutes } from './support.routes.js';
+import './support.reopen.js';
+import './support.tables.js';
+
+/**
+ * Support tickets (spec section 2 `/support` and the create-ticket screen; section 7
+ * `/generic/support/*`): header, messages and a log of every change; reopen-ASN requests (A01)
+ * that an approver decides, reopened by the area owning ASNs through its `supportReopeners`.
+ */
+export const supportModule = defineModule({
+  name: 'support',
+  migrations: { '0095_support': m0095 },
+  routes: supportRoutes,
+  rights: [
+    { right: 'support.ticket:answer', labelCode: 'support.verb.answer' },
+    { right: 'support.ticket:approve', labelCode: 'support.verb.approve' },
+  ],
+});
