@@ -1,6 +1,7 @@
 import { defineModule } from '../area.js';
 import * as m0110 from './migrations/0110_inbound.js';
 import { inboundBehaviours } from './inbound.behaviours.js';
+import { reopenClosedAsn } from './inbound.repository.js';
 import { inboundRoutes } from './inbound.routes.js';
 import { inboundWriters } from './inbound.writers.js';
 import './inbound.tables.js';
@@ -23,4 +24,6 @@ export const inboundModule = defineModule({
   ],
   // Receipts and putaway tasks are written with the stock they describe, by the service only.
   serviceOnlyTables: ['receipt', 'receipt_line', 'putaway_task', 'asn_carton'],
+  // A support ticket's approved request reopens a closed ASN (spec section 7 sendSupportA01ReopenASN).
+  supportReopeners: [{ kind: 'asn', reopen: (trx, request) => reopenClosedAsn(trx, request.projectId, request.number, request.by) }],
 });

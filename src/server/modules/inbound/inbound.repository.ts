@@ -566,3 +566,14 @@ export async function nextEmptyLocation(db: Db, warehouseId: number, types: read
     .executeTakeFirst();
   return row?.id;
 }
+
+// ---------------------------------------------------------------- support: reopening a closed ASN
+
+/** Puts a closed ASN of the project back to putaway (the only way into closed); answers whether it was closed. */
+export async function reopenClosedAsn(trx: Transaction<DB>, projectId: number, asnNo: string, by: string): Promise<'reopened' | 'notFound' | 'notClosed'> {
+  const asn = await trx.selectFrom('asn').select(['id', 'status']).where('project_id', '=', projectId).where('asn_no', '=', asnNo).forUpdate().executeTakeFirst();
+  if (!asn) return 'notFound';
+  if (asn.status !== 'closed') return 'notClosed';
+  await trx.updateTable('asn').set({ status: 'putaway', updated_by: by, updated_at: new Date() }).where('id', '=', asn.id).execute();
+  return 'reopened';
+}
