@@ -6,7 +6,7 @@ import { buildTestApp, createUserAccount, injectAs, json, signIn, type TestApp }
  * `/generic/support/*`): pickers limited to the caller's grants, tickets seen by their requester
  * (and by answerers of the project), messages, close and reopen, a log entry for every change, and
  * the reopen-ASN request (A01) approved by an approver, which reopens the document through the
- * owning area's reopener (here a tiny area of the tests, tests/fixtures/receipt) in the same
+ * owning area's reopener (the inbound area's, for closed ASNs) in the same
  * transaction.
  */
 interface Ticket {
