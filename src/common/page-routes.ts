@@ -13,6 +13,7 @@ const pending = 'pending';
 const masterdata = { definitionOf: 'masterdata' } as const;
 const setup = { definitionOf: 'setup' } as const;
 const transport = { definitionOf: 'transport' } as const;
+const outbound = { definitionOf: 'outbound' } as const;
 
 /** Menu groups in menu order, each with its routes in menu order. */
 const MENU = {
@@ -37,7 +38,7 @@ const MENU = {
   },
   inbound: { po: pending, asn: pending, asnStatic: pending, inbGr: pending, receive: pending, putaway: pending },
   outbound: {
-    so: pending,
+    so: outbound,
     pso: pending,
     shipmentOrder: pending,
     wave: pending,
@@ -50,6 +51,7 @@ const MENU = {
     shipment: pending,
     deliveryOrderSum: pending,
     scanToPrintWindow: pending,
+    soRule: outbound,
   },
   inventory: {
     balance: pending,

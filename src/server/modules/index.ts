@@ -10,6 +10,7 @@ import { inventoryModule } from './inventory/inventory.module.js';
 import { masterdataModule } from './masterdata/masterdata.module.js';
 import { notificationModule } from './notification/notification.module.js';
 import { notifyModule } from './notify/notify.module.js';
+import { outboundModule } from './outbound/outbound.module.js';
 import { roleModule } from './role/role.module.js';
 import { userModule } from './user/user.module.js';
 
@@ -31,4 +32,5 @@ export const MODULES: readonly AreaModule[] = [
   inventoryModule,
   importsModule,
   notificationModule,
+  outboundModule,
 ];
