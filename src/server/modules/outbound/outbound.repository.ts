@@ -194,3 +194,18 @@ export async function countLines(trx: Transaction<DB>, soId: number): Promise<nu
   const row = await trx.selectFrom('so_line').select(sql<string>`count(*)`.as('n')).where('so_id', '=', soId).executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/**
+ * Locks every balance row of these owner x SKU pairs in the warehouse, in the inventory service's
+ * key order, before an allocation chooses among them: two allocations of the same stock then wait
+ * for each other instead of deadlocking, and the candidates read afterwards are what is really left.
+ */
+export async function lockCandidateBalances(trx: Transaction<DB>, warehouseId: number, pairs: ReadonlyArray<{ ownerId: number; skuId: number }>): Promise<void> {
+  if (pairs.length === 0) return;
+  const list = sql.join(pairs.map((p) => sql`(${p.ownerId}::bigint, ${p.skuId}::bigint)`));
+  await sql`
+    select b.id from inventory_balance b
+     where b.warehouse_id = ${warehouseId} and (b.owner_id, b.sku_id) in (${list})
+     order by b.warehouse_id, b.owner_id, b.sku_id, b.lot_id, b.location_id, b.lpn
+     for update of b`.execute(trx);
+}

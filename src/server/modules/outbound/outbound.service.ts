@@ -11,6 +11,7 @@ import {
   findLines,
   findRule,
   linesOfOrders,
+  lockCandidateBalances,
   lockOrders,
   recordAllocation,
   setOrderStatus,
@@ -155,6 +156,12 @@ export async function allocateOrders(trx: Transaction<DB>, scope: StockScope, so
   const byId = new Map(headers.map((h) => [Number(h.id), h]));
   const only = lineIds ? new Set(lineIds) : null;
   const lines = (await linesOfOrders(trx, [...byId.keys()])).filter((l) => !only || only.has(Number(l.id)));
+  const pairs = new Map<string, { ownerId: number; skuId: number }>();
+  for (const line of lines) {
+    const ownerId = Number(byId.get(Number(line.so_id))!.owner_id);
+    if (remainingOf(line).greaterThan(0)) pairs.set(`${ownerId}|${line.sku_id}`, { ownerId, skuId: Number(line.sku_id) });
+  }
+  await lockCandidateBalances(trx, scope.warehouseId, [...pairs.values()]);
   const rules = new Map<string, Pick<SoRuleRow, 'strategy' | 'min_shelf_life_days' | 'pick_face_first'>>();
   const shortages: Shortage[] = [];
   let total = new Decimal(0);
