@@ -204,3 +204,17 @@ describe('allocation', () => {
     await expectLedgerAgrees();
   });
 });
+
+describe('home page', () => {
+  it("shows the warehouse's open orders by status, leaving out cancelled, deleted and closed ones", async () => {
+    const response = await injectAs(t.app, admin, { method: 'GET', url: '/api/home/summary' });
+    expect(response.statusCode).toBe(200);
+    const orders = json<{ work: Array<{ kind: string; available: boolean; total: number; byStatus: Array<{ status: string; count: number }> }> }>(response).work.find((w) => w.kind === 'order')!;
+    const rows = await t.database.db.selectFrom('so_header').select('status').where('status', 'not in', ['cancelled', 'deleted', 'closed']).execute();
+    expect(orders.available).toBe(true);
+    expect(orders.total).toBe(rows.length);
+    expect(orders.total).toBeGreaterThan(0);
+    for (const { status, count } of orders.byStatus) expect(count).toBe(rows.filter((r) => r.status === status).length);
+    expect(orders.byStatus.map((s) => s.status)).not.toContain('cancelled');
+  });
+});

@@ -77,7 +77,7 @@ export default function HomeScreen() {
                     <Space wrap size={[4, 4]} style={{ marginTop: 8 }}>
                       {w.byStatus.map((s) => (
                         <Tag key={s.status}>
-                          {s.status}: {s.count}
+                          {w.kind === 'order' ? t(`outbound.status.${s.status}`, { defaultValue: s.status }) : s.status}: {s.count}
                         </Tag>
                       ))}
                     </Space>

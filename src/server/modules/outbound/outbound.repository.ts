@@ -172,19 +172,6 @@ export async function setLineAllocated(trx: Transaction<DB>, lineId: number, qty
   await trx.updateTable('so_line').set({ allocated_qty: qty, updated_by: by, updated_at: sql`now()` }).where('id', '=', lineId).execute();
 }
 
-/** Open orders by status for the home page. */
-export async function countOrdersByStatus(db: Kysely<DB>, projectId: number, warehouseId: number): Promise<Array<{ status: string; count: number }>> {
-  const rows = await db
-    .selectFrom('so_header')
-    .select(['status', sql<string>`count(*)`.as('count')])
-    .where('project_id', '=', projectId)
-    .where('warehouse_id', '=', warehouseId)
-    .where('status', 'not in', ['cancelled', 'deleted', 'closed'])
-    .groupBy('status')
-    .execute();
-  return rows.map((r) => ({ status: r.status, count: Number(r.count) }));
-}
-
 export async function findSkuOwner(trx: Transaction<DB>, skuId: number): Promise<{ owner_id: number; base_uom: string } | undefined> {
   const row = await trx.selectFrom('sku').select(['owner_id', 'base_uom']).where('id', '=', skuId).executeTakeFirst();
   return row ? { owner_id: Number(row.owner_id), base_uom: row.base_uom } : undefined;
