@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { DB } from '../../db/schema.js';
-import type { AllocationStrategy, SoAllocationTable, SoHeaderTable, SoLineTable, SoRuleTable } from './outbound.tables.js';
+import type { SoAllocationTable, SoHeaderTable, SoLineTable, SoRuleTable } from './outbound.tables.js';
 import './outbound.tables.js';
 import '../inventory/inventory.tables.js';
 import '../masterdata/masterdata.tables.js';
@@ -49,96 +49,6 @@ export async function nextLineNo(trx: Transaction<DB>, soId: number): Promise<nu
   return Number(row.next);
 }
 
-/** The rule of the SKU, else the owner's rule for every SKU. */
-export async function findRule(trx: Transaction<DB>, ownerId: number, skuId: number): Promise<SoRuleRow | undefined> {
-  return trx
-    .selectFrom('so_rule')
-    .selectAll()
-    .where('owner_id', '=', ownerId)
-    .where('active', '=', true)
-    .where((eb) => eb.or([eb('sku_id', '=', skuId), eb('sku_id', 'is', null)]))
-    .orderBy(sql`sku_id is null`)
-    .limit(1)
-    .executeTakeFirst();
-}
-
-export interface Candidate {
-  balance_id: number;
-  warehouse_id: number;
-  owner_id: number;
-  sku_id: number;
-  lot_id: number;
-  location_id: number;
-  lpn: string;
-  available: string;
-}
-
-export interface CandidateQuery {
-  projectId: number;
-  warehouseId: number;
-  ownerId: number;
-  skuId: number;
-  strategy: AllocationStrategy;
-  pickFaceFirst: boolean;
-  minShelfLifeDays: number;
-  lotNo: string | null;
-  expiryFrom: string | null;
-  expiryTo: string | null;
-  limit: number;
-}
-
-/**
- * Balance rows a line may take, best first by the rule: available stock (on-hand less allocated,
- * picked and held) in active storage or pick locations, of a lot that is not expired (nor within
- * the rule's minimum remaining shelf life) and matches the wanted lot attributes. Read without
- * locks: the inventory service locks and checks again when allocating.
- */
-export async function findCandidates(trx: Transaction<DB>, q: CandidateQuery): Promise<Candidate[]> {
-  const order = {
-    fifo: sql`l.received_at asc, l.id asc`,
-    fefo: sql`l.expiry_date asc nulls last, l.received_at asc`,
-    lifo: sql`l.received_at desc, l.id desc`,
-    location: sql`loc.pick_seq asc nulls last, loc.code asc`,
-  }[q.strategy];
-  const pickFace = q.pickFaceFirst ? sql`case when loc.location_type = 'pick' then 0 else 1 end,` : sql``;
-  const result = await sql<Candidate>`
-    select b.id as balance_id, b.warehouse_id, b.owner_id, b.sku_id, b.lot_id, b.location_id, b.lpn,
-           (b.on_hand_qty - b.allocated_qty - b.picked_qty - b.held_qty)::text as available
-      from inventory_balance b
-      join lot l on l.id = b.lot_id
-      join location loc on loc.id = b.location_id
-     where b.project_id = ${q.projectId} and b.warehouse_id = ${q.warehouseId}
-       and b.owner_id = ${q.ownerId} and b.sku_id = ${q.skuId}
-       and b.on_hand_qty - b.allocated_qty - b.picked_qty - b.held_qty > 0
-       and loc.status = 'active' and loc.location_type in ('storage', 'pick')
-       and (l.expiry_date is null or l.expiry_date >= current_date + ${q.minShelfLifeDays}::integer)
-       ${q.lotNo ? sql`and l.lot_no = ${q.lotNo}` : sql``}
-       ${q.expiryFrom ? sql`and l.expiry_date >= ${q.expiryFrom}::date` : sql``}
-       ${q.expiryTo ? sql`and l.expiry_date <= ${q.expiryTo}::date` : sql``}
-     order by ${pickFace} ${order}, b.id
-     limit ${q.limit}`.execute(trx);
-  return result.rows.map((r) => ({ ...r, balance_id: Number(r.balance_id), warehouse_id: Number(r.warehouse_id), owner_id: Number(r.owner_id), sku_id: Number(r.sku_id), lot_id: Number(r.lot_id), location_id: Number(r.location_id) }));
-}
-
-/** Available qty of balance rows now (after the caller's transaction locked them). */
-export async function availableOfBalances(trx: Transaction<DB>, ids: readonly number[]): Promise<Map<number, string>> {
-  if (ids.length === 0) return new Map();
-  const rows = await trx
-    .selectFrom('inventory_balance')
-    .select(['id', sql<string>`(on_hand_qty - allocated_qty - picked_qty - held_qty)::text`.as('available')])
-    .where('id', 'in', [...ids])
-    .execute();
-  return new Map(rows.map((r) => [Number(r.id), r.available]));
-}
-
-export async function recordAllocation(trx: Transaction<DB>, row: { project_id: number; warehouse_id: number; so_id: number; so_line_id: number; balance_id: number; qty: string }): Promise<void> {
-  await trx
-    .insertInto('so_allocation')
-    .values(row)
-    .onConflict((oc) => oc.columns(['so_line_id', 'balance_id']).doUpdateSet({ qty: sql`so_allocation.qty + excluded.qty` }))
-    .execute();
-}
-
 export interface HeldAllocation extends SoAllocationRow {
   owner_id: number;
   sku_id: number;
@@ -182,17 +92,85 @@ export async function countLines(trx: Transaction<DB>, soId: number): Promise<nu
   return Number(row.n);
 }
 
+export interface LockedBalance {
+  balance_id: number;
+  warehouse_id: number;
+  owner_id: number;
+  sku_id: number;
+  lot_id: number;
+  location_id: number;
+  lpn: string;
+  available: string;
+  lot_no: string;
+  /** YYYY-MM-DD or null. */
+  expiry_date: string | null;
+  /** Days from today to the expiry; null without expiry. */
+  days_left: number | null;
+  received_at: number;
+  location_type: string;
+  location_code: string;
+  pick_seq: number | null;
+}
+
 /**
  * Locks every balance row of these owner x SKU pairs in the warehouse, in the inventory service's
- * key order, before an allocation chooses among them: two allocations of the same stock then wait
- * for each other instead of deadlocking, and the candidates read afterwards are what is really left.
+ * key order, and answers those an allocation may take: available stock (on-hand less allocated,
+ * picked and held) in active storage or pick locations, with what the rules sort and filter by.
+ * Two allocations of the same stock wait for each other instead of deadlocking, and what they
+ * read is what is really left.
  */
-export async function lockCandidateBalances(trx: Transaction<DB>, warehouseId: number, pairs: ReadonlyArray<{ ownerId: number; skuId: number }>): Promise<void> {
-  if (pairs.length === 0) return;
+export async function lockCandidateBalances(trx: Transaction<DB>, warehouseId: number, pairs: ReadonlyArray<{ ownerId: number; skuId: number }>): Promise<LockedBalance[]> {
+  if (pairs.length === 0) return [];
   const list = sql.join(pairs.map((p) => sql`(${p.ownerId}::bigint, ${p.skuId}::bigint)`));
-  await sql`
-    select b.id from inventory_balance b
+  const result = await sql<LockedBalance>`
+    select b.id as balance_id, b.warehouse_id, b.owner_id, b.sku_id, b.lot_id, b.location_id, b.lpn,
+           (b.on_hand_qty - b.allocated_qty - b.picked_qty - b.held_qty)::text as available,
+           l.lot_no, l.expiry_date::text as expiry_date, (l.expiry_date - current_date) as days_left,
+           extract(epoch from l.received_at)::float8 as received_at,
+           loc.location_type, loc.code as location_code, loc.pick_seq, loc.status as location_status
+      from inventory_balance b
+      join lot l on l.id = b.lot_id
+      join location loc on loc.id = b.location_id
      where b.warehouse_id = ${warehouseId} and (b.owner_id, b.sku_id) in (${list})
      order by b.warehouse_id, b.owner_id, b.sku_id, b.lot_id, b.location_id, b.lpn
      for update of b`.execute(trx);
+  return result.rows
+    .filter((r) => (r as LockedBalance & { location_status: string }).location_status === 'active' && (r.location_type === 'storage' || r.location_type === 'pick'))
+    .map((r) => ({
+      ...r,
+      balance_id: Number(r.balance_id),
+      warehouse_id: Number(r.warehouse_id),
+      owner_id: Number(r.owner_id),
+      sku_id: Number(r.sku_id),
+      lot_id: Number(r.lot_id),
+      location_id: Number(r.location_id),
+      days_left: r.days_left === null ? null : Number(r.days_left),
+      received_at: Number(r.received_at),
+      pick_seq: r.pick_seq === null ? null : Number(r.pick_seq),
+    }));
+}
+
+/** The active rules of these owners (their SKU rules and their rules for every SKU). */
+export async function rulesOfOwners(trx: Transaction<DB>, ownerIds: readonly number[]): Promise<SoRuleRow[]> {
+  if (ownerIds.length === 0) return [];
+  return trx.selectFrom('so_rule').selectAll().where('owner_id', 'in', [...ownerIds]).where('active', '=', true).execute();
+}
+
+export async function recordAllocations(trx: Transaction<DB>, rows: ReadonlyArray<{ project_id: number; warehouse_id: number; so_id: number; so_line_id: number; balance_id: number; qty: string }>): Promise<void> {
+  if (rows.length === 0) return;
+  await trx
+    .insertInto('so_allocation')
+    .values([...rows])
+    .onConflict((oc) => oc.columns(['so_line_id', 'balance_id']).doUpdateSet({ qty: sql`so_allocation.qty + excluded.qty` }))
+    .execute();
+}
+
+/** Adds to the allocated qty of many lines in one statement. */
+export async function addLinesAllocated(trx: Transaction<DB>, deltas: ReadonlyArray<{ lineId: number; delta: string }>, by: string): Promise<void> {
+  if (deltas.length === 0) return;
+  const list = sql.join(deltas.map((d) => sql`(${d.lineId}::bigint, ${d.delta}::numeric)`));
+  await sql`
+    update so_line l set allocated_qty = l.allocated_qty + v.delta, updated_by = ${by}, updated_at = now()
+      from (values ${list}) as v(id, delta)
+     where l.id = v.id`.execute(trx);
 }

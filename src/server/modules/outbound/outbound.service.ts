@@ -5,21 +5,22 @@ import type { DB } from '../../db/schema.js';
 import { applyStockChanges, type StockChange, type StockScope } from '../inventory/inventory.service.js';
 import {
   addLineAllocated,
+  addLinesAllocated,
   allocationsOfLines,
   deleteAllocations,
-  findCandidates,
   findLines,
-  findRule,
   linesOfOrders,
   lockCandidateBalances,
   lockOrders,
-  recordAllocation,
+  recordAllocations,
+  rulesOfOwners,
   setOrderStatus,
+  type LockedBalance,
   type SoHeaderRow,
   type SoLineRow,
   type SoRuleRow,
 } from './outbound.repository.js';
-import { ALLOCATABLE, assertTransition, statusFromLines, type SoStatus } from './so-status.js';
+import { ALLOCATABLE, assertTransition, statusFromLines, type LineQuantities, type SoStatus } from './so-status.js';
 
 /**
  * Sales order rules (spec sections 4 and 5): allocation by the owner's and SKU's rule, unallocation
@@ -43,12 +44,9 @@ export interface AllocationResult {
   statuses: Record<string, SoStatus>;
 }
 
-/** How many candidate balance rows one read brings; a line needing more reads again. */
-const CANDIDATE_BATCH = 50;
-/** Reads of candidates for one line before the remainder is reported short. */
-const MAX_ROUNDS = 20;
+type Rule = Pick<SoRuleRow, 'strategy' | 'min_shelf_life_days' | 'pick_face_first'>;
 
-const DEFAULT_RULE: Pick<SoRuleRow, 'strategy' | 'min_shelf_life_days' | 'pick_face_first'> = { strategy: 'fifo', min_shelf_life_days: 0, pick_face_first: true };
+const DEFAULT_RULE: Rule = { strategy: 'fifo', min_shelf_life_days: 0, pick_face_first: true };
 
 function checkScope(headers: SoHeaderRow[], ids: readonly number[], scope: StockScope): void {
   if (headers.length !== new Set(ids).size) throw new AppError('NO_RECORD');
@@ -59,11 +57,8 @@ function remainingOf(line: SoLineRow): Decimal {
   return new Decimal(line.qty).minus(line.allocated_qty).minus(line.picked_qty);
 }
 
-async function refreshStatuses(trx: Transaction<DB>, headers: SoHeaderRow[], by: string): Promise<Record<string, SoStatus>> {
-  const lines = await linesOfOrders(
-    trx,
-    headers.map((h) => Number(h.id)),
-  );
+/** Sets each order's status from its lines (`lines` as they are now), through the status table. */
+async function applyStatuses(trx: Transaction<DB>, headers: SoHeaderRow[], lines: ReadonlyArray<LineQuantities & { so_id: number }>, by: string): Promise<Record<string, SoStatus>> {
   const statuses: Record<string, SoStatus> = {};
   for (const h of headers) {
     const next = statusFromLines(lines.filter((l) => Number(l.so_id) === Number(h.id)));
@@ -74,80 +69,64 @@ async function refreshStatuses(trx: Transaction<DB>, headers: SoHeaderRow[], by:
   return statuses;
 }
 
-async function allocateLine(trx: Transaction<DB>, scope: StockScope, header: SoHeaderRow, line: SoLineRow, rule: Pick<SoRuleRow, 'strategy' | 'min_shelf_life_days' | 'pick_face_first'>): Promise<Decimal> {
-  let remaining = remainingOf(line);
-  let taken = new Decimal(0);
-  for (let round = 0; round < MAX_ROUNDS && remaining.greaterThan(0); round += 1) {
-    const candidates = await findCandidates(trx, {
-      projectId: scope.projectId,
-      warehouseId: scope.warehouseId,
-      ownerId: Number(header.owner_id),
-      skuId: Number(line.sku_id),
-      strategy: rule.strategy,
-      pickFaceFirst: rule.pick_face_first,
-      minShelfLifeDays: rule.min_shelf_life_days,
-      lotNo: line.lot_no?.trim() || null,
-      expiryFrom: line.expiry_from,
-      expiryTo: line.expiry_to,
-      limit: CANDIDATE_BATCH,
-    });
-    if (candidates.length === 0) break;
-    const plan: Array<{ balanceId: number; qty: Decimal; change: StockChange }> = [];
-    let left = remaining;
-    for (const c of candidates) {
-      if (!left.greaterThan(0)) break;
-      const qty = Decimal.min(left, c.available);
-      if (!qty.greaterThan(0)) continue;
-      left = left.minus(qty);
-      plan.push({
-        balanceId: c.balance_id,
-        qty,
-        change: {
-          key: { ownerId: c.owner_id, skuId: c.sku_id, lotId: c.lot_id, locationId: c.location_id, lpn: c.lpn, warehouseId: c.warehouse_id },
-          transType: 'allocate',
-          allocated: qty,
-          uom: line.uom,
-          reference: { type: 'so', orderNo: header.order_no, line: line.line_no },
-        },
-      });
+async function refreshStatuses(trx: Transaction<DB>, headers: SoHeaderRow[], by: string): Promise<Record<string, SoStatus>> {
+  const lines = await linesOfOrders(
+    trx,
+    headers.map((h) => Number(h.id)),
+  );
+  return applyStatuses(trx, headers, lines, by);
+}
+
+/** The rule of the SKU, else the owner's rule for every SKU, else FIFO with the pick face first. */
+function ruleFor(rules: readonly SoRuleRow[], ownerId: number, skuId: number): Rule {
+  return (
+    rules.find((r) => Number(r.owner_id) === ownerId && r.sku_id !== null && Number(r.sku_id) === skuId) ??
+    rules.find((r) => Number(r.owner_id) === ownerId && r.sku_id === null) ??
+    DEFAULT_RULE
+  );
+}
+
+/** Best first by the rule: pick face before reserve (when the rule says so), then FIFO, FEFO, LIFO or location sequence. */
+function compareBy(rule: Rule): (a: LockedBalance, b: LockedBalance) => number {
+  const byStrategy = (a: LockedBalance, b: LockedBalance): number => {
+    switch (rule.strategy) {
+      case 'fefo':
+        if (a.expiry_date !== b.expiry_date) return a.expiry_date === null ? 1 : b.expiry_date === null ? -1 : a.expiry_date < b.expiry_date ? -1 : 1;
+        return a.received_at - b.received_at;
+      case 'lifo':
+        return b.received_at - a.received_at || b.lot_id - a.lot_id;
+      case 'location':
+        if (a.pick_seq !== b.pick_seq) return a.pick_seq === null ? 1 : b.pick_seq === null ? -1 : a.pick_seq - b.pick_seq;
+        return a.location_code < b.location_code ? -1 : a.location_code > b.location_code ? 1 : 0;
+      default:
+        return a.received_at - b.received_at || a.lot_id - b.lot_id;
     }
-    try {
-      await applyStockChanges(
-        trx,
-        scope,
-        plan.map((p) => p.change),
-      );
-    } catch (error) {
-      // Someone took part of this stock since it was read: the rows are now locked by this
-      // transaction, so the next read sees what is really left.
-      if (error instanceof AppError && error.code === 'INSUFFICIENT_INVENTORY') continue;
-      throw error;
+  };
+  return (a, b) => {
+    if (rule.pick_face_first) {
+      const face = (a.location_type === 'pick' ? 0 : 1) - (b.location_type === 'pick' ? 0 : 1);
+      if (face !== 0) return face;
     }
-    let sum = new Decimal(0);
-    for (const p of plan) {
-      await recordAllocation(trx, {
-        project_id: scope.projectId,
-        warehouse_id: scope.warehouseId,
-        so_id: Number(header.id),
-        so_line_id: Number(line.id),
-        balance_id: p.balanceId,
-        qty: p.qty.toString(),
-      });
-      sum = sum.plus(p.qty);
-    }
-    remaining = remaining.minus(sum);
-    taken = taken.plus(sum);
-    if (candidates.length < CANDIDATE_BATCH && remaining.greaterThan(0)) break;
-  }
-  if (taken.greaterThan(0)) await addLineAllocated(trx, Number(line.id), taken.toString(), scope.operator);
-  return taken;
+    return byStrategy(a, b) || a.balance_id - b.balance_id;
+  };
+}
+
+/** Whether the line may take this balance row: not expired nor within the minimum shelf life, and of the wanted lot attributes. */
+function fits(line: SoLineRow, rule: Rule, b: LockedBalance): boolean {
+  if (b.days_left !== null && b.days_left < rule.min_shelf_life_days) return false;
+  const lotNo = line.lot_no?.trim();
+  if (lotNo && b.lot_no !== lotNo) return false;
+  if (line.expiry_from && (b.expiry_date === null || b.expiry_date < line.expiry_from)) return false;
+  if (line.expiry_to && (b.expiry_date === null || b.expiry_date > line.expiry_to)) return false;
+  return true;
 }
 
 /**
  * Allocates the orders' lines (or only `lineIds` of them) that are not fully allocated, by the
  * rule of each owner and SKU; what cannot be covered is reported short per line and the order is
- * left partial allocated. Never oversells: the inventory service locks every balance row it
- * changes and refuses more than is available.
+ * left partial allocated. Never oversells: every candidate balance row is locked first (in the
+ * inventory service's key order) and the inventory service checks again what it is asked to
+ * allocate. Expired and held stock is never taken.
  */
 export async function allocateOrders(trx: Transaction<DB>, scope: StockScope, soIds: readonly number[], lineIds?: readonly number[]): Promise<AllocationResult> {
   const headers = await lockOrders(trx, scope.projectId, soIds);
@@ -155,40 +134,78 @@ export async function allocateOrders(trx: Transaction<DB>, scope: StockScope, so
   for (const h of headers) if (!ALLOCATABLE.includes(h.status as SoStatus)) throw new AppError('ORDER_STATUS_ERROR', { orderNo: h.order_no, status: h.status });
   const byId = new Map(headers.map((h) => [Number(h.id), h]));
   const only = lineIds ? new Set(lineIds) : null;
-  const lines = (await linesOfOrders(trx, [...byId.keys()])).filter((l) => !only || only.has(Number(l.id)));
+  const allLines = await linesOfOrders(trx, [...byId.keys()]);
+  const lines = allLines.filter((l) => (!only || only.has(Number(l.id))) && remainingOf(l).greaterThan(0));
   const pairs = new Map<string, { ownerId: number; skuId: number }>();
   for (const line of lines) {
     const ownerId = Number(byId.get(Number(line.so_id))!.owner_id);
-    if (remainingOf(line).greaterThan(0)) pairs.set(`${ownerId}|${line.sku_id}`, { ownerId, skuId: Number(line.sku_id) });
+    pairs.set(`${ownerId}|${line.sku_id}`, { ownerId, skuId: Number(line.sku_id) });
   }
-  await lockCandidateBalances(trx, scope.warehouseId, [...pairs.values()]);
-  const rules = new Map<string, Pick<SoRuleRow, 'strategy' | 'min_shelf_life_days' | 'pick_face_first'>>();
+  const balances = await lockCandidateBalances(trx, scope.warehouseId, [...pairs.values()]);
+  const rules = await rulesOfOwners(trx, [...new Set([...pairs.values()].map((p) => p.ownerId))]);
+  const left = new Map(balances.map((b) => [b.balance_id, new Decimal(b.available)]));
+  const bySku = new Map<string, LockedBalance[]>();
+  for (const b of balances) {
+    const key = `${b.owner_id}|${b.sku_id}`;
+    bySku.set(key, [...(bySku.get(key) ?? []), b]);
+  }
+
+  const changes: StockChange[] = [];
+  const held = new Map<string, { so_id: number; so_line_id: number; balance_id: number; qty: Decimal }>();
+  const taken = new Map<number, Decimal>();
   const shortages: Shortage[] = [];
   let total = new Decimal(0);
   for (const line of lines) {
     const header = byId.get(Number(line.so_id))!;
+    const ownerId = Number(header.owner_id);
+    const rule = ruleFor(rules, ownerId, Number(line.sku_id));
+    const candidates = (bySku.get(`${ownerId}|${line.sku_id}`) ?? []).filter((b) => fits(line, rule, b)).sort(compareBy(rule));
     const remaining = remainingOf(line);
-    if (!remaining.greaterThan(0)) continue;
-    const ruleKey = `${header.owner_id}|${line.sku_id}`;
-    let rule = rules.get(ruleKey);
-    if (!rule) {
-      rule = (await findRule(trx, Number(header.owner_id), Number(line.sku_id))) ?? DEFAULT_RULE;
-      rules.set(ruleKey, rule);
+    let need = remaining;
+    for (const b of candidates) {
+      if (!need.greaterThan(0)) break;
+      const qty = Decimal.min(need, left.get(b.balance_id)!);
+      if (!qty.greaterThan(0)) continue;
+      need = need.minus(qty);
+      left.set(b.balance_id, left.get(b.balance_id)!.minus(qty));
+      changes.push({
+        key: { ownerId: b.owner_id, skuId: b.sku_id, lotId: b.lot_id, locationId: b.location_id, lpn: b.lpn, warehouseId: b.warehouse_id },
+        transType: 'allocate',
+        allocated: qty,
+        uom: line.uom,
+        reference: { type: 'so', orderNo: header.order_no, line: line.line_no },
+      });
+      const key = `${line.id}|${b.balance_id}`;
+      const entry = held.get(key) ?? { so_id: Number(line.so_id), so_line_id: Number(line.id), balance_id: b.balance_id, qty: new Decimal(0) };
+      entry.qty = entry.qty.plus(qty);
+      held.set(key, entry);
     }
-    const taken = await allocateLine(trx, scope, header, line, rule);
-    total = total.plus(taken);
-    if (taken.lessThan(remaining)) {
+    const got = remaining.minus(need);
+    total = total.plus(got);
+    if (got.greaterThan(0)) taken.set(Number(line.id), got);
+    if (need.greaterThan(0)) {
       shortages.push({
         orderNo: header.order_no,
         lineNo: line.line_no,
         skuId: Number(line.sku_id),
         requested: new Decimal(line.qty).toString(),
-        allocated: new Decimal(line.allocated_qty).plus(taken).toString(),
-        short: remaining.minus(taken).toString(),
+        allocated: new Decimal(line.allocated_qty).plus(got).toString(),
+        short: need.toString(),
       });
     }
   }
-  return { allocated: total.toString(), shortages, statuses: await refreshStatuses(trx, headers, scope.operator) };
+  await applyStockChanges(trx, scope, changes);
+  await recordAllocations(
+    trx,
+    [...held.values()].map((h) => ({ project_id: scope.projectId, warehouse_id: scope.warehouseId, so_id: h.so_id, so_line_id: h.so_line_id, balance_id: h.balance_id, qty: h.qty.toString() })),
+  );
+  await addLinesAllocated(
+    trx,
+    [...taken].map(([lineId, qty]) => ({ lineId, delta: qty.toString() })),
+    scope.operator,
+  );
+  const after = allLines.map((l) => ({ ...l, allocated_qty: new Decimal(l.allocated_qty).plus(taken.get(Number(l.id)) ?? 0).toString() }));
+  return { allocated: total.toString(), shortages, statuses: await applyStatuses(trx, headers, after, scope.operator) };
 }
 
 /** Gives back exactly the balance rows the lines hold (every line of the orders when `lineIds` is absent). */
