@@ -36,6 +36,10 @@ export const ERRORS = {
   ORDER_STATUS_ERROR: 409,
   WAVE_ID_EXISTS: 409,
   SCAN_BY_WAVE: 400,
+  // Ship-to address rule (spec section 5), as `details` of VALIDATION_FAILED
+  ADDRESS_ENGLISH_ONLY: 400,
+  ADDRESS_CHINESE_ONLY: 400,
+  ADDRESS_CHINESE_REQUIRED: 400,
   // Inventory (DESIGN.md section 5; spec section 5 "there must be enough inventory")
   INSUFFICIENT_INVENTORY: 409,
   QTY_NOT_POSITIVE: 400,

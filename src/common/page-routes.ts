@@ -16,6 +16,7 @@ const transport = { definitionOf: 'transport' } as const;
 const inventory = { definitionOf: 'inventory' } as const;
 const jobs = { definitionOf: 'job' } as const;
 const inbound = { definitionOf: 'inbound' } as const;
+const outbound = { definitionOf: 'outbound' } as const;
 
 /** Menu groups in menu order, each with its routes in menu order. */
 const MENU = {
@@ -40,7 +41,7 @@ const MENU = {
   },
   inbound: { po: inbound, asn: inbound, asnStatic: inbound, inbGr: inbound, receive: screen, putaway: screen },
   outbound: {
-    so: pending,
+    so: outbound,
     pso: pending,
     shipmentOrder: pending,
     wave: pending,
@@ -53,6 +54,7 @@ const MENU = {
     shipment: pending,
     deliveryOrderSum: pending,
     scanToPrintWindow: pending,
+    soRule: outbound,
   },
   inventory: {
     balance: inventory,

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeclaredRoute } from '../../src/server/http/access-plugin.js';
-import { defineModule } from '../../src/server/modules/area.js';
 import { buildTestApp, createUserAccount, injectAs, json, signIn, type TestApp } from '../helpers/app.js';
 
 /**
@@ -39,10 +38,9 @@ describe('route enumeration', () => {
         beforeReady(app) {
           // A route of some future module, declared as it should be: the checks below must catch it too.
           app.post('/api/test/enumeration/sku-edit/:id', { config: { access: { right: 'sku:edit', scope: 'project' } } }, () => ({ ok: true }));
-          // A route guarded by an area's own verb, beside view/add/edit/delete.
+          // A route guarded by an area's own verb (the outbound area declares it), beside view/add/edit/delete.
           app.post('/api/test/enumeration/so-allocate/:id', { config: { access: { right: 'outbound.so:allocate', scope: 'project' } } }, () => ({ ok: true }));
         },
-        extraModules: [defineModule({ name: 'enumtest', rights: [{ right: 'outbound.so:allocate', labelCode: 'ALLOCATE' }] })],
       },
     );
     routes = t.app.apiRoutes.filter((r) => r.method !== 'HEAD' && r.method !== 'OPTIONS');

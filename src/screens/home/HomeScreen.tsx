@@ -77,7 +77,7 @@ export default function HomeScreen() {
                     <Space wrap size={[4, 4]} style={{ marginTop: 8 }}>
                       {w.byStatus.map((s) => (
                         <Tag key={s.status}>
-                          {w.kind === 'asn' ? t(`inb.status.${s.status}`, { defaultValue: s.status }) : w.kind === 'putaway' ? t('inb.receiptStatus.open') : s.status}: {s.count}
+                          {w.kind === 'asn' ? t(`inb.status.${s.status}`, { defaultValue: s.status }) : w.kind === 'putaway' ? t('inb.receiptStatus.open') : w.kind === 'order' ? t(`outbound.status.${s.status}`, { defaultValue: s.status }) : s.status}: {s.count}
                         </Tag>
                       ))}
                     </Space>

@@ -15,6 +15,7 @@ import { masterdataModule } from './masterdata/masterdata.module.js';
 import { notificationModule } from './notification/notification.module.js';
 import { notifyModule } from './notify/notify.module.js';
 import { supportModule } from './support/support.module.js';
+import { outboundModule } from './outbound/outbound.module.js';
 import { roleModule } from './role/role.module.js';
 import { userModule } from './user/user.module.js';
 
@@ -41,4 +42,5 @@ export const MODULES: readonly AreaModule[] = [
   jobModule,
   inboundModule,
   supportModule,
+  outboundModule,
 ];

@@ -1,0 +1,82 @@
+import { sql, type Kysely } from 'kysely';
+import { grantConfiguratorAccess, withIdAndAudit } from '../../../db/migrations/helpers.js';
+
+/**
+ * Outbound (spec sections 1, 4 and 5): sales order headers and lines, allocation rules per owner
+ * and SKU, and the balance rows each line holds (so that unallocating and picking give back
+ * exactly what was taken).
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await withIdAndAudit(db.schema.createTable('so_header'))
+    .addColumn('project_id', 'bigint', (col) => col.notNull().references('project.id'))
+    .addColumn('warehouse_id', 'bigint', (col) => col.notNull().references('warehouse.id'))
+    .addColumn('order_no', 'text', (col) => col.notNull())
+    .addColumn('owner_id', 'bigint', (col) => col.notNull().references('owner.id'))
+    .addColumn('consignee_id', 'bigint', (col) => col.references('partner.id'))
+    .addColumn('customer_order_no', 'text')
+    .addColumn('ship_to_name', 'text')
+    .addColumn('ship_to_address_en', 'text')
+    .addColumn('ship_to_address_cn', 'text')
+    .addColumn('carrier_code', 'text')
+    .addColumn('required_ship_date', 'date')
+    .addColumn('wave_id', 'text')
+    .addColumn('status', 'text', (col) => col.notNull().defaultTo('new'))
+    .addColumn('remark', 'text')
+    .addUniqueConstraint('so_header_order_no_key', ['project_id', 'order_no'])
+    .execute();
+  await db.schema.createIndex('so_header_status_idx').on('so_header').columns(['project_id', 'warehouse_id', 'status']).execute();
+
+  await withIdAndAudit(db.schema.createTable('so_line'))
+    .addColumn('project_id', 'bigint', (col) => col.notNull().references('project.id'))
+    .addColumn('warehouse_id', 'bigint', (col) => col.notNull().references('warehouse.id'))
+    .addColumn('so_id', 'bigint', (col) => col.notNull().references('so_header.id').onDelete('cascade'))
+    .addColumn('line_no', 'integer', (col) => col.notNull().check(sql`line_no > 0`))
+    .addColumn('sku_id', 'bigint', (col) => col.notNull().references('sku.id'))
+    .addColumn('qty', 'numeric(18, 4)', (col) => col.notNull().check(sql`qty > 0`))
+    .addColumn('uom', 'text', (col) => col.notNull().defaultTo('EA'))
+    .addColumn('lot_no', 'text')
+    .addColumn('expiry_from', 'date')
+    .addColumn('expiry_to', 'date')
+    .addColumn('required_date', 'date')
+    .addColumn('allocated_qty', 'numeric(18, 4)', (col) => col.notNull().defaultTo(0).check(sql`allocated_qty >= 0`))
+    .addColumn('picked_qty', 'numeric(18, 4)', (col) => col.notNull().defaultTo(0).check(sql`picked_qty >= 0`))
+    .addUniqueConstraint('so_line_so_line_no_key', ['so_id', 'line_no'])
+    .addCheckConstraint('so_line_within_qty', sql`allocated_qty + picked_qty <= qty`)
+    .execute();
+
+  await withIdAndAudit(db.schema.createTable('so_rule'))
+    .addColumn('project_id', 'bigint', (col) => col.notNull().references('project.id'))
+    .addColumn('owner_id', 'bigint', (col) => col.notNull().references('owner.id'))
+    // null: the owner's rule for every SKU without a rule of its own.
+    .addColumn('sku_id', 'bigint', (col) => col.references('sku.id'))
+    .addColumn('strategy', 'text', (col) => col.notNull().defaultTo('fifo').check(sql`strategy in ('fifo', 'fefo', 'lifo', 'location')`))
+    .addColumn('min_shelf_life_days', 'integer', (col) => col.notNull().defaultTo(0).check(sql`min_shelf_life_days >= 0`))
+    .addColumn('pick_face_first', 'boolean', (col) => col.notNull().defaultTo(true))
+    .addColumn('active', 'boolean', (col) => col.notNull().defaultTo(true))
+    .execute();
+  await sql`create unique index so_rule_owner_sku_key on so_rule (owner_id, coalesce(sku_id, 0))`.execute(db);
+
+  await db.schema
+    .createTable('so_allocation')
+    .addColumn('id', 'bigint', (col) => col.primaryKey().generatedAlwaysAsIdentity())
+    .addColumn('project_id', 'bigint', (col) => col.notNull().references('project.id'))
+    .addColumn('warehouse_id', 'bigint', (col) => col.notNull().references('warehouse.id'))
+    .addColumn('so_id', 'bigint', (col) => col.notNull().references('so_header.id').onDelete('cascade'))
+    .addColumn('so_line_id', 'bigint', (col) => col.notNull().references('so_line.id').onDelete('cascade'))
+    .addColumn('balance_id', 'bigint', (col) => col.notNull().references('inventory_balance.id'))
+    .addColumn('qty', 'numeric(18, 4)', (col) => col.notNull().check(sql`qty > 0`))
+    .addColumn('created_at', 'timestamptz', (col) => col.notNull().defaultTo(sql`now()`))
+    .addUniqueConstraint('so_allocation_line_balance_key', ['so_line_id', 'balance_id'])
+    .execute();
+  await db.schema.createIndex('so_allocation_so_idx').on('so_allocation').column('so_id').execute();
+
+  // The menu: /so opens the shipped definition, /soRule is new (src/common/page-routes.ts).
+  await sql`update sys_module set right_name = 'outbound.so' where code = 'so' and created_by = 'system'`.execute(db);
+  await sql`
+    insert into sys_module (code, parent_code, title_key, route, right_name, sequence, created_by, updated_by)
+    select 'soRule', 'outbound', 'menu.soRule', '/soRule', 'outbound.soRule', 514, 'system', 'system'
+     where not exists (select 1 from sys_module where code = 'soRule')`.execute(db);
+
+  await grantConfiguratorAccess(db, ['so_header', 'so_line', 'so_rule'], 'write');
+  await grantConfiguratorAccess(db, ['so_allocation'], 'read');
+}

@@ -1,0 +1,104 @@
+import { Type } from 'typebox';
+import { AppError } from '../../../common/errors.js';
+import type { EngineRow, EngineSession } from '../../../../engine/server/index.js';
+import { defineBehaviour } from '../area.js';
+import type { StockScope } from '../inventory/inventory.service.js';
+import { allocateOrders, endOrders, ordersOfLines, unallocateOrders } from './outbound.service.js';
+
+function scopeOf(session: EngineSession): StockScope {
+  if (session.projectId === null) throw new AppError('OUT_OF_SCOPE', { scope: 'project' });
+  if (session.warehouseId === null) throw new AppError('OUT_OF_SCOPE', { scope: 'warehouse' });
+  return { projectId: session.projectId, warehouseId: session.warehouseId, operator: session.loginAccount };
+}
+
+function keys(rows: EngineRow[]): number[] {
+  return rows.map((r) => Number(r._key));
+}
+
+const NoInputs = Type.Object({});
+
+/** /so/header/allocation: allocate the selected orders by their rules; shortages per line. */
+export const allocateOrdersBehaviour = defineBehaviour({
+  name: 'outbound.so.allocate',
+  inputs: NoInputs,
+  right: 'outbound.so:allocate',
+  async run({ trx, session, rows }) {
+    const result = await allocateOrders(trx, scopeOf(session), keys(rows));
+    return {
+      result,
+      messageCode: result.shortages.length ? 'outbound.so.allocatedShort' : 'outbound.so.allocatedDone',
+      messageParams: { lines: result.shortages.length },
+    };
+  },
+});
+
+export const unallocateOrdersBehaviour = defineBehaviour({
+  name: 'outbound.so.unallocate',
+  inputs: NoInputs,
+  right: 'outbound.so:allocate',
+  async run({ trx, session, rows }) {
+    const result = await unallocateOrders(trx, scopeOf(session), keys(rows));
+    return { result, messageCode: 'outbound.so.unallocatedDone' };
+  },
+});
+
+/** /so/detail/allocation: allocate only the selected lines. */
+export const allocateLinesBehaviour = defineBehaviour({
+  name: 'outbound.soLine.allocate',
+  inputs: NoInputs,
+  right: 'outbound.so:allocate',
+  async run({ trx, session, rows }) {
+    const scope = scopeOf(session);
+    const lineIds = keys(rows);
+    const result = await allocateOrders(trx, scope, await ordersOfLines(trx, scope.projectId, lineIds), lineIds);
+    return {
+      result,
+      messageCode: result.shortages.length ? 'outbound.so.allocatedShort' : 'outbound.so.allocatedDone',
+      messageParams: { lines: result.shortages.length },
+    };
+  },
+});
+
+export const unallocateLinesBehaviour = defineBehaviour({
+  name: 'outbound.soLine.unallocate',
+  inputs: NoInputs,
+  right: 'outbound.so:allocate',
+  async run({ trx, session, rows }) {
+    const scope = scopeOf(session);
+    const lineIds = keys(rows);
+    const result = await unallocateOrders(trx, scope, await ordersOfLines(trx, scope.projectId, lineIds), lineIds);
+    return { result, messageCode: 'outbound.so.unallocatedDone' };
+  },
+});
+
+/** Cancel (spec section 4: needs confirmation and cannot be undone); what the order holds is given back. */
+export const cancelOrdersBehaviour = defineBehaviour({
+  name: 'outbound.so.cancel',
+  inputs: NoInputs,
+  right: 'outbound.so:cancel',
+  async run({ trx, session, rows }) {
+    const count = await endOrders(trx, scopeOf(session), keys(rows), 'cancelled');
+    return { result: { count }, messageCode: 'outbound.so.cancelledDone', messageParams: { count } };
+  },
+});
+
+export const closeOrdersBehaviour = defineBehaviour({
+  name: 'outbound.so.close',
+  inputs: NoInputs,
+  right: 'outbound.so:close',
+  async run({ trx, session, rows }) {
+    const count = await endOrders(trx, scopeOf(session), keys(rows), 'closed');
+    return { result: { count }, messageCode: 'outbound.so.closedDone', messageParams: { count } };
+  },
+});
+
+/** Delete: only a new order; it stays on file with status deleted. */
+export const deleteOrdersBehaviour = defineBehaviour({
+  name: 'outbound.so.delete',
+  inputs: NoInputs,
+  right: 'outbound.so:cancel',
+  async run({ trx, session, rows }) {
+    const count = await endOrders(trx, scopeOf(session), keys(rows), 'deleted');
+    return { result: { count }, messageCode: 'outbound.so.deletedDone', messageParams: { count } };
+  },
+});

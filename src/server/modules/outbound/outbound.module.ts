@@ -1,0 +1,39 @@
+import { defineModule } from '../area.js';
+import * as m0120 from './migrations/0120_outbound.js';
+import {
+  allocateLinesBehaviour,
+  allocateOrdersBehaviour,
+  cancelOrdersBehaviour,
+  closeOrdersBehaviour,
+  deleteOrdersBehaviour,
+  unallocateLinesBehaviour,
+  unallocateOrdersBehaviour,
+} from './outbound.behaviours.js';
+import { soHeaderWriter, soLineWriter } from './outbound.writer.js';
+import './outbound.tables.js';
+
+/**
+ * Outbound (spec sections 1, 4, 5 and 7): sales orders with their status table, allocation rules
+ * and allocation through the inventory service. Its screens are the shipped definitions under
+ * definitions/outbound, run by the engine.
+ */
+export const outboundModule = defineModule({
+  name: 'outbound',
+  migrations: { '0120_outbound': m0120 },
+  behaviours: [
+    allocateOrdersBehaviour,
+    unallocateOrdersBehaviour,
+    allocateLinesBehaviour,
+    unallocateLinesBehaviour,
+    cancelOrdersBehaviour,
+    closeOrdersBehaviour,
+    deleteOrdersBehaviour,
+  ],
+  writers: [soHeaderWriter, soLineWriter],
+  rights: [
+    { right: 'outbound.so:allocate', labelCode: 'outbound.verb.allocate' },
+    { right: 'outbound.so:cancel', labelCode: 'outbound.verb.cancel' },
+    { right: 'outbound.so:close', labelCode: 'outbound.verb.close' },
+  ],
+  serviceOnlyTables: ['so_allocation'],
+});

@@ -1,0 +1,176 @@
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import type { DB } from '../../db/schema.js';
+import type { SoAllocationTable, SoHeaderTable, SoLineTable, SoRuleTable } from './outbound.tables.js';
+import './outbound.tables.js';
+import '../inventory/inventory.tables.js';
+import '../masterdata/masterdata.tables.js';
+
+/** The outbound area's SQL: nothing else of the area writes queries. */
+
+export type SoHeaderRow = Selectable<SoHeaderTable>;
+export type SoLineRow = Selectable<SoLineTable>;
+export type SoRuleRow = Selectable<SoRuleTable>;
+export type SoAllocationRow = Selectable<SoAllocationTable>;
+
+/** Locks the order headers (in id order) so that one order is allocated by one transaction at a time. */
+export async function lockOrders(trx: Transaction<DB>, projectId: number, ids: readonly number[]): Promise<SoHeaderRow[]> {
+  if (ids.length === 0) return [];
+  return trx.selectFrom('so_header').selectAll().where('project_id', '=', projectId).where('id', 'in', [...ids]).orderBy('id').forUpdate().execute();
+}
+
+export async function findOrder(db: Kysely<DB> | Transaction<DB>, id: number): Promise<SoHeaderRow | undefined> {
+  return db.selectFrom('so_header').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function linesOfOrders(trx: Transaction<DB>, soIds: readonly number[]): Promise<SoLineRow[]> {
+  if (soIds.length === 0) return [];
+  return trx.selectFrom('so_line').selectAll().where('so_id', 'in', [...soIds]).orderBy('so_id').orderBy('line_no').execute();
+}
+
+export async function findLines(trx: Transaction<DB>, projectId: number, ids: readonly number[]): Promise<SoLineRow[]> {
+  if (ids.length === 0) return [];
+  return trx.selectFrom('so_line').selectAll().where('project_id', '=', projectId).where('id', 'in', [...ids]).execute();
+}
+
+export async function setOrderStatus(trx: Transaction<DB>, id: number, status: string, by: string): Promise<void> {
+  await trx.updateTable('so_header').set({ status, updated_by: by, updated_at: sql`now()` }).where('id', '=', id).execute();
+}
+
+export async function addLineAllocated(trx: Transaction<DB>, lineId: number, delta: string, by: string): Promise<void> {
+  await trx
+    .updateTable('so_line')
+    .set({ allocated_qty: sql`allocated_qty + ${delta}::numeric`, updated_by: by, updated_at: sql`now()` })
+    .where('id', '=', lineId)
+    .execute();
+}
+
+export async function nextLineNo(trx: Transaction<DB>, soId: number): Promise<number> {
+  const row = await trx.selectFrom('so_line').select(sql<number>`coalesce(max(line_no), 0) + 1`.as('next')).where('so_id', '=', soId).executeTakeFirstOrThrow();
+  return Number(row.next);
+}
+
+export interface HeldAllocation extends SoAllocationRow {
+  owner_id: number;
+  sku_id: number;
+  lot_id: number;
+  location_id: number;
+  lpn: string;
+  line_no: number;
+}
+
+/** The balance rows the lines hold, with their keys. */
+export async function allocationsOfLines(trx: Transaction<DB>, lineIds: readonly number[]): Promise<HeldAllocation[]> {
+  if (lineIds.length === 0) return [];
+  const rows = await trx
+    .selectFrom('so_allocation as a')
+    .innerJoin('inventory_balance as b', 'b.id', 'a.balance_id')
+    .innerJoin('so_line as sl', 'sl.id', 'a.so_line_id')
+    .selectAll('a')
+    .select(['b.owner_id', 'b.sku_id', 'b.lot_id', 'b.location_id', 'b.lpn', 'sl.line_no'])
+    .where('a.so_line_id', 'in', [...lineIds])
+    .orderBy('a.id')
+    .execute();
+  return rows.map((r) => ({ ...r, id: Number(r.id), so_id: Number(r.so_id), so_line_id: Number(r.so_line_id), balance_id: Number(r.balance_id), warehouse_id: Number(r.warehouse_id), owner_id: Number(r.owner_id), sku_id: Number(r.sku_id), lot_id: Number(r.lot_id), location_id: Number(r.location_id) }));
+}
+
+export async function deleteAllocations(trx: Transaction<DB>, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await trx.deleteFrom('so_allocation').where('id', 'in', [...ids]).execute();
+}
+
+export async function setLineAllocated(trx: Transaction<DB>, lineId: number, qty: string, by: string): Promise<void> {
+  await trx.updateTable('so_line').set({ allocated_qty: qty, updated_by: by, updated_at: sql`now()` }).where('id', '=', lineId).execute();
+}
+
+export async function findSkuOwner(trx: Transaction<DB>, skuId: number): Promise<{ owner_id: number; base_uom: string } | undefined> {
+  const row = await trx.selectFrom('sku').select(['owner_id', 'base_uom']).where('id', '=', skuId).executeTakeFirst();
+  return row ? { owner_id: Number(row.owner_id), base_uom: row.base_uom } : undefined;
+}
+
+export async function countLines(trx: Transaction<DB>, soId: number): Promise<number> {
+  const row = await trx.selectFrom('so_line').select(sql<string>`count(*)`.as('n')).where('so_id', '=', soId).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export interface LockedBalance {
+  balance_id: number;
+  warehouse_id: number;
+  owner_id: number;
+  sku_id: number;
+  lot_id: number;
+  location_id: number;
+  lpn: string;
+  available: string;
+  lot_no: string;
+  /** YYYY-MM-DD or null. */
+  expiry_date: string | null;
+  /** Days from today to the expiry; null without expiry. */
+  days_left: number | null;
+  received_at: number;
+  location_type: string;
+  location_code: string;
+  pick_seq: number | null;
+}
+
+/**
+ * Locks every balance row of these owner x SKU pairs in the warehouse, in the inventory service's
+ * key order, and answers those an allocation may take: available stock (on-hand less allocated,
+ * picked and held) in active storage or pick locations, with what the rules sort and filter by.
+ * Two allocations of the same stock wait for each other instead of deadlocking, and what they
+ * read is what is really left.
+ */
+export async function lockCandidateBalances(trx: Transaction<DB>, warehouseId: number, pairs: ReadonlyArray<{ ownerId: number; skuId: number }>): Promise<LockedBalance[]> {
+  if (pairs.length === 0) return [];
+  const list = sql.join(pairs.map((p) => sql`(${p.ownerId}::bigint, ${p.skuId}::bigint)`));
+  const result = await sql<LockedBalance>`
+    select b.id as balance_id, b.warehouse_id, b.owner_id, b.sku_id, b.lot_id, b.location_id, b.lpn,
+           (b.on_hand_qty - b.allocated_qty - b.picked_qty - b.held_qty)::text as available,
+           l.lot_no, l.expiry_date::text as expiry_date, (l.expiry_date - current_date) as days_left,
+           extract(epoch from l.received_at)::float8 as received_at,
+           loc.location_type, loc.code as location_code, loc.pick_seq, loc.status as location_status
+      from inventory_balance b
+      join lot l on l.id = b.lot_id
+      join location loc on loc.id = b.location_id
+     where b.warehouse_id = ${warehouseId} and (b.owner_id, b.sku_id) in (${list})
+     order by b.warehouse_id, b.owner_id, b.sku_id, b.lot_id, b.location_id, b.lpn
+     for update of b`.execute(trx);
+  return result.rows
+    .filter((r) => (r as LockedBalance & { location_status: string }).location_status === 'active' && (r.location_type === 'storage' || r.location_type === 'pick'))
+    .map((r) => ({
+      ...r,
+      balance_id: Number(r.balance_id),
+      warehouse_id: Number(r.warehouse_id),
+      owner_id: Number(r.owner_id),
+      sku_id: Number(r.sku_id),
+      lot_id: Number(r.lot_id),
+      location_id: Number(r.location_id),
+      days_left: r.days_left === null ? null : Number(r.days_left),
+      received_at: Number(r.received_at),
+      pick_seq: r.pick_seq === null ? null : Number(r.pick_seq),
+    }));
+}
+
+/** The active rules of these owners (their SKU rules and their rules for every SKU). */
+export async function rulesOfOwners(trx: Transaction<DB>, ownerIds: readonly number[]): Promise<SoRuleRow[]> {
+  if (ownerIds.length === 0) return [];
+  return trx.selectFrom('so_rule').selectAll().where('owner_id', 'in', [...ownerIds]).where('active', '=', true).execute();
+}
+
+export async function recordAllocations(trx: Transaction<DB>, rows: ReadonlyArray<{ project_id: number; warehouse_id: number; so_id: number; so_line_id: number; balance_id: number; qty: string }>): Promise<void> {
+  if (rows.length === 0) return;
+  await trx
+    .insertInto('so_allocation')
+    .values([...rows])
+    .onConflict((oc) => oc.columns(['so_line_id', 'balance_id']).doUpdateSet({ qty: sql`so_allocation.qty + excluded.qty` }))
+    .execute();
+}
+
+/** Adds to the allocated qty of many lines in one statement. */
+export async function addLinesAllocated(trx: Transaction<DB>, deltas: ReadonlyArray<{ lineId: number; delta: string }>, by: string): Promise<void> {
+  if (deltas.length === 0) return;
+  const list = sql.join(deltas.map((d) => sql`(${d.lineId}::bigint, ${d.delta}::numeric)`));
+  await sql`
+    update so_line l set allocated_qty = l.allocated_qty + v.delta, updated_by = ${by}, updated_at = now()
+      from (values ${list}) as v(id, delta)
+     where l.id = v.id`.execute(trx);
+}

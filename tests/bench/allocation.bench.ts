@@ -1,0 +1,149 @@
+/**
+ * Allocation of sales orders under load (spec section 5; DESIGN.md section 5), on the real
+ * PostgreSQL server in a fresh database that is dropped afterwards: BENCH_ALLOCATION_LINES order
+ * lines (default 10,000, ten per order) over 2,000 SKUs allocated by 8 concurrent sessions, one
+ * order per transaction through the outbound service, in lines per second, printed beside
+ * pgbench's TPC-B-like tps with the same 8 clients on the same server in the same run (pgbench
+ * must be on the PATH).
+ *
+ * Environment: BENCH_DATABASE_URL, else DATABASE_URL, else TEST_DATABASE_URL, else
+ * postgres://postgres@127.0.0.1:5432/postgres; BENCH_SECONDS (pgbench run, default 10).
+ */
+import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import pg from 'pg';
+import { connectPostgres, type Database } from '../../src/server/db/database.js';
+import { migrateToLatest } from '../../src/server/db/migrate.js';
+import { seedFirstStart } from '../../src/server/db/seed/seed.js';
+import { inTransaction } from '../../src/server/db/transaction.js';
+import { applyStockChanges, lotFor, type StockChange } from '../../src/server/modules/inventory/inventory.service.js';
+import { allocateOrders } from '../../src/server/modules/outbound/outbound.service.js';
+import { outboundFixture } from '../helpers/outbound.js';
+import type { BenchReport } from './run.js';
+
+export const name = 'allocation';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const LINES = Number(process.env.BENCH_ALLOCATION_LINES ?? 10_000);
+const SKUS = 2_000;
+const LINES_PER_ORDER = 10;
+const SESSIONS = 8;
+
+async function admin(url: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+function pgbenchTps(url: string): number {
+  const env = { ...process.env };
+  execFileSync('pgbench', ['-i', '-q', '-s', '8', url], { stdio: 'pipe', env });
+  const out = execFileSync('pgbench', ['-c', String(SESSIONS), '-j', '2', '-T', String(SECONDS), url], { encoding: 'utf8', env });
+  const match = /tps = ([\d.]+)/.exec(out);
+  if (!match) throw new Error(`pgbench printed no tps:\n${out}`);
+  return Number(match[1]);
+}
+
+export async function run(): Promise<BenchReport> {
+  const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const dbName = `wms_bench_${Date.now().toString(36)}_${crypto.randomBytes(3).toString('hex')}`;
+  const pgbenchDb = `${dbName}_pgbench`;
+  await admin(serverUrl, `create database ${dbName}`);
+  await admin(serverUrl, `create database ${pgbenchDb}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${dbName}`;
+  const pgbenchUrl = new URL(serverUrl);
+  pgbenchUrl.pathname = `/${pgbenchDb}`;
+  const sessions: Database[] = [];
+  let database: Database | undefined;
+  try {
+    database = await connectPostgres(url.toString(), 2);
+    const db = database.db;
+    await migrateToLatest(db);
+    await seedFirstStart(db, 'Bench!Passw0rd1');
+    const f = await outboundFixture(db, 'B', SKUS, 4);
+
+    // Stock: two lots of every SKU, each in two locations (one a pick face), 100 each.
+    const lots = await inTransaction(db, async (trx) => {
+      const out = [];
+      for (const skuId of f.skuIds) {
+        out.push(await lotFor(trx, f.scope, f.ownerId, skuId, { lotNo: 'A', expiryDate: '2031-01-31' }));
+        out.push(await lotFor(trx, f.scope, f.ownerId, skuId, { lotNo: 'B', expiryDate: '2031-06-30' }));
+      }
+      return out;
+    });
+    await inTransaction(db, (trx) =>
+      applyStockChanges(
+        trx,
+        f.scope,
+        lots.flatMap((lot, i): StockChange[] =>
+          [0, 1].map((j) => ({
+            key: { ownerId: f.ownerId, skuId: lot.sku_id, lotId: lot.id, locationId: f.locationIds[(i + j) % f.locationIds.length] },
+            transType: 'receive',
+            onHand: 100,
+          })),
+        ),
+      ),
+    );
+
+    // Orders: LINES lines, LINES_PER_ORDER per order, over every SKU.
+    const orders = Math.ceil(LINES / LINES_PER_ORDER);
+    const headerIds: number[] = [];
+    for (let start = 0; start < orders; start += 500) {
+      const rows = Array.from({ length: Math.min(500, orders - start) }, (_, i) => ({
+        project_id: f.scope.projectId,
+        warehouse_id: f.scope.warehouseId,
+        order_no: `B-${start + i}`,
+        owner_id: f.ownerId,
+        ship_to_address_en: 'Bench',
+        required_ship_date: '2030-01-01',
+      }));
+      headerIds.push(...(await db.insertInto('so_header').values(rows).returning('id').execute()).map((r) => r.id));
+    }
+    let n = 0;
+    for (let start = 0; start < headerIds.length; start += 200) {
+      const rows = headerIds.slice(start, start + 200).flatMap((soId) =>
+        Array.from({ length: LINES_PER_ORDER }, (_, l) => {
+          const i = n++;
+          return { project_id: f.scope.projectId, warehouse_id: f.scope.warehouseId, so_id: soId, line_no: l + 1, sku_id: f.skuIds[(i * 7) % SKUS], qty: 1 + (i % 5) };
+        }),
+      );
+      await db.insertInto('so_line').values(rows).execute();
+    }
+
+    for (let i = 0; i < SESSIONS; i += 1) sessions.push(await connectPostgres(url.toString(), 1));
+    const queue = [...headerIds];
+    let short = 0;
+    const started = performance.now();
+    await Promise.all(
+      sessions.map(async (session) => {
+        for (let soId = queue.shift(); soId !== undefined; soId = queue.shift()) {
+          const id = soId;
+          const result = await inTransaction(session.db, (trx) => allocateOrders(trx, { ...f.scope, operator: 'bench' }, [id]));
+          short += result.shortages.length;
+        }
+      }),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    const linesPerSecond = n / seconds;
+    const allocated = await db.selectFrom('so_header').select('id').where('status', '=', 'allocated').execute();
+
+    const tps = pgbenchTps(pgbenchUrl.toString());
+    return {
+      summary: [
+        `allocate ${n} order lines (${headerIds.length} orders) over ${SKUS} SKUs, ${SESSIONS} sessions: ${seconds.toFixed(2)} s, ${linesPerSecond.toFixed(0)} lines/s (target <= 2 s); ${allocated.length} orders allocated, ${short} lines short`,
+        `pgbench TPC-B-like, ${SESSIONS} clients, ${SECONDS} s: ${tps.toFixed(0)} tps; lines/s per tps ${(linesPerSecond / tps).toFixed(2)}`,
+      ],
+      figures: { lines: n, orders: headerIds.length, skus: SKUS, sessions: SESSIONS, seconds, linesPerSecond, short, pgbenchSeconds: SECONDS, pgbenchTps: tps },
+    };
+  } finally {
+    await Promise.all(sessions.map((s) => s.close()));
+    await database?.close();
+    await admin(serverUrl, `drop database if exists ${dbName} with (force)`);
+    await admin(serverUrl, `drop database if exists ${pgbenchDb} with (force)`);
+  }
+}
