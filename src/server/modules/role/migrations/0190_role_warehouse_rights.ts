@@ -20,6 +20,9 @@ const OPERATOR_VERBS = ['inbound.asn:receive', 'inbound.putaway:confirm', 'inven
 const SUPERVISOR_VERBS = [
   ...OPERATOR_VERBS,
   'inbound.asn:cancel',
+  'outbound.so:allocate',
+  'outbound.so:cancel',
+  'outbound.so:close',
   'inbound.asn:close',
   'inventory.adjust:confirm',
   'inventory.adjust:approve',
