@@ -205,7 +205,8 @@ export default function PageShell() {
     </Typography.Text>
   );
   const headerTools = (
-    <Space size="middle" style={{ marginLeft: 'auto' }}>
+    // On a phone the tools wrap inside the header instead of widening the page.
+    <Space size="middle" wrap style={{ marginLeft: 'auto', justifyContent: 'flex-end', minWidth: 0 }}>
       <NotificationBell />
       <ScopeSwitcher onChanged={onScopeChanged} />
       <UserMenu onScopeChanged={onScopeChanged} onLayout={onLayout} />
@@ -227,7 +228,7 @@ export default function PageShell() {
         </Sider>
       )}
       <Layout>
-        <Header style={{ display: 'flex', alignItems: 'center', gap: 12, padding: '0 12px', color: '#fff' }}>
+        <Header style={{ display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: 12, padding: '0 12px', color: '#fff', height: 'auto', minHeight: 64 }}>
           {layout === 'top' && brand}
           {layout === 'top' && <NavMenu mode="top" />}
           {headerTools}

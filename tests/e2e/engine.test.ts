@@ -205,8 +205,10 @@ describe('page-definition engine in Chromium', () => {
       const first = fieldsInOrder(definition).find(isDisplayable)!;
       expect(headers, path.relative(ROOT, file)).toContain(englishLabel(definition, first.labelCode));
       expect(await grid(admin, definition.functionCode).locator('h4').innerText(), path.relative(ROOT, file)).toBe(englishLabel(definition, definition.titleCode));
-      // its rows (or the empty grid) came without a refusal popping up
-      await admin.waitForLoadState('networkidle');
+      // its rows (or the empty grid) came without a refusal popping up: the total shows once the
+      // selection answered (the page is never network-idle: the notification bell keeps a stream open)
+      const total = toolbar(admin, definition.functionCode).getByTestId('engine-total');
+      await eventually(async () => (await total.innerText()).trim() !== '' || (await admin.locator('.wms-popup-message').count()) > 0).toBe(true);
       const popups = await admin.locator('.wms-popup-message').allInnerTexts();
       expect(popups, `${path.relative(ROOT, file)}: ${popups.join(' | ')}`).toEqual([]);
     }

@@ -217,9 +217,11 @@ describe('inventory operations in Chromium', () => {
     const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
     await page.getByTestId('std-balance-as-of').fill(yesterday);
     await page.getByTestId('std-balance-sku').fill(ids.skuCode);
+    // The notification bell keeps a stream open, so the page is never network-idle: wait for the answer.
+    const answered = page.waitForResponse((response) => response.url().includes('/inventory/getSTDBalanceList'));
     await page.getByTestId('std-balance-search').click();
-    await page.locator('[data-testid="std-balance-table"] .ant-table-tbody').waitFor();
-    await page.waitForLoadState('networkidle');
+    await answered;
+    await eventually(() => page.locator('[data-testid="std-balance-table"] .ant-table-tbody tr.ant-table-row, [data-testid="std-balance-table"] .ant-table-tbody tr.ant-table-placeholder').count()).toBeGreaterThan(0);
     const stdRows = await page.locator('[data-testid="std-balance-table"] .ant-table-tbody tr.ant-table-row').allInnerTexts();
     const asOfYesterday = stdRows.length === 0 ? 0 : stdRows.map((r) => Number(r.split('\t')[6])).reduce((a, b) => a + b, 0);
 
