@@ -105,6 +105,26 @@ describe('notification bell', () => {
     await clerk.context.close();
   });
 
+  it('tells the administrator in his open browser when a job fails, without reload', async () => {
+    const admin = await signedInBrowser(browser, server, ADMIN);
+    await expect.poll(() => unreadOf(admin.page)).toBe('0');
+    // A purge job with a parameter it refuses, no retries: its run fails at once.
+    const added = await api<{ row: { _key: number } }>(server, adminToken, '/generic/adding', {
+      moduleCode: 'job',
+      functionCode: 'job',
+      record: { name: 'Purge with a bad parameter', handler: 'auth.purgeExpired', cron_expression: '0 0 3 ? * MON-FRI', business_type: 'TEST', retry_limit: 0, retry_delay_seconds: 1 },
+    });
+    await api(server, adminToken, '/generic/adding', { moduleCode: 'job', functionCode: 'jobParam', record: { job_id: added.row._key, name: 'keepDays', value: 'many', seq: 1 } });
+    await api(server, adminToken, '/manual/schedule', { id: added.row._key });
+    await expect.poll(() => unreadOf(admin.page)).toBe('1');
+    await admin.page.getByTestId('notification-bell').click();
+    const item = admin.page.getByTestId('notification-panel').getByTestId('notification-item').filter({ hasText: 'Purge with a bad parameter' });
+    await expect.poll(() => item.getAttribute('data-read')).toBe('false');
+    await item.click();
+    await expect.poll(() => unreadOf(admin.page)).toBe('0');
+    await admin.context.close();
+  });
+
   it('works from the keyboard: mark all read, view more and the paged list', async () => {
     const clerk = await signedInBrowser(browser, server, CLERK);
     await expect.poll(() => unreadOf(clerk.page)).toBe('0');

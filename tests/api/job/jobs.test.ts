@@ -223,6 +223,14 @@ describe('runs', () => {
     const events = await t.database.db.selectFrom('domain_event').select('payload').where('name', '=', 'job.failed').execute();
     const payloads = events.map((e) => (typeof e.payload === 'string' ? JSON.parse(e.payload) : e.payload) as { runId: number; jobName: string });
     expect(payloads).toContainEqual(expect.objectContaining({ runId, jobName: 'Always fails' }));
+    // and the administrator who made the job is told, in his bell.
+    const notices = await t.database.db
+      .selectFrom('notification as n')
+      .innerJoin('app_user as u', 'u.id', 'n.user_id')
+      .select(['u.login_account', 'n.category', 'n.params'])
+      .where('n.category', '=', 'jobFailed')
+      .execute();
+    expect(notices).toContainEqual(expect.objectContaining({ login_account: 'admin', params: expect.objectContaining({ job: 'Always fails', error: 'broken on attempt 2' }) }));
   });
 
   it('runs an active job on its schedule', async () => {

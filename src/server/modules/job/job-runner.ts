@@ -5,7 +5,8 @@ import type { DB } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import type { EventBus } from '../../events/events.js';
 import type { AreaRegistry } from '../area-registry.js';
-import { findJob, findJobParams, postponeRun, recordRunOutcome, startRun, touchRun } from './job.repository.js';
+import { raiseNotification } from '../notification/notification.service.js';
+import { findJob, findJobParams, jobWatchers, postponeRun, recordRunOutcome, startRun, touchRun } from './job.repository.js';
 
 /** How often a running job tells the others it is alive, and when a silent one counts as abandoned. */
 export const HEARTBEAT_SECONDS = 15;
@@ -98,6 +99,17 @@ export class JobRunner {
     await inTransaction(db, async (trx) => {
       await recordRunOutcome(trx, runId, { status: 'failed', log: text(), error: failure });
       await events.emit(trx, 'job.failed', { jobId: Number(job.id), jobName: job.name, runId, error: failure });
+      // The people who watch the job hear of it at once, in every open browser.
+      const watchers = await jobWatchers(trx, Number(job.id));
+      if (watchers.length === 0) return;
+      await raiseNotification(trx, events, {
+        userIds: watchers,
+        category: 'jobFailed',
+        title: { key: 'notification.message.jobFailed' },
+        body: { key: 'notification.message.jobFailedBody' },
+        params: { job: job.name, error: failure.slice(0, 300) },
+        link: 'job',
+      });
     });
   }
 }

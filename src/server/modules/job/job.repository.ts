@@ -192,3 +192,16 @@ export async function postponeRun(trx: Transaction<DB>, runId: number, maxWaitSe
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/** Who hears of a failed job: the enabled administrators and whoever created or last changed it. */
+export async function jobWatchers(trx: Transaction<DB>, jobId: number): Promise<number[]> {
+  const job = await trx.selectFrom('job').select(['created_by', 'updated_by']).where('id', '=', jobId).executeTakeFirst();
+  const logins = [job?.created_by, job?.updated_by].filter((login): login is string => typeof login === 'string' && login !== '');
+  const rows = await trx
+    .selectFrom('app_user')
+    .select('id')
+    .where('enabled', '=', true)
+    .where((eb) => (logins.length ? eb.or([eb('is_admin', '=', true), eb('login_account', 'in', logins)]) : eb('is_admin', '=', true)))
+    .execute();
+  return rows.map((r) => Number(r.id));
+}
