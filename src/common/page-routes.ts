@@ -54,7 +54,6 @@ const MENU = {
     shipment: pending,
     deliveryOrderSum: pending,
     scanToPrintWindow: pending,
-    soRule: outbound,
   },
   inventory: {
     balance: inventory,

@@ -70,13 +70,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.createIndex('so_allocation_so_idx').on('so_allocation').column('so_id').execute();
 
-  // The menu: /so opens the shipped definition, /soRule is new (src/common/page-routes.ts).
+  // The menu: /so opens the shipped definition (src/common/page-routes.ts).
   await sql`update sys_module set right_name = 'outbound.so' where code = 'so' and created_by = 'system'`.execute(db);
-  await sql`
-    insert into sys_module (code, parent_code, title_key, route, right_name, sequence, created_by, updated_by)
-    select 'soRule', 'outbound', 'menu.soRule', '/soRule', 'outbound.soRule', 514, 'system', 'system'
-     where not exists (select 1 from sys_module where code = 'soRule')`.execute(db);
 
-  await grantConfiguratorAccess(db, ['so_header', 'so_line', 'so_rule'], 'write');
-  await grantConfiguratorAccess(db, ['so_allocation'], 'read');
+  // Orders change status only through the area's writers and behaviours: configurator SQL reads them.
+  await grantConfiguratorAccess(db, ['so_rule'], 'write');
+  await grantConfiguratorAccess(db, ['so_header', 'so_line', 'so_allocation'], 'read');
 }
