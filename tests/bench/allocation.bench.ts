@@ -9,9 +9,6 @@
  * Environment: BENCH_DATABASE_URL, else DATABASE_URL, else TEST_DATABASE_URL, else
  * postgres://postgres@127.0.0.1:5432/postgres; BENCH_SECONDS (pgbench run, default 10).
  */
-import { execFileSync } from 'node:child_process';
-import crypto from 'node:crypto';
-import pg from 'pg';
 import { connectPostgres, type Database } from '../../src/server/db/database.js';
 import { migrateToLatest } from '../../src/server/db/migrate.js';
 import { seedFirstStart } from '../../src/server/db/seed/seed.js';
@@ -19,6 +16,7 @@ import { inTransaction } from '../../src/server/db/transaction.js';
 import { applyStockChanges, lotFor, type StockChange } from '../../src/server/modules/inventory/inventory.service.js';
 import { allocateOrders } from '../../src/server/modules/outbound/outbound.service.js';
 import { outboundFixture } from '../helpers/outbound.js';
+import { benchServerUrl, freshDatabase, pgbenchTps } from './pg-bench.js';
 import type { BenchReport } from './run.js';
 
 export const name = 'allocation';
@@ -29,39 +27,15 @@ const SKUS = 2_000;
 const LINES_PER_ORDER = 10;
 const SESSIONS = 8;
 
-async function admin(url: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
-function pgbenchTps(url: string): number {
-  const env = { ...process.env };
-  execFileSync('pgbench', ['-i', '-q', '-s', '8', url], { stdio: 'pipe', env });
-  const out = execFileSync('pgbench', ['-c', String(SESSIONS), '-j', '2', '-T', String(SECONDS), url], { encoding: 'utf8', env });
-  const match = /tps = ([\d.]+)/.exec(out);
-  if (!match) throw new Error(`pgbench printed no tps:\n${out}`);
-  return Number(match[1]);
-}
-
 export async function run(): Promise<BenchReport> {
-  const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const dbName = `wms_bench_${Date.now().toString(36)}_${crypto.randomBytes(3).toString('hex')}`;
-  const pgbenchDb = `${dbName}_pgbench`;
-  await admin(serverUrl, `create database ${dbName}`);
-  await admin(serverUrl, `create database ${pgbenchDb}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${dbName}`;
-  const pgbenchUrl = new URL(serverUrl);
-  pgbenchUrl.pathname = `/${pgbenchDb}`;
+  const serverUrl = benchServerUrl();
+  const target = await freshDatabase(serverUrl);
+  const pgbenchTarget = await freshDatabase(serverUrl, '_pgbench');
+  const url = target.url;
   const sessions: Database[] = [];
   let database: Database | undefined;
   try {
-    database = await connectPostgres(url.toString(), 2);
+    database = await connectPostgres(url, 2);
     const db = database.db;
     await migrateToLatest(db);
     await seedFirstStart(db, 'Bench!Passw0rd1');
@@ -115,7 +89,7 @@ export async function run(): Promise<BenchReport> {
       await db.insertInto('so_line').values(rows).execute();
     }
 
-    for (let i = 0; i < SESSIONS; i += 1) sessions.push(await connectPostgres(url.toString(), 1));
+    for (let i = 0; i < SESSIONS; i += 1) sessions.push(await connectPostgres(url, 1));
     const queue = [...headerIds];
     let short = 0;
     const started = performance.now();
@@ -132,7 +106,7 @@ export async function run(): Promise<BenchReport> {
     const linesPerSecond = n / seconds;
     const allocated = await db.selectFrom('so_header').select('id').where('status', '=', 'allocated').execute();
 
-    const tps = pgbenchTps(pgbenchUrl.toString());
+    const tps = pgbenchTps(pgbenchTarget.url, SESSIONS, SECONDS);
     return {
       summary: [
         `allocate ${n} order lines (${headerIds.length} orders) over ${SKUS} SKUs, ${SESSIONS} sessions: ${seconds.toFixed(2)} s, ${linesPerSecond.toFixed(0)} lines/s (target <= 2 s); ${allocated.length} orders allocated, ${short} lines short`,
@@ -143,7 +117,7 @@ export async function run(): Promise<BenchReport> {
   } finally {
     await Promise.all(sessions.map((s) => s.close()));
     await database?.close();
-    await admin(serverUrl, `drop database if exists ${dbName} with (force)`);
-    await admin(serverUrl, `drop database if exists ${pgbenchDb} with (force)`);
+    await target.drop();
+    await pgbenchTarget.drop();
   }
 }

@@ -9,9 +9,6 @@
  * Environment: BENCH_DATABASE_URL, else DATABASE_URL, else TEST_DATABASE_URL, else
  * postgres://postgres@127.0.0.1:5432/postgres; BENCH_SECONDS (default 20), BENCH_LINES (10000).
  */
-import { execFileSync } from 'node:child_process';
-import crypto from 'node:crypto';
-import pg from 'pg';
 import { AppError } from '../../src/common/errors.js';
 import { connectPostgres, type Database } from '../../src/server/db/database.js';
 import { migrateToLatest } from '../../src/server/db/migrate.js';
@@ -30,6 +27,7 @@ import {
   type BalanceKey,
   type StockScope,
 } from '../../src/server/modules/inventory/inventory.service.js';
+import { benchServerUrl, freshDatabase, pgbenchTps } from './pg-bench.js';
 import type { BenchReport } from './run.js';
 
 export const name = 'inventory';
@@ -38,39 +36,15 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const LINES = Number(process.env.BENCH_LINES ?? 10_000);
 const SESSIONS = 8;
 
-async function admin(url: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
-function pgbenchTps(url: string): number {
-  const env = { ...process.env };
-  execFileSync('pgbench', ['-i', '-q', '-s', '8', url], { stdio: 'pipe', env });
-  const out = execFileSync('pgbench', ['-c', String(SESSIONS), '-j', '2', '-T', String(SECONDS), url], { encoding: 'utf8', env });
-  const match = /tps = ([\d.]+)/.exec(out);
-  if (!match) throw new Error(`pgbench printed no tps:\n${out}`);
-  return Number(match[1]);
-}
-
 export async function run(): Promise<BenchReport> {
-  const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const dbName = `wms_bench_${Date.now().toString(36)}_${crypto.randomBytes(3).toString('hex')}`;
-  const pgbenchDb = `${dbName}_pgbench`;
-  await admin(serverUrl, `create database ${dbName}`);
-  await admin(serverUrl, `create database ${pgbenchDb}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${dbName}`;
-  const pgbenchUrl = new URL(serverUrl);
-  pgbenchUrl.pathname = `/${pgbenchDb}`;
+  const serverUrl = benchServerUrl();
+  const target = await freshDatabase(serverUrl);
+  const pgbenchTarget = await freshDatabase(serverUrl, '_pgbench');
+  const url = target.url;
   const sessions: Database[] = [];
   let database: Database | undefined;
   try {
-    database = await connectPostgres(url.toString(), 2);
+    database = await connectPostgres(url, 2);
     const db = database.db;
     await migrateToLatest(db);
     await seedFirstStart(db, 'Bench!Passw0rd1');
@@ -102,7 +76,7 @@ export async function run(): Promise<BenchReport> {
     const receiveMs = performance.now() - receiveStarted;
 
     // 2. Mixed workload, 8 sessions.
-    for (let i = 0; i < SESSIONS; i += 1) sessions.push(await connectPostgres(url.toString(), 1));
+    for (let i = 0; i < SESSIONS; i += 1) sessions.push(await connectPostgres(url, 1));
     const keys: BalanceKey[] = lots.slice(0, 50).flatMap((lot) => locations.slice(0, 10).map((locationId) => ({ ownerId: lot.owner_id, skuId: lot.sku_id, lotId: lot.id, locationId })));
     let done = 0;
     let refused = 0;
@@ -137,7 +111,7 @@ export async function run(): Promise<BenchReport> {
     const opsPerSecond = (done + refused) / mixedSeconds;
 
     // 3. pgbench TPC-B-like on the same server, same clients.
-    const tps = pgbenchTps(pgbenchUrl.toString());
+    const tps = pgbenchTps(pgbenchTarget.url, SESSIONS, SECONDS);
 
     return {
       summary: [
@@ -150,7 +124,7 @@ export async function run(): Promise<BenchReport> {
   } finally {
     await Promise.all(sessions.map((s) => s.close()));
     await database?.close();
-    await admin(serverUrl, `drop database if exists ${dbName} with (force)`);
-    await admin(serverUrl, `drop database if exists ${pgbenchDb} with (force)`);
+    await target.drop();
+    await pgbenchTarget.drop();
   }
 }
