@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { spawnServer, tempDataDir, type ServerProcess } from './server-process.js';
 import { ADMIN } from './app.js';
 
@@ -77,4 +77,58 @@ export function useServerAndBrowser(env: () => Record<string, string> = () => ({
     await context.server?.stop();
   });
   return context;
+}
+
+/**
+ * One call of the real server's API with a session token (or none): GET without a body, POST with a
+ * JSON body. Anything but 200 throws with the answer, so a test step that should succeed cannot pass
+ * silently.
+ */
+export async function apiCall<T>(server: E2eServer, token: string | null, urlPath: string, body?: unknown): Promise<T> {
+  const response = await fetch(new URL(`api${urlPath}`, server.url), {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (response.status !== 200) throw new Error(`${urlPath} answered ${response.status}: ${text}`);
+  return JSON.parse(text) as T;
+}
+
+/** Signs in through the API and returns the session token. */
+export async function apiSignIn(server: E2eServer, account: { loginAccount: string; password: string } = ADMIN): Promise<string> {
+  const response = await fetch(new URL('api/user/login', server.url), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ loginAccount: account.loginAccount, password: account.password }),
+  });
+  const body = (await response.json()) as { token?: string };
+  if (!body.token) throw new Error(`sign-in of ${account.loginAccount} failed: ${JSON.stringify(body)}`);
+  return body.token;
+}
+
+/**
+ * Opens `route` in a fresh browser context (another browser, as far as the app can tell) and signs in
+ * through the sign-in page the way a user does; the app then lands on the route. The notification
+ * bell keeps a stream open, so callers wait for elements, never for network idle.
+ */
+export async function signedInPage(
+  browser: Browser,
+  server: E2eServer,
+  route: string,
+  options: { account?: { loginAccount: string; password: string }; viewport?: { width: number; height: number }; acceptDownloads?: boolean } = {},
+): Promise<Page> {
+  const account = options.account ?? ADMIN;
+  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1600, height: 1000 }, acceptDownloads: options.acceptDownloads ?? false });
+  const page = await context.newPage();
+  await page.goto(`${server.url}#${route}`);
+  await page.fill('#login_loginAccount', account.loginAccount);
+  await page.fill('#login_password', account.password);
+  await page.press('#login_password', 'Enter');
+  return page;
+}
+
+/** Polls `read` until the assertion that follows holds (30 s at most): the browser tests' one wait. */
+export function eventually<T>(read: () => T | Promise<T>) {
+  return expect.poll(read, { timeout: 30_000, interval: 100 });
 }
