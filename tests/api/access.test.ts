@@ -273,7 +273,13 @@ describe('access model', () => {
       const mine = await get<{ projects: Array<{ code: string }>; warehouses: Array<{ code: string }> }>(token, '/api/user/org');
       expect(mine.projects.map((p) => p.code)).toEqual(['PRJ1']);
       expect(mine.warehouses.map((w) => w.code)).toEqual(['WH1']);
-      expect((await get<Array<{ name: string }>>(token, '/api/user/role')).map((r) => r.name)).toEqual(['role of reach']);
+      // Only roles below his own level whose every right he holds: not his own role, not the seeded ones.
+      const lesser = json<{ id: number }>(await post(admin, '/api/role', { name: 'user readers', permissions: [{ module: 'setup', subModule: 'user', view: true }] }));
+      await t.database.db.updateTable('role').set({ role_level: 5 }).where('name', '=', 'role of reach').execute();
+      await t.database.db.updateTable('role').set({ role_level: 1 }).where('id', '=', lesser.id).execute();
+      const offered = (await get<Array<{ name: string }>>(token, '/api/user/role')).map((r) => r.name);
+      expect(offered).toContain('user readers');
+      for (const beyond of ['role of reach', 'Administrator', 'Operator', 'Supervisor']) expect(offered).not.toContain(beyond);
       const zone = await injectAs(t.app, token, { method: 'PUT', url: '/api/user/timeZone', payload: { timeZone: 'Asia/Bangkok' } });
       expect(json(zone)).toEqual({ timeZone: 'Asia/Bangkok' });
       expect((await get<UserStatus>(token, '/api/user/status')).user.timeZone).toBe('Asia/Bangkok');

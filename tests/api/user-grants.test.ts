@@ -132,6 +132,27 @@ describe('user grants', () => {
     expect(json<{ rows: Array<{ code: string }> }>(await locations(token)).rows.map((r) => r.code)).toEqual(['A-01']);
   });
 
+  it('withdrawing a project withdraws the warehouse grants that only it reached, on the tab and on /api/user/save', async () => {
+    const uid = await addUser(admin, 'two.sites');
+    for (const project of [ids.prj1, ids.prj2]) expect((await grant(admin, 'userProject', { user_id: uid, project_id: project })).statusCode).toBe(200);
+    for (const warehouse of [ids.wh1, ids.wh2]) expect((await grant(admin, 'userWarehouse', { user_id: uid, warehouse_id: warehouse })).statusCode).toBe(200);
+    const warehouses = async () => (await t.database.db.selectFrom('user_warehouse').select('warehouse_id').where('user_id', '=', uid).orderBy('warehouse_id').execute()).map((r) => r.warehouse_id);
+    expect(await warehouses()).toEqual([ids.wh1, ids.wh2].sort((a, b) => a - b));
+
+    const second = (await tab(admin, uid, 'projects')).find((r) => r.project_id === ids.prj2)!;
+    expect((await revoke(admin, 'userProject', second)).statusCode).toBe(200);
+    // WH2 runs only for PRJ2; WH1 is reached through PRJ1's organization.
+    expect(await warehouses()).toEqual([ids.wh1]);
+    const audit = await t.database.db.selectFrom('audit_log').select('details').where('target_user_id', '=', uid).where('action', '=', 'user.revoke').execute();
+    expect(audit.map((a) => JSON.stringify(a.details))).toContainEqual(expect.stringContaining(`"warehouse_id":${ids.wh2}`));
+
+    expect((await grant(admin, 'userProject', { user_id: uid, project_id: ids.prj2 })).statusCode).toBe(200);
+    expect((await grant(admin, 'userWarehouse', { user_id: uid, warehouse_id: ids.wh2 })).statusCode).toBe(200);
+    const saved = await injectAs(t.app, admin, { method: 'POST', url: '/api/user/save', payload: { uid, loginAccount: 'two.sites', displayName: 'two.sites', projectIds: [ids.prj2] } });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(await warehouses()).toEqual([ids.wh2]);
+  });
+
   describe("a project's administrator", () => {
     let editor: string;
     let staff: number;
@@ -199,6 +220,25 @@ describe('user grants', () => {
       expect(refused.statusCode).toBeGreaterThanOrEqual(400);
       expect(refused.statusCode).toBeLessThan(500);
       expect((await tab(admin, ids.picker, 'projects')).map((r) => r.project_id).sort()).toEqual([ids.prj1, ids.prj2].sort());
+    });
+
+    it('keeps the same role rule on POST /api/user/save: the administrator role is refused and nothing is stored', async () => {
+      const save = (roleIds: number[]) =>
+        injectAs(t.app, editor, { method: 'POST', url: '/api/user/save', payload: { uid: staff, loginAccount: 'day.packer', displayName: 'day.packer', roleIds } });
+      const refused = await save([ids.operator, ids.administrator]);
+      expect(refused.statusCode).toBe(403);
+      expect(json(refused)).toMatchObject({ code: 'GRANT_ROLE_BEYOND_REACH', details: [{ field: 'roleIds' }] });
+      const held = async () => (await t.database.db.selectFrom('user_role').select('role_id').where('user_id', '=', staff).execute()).map((r) => r.role_id);
+      expect(await held()).toEqual([ids.operator]);
+      // His own role is not below his level either.
+      const own = await roleId('role of prj-admin');
+      expect((await save([own])).statusCode).toBe(403);
+      expect(await held()).toEqual([ids.operator]);
+      expect((await save([ids.operator])).statusCode).toBe(200);
+      const offered = json<Array<{ name: string }>>(await injectAs(t.app, editor, { method: 'GET', url: '/api/user/role' })).map((r) => r.name);
+      expect(offered).toContain('Operator');
+      expect(offered).not.toContain('Administrator');
+      expect(offered).not.toContain('role of prj-admin');
     });
 
     it('withdraws a grant he could give', async () => {

@@ -81,3 +81,21 @@ export async function findHighestRoleLevel(db: Kysely<DB>, userId: number): Prom
     .executeTakeFirst();
   return row?.level === null || row?.level === undefined ? undefined : Number(row.level);
 }
+
+/** The warehouses granted to a user. */
+export async function findGrantedWarehouseIds(db: Kysely<DB>, userId: number): Promise<number[]> {
+  const rows = await db.selectFrom('user_warehouse').select('warehouse_id').where('user_id', '=', userId).execute();
+  return rows.map((r) => Number(r.warehouse_id));
+}
+
+/** The enabled roles, for choosing those within an editor's reach. */
+export async function findEnabledRoleIds(db: Kysely<DB>): Promise<number[]> {
+  const rows = await db.selectFrom('role').select('id').where('enabled', '=', true).execute();
+  return rows.map((r) => Number(r.id));
+}
+
+/** Withdraws some of a user's warehouse grants. */
+export async function deleteWarehouseGrants(db: Kysely<DB>, userId: number, warehouseIds: number[]): Promise<void> {
+  if (!warehouseIds.length) return;
+  await db.deleteFrom('user_warehouse').where('user_id', '=', userId).where('warehouse_id', 'in', warehouseIds).execute();
+}

@@ -1,24 +1,20 @@
 import type { Kysely } from 'kysely';
 import type { PageDefinition } from '../../../../engine/schema/index.js';
 import { AppError } from '../../../common/errors.js';
-import { RIGHT_ACTIONS } from '../../../common/rights.js';
 import type { DB } from '../../db/schema.js';
 import type { SessionUser } from '../../http/access.js';
-import { findUserPermissions, insertAuditLog, userHoldsVerb } from '../access/access.repository.js';
-import { rowGrants, rowsGrant } from '../access/rights.js';
+import { insertAuditLog } from '../access/access.repository.js';
 import { defineWriter } from '../area.js';
 import { findUserById, findUserGrants } from './user.repository.js';
 import {
   GRANT_TABLES,
   findHeldProjects,
-  findHighestRoleLevel,
-  findRoleContent,
-  findWarehousePlacement,
   grantExists,
   isGrantTable,
   usersShareProject,
   type GrantTable,
 } from './user-grant.repository.js';
+import { roleWithinReach, warehouseWithinProjects, withdrawOrphanWarehouses } from './user-reach.js';
 
 /** What one grant row names: its table, the user, and the organization, project, warehouse or role. */
 interface Grant {
@@ -37,26 +33,6 @@ function grantOf(page: PageDefinition, row: Record<string, unknown>): Grant {
 }
 
 const refuse = (grant: Grant, code: 'OUT_OF_SCOPE' | 'GRANT_ROLE_BEYOND_REACH') => new AppError(code, {}, [{ field: grant.column, code }]);
-
-/**
- * Whether a role is within a non-administrator's reach: below the editor's own highest level (so
- * never the administrator's role, nor the editor's own), and every right and verb of it held by
- * the editor. Editing users never raises anybody above the one who edits them.
- */
-async function roleWithinReach(trx: Kysely<DB>, editor: SessionUser, roleId: number): Promise<boolean> {
-  const role = await findRoleContent(trx, roleId);
-  if (!role) return false;
-  const ownLevel = await findHighestRoleLevel(trx, editor.userId);
-  if (ownLevel === undefined || role.level >= ownLevel) return false;
-  const held = await findUserPermissions(trx, editor.userId);
-  for (const row of role.permissions) {
-    for (const action of RIGHT_ACTIONS) {
-      if (rowGrants(row, action) && !rowsGrant(held, { module: row.module_code, subModule: row.sub_module_code, action })) return false;
-    }
-  }
-  for (const verb of role.verbs) if (!(await userHoldsVerb(trx, editor.userId, verb))) return false;
-  return true;
-}
 
 /**
  * Who may give or withdraw a grant: an administrator anything; anybody else only for a user who
@@ -80,16 +56,11 @@ async function assertMayGrant(trx: Kysely<DB>, editor: SessionUser, grant: Grant
 
 /**
  * A warehouse is granted only within the user's projects (spec section 6: access through
- * organization, project and warehouse): one of the projects that run in it when the warehouse is
- * linked to projects, else a project of the warehouse's organization.
+ * organization, project and warehouse).
  */
 async function assertWarehouseOfUserProjects(trx: Kysely<DB>, grant: Grant): Promise<void> {
-  const placement = await findWarehousePlacement(trx, grant.grantedId);
-  if (!placement) throw new AppError('VALIDATION_FAILED', {}, [{ field: grant.column, code: 'FIELD_FOREIGN' }]);
-  const held = await findHeldProjects(trx, grant.userId);
-  const fits = placement.projectIds.length
-    ? held.some((p) => placement.projectIds.includes(p.projectId))
-    : held.some((p) => p.organizationId === placement.organizationId);
+  const fits = await warehouseWithinProjects(trx, grant.grantedId, await findHeldProjects(trx, grant.userId));
+  if (fits === undefined) throw new AppError('VALIDATION_FAILED', {}, [{ field: grant.column, code: 'FIELD_FOREIGN' }]);
   if (!fits) throw new AppError('GRANT_WAREHOUSE_OUTSIDE_PROJECTS', {}, [{ field: grant.column, code: 'GRANT_WAREHOUSE_OUTSIDE_PROJECTS' }]);
 }
 
@@ -130,5 +101,6 @@ export const userGrantWriter = defineWriter({
     const grant = grantOf(page, old);
     await assertMayGrant(trx, user, grant);
     await insertAuditLog(trx, { actorUserId: user.userId, action: 'user.revoke', targetUserId: grant.userId, details: { [grant.column]: grant.grantedId } });
+    if (grant.table === 'user_project') await withdrawOrphanWarehouses(trx, user, grant.userId, grant.grantedId);
   },
 });

@@ -210,13 +210,13 @@ export async function listOrganizations(db: Kysely<DB>) {
   return db.selectFrom('organization').select(['id', 'code', 'name']).orderBy('code').execute();
 }
 
-/** Enabled roles; with `holderId`, only those that user holds itself. */
-export async function listAssignableRoles(db: Kysely<DB>, holderId: number | undefined) {
-  let query = db.selectFrom('role as r').select(['r.id', 'r.name', 'r.role_type as roleType', 'r.role_level as roleLevel']).where('r.enabled', '=', true);
-  if (holderId !== undefined) {
-    query = query.where((eb) =>
-      eb.exists(eb.selectFrom('user_role as ur').select('ur.user_id').whereRef('ur.role_id', '=', 'r.id').where('ur.user_id', '=', holderId)),
-    );
-  }
-  return query.orderBy('r.role_level').orderBy('r.name').execute();
+/** The enabled roles, lowest level first. */
+export async function listAssignableRoles(db: Kysely<DB>) {
+  return db
+    .selectFrom('role as r')
+    .select(['r.id', 'r.name', 'r.role_type as roleType', 'r.role_level as roleLevel'])
+    .where('r.enabled', '=', true)
+    .orderBy('r.role_level')
+    .orderBy('r.name')
+    .execute();
 }

@@ -29,6 +29,7 @@ import {
   type UserRow,
 } from './user.repository.js';
 import { inTransaction } from '../../db/transaction.js';
+import { rolesWithinReach, withdrawOrphanWarehouses } from './user-reach.js';
 
 /** Paging of administration lists; a page never holds more than 100 rows (spec section 5). */
 export function paging(input: { page?: number; pageSize?: number }) {
@@ -191,11 +192,19 @@ export async function saveUser(db: Kysely<DB>, editor: SessionUser, input: SaveU
     checkReach(input.projectIds, projects, 'projectIds');
     checkReach(input.warehouseIds, warehouses, 'warehouseIds');
     checkReach(input.organizationIds, reach?.organizationIds, 'organizationIds');
-    checkReach(input.roleIds, reach?.roleIds, 'roleIds');
+    // Roles follow the rule of the /user roles tab (user-reach.ts): only those below the editor's
+    // level whose every right it holds; roles beyond its reach that the user holds stay untouched.
+    const roles = reach && input.roleIds ? await rolesWithinReach(trx, editor) : undefined;
+    if (input.roleIds && roles && input.roleIds.some((id) => !roles.includes(id))) {
+      throw new AppError('GRANT_ROLE_BEYOND_REACH', {}, [{ field: 'roleIds', code: 'GRANT_ROLE_BEYOND_REACH' }]);
+    }
     if (input.organizationIds) await replaceGrants(trx, 'user_organization', uid, input.organizationIds, reach?.organizationIds);
-    if (input.projectIds) await replaceGrants(trx, 'user_project', uid, input.projectIds, projects);
+    if (input.projectIds) {
+      await replaceGrants(trx, 'user_project', uid, input.projectIds, projects);
+      await withdrawOrphanWarehouses(trx, editor, uid);
+    }
     if (input.warehouseIds) await replaceGrants(trx, 'user_warehouse', uid, input.warehouseIds, warehouses);
-    if (input.roleIds) await replaceGrants(trx, 'user_role', uid, input.roleIds, reach?.roleIds);
+    if (input.roleIds) await replaceGrants(trx, 'user_role', uid, input.roleIds, roles);
     await insertAuditLog(trx, { actorUserId: editor.userId, action: creating ? 'user.add' : 'user.edit', targetUserId: uid });
     return { uid };
   });
@@ -248,9 +257,12 @@ export async function grantOptions(db: Kysely<DB>, editor: SessionUser) {
   return { organizations: organizations.map(option), projects: projects.map(option), warehouses: warehouses.map(option) };
 }
 
-/** The roles an editor may assign (`GET /api/user/role`): every enabled role for administrators, else its own. */
+/** The roles an editor may assign (`GET /api/user/role`): every enabled role for administrators, else those within its reach. */
 export async function assignableRoles(db: Kysely<DB>, editor: SessionUser) {
-  return listAssignableRoles(db, editor.isAdmin ? undefined : editor.userId);
+  const roles = await listAssignableRoles(db);
+  if (editor.isAdmin) return roles;
+  const reachable = new Set(await rolesWithinReach(db, editor));
+  return roles.filter((r) => reachable.has(Number(r.id)));
 }
 
 /** `PUT /api/user/timeZone`: the user's own time zone, an IANA name the server knows. */
