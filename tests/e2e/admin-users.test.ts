@@ -8,32 +8,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/app.js';
-import { useServerAndBrowser, type E2eServer } from '../helpers/browser.js';
-
-/** `expect.poll` with room for a busy machine. */
-function eventually<T>(read: () => T | Promise<T>) {
-  return expect.poll(read, { timeout: 30_000, interval: 100 });
-}
-
-async function apiCall<T>(server: E2eServer, token: string, urlPath: string, body?: unknown): Promise<T> {
-  const response = await fetch(new URL(`api${urlPath}`, server.url), {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (response.status !== 200) throw new Error(`${urlPath} answered ${response.status}: ${text}`);
-  return JSON.parse(text) as T;
-}
-
-async function apiSignIn(server: E2eServer, loginAccount: string, password: string): Promise<string> {
-  const body = await (
-    await fetch(new URL('api/user/login', server.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ loginAccount, password }) })
-  ).json();
-  const token = (body as { token?: string }).token;
-  if (!token) throw new Error(`sign-in of ${loginAccount} failed: ${JSON.stringify(body)}`);
-  return token;
-}
+import { apiCall, apiSignIn, eventually, useServerAndBrowser, type E2eServer } from '../helpers/browser.js';
 
 /** The page's own parts, not those of its sub-page tabs (which are engine pages too). */
 function enginePage(page: Page, functionCode: string) {
@@ -108,7 +83,7 @@ describe('users and roles administered from the screens in Chromium', () => {
   it('an administrator makes a role and a user and grants a second warehouse; the user switches to it and sees only its locations', async () => {
     const server = e2e.server;
     // The second warehouse and locations in both, through the API as the administrator.
-    const token = await apiSignIn(server, ADMIN.loginAccount, ADMIN.password);
+    const token = await apiSignIn(server);
     await apiCall(server, token, '/generic/adding', { moduleCode: 'masterdata', functionCode: 'whs', record: { code: 'WH2', name: 'Second warehouse' } });
     await apiCall(server, token, '/generic/adding', { moduleCode: 'masterdata', functionCode: 'loa', record: { code: 'A-01' } });
     await apiCall(server, token, '/user/whs', { code: 'WH2' });

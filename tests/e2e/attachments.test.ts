@@ -12,28 +12,13 @@ import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/app.js';
-import { launchBrowser, startE2eServer, type E2eServer } from '../helpers/browser.js';
+import { apiCall, eventually, launchBrowser, startE2eServer, type E2eServer } from '../helpers/browser.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/attachments');
 const PNG = fs.readFileSync(path.join(FIXTURES, 'sample.png'));
 const PDF = fs.readFileSync(path.join(FIXTURES, 'sample.pdf'));
 const CSV = fs.readFileSync(path.join(FIXTURES, 'sample.csv'));
 const SKU = 'AC-1001';
-
-function eventually<T>(read: () => T | Promise<T>) {
-  return expect.poll(read, { timeout: 30_000, interval: 100 });
-}
-
-async function apiCall<T>(server: E2eServer, token: string, urlPath: string, body?: unknown): Promise<T> {
-  const response = await fetch(new URL(`api${urlPath}`, server.url), {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (response.status !== 200) throw new Error(`${urlPath} answered ${response.status}: ${text}`);
-  return JSON.parse(text) as T;
-}
 
 function grid(page: Page) {
   return page.locator('[data-testid="engine-page"][data-function="sku"]').first();

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/app.js';
-import { launchBrowser, openPage, startE2eServer, type E2eServer } from '../helpers/browser.js';
+import { apiCall, launchBrowser, openPage, startE2eServer, type E2eServer } from '../helpers/browser.js';
 
 const OPERATOR = { loginAccount: 'operator1', password: 'Op3r!Passw0rd' };
 
@@ -13,17 +13,6 @@ async function login(server: E2eServer, account: { loginAccount: string; passwor
   const body = (await response.json()) as { token?: string; expiresAt?: string };
   if (!body.token || !body.expiresAt) throw new Error(`sign-in of ${account.loginAccount} failed: ${JSON.stringify(body)}`);
   return { token: body.token, expiresAt: body.expiresAt };
-}
-
-async function api<T>(server: E2eServer, token: string, path: string, body: unknown): Promise<T> {
-  const response = await fetch(`${server.url}api${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (response.status !== 200) throw new Error(`${path}: ${response.status} ${text}`);
-  return JSON.parse(text) as T;
 }
 
 /** Opens a route signed in as `account`, storing the session the way the app does (api/token.ts). */
@@ -76,7 +65,7 @@ async function confirmPop(page: Page, question: string) {
 /** Switches the browser session's project (POST /api/user/project with its own token) and reloads. */
 async function switchProject(page: Page, server: E2eServer, code: string) {
   const token = await page.evaluate(() => sessionStorage.getItem('token'));
-  await api(server, token!, '/user/project', { code });
+  await apiCall(server, token, '/user/project', { code });
   await page.reload();
 }
 
@@ -200,8 +189,8 @@ describe('designer in Chromium', () => {
 
     // An operator holding catalog:view finds it in the menu, with no restart, and uses it.
     const { token } = await login(server, ADMIN);
-    const role = await api<{ id: number }>(server, token, '/role', { name: 'catalog operators', permissions: [{ module: 'catalog', view: true }] });
-    await api(server, token, '/user/save', {
+    const role = await apiCall<{ id: number }>(server, token, '/role', { name: 'catalog operators', permissions: [{ module: 'catalog', view: true }] });
+    await apiCall(server, token, '/user/save', {
       loginAccount: OPERATOR.loginAccount,
       displayName: 'Operator',
       password: OPERATOR.password,
@@ -242,9 +231,9 @@ describe('designer in Chromium', () => {
     const put = (body: unknown) =>
       fetch(`${server.url}api/generic/draft`, { method: 'PUT', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
     expect((await put(page('owners', true, 'OWNER_CODE'))).status).toBe(200);
-    await api(server, token, '/generic/publish', { moduleCode: 'stock', functionCode: 'owners' });
+    await apiCall(server, token, '/generic/publish', { moduleCode: 'stock', functionCode: 'owners' });
     expect((await put(page('owners', true, 'OWNER_KEY'))).status).toBe(200);
-    await api(server, token, '/generic/publish', { moduleCode: 'stock', functionCode: 'owners' });
+    await apiCall(server, token, '/generic/publish', { moduleCode: 'stock', functionCode: 'owners' });
     expect((await put(page('ownersToo', true, 'OWNER_CODE'))).status).toBe(200);
 
     const browserPage = await signedIn(browser, server, ADMIN, '/page/generic');
@@ -298,20 +287,20 @@ describe('designer in Chromium', () => {
       body: JSON.stringify({ moduleCode: 'stock', functionCode: 'ownerLabels', content: labelPage }),
     });
     if (put.status !== 200) throw new Error(`draft of stock/ownerLabels: ${put.status} ${await put.text()}`);
-    await api(server, token, '/generic/publish', { moduleCode: 'stock', functionCode: 'ownerLabels' });
+    await apiCall(server, token, '/generic/publish', { moduleCode: 'stock', functionCode: 'ownerLabels' });
   });
 
   it('copies a published page to a second project, relabels and publishes it there, each project sees its own label, and a rollback there brings the earlier one back', async () => {
     const { token } = await login(server, ADMIN);
     // The second project, through the projects page of the engine, and the admin granted to it.
-    const project = await api<{ row: { _key: number | string } }>(server, token, '/generic/adding', {
+    const project = await apiCall<{ row: { _key: number | string } }>(server, token, '/generic/adding', {
       moduleCode: 'masterdata',
       functionCode: 'project',
       record: { code: 'PRJ2', name: 'Second project', nav_layout: 'left' },
     });
-    const admin = await api<{ uid: number; loginAccount: string; displayName: string; projectIds: number[] }>(server, token, '/user/findOne', { uid: 1 });
+    const admin = await apiCall<{ uid: number; loginAccount: string; displayName: string; projectIds: number[] }>(server, token, '/user/findOne', { uid: 1 });
     expect(admin.loginAccount).toBe(ADMIN.loginAccount);
-    await api(server, token, '/user/save', { uid: admin.uid, loginAccount: admin.loginAccount, displayName: admin.displayName, projectIds: [...admin.projectIds, Number(project.row._key)] });
+    await apiCall(server, token, '/user/save', { uid: admin.uid, loginAccount: admin.loginAccount, displayName: admin.displayName, projectIds: [...admin.projectIds, Number(project.row._key)] });
 
     // Copy in the designer to PRJ2, published.
     const page = await signedIn(browser, server, ADMIN, '/page/generic');

@@ -11,18 +11,13 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/app.js';
-import { launchBrowser, startE2eServer, type E2eServer } from '../helpers/browser.js';
+import { apiCall, apiSignIn, eventually, launchBrowser, startE2eServer, type E2eServer } from '../helpers/browser.js';
 import { fieldsInOrder, isDisplayable, type PageDefinition } from '../../engine/schema/index.js';
 import { PAGE_ROUTES } from '../../src/app/routes.js';
 import { loadLocale } from '../helpers/locales.js';
 import { lookupLocaleText } from '../../src/common/locale-tree.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-
-/** `expect.poll` with room for a busy machine (its default gives up after one second). */
-function eventually<T>(read: () => T | Promise<T>) {
-  return expect.poll(read, { timeout: 30_000, interval: 100 });
-}
 
 function definitionFiles(): string[] {
   const folder = path.join(ROOT, 'definitions');
@@ -45,28 +40,6 @@ function routeOf(page: PageDefinition): string {
     (r) => r.target.kind === 'definition' && r.target.moduleCode === page.moduleCode && r.target.functionCode === page.functionCode,
   );
   return route ? `/page/${route.route}` : `/page/mapTo?moduleCode=${page.moduleCode}&functionCode=${page.functionCode}`;
-}
-
-async function apiCall<T>(server: E2eServer, token: string, urlPath: string, body?: unknown): Promise<T> {
-  const response = await fetch(new URL(`api${urlPath}`, server.url), {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (response.status !== 200) throw new Error(`${urlPath} answered ${response.status}: ${text}`);
-  return JSON.parse(text) as T;
-}
-
-async function apiSignIn(server: E2eServer, loginAccount: string, password: string): Promise<string> {
-  const response = await fetch(new URL('api/user/login', server.url), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ loginAccount, password }),
-  });
-  const body = (await response.json()) as { token?: string };
-  if (!body.token) throw new Error(`sign-in of ${loginAccount} failed: ${JSON.stringify(body)}`);
-  return body.token;
 }
 
 /** Signs in through the sign-in page, as a user would, in a fresh browser context. */
@@ -188,7 +161,7 @@ describe('page-definition engine in Chromium', () => {
     server = await startE2eServer({ DEMO_DATA: 'true' });
     browser = await launchBrowser();
     admin = await signedInPage(browser, server, ADMIN.loginAccount, ADMIN.password);
-    adminToken = await apiSignIn(server, ADMIN.loginAccount, ADMIN.password);
+    adminToken = await apiSignIn(server);
   });
   afterAll(async () => {
     await browser?.close();

@@ -8,38 +8,23 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/app.js';
-import { useServerAndBrowser, type E2eServer } from '../helpers/browser.js';
+import { apiCall, eventually, useServerAndBrowser, type E2eServer } from '../helpers/browser.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/import-templates');
 
-function eventually<T>(read: () => T | Promise<T>) {
-  return expect.poll(read, { timeout: 30_000, interval: 100 });
-}
-
-async function api<T>(server: E2eServer, token: string | null, urlPath: string, body?: unknown): Promise<T> {
-  const response = await fetch(new URL(`api${urlPath}`, server.url), {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (response.status !== 200) throw new Error(`${urlPath} answered ${response.status}: ${text}`);
-  return JSON.parse(text) as T;
-}
-
 async function addTemplate(server: E2eServer, token: string, code: string, header: Record<string, unknown>, columns: Record<string, unknown>[]): Promise<void> {
-  const added = await api<{ row: { _key: number } }>(server, token, '/generic/adding', {
+  const added = await apiCall<{ row: { _key: number } }>(server, token, '/generic/adding', {
     moduleCode: 'masterdata',
     functionCode: 'importConfig',
     record: { code, name_en: code, module_code: 'masterdata', function_code: 'currency', start_row: 1, ...header },
   });
   for (const [seq, column] of columns.entries()) {
-    await api(server, token, '/generic/adding', { moduleCode: 'masterdata', functionCode: 'importConfigColumn', record: { template_id: added.row._key, seq, ...column } });
+    await apiCall(server, token, '/generic/adding', { moduleCode: 'masterdata', functionCode: 'importConfigColumn', record: { template_id: added.row._key, seq, ...column } });
   }
 }
 
 async function currencyCodes(server: E2eServer, token: string): Promise<string[]> {
-  const answer = await api<{ rows: { code: string }[] }>(server, token, '/generic/selection', {
+  const answer = await apiCall<{ rows: { code: string }[] }>(server, token, '/generic/selection', {
     moduleCode: 'masterdata',
     functionCode: 'currency',
     page: 1,
@@ -64,7 +49,7 @@ describe('import templates', () => {
 
   it('imports slash, Blank and fixed-width files through their templates and refuses a file with two bad rows whole', async () => {
     const { server, browser } = ctx;
-    const { token } = await api<{ token: string }>(server, null, '/user/login', { loginAccount: ADMIN.loginAccount, password: ADMIN.password });
+    const { token } = await apiCall<{ token: string }>(server, null, '/user/login', { loginAccount: ADMIN.loginAccount, password: ADMIN.password });
     await addTemplate(server, token, 'SLASH', { file_type: 'csv', with_header: true, start_row: 2 }, [
       { field_name: 'code', source_column: 'Code', mandatory: true },
       { field_name: 'description', source_column: 'Description', mandatory: true },

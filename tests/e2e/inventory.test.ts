@@ -8,33 +8,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/app.js';
-import { launchBrowser, startE2eServer, type E2eServer } from '../helpers/browser.js';
-
-function eventually<T>(read: () => T | Promise<T>) {
-  return expect.poll(read, { timeout: 30_000, interval: 100 });
-}
-
-async function api<T>(server: E2eServer, token: string, urlPath: string, body?: unknown): Promise<T> {
-  const response = await fetch(new URL(`api${urlPath}`, server.url), {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (response.status !== 200) throw new Error(`${urlPath} answered ${response.status}: ${text}`);
-  return JSON.parse(text) as T;
-}
-
-async function apiSignIn(server: E2eServer, loginAccount: string, password: string): Promise<string> {
-  const response = await fetch(new URL('api/user/login', server.url), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ loginAccount, password }),
-  });
-  const body = (await response.json()) as { token?: string };
-  if (!body.token) throw new Error(`sign-in of ${loginAccount} failed: ${JSON.stringify(body)}`);
-  return body.token;
-}
+import { apiCall, apiSignIn, eventually, launchBrowser, startE2eServer, type E2eServer } from '../helpers/browser.js';
 
 async function signedInPage(browser: Browser, server: E2eServer, loginAccount: string, password: string): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
@@ -114,13 +88,13 @@ describe('inventory operations in Chromium', () => {
   let ids: Ids;
 
   async function document(token: string, functionCode: string, line: Record<string, unknown>): Promise<{ key: number; docNo: string }> {
-    const added = await api<{ row: { _key: number; doc_no: string } }>(server, token, '/generic/adding', { moduleCode: 'inventory', functionCode, record: {} });
-    await api(server, token, '/generic/adding', { moduleCode: 'inventory', functionCode: `${functionCode}Line`, record: { document_id: added.row._key, ...line } });
+    const added = await apiCall<{ row: { _key: number; doc_no: string } }>(server, token, '/generic/adding', { moduleCode: 'inventory', functionCode, record: {} });
+    await apiCall(server, token, '/generic/adding', { moduleCode: 'inventory', functionCode: `${functionCode}Line`, record: { document_id: added.row._key, ...line } });
     return { key: added.row._key, docNo: added.row.doc_no };
   }
 
   async function balanceOf(skuCode: string): Promise<number> {
-    const answer = await api<{ rows: { on_hand_qty: string }[] }>(server, adminToken, '/generic/selection', {
+    const answer = await apiCall<{ rows: { on_hand_qty: string }[] }>(server, adminToken, '/generic/selection', {
       moduleCode: 'inventory',
       functionCode: 'balance',
       page: 1,
@@ -133,23 +107,23 @@ describe('inventory operations in Chromium', () => {
   beforeAll(async () => {
     server = await startE2eServer({ DEMO_DATA: 'true' });
     browser = await launchBrowser();
-    adminToken = await apiSignIn(server, ADMIN.loginAccount, ADMIN.password);
-    const skus = await api<{ items: { id: number; code: string; owner_id: number }[] }>(server, adminToken, '/inventory/sku?code=AC-');
-    const locations = await api<{ items: { id: number; code: string; location_type: string }[] }>(server, adminToken, '/inventory/location?code=A');
+    adminToken = await apiSignIn(server);
+    const skus = await apiCall<{ items: { id: number; code: string; owner_id: number }[] }>(server, adminToken, '/inventory/sku?code=AC-');
+    const locations = await apiCall<{ items: { id: number; code: string; location_type: string }[] }>(server, adminToken, '/inventory/location?code=A');
     const storage = locations.items.filter((l) => l.location_type === 'storage');
     // The demo's ASNs receive the owner's first SKUs: this test works on one of its own.
     const sku = skus.items[skus.items.length - 1];
     ids = { ownerId: sku.owner_id, skuId: sku.id, skuCode: sku.code, from: storage[0].id, to: storage[1].id };
     // Stock to work with: 10 found at the first location (an adjustment that needs no approval).
     const found = await document(adminToken, 'invAdjust', { action: 'add', owner_id: ids.ownerId, sku_id: ids.skuId, location_id: ids.from, qty: 10, reason: 'FOUND' });
-    await api(server, adminToken, '/inventory/invAdjHeader/confirm', { id: found.key });
+    await apiCall(server, adminToken, '/inventory/invAdjHeader/confirm', { id: found.key });
     // The approver: the inventory pages and the approve verb.
-    const status = await api<{ project: { id: number }; warehouse: { id: number } }>(server, adminToken, '/user/status');
-    const role = await api<{ id: number }>(server, adminToken, '/role', { name: 'Inventory approvers', permissions: [{ module: 'inventory', view: true, add: true, edit: true }] });
+    const status = await apiCall<{ project: { id: number }; warehouse: { id: number } }>(server, adminToken, '/user/status');
+    const role = await apiCall<{ id: number }>(server, adminToken, '/role', { name: 'Inventory approvers', permissions: [{ module: 'inventory', view: true, add: true, edit: true }] });
     for (const right of ['inventory.adjust:confirm', 'inventory.adjust:approve']) {
-      await api(server, adminToken, '/generic/adding', { moduleCode: 'setup', functionCode: 'roleVerb', record: { role_id: role.id, right_code: right } });
+      await apiCall(server, adminToken, '/generic/adding', { moduleCode: 'setup', functionCode: 'roleVerb', record: { role_id: role.id, right_code: right } });
     }
-    await api(server, adminToken, '/user/save', {
+    await apiCall(server, adminToken, '/user/save', {
       loginAccount: 'inv-approver',
       displayName: 'Inventory approver',
       password: 'Appr0ver!Passw0rd',
@@ -166,7 +140,7 @@ describe('inventory operations in Chromium', () => {
 
   it('an adjustment request is refused to its requester and approved by a second user', async () => {
     const doc = await document(adminToken, 'invAdjust', { action: 'subtract', owner_id: ids.ownerId, sku_id: ids.skuId, location_id: ids.from, qty: 2, reason: 'DAMAGE' });
-    await api(server, adminToken, '/inventory/invAdjHeader/requestApproval', { id: doc.key });
+    await apiCall(server, adminToken, '/inventory/invAdjHeader/requestApproval', { id: doc.key });
     const before = await balanceOf(ids.skuCode);
 
     const requester = await signedInPage(browser, server, ADMIN.loginAccount, ADMIN.password);
@@ -186,7 +160,7 @@ describe('inventory operations in Chromium', () => {
     // Saved while 8 were there; 5 of them leave before it is confirmed.
     const big = await document(adminToken, 'lnvnMove', { owner_id: ids.ownerId, sku_id: ids.skuId, location_id: ids.from, to_location_id: ids.to, qty: 6, reason: 'REPLEN' });
     const first = await document(adminToken, 'lnvnMove', { owner_id: ids.ownerId, sku_id: ids.skuId, location_id: ids.from, to_location_id: ids.to, qty: 5, reason: 'REPLEN' });
-    await api(server, adminToken, '/inventory/invMoveHeader/confirm', { id: first.key });
+    await apiCall(server, adminToken, '/inventory/invMoveHeader/confirm', { id: first.key });
     const before = await balanceOf(ids.skuCode);
 
     const page = await signedInPage(browser, server, ADMIN.loginAccount, ADMIN.password);

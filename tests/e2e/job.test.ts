@@ -7,11 +7,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/app.js';
-import { launchBrowser, startE2eServer, type E2eServer } from '../helpers/browser.js';
-
-function eventually<T>(read: () => T | Promise<T>) {
-  return expect.poll(read, { timeout: 30_000, interval: 200 });
-}
+import { eventually, launchBrowser, startE2eServer, type E2eServer } from '../helpers/browser.js';
 
 function grid(page: Page, functionCode: string) {
   return page.locator(`[data-testid="engine-page"][data-function="${functionCode}"]`).first();

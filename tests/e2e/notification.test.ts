@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/app.js';
-import { launchBrowser, startE2eServer, type E2eServer } from '../helpers/browser.js';
+import { apiCall, launchBrowser, startE2eServer, type E2eServer } from '../helpers/browser.js';
 import { createTestDatabase, onRealServer, type TestDatabase } from '../helpers/database.js';
 import { spawnServer, tempDataDir, type ServerProcess } from '../helpers/server-process.js';
 
@@ -12,17 +12,6 @@ async function login(server: E2eServer, account: { loginAccount: string; passwor
   const body = (await response.json()) as { token?: string; expiresAt?: string };
   if (!body.token || !body.expiresAt) throw new Error(`sign-in of ${account.loginAccount} failed: ${JSON.stringify(body)}`);
   return { token: body.token, expiresAt: body.expiresAt };
-}
-
-async function api<T>(server: E2eServer, token: string, path: string, body: unknown): Promise<T> {
-  const response = await fetch(`${server.url}api${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (response.status !== 200) throw new Error(`${path}: ${response.status} ${text}`);
-  return JSON.parse(text) as T;
 }
 
 /** A browser context of its own (another browser, as far as the app can tell), signed in on the home page. */
@@ -60,9 +49,9 @@ describe('notification bell', () => {
     server = await startE2eServer();
     browser = await launchBrowser();
     adminToken = (await login(server, ADMIN)).token;
-    const role = await api<{ id: number }>(server, adminToken, '/role', { name: 'notice clerks', permissions: [{ module: 'masterdata', view: true }] });
+    const role = await apiCall<{ id: number }>(server, adminToken, '/role', { name: 'notice clerks', permissions: [{ module: 'masterdata', view: true }] });
     clerkUid = (
-      await api<{ uid: number }>(server, adminToken, '/user/save', {
+      await apiCall<{ uid: number }>(server, adminToken, '/user/save', {
         loginAccount: CLERK.loginAccount,
         displayName: 'Notice clerk',
         password: CLERK.password,
@@ -86,7 +75,7 @@ describe('notification bell', () => {
     await expect.poll(() => unreadOf(clerk.page)).toBe('0');
     await expect.poll(() => unreadOf(admin.page)).toBe('0');
 
-    await api(server, adminToken, '/notification/send', { userIds: [clerkUid], title: 'Dock 3 is free', body: 'Trailer left at 10:05', link: 'home' });
+    await apiCall(server, adminToken, '/notification/send', { userIds: [clerkUid], title: 'Dock 3 is free', body: 'Trailer left at 10:05', link: 'home' });
     await expect.poll(() => unreadOf(clerk.page)).toBe('1');
     // Only the addressee's bell rings.
     expect(await unreadOf(admin.page)).toBe('0');
@@ -109,13 +98,13 @@ describe('notification bell', () => {
     const admin = await signedInBrowser(browser, server, ADMIN);
     await expect.poll(() => unreadOf(admin.page)).toBe('0');
     // A purge job with a parameter it refuses, no retries: its run fails at once.
-    const added = await api<{ row: { _key: number } }>(server, adminToken, '/generic/adding', {
+    const added = await apiCall<{ row: { _key: number } }>(server, adminToken, '/generic/adding', {
       moduleCode: 'job',
       functionCode: 'job',
       record: { name: 'Purge with a bad parameter', handler: 'auth.purgeExpired', cron_expression: '0 0 3 ? * MON-FRI', business_type: 'TEST', retry_limit: 0, retry_delay_seconds: 1 },
     });
-    await api(server, adminToken, '/generic/adding', { moduleCode: 'job', functionCode: 'jobParam', record: { job_id: added.row._key, name: 'keepDays', value: 'many', seq: 1 } });
-    await api(server, adminToken, '/manual/schedule', { id: added.row._key });
+    await apiCall(server, adminToken, '/generic/adding', { moduleCode: 'job', functionCode: 'jobParam', record: { job_id: added.row._key, name: 'keepDays', value: 'many', seq: 1 } });
+    await apiCall(server, adminToken, '/manual/schedule', { id: added.row._key });
     await expect.poll(() => unreadOf(admin.page)).toBe('1');
     await admin.page.getByTestId('notification-bell').click();
     const item = admin.page.getByTestId('notification-panel').getByTestId('notification-item').filter({ hasText: 'Purge with a bad parameter' });
@@ -128,7 +117,7 @@ describe('notification bell', () => {
   it('works from the keyboard: mark all read, view more and the paged list', async () => {
     const clerk = await signedInBrowser(browser, server, CLERK);
     await expect.poll(() => unreadOf(clerk.page)).toBe('0');
-    for (let i = 1; i <= 22; i += 1) await api(server, adminToken, '/notification/send', { userIds: [clerkUid], title: `Wave ${i} released` });
+    for (let i = 1; i <= 22; i += 1) await apiCall(server, adminToken, '/notification/send', { userIds: [clerkUid], title: `Wave ${i} released` });
     await expect.poll(() => unreadOf(clerk.page)).toBe('22');
 
     await clerk.page.getByTestId('notification-bell').focus();
@@ -187,7 +176,7 @@ describe.skipIf(!onRealServer)('notification bell across two app nodes (real ser
     const adminUid = (await database.db.selectFrom('app_user').select('id').where('login_account', '=', ADMIN.loginAccount).executeTakeFirstOrThrow()).id;
     const onB = await signedInBrowser(browser, b, ADMIN);
     await expect.poll(() => unreadOf(onB.page)).toBe('0');
-    await api(a, adminToken, '/notification/send', { userIds: [adminUid], title: 'Raised on node A' });
+    await apiCall(a, adminToken, '/notification/send', { userIds: [adminUid], title: 'Raised on node A' });
     await expect.poll(() => unreadOf(onB.page)).toBe('1');
     await onB.page.getByTestId('notification-bell').click();
     const item = onB.page.getByTestId('notification-panel').getByTestId('notification-item').filter({ hasText: 'Raised on node A' });

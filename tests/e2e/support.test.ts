@@ -6,11 +6,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/app.js';
-import { useServerAndBrowser, type E2eServer } from '../helpers/browser.js';
-
-function eventually<T>(read: () => T | Promise<T>) {
-  return expect.poll(read, { timeout: 30_000, interval: 100 });
-}
+import { eventually, useServerAndBrowser, type E2eServer } from '../helpers/browser.js';
 
 async function tickets(server: E2eServer, token: string): Promise<Array<{ number: string; subject: string; type: string; asnNumber: string | null; requester: string }>> {
   const response = await fetch(new URL('api/generic/support/getSupportHeaderList', server.url), {
