@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/app.js';
-import { apiCall, apiSignIn, eventually, launchBrowser, startE2eServer, type E2eServer } from '../helpers/browser.js';
+import { apiCall, apiSignIn, eventually, launchBrowser, signedInPage, startE2eServer, toastShown as toastLogged, type E2eServer } from '../helpers/browser.js';
 import { fieldsInOrder, isDisplayable, type PageDefinition } from '../../engine/schema/index.js';
 import { PAGE_ROUTES } from '../../src/app/routes.js';
 import { loadLocale } from '../helpers/locales.js';
@@ -42,26 +42,9 @@ function routeOf(page: PageDefinition): string {
   return route ? `/page/${route.route}` : `/page/mapTo?moduleCode=${page.moduleCode}&functionCode=${page.functionCode}`;
 }
 
-/** Signs in through the sign-in page, as a user would, in a fresh browser context. */
-async function signedInPage(browser: Browser, server: E2eServer, loginAccount: string, password: string): Promise<Page> {
-  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1600, height: 1000 } });
-  // Success messages live three seconds: every one shown is logged, so a slow step cannot miss it.
-  await context.addInitScript(() => {
-    const shown: string[] = [];
-    (window as unknown as { toasts: string[] }).toasts = shown;
-    new MutationObserver(() => {
-      for (const toast of document.querySelectorAll<HTMLElement>('.wms-toast')) {
-        if (toast.dataset.logged) continue;
-        toast.dataset.logged = '1';
-        shown.push(toast.textContent ?? '');
-      }
-    }).observe(document, { childList: true, subtree: true });
-  });
-  const page = await context.newPage();
-  await page.goto(`${server.url}#/login`);
-  await page.fill('#login_loginAccount', loginAccount);
-  await page.fill('#login_password', password);
-  await page.press('#login_password', 'Enter');
+/** Signs in through the sign-in page, as a user would, in a fresh browser context logging its success messages. */
+async function signedIn(browser: Browser, server: E2eServer, loginAccount: string, password: string): Promise<Page> {
+  const page = await signedInPage(browser, server, '/page/home', { account: { loginAccount, password }, acceptDownloads: true, logToasts: true });
   await page.waitForURL(/#\/page/);
   return page;
 }
@@ -98,16 +81,7 @@ async function acknowledge(page: Page, text: string): Promise<void> {
 
 /** A plain success: a short-lived message, no popup to acknowledge (issue 11, item 4). */
 async function toastShown(page: Page, text: string): Promise<void> {
-  // Takes the oldest logged message with this text, so that each one is counted once.
-  const taken = () =>
-    page.evaluate((wanted) => {
-      const shown = (window as unknown as { toasts: string[] }).toasts;
-      const index = shown.findIndex((toast) => toast.includes(wanted));
-      if (index < 0) return false;
-      shown.splice(index, 1);
-      return true;
-    }, text);
-  await eventually(taken).toBe(true);
+  await toastLogged(page, text);
   expect(await page.locator('.wms-popup-message').count()).toBe(0);
 }
 
@@ -160,7 +134,7 @@ describe('page-definition engine in Chromium', () => {
   beforeAll(async () => {
     server = await startE2eServer({ DEMO_DATA: 'true' });
     browser = await launchBrowser();
-    admin = await signedInPage(browser, server, ADMIN.loginAccount, ADMIN.password);
+    admin = await signedIn(browser, server, ADMIN.loginAccount, ADMIN.password);
     adminToken = await apiSignIn(server);
   });
   afterAll(async () => {
@@ -168,6 +142,7 @@ describe('page-definition engine in Chromium', () => {
     await server?.stop();
   });
 
+  // Every definition opens in turn: the time allowed grows with their number (about 1 s each on a quiet machine).
   it('renders every shipped definition with its grid headers', async () => {
     const files = definitionFiles();
     expect(files.length).toBeGreaterThan(0);
@@ -185,7 +160,7 @@ describe('page-definition engine in Chromium', () => {
       const popups = await admin.locator('.wms-popup-message').allInnerTexts();
       expect(popups, `${path.relative(ROOT, file)}: ${popups.join(' | ')}`).toEqual([]);
     }
-  });
+  }, Math.max(120_000, definitionFiles().length * 4_000));
 
   it('creates, finds, edits, exports, re-imports and deletes a SKU through the generated screen', async () => {
     const page = admin;
@@ -534,7 +509,7 @@ describe('page-definition engine in Chromium', () => {
       warehouseIds: status.warehouse ? [status.warehouse.id] : [],
       roleIds: [role.id],
     });
-    const viewer = await signedInPage(browser, server, 'sku-viewer', password);
+    const viewer = await signedIn(browser, server, 'sku-viewer', password);
     try {
       await openEnginePage(viewer, server, '/page/sku', 'sku');
       await eventually(() => rowTexts(viewer, 'sku').then((rows) => rows.length)).toBeGreaterThan(0);
@@ -555,7 +530,7 @@ describe('page-definition engine in Chromium', () => {
   });
   it('switches warehouse in the header: the open locations tab then lists only the second warehouse (issue 11, item 1)', async () => {
     // A page of its own: the shared one keeps the filters earlier tests typed into /loa.
-    const page = await signedInPage(browser, server, ADMIN.loginAccount, ADMIN.password);
+    const page = await signedIn(browser, server, ADMIN.loginAccount, ADMIN.password);
     const totalOf = async (code: string) => {
       await apiCall(server, adminToken, '/user/whs', { code });
       return (await apiCall<{ total: number }>(server, adminToken, '/generic/selection', { moduleCode: 'masterdata', functionCode: 'loa', page: 1, pageSize: 1 })).total;

@@ -6,8 +6,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN } from '../helpers/app.js';
-import { eventually, launchBrowser, startE2eServer, type E2eServer } from '../helpers/browser.js';
+import { eventually, launchBrowser, signedInPage, startE2eServer, toastShown, type E2eServer } from '../helpers/browser.js';
 
 function grid(page: Page, functionCode: string) {
   return page.locator(`[data-testid="engine-page"][data-function="${functionCode}"]`).first();
@@ -24,40 +23,6 @@ async function rowTexts(page: Page, functionCode: string): Promise<string[]> {
   const byIndex = new Map<string, string>();
   for (const [index, text] of parts) byIndex.set(index, `${byIndex.get(index) ?? ''} ${text}`.trim());
   return [...byIndex.values()].filter((text) => text !== '');
-}
-
-async function toastShown(page: Page, text: string): Promise<void> {
-  const taken = () =>
-    page.evaluate((wanted) => {
-      const shown = (window as unknown as { toasts: string[] }).toasts;
-      const index = shown.findIndex((toast) => toast.includes(wanted));
-      if (index < 0) return false;
-      shown.splice(index, 1);
-      return true;
-    }, text);
-  await eventually(taken).toBe(true);
-}
-
-async function signedInPage(browser: Browser, server: E2eServer): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
-  await context.addInitScript(() => {
-    const shown: string[] = [];
-    (window as unknown as { toasts: string[] }).toasts = shown;
-    new MutationObserver(() => {
-      for (const toast of document.querySelectorAll<HTMLElement>('.wms-toast')) {
-        if (toast.dataset.logged) continue;
-        toast.dataset.logged = '1';
-        shown.push(toast.textContent ?? '');
-      }
-    }).observe(document, { childList: true, subtree: true });
-  });
-  const page = await context.newPage();
-  await page.goto(`${server.url}#/login`);
-  await page.fill('#login_loginAccount', ADMIN.loginAccount);
-  await page.fill('#login_password', ADMIN.password);
-  await page.press('#login_password', 'Enter');
-  await page.waitForURL(/#\/page/);
-  return page;
 }
 
 /** The run history tab of the job, read afresh: the page is reloaded and the job's row selected. */
@@ -78,7 +43,8 @@ describe('jobs in Chromium', () => {
   beforeAll(async () => {
     server = await startE2eServer();
     browser = await launchBrowser();
-    page = await signedInPage(browser, server);
+    page = await signedInPage(browser, server, '/page/home', { logToasts: true });
+    await page.waitForURL(/#\/page/);
   });
   afterAll(async () => {
     await browser?.close();

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { spawnServer, tempDataDir, type ServerProcess } from './server-process.js';
 import { ADMIN } from './app.js';
@@ -116,10 +116,17 @@ export async function signedInPage(
   browser: Browser,
   server: E2eServer,
   route: string,
-  options: { account?: { loginAccount: string; password: string }; viewport?: { width: number; height: number }; acceptDownloads?: boolean } = {},
+  options: {
+    account?: { loginAccount: string; password: string };
+    viewport?: { width: number; height: number };
+    acceptDownloads?: boolean;
+    /** Log every success message shown, for `toastShown`. */
+    logToasts?: boolean;
+  } = {},
 ): Promise<Page> {
   const account = options.account ?? ADMIN;
   const context = await browser.newContext({ viewport: options.viewport ?? { width: 1600, height: 1000 }, acceptDownloads: options.acceptDownloads ?? false });
+  if (options.logToasts) await logToasts(context);
   const page = await context.newPage();
   await page.goto(`${server.url}#${route}`);
   await page.fill('#login_loginAccount', account.loginAccount);
@@ -131,4 +138,32 @@ export async function signedInPage(
 /** Polls `read` until the assertion that follows holds (30 s at most): the browser tests' one wait. */
 export function eventually<T>(read: () => T | Promise<T>) {
   return expect.poll(read, { timeout: 30_000, interval: 100 });
+}
+
+/** Success messages live three seconds: every one shown in the context is logged, so a slow step cannot miss it. */
+export async function logToasts(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    const shown: string[] = [];
+    (window as unknown as { toasts: string[] }).toasts = shown;
+    new MutationObserver(() => {
+      for (const toast of document.querySelectorAll<HTMLElement>('.wms-toast')) {
+        if (toast.dataset.logged) continue;
+        toast.dataset.logged = '1';
+        shown.push(toast.textContent ?? '');
+      }
+    }).observe(document, { childList: true, subtree: true });
+  });
+}
+
+/** Waits for a logged success message with this text and takes the oldest, so each one counts once. */
+export async function toastShown(page: Page, text: string): Promise<void> {
+  const taken = () =>
+    page.evaluate((wanted) => {
+      const shown = (window as unknown as { toasts: string[] }).toasts;
+      const index = shown.findIndex((toast) => toast.includes(wanted));
+      if (index < 0) return false;
+      shown.splice(index, 1);
+      return true;
+    }, text);
+  await eventually(taken).toBe(true);
 }
