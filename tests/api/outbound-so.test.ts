@@ -1,6 +1,8 @@
 import Decimal from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inTransaction } from '../../src/server/db/transaction.js';
 import { ledgerAgreement } from '../../src/server/modules/inventory/inventory.repository.js';
+import { lotFor, receiveStock } from '../../src/server/modules/inventory/inventory.service.js';
 import { buildTestApp, createUser, injectAs, json, signIn, type TestApp } from '../helpers/app.js';
 import { outboundFixture, stock, type OutboundFixture } from '../helpers/outbound.js';
 
@@ -201,6 +203,46 @@ describe('allocation', () => {
     expect(await available(sku)).toBe(2);
     expect((await behave('so', 'cancel', [id])).statusCode).toBe(200);
     expect(await available(sku)).toBe(8);
+    await expectLedgerAgrees();
+  });
+
+  it('takes a whole pallet that fits the need before loose stock, unless the rule says otherwise', async () => {
+    const onPallet = async (sku: number, locationId: number, lpn: string, qty: number) =>
+      inTransaction(t.database.db, async (trx) => {
+        const lot = await lotFor(trx, f.scope, f.ownerId, sku, { lotNo: 'P' });
+        await receiveStock(trx, f.scope, { key: { ownerId: f.ownerId, skuId: sku, lotId: lot.id, locationId, lpn }, qty, reference: { type: 'test', orderNo: 'RCV' } });
+      });
+    const [palletSku, looseSku] = [f.skuIds[4], f.skuIds[5]];
+    await t.database.db
+      .insertInto('so_rule')
+      .values({ project_id: f.scope.projectId, owner_id: f.ownerId, sku_id: looseSku, strategy: 'fifo', pick_face_first: true, full_pallet_first: false })
+      .execute();
+    for (const sku of [palletSku, looseSku]) {
+      await stock(t.database.db, f, sku, f.locationIds[0], 10);
+      await onPallet(sku, f.locationIds[1], `P-${sku}-6`, 6);
+      await onPallet(sku, f.locationIds[2], `P-${sku}-20`, 20);
+    }
+    const id = await newOrder([
+      { skuId: palletSku, qty: 8 },
+      { skuId: looseSku, qty: 8 },
+    ]);
+    expect((await behave('so', 'allocate', [id])).statusCode).toBe(200);
+    const held = await t.database.db
+      .selectFrom('so_allocation as a')
+      .innerJoin('inventory_balance as b', 'b.id', 'a.balance_id')
+      .select(['b.sku_id', 'b.lpn', 'a.qty'])
+      .where('a.so_id', '=', id)
+      .orderBy('b.sku_id')
+      .orderBy('b.lpn')
+      .execute();
+    // The 6-pallet fits 8 and goes whole, the rest from the pick face; the 20-pallet does not fit.
+    expect(held.filter((h) => Number(h.sku_id) === palletSku).map((h) => [h.lpn, Number(h.qty)])).toEqual([
+      ['', 2],
+      [`P-${palletSku}-6`, 6],
+    ]);
+    // Without the rule's flag the pick face comes first and covers the line.
+    expect(held.filter((h) => Number(h.sku_id) === looseSku).map((h) => [h.lpn, Number(h.qty)])).toEqual([['', 8]]);
+    expect((await order(id)).status).toBe('allocated');
     await expectLedgerAgrees();
   });
 });

@@ -2,7 +2,8 @@
  * Allocation of sales orders under load (spec section 5; DESIGN.md section 5), on the real
  * PostgreSQL server in a fresh database that is dropped afterwards: BENCH_ALLOCATION_LINES order
  * lines (default 10,000, ten per order) over 2,000 SKUs allocated by 8 concurrent sessions, one
- * order per transaction through the outbound service, in lines per second, printed beside
+ * order per transaction through the outbound service (BENCH_ALLOCATION_ORDERS_PER_CALL orders per
+ * call and transaction when set, as a wave release allocates), in lines per second, printed beside
  * pgbench's TPC-B-like tps with the same 8 clients on the same server in the same run (pgbench
  * must be on the PATH).
  *
@@ -26,6 +27,7 @@ const LINES = Number(process.env.BENCH_ALLOCATION_LINES ?? 10_000);
 const SKUS = 2_000;
 const LINES_PER_ORDER = 10;
 const SESSIONS = 8;
+const ORDERS_PER_CALL = Math.max(1, Number(process.env.BENCH_ALLOCATION_ORDERS_PER_CALL ?? 1));
 
 export async function run(): Promise<BenchReport> {
   const serverUrl = benchServerUrl();
@@ -95,9 +97,9 @@ export async function run(): Promise<BenchReport> {
     const started = performance.now();
     await Promise.all(
       sessions.map(async (session) => {
-        for (let soId = queue.shift(); soId !== undefined; soId = queue.shift()) {
-          const id = soId;
-          const result = await inTransaction(session.db, (trx) => allocateOrders(trx, { ...f.scope, operator: 'bench' }, [id]));
+        for (let ids = queue.splice(0, ORDERS_PER_CALL); ids.length > 0; ids = queue.splice(0, ORDERS_PER_CALL)) {
+          const soIds = ids;
+          const result = await inTransaction(session.db, (trx) => allocateOrders(trx, { ...f.scope, operator: 'bench' }, soIds));
           short += result.shortages.length;
         }
       }),
@@ -109,10 +111,10 @@ export async function run(): Promise<BenchReport> {
     const tps = pgbenchTps(pgbenchTarget.url, SESSIONS, SECONDS);
     return {
       summary: [
-        `allocate ${n} order lines (${headerIds.length} orders) over ${SKUS} SKUs, ${SESSIONS} sessions: ${seconds.toFixed(2)} s, ${linesPerSecond.toFixed(0)} lines/s (target <= 2 s); ${allocated.length} orders allocated, ${short} lines short`,
+        `allocate ${n} order lines (${headerIds.length} orders, ${ORDERS_PER_CALL} per transaction) over ${SKUS} SKUs, ${SESSIONS} sessions: ${seconds.toFixed(2)} s, ${linesPerSecond.toFixed(0)} lines/s (target <= 2 s); ${allocated.length} orders allocated, ${short} lines short`,
         `pgbench TPC-B-like, ${SESSIONS} clients, ${SECONDS} s: ${tps.toFixed(0)} tps; lines/s per tps ${(linesPerSecond / tps).toFixed(2)}`,
       ],
-      figures: { lines: n, orders: headerIds.length, skus: SKUS, sessions: SESSIONS, seconds, linesPerSecond, short, pgbenchSeconds: SECONDS, pgbenchTps: tps },
+      figures: { lines: n, orders: headerIds.length, ordersPerCall: ORDERS_PER_CALL, skus: SKUS, sessions: SESSIONS, seconds, linesPerSecond, short, pgbenchSeconds: SECONDS, pgbenchTps: tps },
     };
   } finally {
     await Promise.all(sessions.map((s) => s.close()));

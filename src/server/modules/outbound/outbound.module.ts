@@ -1,5 +1,6 @@
 import { defineModule } from '../area.js';
 import * as m0120 from './migrations/0120_outbound.js';
+import * as m0123 from './migrations/0123_allocation_indexes.js';
 import {
   allocateLinesBehaviour,
   allocateOrdersBehaviour,
@@ -19,7 +20,7 @@ import './outbound.tables.js';
  */
 export const outboundModule = defineModule({
   name: 'outbound',
-  migrations: { '0120_outbound': m0120 },
+  migrations: { '0120_outbound': m0120, '0123_allocation_indexes': m0123 },
   behaviours: [
     allocateOrdersBehaviour,
     unallocateOrdersBehaviour,

@@ -174,3 +174,118 @@ export async function addLinesAllocated(trx: Transaction<DB>, deltas: ReadonlyAr
       from (values ${list}) as v(id, delta)
      where l.id = v.id`.execute(trx);
 }
+
+/** An order line as allocation sees it: its quantities, the owner, and the rule that applies. */
+export interface AllocationLine {
+  id: number;
+  so_id: number;
+  line_no: number;
+  sku_id: number;
+  owner_id: number;
+  qty: string;
+  allocated_qty: string;
+  picked_qty: string;
+  uom: string;
+  lot_no: string | null;
+  expiry_from: string | null;
+  expiry_to: string | null;
+  /** The SKU's rule, else the owner's rule for every SKU; null fields when neither exists. */
+  strategy: SoRuleRow['strategy'] | null;
+  min_shelf_life_days: number | null;
+  pick_face_first: boolean | null;
+  full_pallet_first: boolean | null;
+}
+
+export interface AllocationCandidate extends LockedBalance {
+  on_hand: string;
+  /** On-hand of the whole LPN in its location (every SKU and lot on it); null for loose stock. */
+  lpn_on_hand: string | null;
+}
+
+/**
+ * Everything one allocation needs, in one statement, once the orders are locked: every line of
+ * the orders with the rule of its owner and SKU, and the balance rows the wanted lines may take
+ * (available stock in active storage or pick locations), locked in the inventory service's key
+ * order. Rows are locked before they are read for good, so what is read is what is really left;
+ * two allocations of the same stock queue instead of deadlocking. `lineIds` (null: every line)
+ * limits which lines want stock.
+ */
+export async function allocationInputs(
+  trx: Transaction<DB>,
+  warehouseId: number,
+  soIds: readonly number[],
+  lineIds: readonly number[] | null,
+): Promise<{ lines: AllocationLine[]; candidates: AllocationCandidate[] }> {
+  if (soIds.length === 0) return { lines: [], candidates: [] };
+  const result = await sql<{ lines: AllocationLine[] | null; candidates: AllocationCandidate[] | null }>`
+    with lines as (
+      select sl.id, sl.so_id, sl.line_no, sl.sku_id, h.owner_id, sl.qty::text as qty, sl.allocated_qty::text as allocated_qty,
+             sl.picked_qty::text as picked_qty, sl.uom, sl.lot_no, sl.expiry_from::text as expiry_from, sl.expiry_to::text as expiry_to,
+             r.strategy, r.min_shelf_life_days, r.pick_face_first, r.full_pallet_first,
+             (sl.qty - sl.allocated_qty - sl.picked_qty > 0 and (${lineIds === null}::boolean or sl.id = any(${lineIds ?? []}::bigint[]))) as wanted
+        from so_line sl
+        join so_header h on h.id = sl.so_id
+        left join lateral (
+          select sr.strategy, sr.min_shelf_life_days, sr.pick_face_first, sr.full_pallet_first
+            from so_rule sr
+           where sr.owner_id = h.owner_id and sr.active and (sr.sku_id = sl.sku_id or sr.sku_id is null)
+           order by sr.sku_id nulls last
+           limit 1) r on true
+       where sl.so_id = any(${[...soIds]}::bigint[]) and h.id = any(${[...soIds]}::bigint[])
+    ),
+    candidates as (
+      select b.id as balance_id, b.warehouse_id, b.owner_id, b.sku_id, b.lot_id, b.location_id, b.lpn,
+             (b.on_hand_qty - b.allocated_qty - b.picked_qty - b.held_qty)::text as available, b.on_hand_qty::text as on_hand,
+             case when b.lpn <> '' then (select sum(p.on_hand_qty) from inventory_balance p
+                                          where p.location_id = b.location_id and p.lpn = b.lpn and p.lpn <> '' and p.warehouse_id = b.warehouse_id)::text end as lpn_on_hand,
+             l.lot_no, l.expiry_date::text as expiry_date, (l.expiry_date - current_date) as days_left,
+             extract(epoch from l.received_at)::float8 as received_at,
+             loc.location_type, loc.code as location_code, loc.pick_seq
+        from inventory_balance b
+        join lot l on l.id = b.lot_id
+        join location loc on loc.id = b.location_id
+       where b.warehouse_id = ${warehouseId}
+         and (b.owner_id, b.sku_id) in (select owner_id, sku_id from lines where wanted)
+         and b.on_hand_qty - b.allocated_qty - b.picked_qty - b.held_qty > 0
+         and loc.status = 'active' and loc.location_type in ('storage', 'pick')
+       order by b.warehouse_id, b.owner_id, b.sku_id, b.lot_id, b.location_id, b.lpn
+       for update of b
+    )
+    select (select json_agg(x order by x.so_id, x.line_no) from lines x) as lines,
+           (select json_agg(c) from candidates c) as candidates`.execute(trx);
+  const row = result.rows[0];
+  return { lines: row?.lines ?? [], candidates: row?.candidates ?? [] };
+}
+
+/**
+ * Writes what one allocation decided, in one statement: the balance rows each line now holds
+ * (added to what it held), the lines' allocated quantities, and the orders whose status changes.
+ */
+export async function writeAllocation(
+  trx: Transaction<DB>,
+  by: string,
+  held: ReadonlyArray<{ project_id: number; warehouse_id: number; so_id: number; so_line_id: number; balance_id: number; qty: string }>,
+  lines: ReadonlyArray<{ lineId: number; delta: string }>,
+  statuses: ReadonlyArray<{ soId: number; status: string }>,
+): Promise<void> {
+  if (held.length === 0 && lines.length === 0 && statuses.length === 0) return;
+  await sql`
+    with held as (
+      insert into so_allocation (project_id, warehouse_id, so_id, so_line_id, balance_id, qty)
+      select * from unnest(${held.map((h) => h.project_id)}::bigint[], ${held.map((h) => h.warehouse_id)}::bigint[], ${held.map((h) => h.so_id)}::bigint[],
+                           ${held.map((h) => h.so_line_id)}::bigint[], ${held.map((h) => h.balance_id)}::bigint[], ${held.map((h) => h.qty)}::numeric[])
+      on conflict on constraint so_allocation_line_balance_key do update set qty = so_allocation.qty + excluded.qty
+      returning 1
+    ), lines as (
+      update so_line sl set allocated_qty = sl.allocated_qty + v.delta, updated_by = ${by}, updated_at = now()
+        from unnest(${lines.map((l) => l.lineId)}::bigint[], ${lines.map((l) => l.delta)}::numeric[]) as v(id, delta)
+       where sl.id = v.id
+      returning 1
+    ), headers as (
+      update so_header h set status = v.status, updated_by = ${by}, updated_at = now()
+        from unnest(${statuses.map((s) => s.soId)}::bigint[], ${statuses.map((s) => s.status)}::text[]) as v(id, status)
+       where h.id = v.id
+      returning 1
+    )
+    select (select count(*) from held) as held, (select count(*) from lines) as lines, (select count(*) from headers) as headers`.execute(trx);
+}

@@ -4,20 +4,17 @@ import { AppError } from '../../../common/errors.js';
 import type { DB } from '../../db/schema.js';
 import { applyStockChanges, type StockChange, type StockScope } from '../inventory/inventory.service.js';
 import {
-  addLineAllocated,
-  addLinesAllocated,
+  allocationInputs,
   allocationsOfLines,
   deleteAllocations,
   findLines,
   linesOfOrders,
-  lockCandidateBalances,
   lockOrders,
-  recordAllocations,
-  rulesOfOwners,
-  setOrderStatus,
+  writeAllocation,
+  type AllocationCandidate,
+  type AllocationLine,
   type LockedBalance,
   type SoHeaderRow,
-  type SoLineRow,
   type SoRuleRow,
 } from './outbound.repository.js';
 import { ALLOCATABLE, assertTransition, statusFromLines, type LineQuantities, type SoStatus } from './so-status.js';
@@ -44,29 +41,36 @@ export interface AllocationResult {
   statuses: Record<string, SoStatus>;
 }
 
-type Rule = Pick<SoRuleRow, 'strategy' | 'min_shelf_life_days' | 'pick_face_first'>;
+type Rule = Pick<SoRuleRow, 'strategy' | 'min_shelf_life_days' | 'pick_face_first' | 'full_pallet_first'>;
 
-const DEFAULT_RULE: Rule = { strategy: 'fifo', min_shelf_life_days: 0, pick_face_first: true };
+const DEFAULT_RULE: Rule = { strategy: 'fifo', min_shelf_life_days: 0, pick_face_first: true, full_pallet_first: true };
 
 function checkScope(headers: SoHeaderRow[], ids: readonly number[], scope: StockScope): void {
   if (headers.length !== new Set(ids).size) throw new AppError('NO_RECORD');
   for (const h of headers) if (Number(h.warehouse_id) !== scope.warehouseId) throw new AppError('OUT_OF_SCOPE', { scope: 'warehouse' });
 }
 
-function remainingOf(line: SoLineRow): Decimal {
+function remainingOf(line: LineQuantities): Decimal {
   return new Decimal(line.qty).minus(line.allocated_qty).minus(line.picked_qty);
 }
 
-/** Sets each order's status from its lines (`lines` as they are now), through the status table. */
-async function applyStatuses(trx: Transaction<DB>, headers: SoHeaderRow[], lines: ReadonlyArray<LineQuantities & { so_id: number }>, by: string): Promise<Record<string, SoStatus>> {
+/** Each order's status from its lines (`lines` as they are now), checked against the status table; only the changes. */
+function nextStatuses(headers: SoHeaderRow[], lines: ReadonlyArray<LineQuantities & { so_id: number }>): { statuses: Record<string, SoStatus>; changed: Array<{ soId: number; status: SoStatus }> } {
+  const byOrder = new Map<number, Array<LineQuantities & { so_id: number }>>();
+  for (const l of lines) {
+    const list = byOrder.get(Number(l.so_id));
+    if (list) list.push(l);
+    else byOrder.set(Number(l.so_id), [l]);
+  }
   const statuses: Record<string, SoStatus> = {};
+  const changed: Array<{ soId: number; status: SoStatus }> = [];
   for (const h of headers) {
-    const next = statusFromLines(lines.filter((l) => Number(l.so_id) === Number(h.id)));
+    const next = statusFromLines(byOrder.get(Number(h.id)) ?? []);
     assertTransition(h.order_no, h.status, next);
-    if (next !== h.status) await setOrderStatus(trx, Number(h.id), next, by);
+    if (next !== h.status) changed.push({ soId: Number(h.id), status: next });
     statuses[h.order_no] = next;
   }
-  return statuses;
+  return { statuses, changed };
 }
 
 async function refreshStatuses(trx: Transaction<DB>, headers: SoHeaderRow[], by: string): Promise<Record<string, SoStatus>> {
@@ -74,16 +78,20 @@ async function refreshStatuses(trx: Transaction<DB>, headers: SoHeaderRow[], by:
     trx,
     headers.map((h) => Number(h.id)),
   );
-  return applyStatuses(trx, headers, lines, by);
+  const { statuses, changed } = nextStatuses(headers, lines);
+  await writeAllocation(trx, by, [], [], changed);
+  return statuses;
 }
 
-/** The rule of the SKU, else the owner's rule for every SKU, else FIFO with the pick face first. */
-function ruleFor(rules: readonly SoRuleRow[], ownerId: number, skuId: number): Rule {
-  return (
-    rules.find((r) => Number(r.owner_id) === ownerId && r.sku_id !== null && Number(r.sku_id) === skuId) ??
-    rules.find((r) => Number(r.owner_id) === ownerId && r.sku_id === null) ??
-    DEFAULT_RULE
-  );
+/** The line's rule (its SKU's, else its owner's for every SKU, as read with the line), else FIFO with pick face and full pallets first. */
+function ruleOf(line: AllocationLine): Rule {
+  if (line.strategy === null) return DEFAULT_RULE;
+  return {
+    strategy: line.strategy,
+    min_shelf_life_days: line.min_shelf_life_days ?? 0,
+    pick_face_first: line.pick_face_first ?? true,
+    full_pallet_first: line.full_pallet_first ?? true,
+  };
 }
 
 /** Best first by the rule: pick face before reserve (when the rule says so), then FIFO, FEFO, LIFO or location sequence. */
@@ -112,7 +120,7 @@ function compareBy(rule: Rule): (a: LockedBalance, b: LockedBalance) => number {
 }
 
 /** Whether the line may take this balance row: not expired nor within the minimum shelf life, and of the wanted lot attributes. */
-function fits(line: SoLineRow, rule: Rule, b: LockedBalance): boolean {
+function fits(line: AllocationLine, rule: Rule, b: LockedBalance): boolean {
   if (b.days_left !== null && b.days_left < rule.min_shelf_life_days) return false;
   const lotNo = line.lot_no?.trim();
   if (lotNo && b.lot_no !== lotNo) return false;
@@ -121,33 +129,57 @@ function fits(line: SoLineRow, rule: Rule, b: LockedBalance): boolean {
   return true;
 }
 
+interface Candidate {
+  row: AllocationCandidate;
+  /** What is still available of the row in this allocation. */
+  left: Decimal;
+  /** The LPN's whole quantity when the row is the whole, untouched pallet; else null. */
+  pallet: Decimal | null;
+}
+
+/**
+ * The order in which the line takes its candidates (already sorted by its rule): with "full pallet
+ * before loose", every whole pallet that fits the remaining need is taken first, in the rule's
+ * order, then the rest (loose stock and what no longer fits) in the rule's order.
+ */
+function* takingOrder(rule: Rule, sorted: Candidate[], need: () => Decimal): Generator<{ candidate: Candidate; whole: boolean }> {
+  const wholeTaken = new Set<Candidate>();
+  if (rule.full_pallet_first) {
+    for (const c of sorted) {
+      if (c.pallet === null || !c.left.equals(c.pallet) || c.pallet.greaterThan(need())) continue;
+      wholeTaken.add(c);
+      yield { candidate: c, whole: true };
+    }
+  }
+  for (const c of sorted) if (!wholeTaken.has(c)) yield { candidate: c, whole: false };
+}
+
 /**
  * Allocates the orders' lines (or only `lineIds` of them) that are not fully allocated, by the
  * rule of each owner and SKU; what cannot be covered is reported short per line and the order is
- * left partial allocated. Never oversells: every candidate balance row is locked first (in the
- * inventory service's key order) and the inventory service checks again what it is asked to
- * allocate. Expired and held stock is never taken.
+ * left partial allocated. Never oversells: the orders are locked, then every candidate balance
+ * row in the inventory service's key order, and the inventory service checks again what it is
+ * asked to allocate. Expired, held and in-transit stock (not in an active storage or pick
+ * location) is never taken. Round trips per call do not grow with the number of lines: lock the
+ * orders, read lines, rules and locked candidates, one inventory change, one write of the
+ * allocation records, lines and statuses.
  */
 export async function allocateOrders(trx: Transaction<DB>, scope: StockScope, soIds: readonly number[], lineIds?: readonly number[]): Promise<AllocationResult> {
   const headers = await lockOrders(trx, scope.projectId, soIds);
   checkScope(headers, soIds, scope);
   for (const h of headers) if (!ALLOCATABLE.includes(h.status as SoStatus)) throw new AppError('ORDER_STATUS_ERROR', { orderNo: h.order_no, status: h.status });
   const byId = new Map(headers.map((h) => [Number(h.id), h]));
+  const { lines: allLines, candidates } = await allocationInputs(trx, scope.warehouseId, [...byId.keys()], lineIds ? [...lineIds] : null);
   const only = lineIds ? new Set(lineIds) : null;
-  const allLines = await linesOfOrders(trx, [...byId.keys()]);
-  const lines = allLines.filter((l) => (!only || only.has(Number(l.id))) && remainingOf(l).greaterThan(0));
-  const pairs = new Map<string, { ownerId: number; skuId: number }>();
-  for (const line of lines) {
-    const ownerId = Number(byId.get(Number(line.so_id))!.owner_id);
-    pairs.set(`${ownerId}|${line.sku_id}`, { ownerId, skuId: Number(line.sku_id) });
-  }
-  const balances = await lockCandidateBalances(trx, scope.warehouseId, [...pairs.values()]);
-  const rules = await rulesOfOwners(trx, [...new Set([...pairs.values()].map((p) => p.ownerId))]);
-  const left = new Map(balances.map((b) => [b.balance_id, new Decimal(b.available)]));
-  const bySku = new Map<string, LockedBalance[]>();
-  for (const b of balances) {
-    const key = `${b.owner_id}|${b.sku_id}`;
-    bySku.set(key, [...(bySku.get(key) ?? []), b]);
+  const lines = allLines.filter((l) => (!only || only.has(l.id)) && remainingOf(l).greaterThan(0));
+  const byPair = new Map<string, Candidate[]>();
+  for (const row of candidates) {
+    const key = `${row.owner_id}|${row.sku_id}`;
+    const left = new Decimal(row.available);
+    const candidate: Candidate = { row, left, pallet: row.lpn_on_hand !== null && left.equals(row.on_hand) ? new Decimal(row.lpn_on_hand) : null };
+    const list = byPair.get(key);
+    if (list) list.push(candidate);
+    else byPair.set(key, [candidate]);
   }
 
   const changes: StockChange[] = [];
@@ -156,18 +188,19 @@ export async function allocateOrders(trx: Transaction<DB>, scope: StockScope, so
   const shortages: Shortage[] = [];
   let total = new Decimal(0);
   for (const line of lines) {
-    const header = byId.get(Number(line.so_id))!;
-    const ownerId = Number(header.owner_id);
-    const rule = ruleFor(rules, ownerId, Number(line.sku_id));
-    const candidates = (bySku.get(`${ownerId}|${line.sku_id}`) ?? []).filter((b) => fits(line, rule, b)).sort(compareBy(rule));
+    const header = byId.get(line.so_id)!;
+    const rule = ruleOf(line);
+    const order = compareBy(rule);
+    const sorted = (byPair.get(`${line.owner_id}|${line.sku_id}`) ?? []).filter((c) => fits(line, rule, c.row)).sort((a, b) => order(a.row, b.row));
     const remaining = remainingOf(line);
     let need = remaining;
-    for (const b of candidates) {
+    for (const { candidate: c, whole } of takingOrder(rule, sorted, () => need)) {
       if (!need.greaterThan(0)) break;
-      const qty = Decimal.min(need, left.get(b.balance_id)!);
+      const qty = whole ? c.left : Decimal.min(need, c.left);
       if (!qty.greaterThan(0)) continue;
       need = need.minus(qty);
-      left.set(b.balance_id, left.get(b.balance_id)!.minus(qty));
+      c.left = c.left.minus(qty);
+      const b = c.row;
       changes.push({
         key: { ownerId: b.owner_id, skuId: b.sku_id, lotId: b.lot_id, locationId: b.location_id, lpn: b.lpn, warehouseId: b.warehouse_id },
         transType: 'allocate',
@@ -176,18 +209,18 @@ export async function allocateOrders(trx: Transaction<DB>, scope: StockScope, so
         reference: { type: 'so', orderNo: header.order_no, line: line.line_no },
       });
       const key = `${line.id}|${b.balance_id}`;
-      const entry = held.get(key) ?? { so_id: Number(line.so_id), so_line_id: Number(line.id), balance_id: b.balance_id, qty: new Decimal(0) };
+      const entry = held.get(key) ?? { so_id: line.so_id, so_line_id: line.id, balance_id: b.balance_id, qty: new Decimal(0) };
       entry.qty = entry.qty.plus(qty);
       held.set(key, entry);
     }
     const got = remaining.minus(need);
     total = total.plus(got);
-    if (got.greaterThan(0)) taken.set(Number(line.id), got);
+    if (got.greaterThan(0)) taken.set(line.id, got);
     if (need.greaterThan(0)) {
       shortages.push({
         orderNo: header.order_no,
         lineNo: line.line_no,
-        skuId: Number(line.sku_id),
+        skuId: line.sku_id,
         requested: new Decimal(line.qty).toString(),
         allocated: new Decimal(line.allocated_qty).plus(got).toString(),
         short: need.toString(),
@@ -195,17 +228,16 @@ export async function allocateOrders(trx: Transaction<DB>, scope: StockScope, so
     }
   }
   await applyStockChanges(trx, scope, changes);
-  await recordAllocations(
+  const after = allLines.map((l) => ({ ...l, allocated_qty: new Decimal(l.allocated_qty).plus(taken.get(l.id) ?? 0).toString() }));
+  const { statuses, changed } = nextStatuses(headers, after);
+  await writeAllocation(
     trx,
-    [...held.values()].map((h) => ({ project_id: scope.projectId, warehouse_id: scope.warehouseId, so_id: h.so_id, so_line_id: h.so_line_id, balance_id: h.balance_id, qty: h.qty.toString() })),
-  );
-  await addLinesAllocated(
-    trx,
-    [...taken].map(([lineId, qty]) => ({ lineId, delta: qty.toString() })),
     scope.operator,
+    [...held.values()].map((h) => ({ project_id: scope.projectId, warehouse_id: scope.warehouseId, so_id: h.so_id, so_line_id: h.so_line_id, balance_id: h.balance_id, qty: h.qty.toString() })),
+    [...taken].map(([lineId, qty]) => ({ lineId, delta: qty.toString() })),
+    changed,
   );
-  const after = allLines.map((l) => ({ ...l, allocated_qty: new Decimal(l.allocated_qty).plus(taken.get(Number(l.id)) ?? 0).toString() }));
-  return { allocated: total.toString(), shortages, statuses: await applyStatuses(trx, headers, after, scope.operator) };
+  return { allocated: total.toString(), shortages, statuses };
 }
 
 /** Gives back exactly the balance rows the lines hold (every line of the orders when `lineIds` is absent). */
@@ -240,10 +272,14 @@ async function releaseAllocations(trx: Transaction<DB>, scope: StockScope, heade
   const perLine = new Map<number, Decimal>();
   for (const a of held) perLine.set(a.so_line_id, (perLine.get(a.so_line_id) ?? new Decimal(0)).plus(a.qty));
   let total = new Decimal(0);
-  for (const [lineId, qty] of perLine) {
-    await addLineAllocated(trx, lineId, qty.negated().toString(), scope.operator);
-    total = total.plus(qty);
-  }
+  for (const qty of perLine.values()) total = total.plus(qty);
+  await writeAllocation(
+    trx,
+    scope.operator,
+    [],
+    [...perLine].map(([lineId, qty]) => ({ lineId, delta: qty.negated().toString() })),
+    [],
+  );
   return total;
 }
 
@@ -275,6 +311,12 @@ export async function endOrders(trx: Transaction<DB>, scope: StockScope, soIds: 
     if (to === 'deleted' && h.status !== 'new') throw new AppError('DELETE_CANCEL_NOT_ALLOWED', { orderNo: h.order_no });
   }
   await releaseAllocations(trx, scope, headers);
-  for (const h of headers) await setOrderStatus(trx, Number(h.id), to, scope.operator);
+  await writeAllocation(
+    trx,
+    scope.operator,
+    [],
+    [],
+    headers.map((h) => ({ soId: Number(h.id), status: to })),
+  );
   return headers.length;
 }

@@ -59,6 +59,7 @@ export interface SoRuleTable extends Audit {
   strategy: Generated<AllocationStrategy>;
   min_shelf_life_days: Generated<number>;
   pick_face_first: Generated<boolean>;
+  full_pallet_first: Generated<boolean>;
   active: Generated<boolean>;
 }
 
