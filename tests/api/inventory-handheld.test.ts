@@ -5,6 +5,7 @@ import { loadDemoData } from '../../src/server/db/seed/demo-data.js';
 import { inTransaction } from '../../src/server/db/transaction.js';
 import { ledgerAgreement } from '../../src/server/modules/inventory/inventory.repository.js';
 import { lotFor, receiveStock, type StockScope } from '../../src/server/modules/inventory/inventory.service.js';
+import { onRealServer } from '../helpers/database.js';
 import { buildTestApp, createUser, injectAs, json, signIn, type TestApp } from '../helpers/app.js';
 
 /**
@@ -138,6 +139,28 @@ describe('handheld move', () => {
     const response = await post(viewer, '/inventory/handheld/move', { fromLocation: locations[0].code, sku: skuCode, qty: 1, toLocation: locations[1].code });
     expect(response.statusCode).toBe(403);
     expect(await counts()).toEqual(before);
+  });
+});
+
+describe('handheld moves at once', () => {
+  // Several PostgreSQL sessions: on PGlite the calls run one after the other anyway.
+  it.skipIf(!onRealServer)('six handhelds moving 2 each of the same 6: three moved, three refused, the ledger agrees', async () => {
+    const before = await counts();
+    expect(before.from).toBe(6);
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => post(mover, '/inventory/handheld/move', { fromLocation: locations[0].code, sku: skuCode, qty: 2, toLocation: locations[2].code })),
+    );
+    const statuses = answers.map((a) => a.statusCode).sort();
+    expect(statuses).toEqual([200, 200, 200, 409, 409, 409]);
+    const after = await counts();
+    expect(after.from).toBe(0);
+    expect(await onHand(locations[2].id)).toBe(6);
+    expect(after.documents - before.documents).toBe(3);
+    expect(after.ledger - before.ledger).toBe(6);
+    await expectLedgerAgrees();
+    // Back where the count below expects it.
+    const back = await post(mover, '/inventory/handheld/move', { fromLocation: locations[2].code, sku: skuCode, qty: 6, toLocation: locations[0].code });
+    expect(back.statusCode, back.body).toBe(200);
   });
 });
 
