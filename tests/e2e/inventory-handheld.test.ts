@@ -105,6 +105,10 @@ describe('handheld move and count in Chromium', () => {
     await expect(feedback.innerText()).resolves.toContain(`Not enough inventory: ${qty - 2} available.`);
     expect(await available(row.location_code, row.sku_code)).toBe(before.from - 2);
     expect(await available(target, row.sku_code)).toBe(before.to + 2);
+    // Refused, the quantity may be corrected; Escape starts over instead, no tap needed.
+    await eventually(() => label(page)).toContain('Quantity');
+    await page.keyboard.press('Escape');
+    await eventually(() => label(page)).toContain('from-location');
 
     // --- Count: a ticket over two stocked locations, every line counted blind on the handheld.
     const codes = [...new Set(balance.map((r) => r.location_code))].sort();

@@ -28,7 +28,7 @@ export function messageOf(error: unknown): string {
 export const BIG = { minHeight: 56, fontSize: 20 } as const;
 
 /** A scan field that takes the focus back whenever it loses it, submitting its text on Enter. */
-export function ScanField(props: { label: string; onScan: (text: string) => void; testId: string; inputMode?: 'text' | 'decimal'; placeholder?: string; disabled?: boolean; initial?: string }) {
+export function ScanField(props: { label: string; onScan: (text: string) => void; testId: string; inputMode?: 'text' | 'decimal'; placeholder?: string; disabled?: boolean; initial?: string; onEscape?: () => void }) {
   const ref = useRef<InputRef>(null);
   const [value, setValue] = useState(props.initial ?? '');
   useEffect(() => {
@@ -55,6 +55,10 @@ export function ScanField(props: { label: string; onScan: (text: string) => void
         disabled={props.disabled}
         value={value}
         onChange={(event) => setValue(event.target.value)}
+        onKeyDown={(event) => {
+          // Escape starts the flow over without a tap (no mouse on a handheld).
+          if (event.key === 'Escape' && props.onEscape) props.onEscape();
+        }}
         onPressEnter={() => {
           if (value.trim() === '') return;
           props.onScan(value);

@@ -107,6 +107,16 @@ export default function HandheldCount() {
     }
   };
 
+  /** Escape: back one step (a location to another location, a ticket's locations to the tickets). */
+  const back = () => {
+    setFeedback(null);
+    if (step.kind === 'item' || step.kind === 'qty') setStep({ kind: 'location', ticket: step.ticket });
+    else {
+      setStep({ kind: 'ticket' });
+      void loadTickets();
+    }
+  };
+
   const scanLocation = (ticket: Ticket, scanned: string) => {
     const location = scanned.trim();
     if (!ticket.lines.some((l) => l.locationCode === location)) return say('error', t('inv.handheld.notOnTicket', { location, ticket: ticket.ticketNo }));
@@ -175,10 +185,10 @@ export default function HandheldCount() {
         </div>
       )}
       {step.kind === 'ticket' && <ScanField key="ticket" testId="scan-field" label={t('inv.handheld.scanTicket')} onScan={(text) => void openTicket({ ticketNo: text.trim() })} />}
-      {step.kind === 'location' && <ScanField key="location" testId="scan-field" label={t('inv.handheld.scanLocation')} onScan={(text) => scanLocation(step.ticket, text)} />}
-      {step.kind === 'item' && <ScanField key="item" testId="scan-field" label={t('inv.handheld.scanSku')} onScan={(text) => scanItem(step.ticket, step.location, text)} />}
+      {step.kind === 'location' && <ScanField key="location" testId="scan-field" onEscape={back} label={t('inv.handheld.scanLocation')} onScan={(text) => scanLocation(step.ticket, text)} />}
+      {step.kind === 'item' && <ScanField key="item" testId="scan-field" onEscape={back} label={t('inv.handheld.scanSku')} onScan={(text) => scanItem(step.ticket, step.location, text)} />}
       {step.kind === 'qty' && (
-        <ScanField key={`qty-${step.line.id}`} testId="scan-field" inputMode="decimal" label={t('inv.handheld.enterCount')} onScan={(text) => void count(step.ticket, step.location, step.line, text)} />
+        <ScanField key={`qty-${step.line.id}`} testId="scan-field" inputMode="decimal" onEscape={back} label={t('inv.handheld.enterCount')} onScan={(text) => void count(step.ticket, step.location, step.line, text)} />
       )}
       <FeedbackLine feedback={feedback} />
       {step.kind === 'ticket' && (

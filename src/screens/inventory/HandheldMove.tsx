@@ -49,6 +49,11 @@ export default function HandheldMove() {
     beep(tone);
   };
 
+  const startOver = () => {
+    setFeedback(null);
+    setStep({ kind: 'from' });
+  };
+
   const scanFrom = async (scanned: string) => {
     const location = scanned.trim();
     try {
@@ -145,18 +150,19 @@ export default function HandheldMove() {
         </div>
       )}
       {step.kind === 'from' && <ScanField key="from" testId="scan-field" label={t('inv.handheld.scanFrom')} onScan={(text) => void scanFrom(text)} />}
-      {step.kind === 'item' && <ScanField key="item" testId="scan-field" label={t('inv.handheld.scanItem')} onScan={(text) => void scanItem(step.from, step.rows, text)} />}
+      {step.kind === 'item' && <ScanField key="item" testId="scan-field" onEscape={startOver} label={t('inv.handheld.scanItem')} onScan={(text) => void scanItem(step.from, step.rows, text)} />}
       {step.kind === 'qty' && (
         <ScanField
           key={`qty-${step.item.defaultQty ?? ''}`}
           testId="scan-field"
           inputMode="decimal"
+          onEscape={startOver}
           label={t('inv.handheld.enterQty')}
           initial={step.item.defaultQty ?? undefined}
           onScan={(text) => enterQty(step.from, step.item, text)}
         />
       )}
-      {step.kind === 'to' && <ScanField key="to" testId="scan-field" label={t('inv.handheld.scanTo')} onScan={(text) => void move(step.from, step.item, step.qty, text)} />}
+      {step.kind === 'to' && <ScanField key="to" testId="scan-field" onEscape={startOver} label={t('inv.handheld.scanTo')} onScan={(text) => void move(step.from, step.item, step.qty, text)} />}
       <FeedbackLine feedback={feedback} />
       {rows.length > 0 && (
         <div data-testid="move-stock" style={{ fontSize: 15 }}>
@@ -170,7 +176,7 @@ export default function HandheldMove() {
         </div>
       )}
       {step.kind !== 'from' && (
-        <Button block style={BIG} data-testid="handheld-back" onClick={() => setStep({ kind: 'from' })}>
+        <Button block style={BIG} data-testid="handheld-back" onClick={startOver}>
           {t('inv.handheld.startOver')}
         </Button>
       )}
