@@ -6,7 +6,7 @@ import { apiCall, apiSignIn, eventually, signedInPage, useServerAndBrowser } fro
  * The handheld move and count flows in Chromium at 360x640 with the keyboard only (a keyboard-wedge
  * scanner types and presses Enter): a move by a GS1-128 label with the proposed quantity, a move
  * of more than is available refused with its message and nothing moved, and a count of every
- * location of a ticket, blind, ending in the variance report.
+ * location of a ticket, blind, and its recount, ending in the variance report.
  */
 
 interface BalanceRow {
@@ -37,7 +37,7 @@ describe('handheld move and count in Chromium', () => {
 
   const label = (page: Page) => page.locator('[data-testid="scan-field"]').locator('xpath=ancestor::label').innerText();
 
-  it('moves by a GS1 label, refuses an over-move, and counts a ticket into the variance report', async () => {
+  it('moves by a GS1 label, refuses an over-move, and counts and recounts a ticket into the variance report', async () => {
     const token = await apiSignIn(e2e.server);
     const available = async (location: string, sku: string) =>
       (await apiCall<{ rows: StockRow[] }>(e2e.server, token, '/inventory/handheld/stock', { location, sku })).rows.reduce((s, r) => s + Number(r.available), 0);
@@ -145,15 +145,36 @@ describe('handheld move and count in Chromium', () => {
     }
     await eventually(() => feedback.innerText()).toContain(`Ticket ${made.ticketNo} counted: ${locations.length} / ${locations.length} locations.`);
 
-    const variance = await apiCall<{ rows: { location_code: string; counted_qty: string | null; recount_qty: string | null }[] }>(e2e.server, token, '/generic/tab', {
-      moduleCode: 'inventory',
-      functionCode: 'cycleCount',
-      subPage: 'variance',
-      parentKey: made.ticketId,
-      page: 1,
-      pageSize: 100,
-    });
-    expect(variance.rows.map((r) => Number(r.counted_qty))).toEqual(ticket.lines.map(() => 1));
+    type VarianceRow = { line_no: number; location_code: string; sku_code: string; system_qty: string; counted_qty: string | null; recount_qty: string | null };
+    const varianceOf = async () =>
+      (await apiCall<{ rows: VarianceRow[] }>(e2e.server, token, '/generic/tab', { moduleCode: 'inventory', functionCode: 'cycleCount', subPage: 'variance', parentKey: made.ticketId, page: 1, pageSize: 100 }))
+        .rows;
+    const firstCount = await varianceOf();
+    expect(firstCount.map((r) => Number(r.counted_qty))).toEqual(ticket.lines.map(() => 1));
+
+    // --- Recount: the lines that differ come back; the handheld asks only for them, still blind.
+    const sent = await apiCall<{ lines: number }>(e2e.server, token, '/inventory/cycleCount/recount', { id: made.ticketId });
+    const differing = firstCount.filter((r) => Number(r.system_qty) !== 1);
+    expect(sent.lines).toBe(differing.length);
+    expect(differing.length).toBeGreaterThan(0);
+    const recountLocations = [...new Set(differing.map((r) => r.location_code))];
+    await page.keyboard.press('Escape');
+    await scan(page, made.ticketNo);
+    await eventually(() => page.locator('[data-testid="count-ticket"]').innerText()).toContain('Recount');
+    await eventually(() => progress.innerText()).toBe(`Locations counted: ${locations.length - recountLocations.length} / ${locations.length}`);
+    for (const location of recountLocations) {
+      await scan(page, location);
+      for (const line of differing.filter((r) => r.location_code === location)) {
+        await eventually(() => label(page)).toContain('SKU');
+        await scan(page, line.sku_code);
+        await eventually(() => label(page)).toContain('Counted quantity');
+        await scan(page, String(Number(line.system_qty)));
+        await eventually(() => feedback.getAttribute('data-tone')).toBe('success');
+      }
+    }
+    await eventually(() => feedback.innerText()).toContain(`Ticket ${made.ticketNo} counted: ${locations.length} / ${locations.length} locations.`);
+    const recounted = await varianceOf();
+    for (const line of differing) expect(Number(recounted.find((r) => r.line_no === line.line_no)!.recount_qty)).toBe(Number(line.system_qty));
 
     // The variance report shows each counted line beside its system qty.
     await page.goto(`${e2e.server.url}#/page/mapTo?moduleCode=inventory&functionCode=cycleCountVariance`);
