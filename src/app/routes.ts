@@ -32,9 +32,9 @@ const SCREENS: Record<ScreenRoute, () => Promise<{ default: ComponentType }>> = 
   mapTo: () => import('./engine-services'),
   stdBalanceReport: () => import('../screens/inventory/StdBalanceReportScreen'),
   transaction: () => import('../screens/inventory/TransactionLogScreen'),
-  // Batch receive, scan-in and the handheld receiving flow; handheld putaway (hand-written for scanner speed).
+  // Batch receive, scan-in and the handheld receiving flow; the handheld's putaway, move and count (hand-written for scanner speed).
   receive: () => import('../screens/inbound/ReceiveScreen'),
-  putaway: () => import('../screens/inbound/PutawayScreen'),
+  putaway: () => import('../screens/inbound/HandheldScreen'),
   // Support tickets and the create-ticket dialog.
   support: () => import('../screens/support/SupportScreen'),
 };

@@ -28,11 +28,12 @@ export function messageOf(error: unknown): string {
 export const BIG = { minHeight: 56, fontSize: 20 } as const;
 
 /** A scan field that takes the focus back whenever it loses it, submitting its text on Enter. */
-export function ScanField(props: { label: string; onScan: (text: string) => void; testId: string; inputMode?: 'text' | 'decimal'; placeholder?: string; disabled?: boolean }) {
+export function ScanField(props: { label: string; onScan: (text: string) => void; testId: string; inputMode?: 'text' | 'decimal'; placeholder?: string; disabled?: boolean; initial?: string; onEscape?: () => void }) {
   const ref = useRef<InputRef>(null);
-  const [value, setValue] = useState('');
+  const [value, setValue] = useState(props.initial ?? '');
   useEffect(() => {
-    ref.current?.focus();
+    // A proposed value (a default qty) is selected, so that a scan or a typed value replaces it.
+    ref.current?.focus({ cursor: 'all' });
     const keep = window.setInterval(() => {
       const active = document.activeElement;
       // Back into the scan field unless the operator is in another text field or a dialog.
@@ -54,6 +55,10 @@ export function ScanField(props: { label: string; onScan: (text: string) => void
         disabled={props.disabled}
         value={value}
         onChange={(event) => setValue(event.target.value)}
+        onKeyDown={(event) => {
+          // Escape starts the flow over without a tap (no mouse on a handheld).
+          if (event.key === 'Escape' && props.onEscape) props.onEscape();
+        }}
         onPressEnter={() => {
           if (value.trim() === '') return;
           props.onScan(value);

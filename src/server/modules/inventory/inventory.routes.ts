@@ -19,6 +19,7 @@ import {
   requestApproval,
   transitDocument,
 } from './document.service.js';
+import { handheldRoutes } from './handheld.routes.js';
 import type { DocType } from './inventory.tables.js';
 import { lookupLocations, lookupSkus } from './lookup.repository.js';
 import { openInventoryWork, standardBalanceList, transactionLog, transactionLogExport, transactionLogFilter, TRANS_TYPES } from './query.service.js';
@@ -45,6 +46,7 @@ const viewRight = (type: DocType) => `inventory.${DOC_PAGES[type]}:view` as Righ
  */
 export const inventoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.database.db;
+  await app.register(handheldRoutes);
 
   for (const type of Object.keys(HEADER_PATHS) as DocType[]) {
     const base = `/inventory/${HEADER_PATHS[type]}`;
