@@ -1,5 +1,6 @@
 import { defineModule } from '../area.js';
 import * as m0120 from './migrations/0120_outbound.js';
+import * as m0122 from './migrations/0122_outbound_documents.js';
 import {
   allocateLinesBehaviour,
   allocateOrdersBehaviour,
@@ -10,6 +11,9 @@ import {
   unallocateOrdersBehaviour,
 } from './outbound.behaviours.js';
 import { soHeaderWriter, soLineWriter } from './outbound.writer.js';
+import { cancelPsoBehaviour, confirmPsoBehaviour, psoHeaderWriter, psoLineWriter, shipmentOrderWriter } from './pso.behaviours.js';
+import { soDocumentRoutes } from './so-documents.routes.js';
+import './so-documents.tables.js';
 import './outbound.tables.js';
 
 /**
@@ -19,7 +23,8 @@ import './outbound.tables.js';
  */
 export const outboundModule = defineModule({
   name: 'outbound',
-  migrations: { '0120_outbound': m0120 },
+  migrations: { '0120_outbound': m0120, '0122_outbound_documents': m0122 },
+  routes: soDocumentRoutes,
   behaviours: [
     allocateOrdersBehaviour,
     unallocateOrdersBehaviour,
@@ -28,12 +33,15 @@ export const outboundModule = defineModule({
     cancelOrdersBehaviour,
     closeOrdersBehaviour,
     deleteOrdersBehaviour,
+    confirmPsoBehaviour,
+    cancelPsoBehaviour,
   ],
-  writers: [soHeaderWriter, soLineWriter],
+  writers: [soHeaderWriter, soLineWriter, psoHeaderWriter, psoLineWriter, shipmentOrderWriter],
   rights: [
     { right: 'outbound.so:allocate', labelCode: 'outbound.verb.allocate' },
     { right: 'outbound.so:cancel', labelCode: 'outbound.verb.cancel' },
     { right: 'outbound.so:close', labelCode: 'outbound.verb.close' },
+    { right: 'outbound.pso:confirm', labelCode: 'outbound.verb.confirmPso' },
   ],
   serviceOnlyTables: ['so_allocation'],
 });
