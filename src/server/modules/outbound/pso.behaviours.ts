@@ -1,5 +1,7 @@
+import type { Transaction } from 'kysely';
 import { Type } from 'typebox';
 import { AppError } from '../../../common/errors.js';
+import type { DB } from '../../db/schema.js';
 import type { EngineRow, EngineSession } from '../../../../engine/server/index.js';
 import { defineBehaviour, defineWriter } from '../area.js';
 import { checkAddress } from './address.js';
@@ -70,58 +72,63 @@ export const psoLineWriter = defineWriter({
   },
 });
 
-/** Confirm: each selected new pre-sales order becomes a sales order of the same number, header and lines. */
+/** Confirms new pre-sales orders: each becomes a sales order of the same number, header and lines. Answers the order numbers. */
+export async function confirmPsos(trx: Transaction<DB>, p: repo.Place, ids: readonly number[], login: string): Promise<string[]> {
+  const psos = await repo.lockPsos(trx, p.projectId, ids);
+  if (psos.length !== new Set(ids).size) throw new AppError('NO_RECORD');
+  const orderNos: string[] = [];
+  for (const pso of psos) {
+    if (pso.status !== 'new') throw new AppError('ORDER_STATUS_ERROR', { orderNo: pso.pso_no, status: pso.status });
+    if (Number(pso.warehouse_id) !== p.warehouseId) throw new AppError('OUT_OF_SCOPE', { scope: 'warehouse' });
+    const lines = await repo.psoLines(trx, Number(pso.id));
+    if (lines.length === 0) throw new AppError('DOCUMENT_NO_LINES');
+    if ((await repo.orderNosTaken(trx, p.projectId, [pso.pso_no])).size) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'pso_no', code: 'FIELD_NOT_UNIQUE' }]);
+    const soId = await repo.insertOrder(trx, {
+      project_id: p.projectId,
+      warehouse_id: p.warehouseId,
+      order_no: pso.pso_no,
+      owner_id: Number(pso.owner_id),
+      consignee_id: pso.consignee_id,
+      customer_order_no: pso.customer_order_no,
+      ship_to_name: pso.ship_to_name,
+      ship_to_address_en: pso.ship_to_address_en,
+      ship_to_address_cn: pso.ship_to_address_cn,
+      carrier_code: pso.carrier_code,
+      required_ship_date: pso.required_ship_date,
+      remark: pso.remark,
+      created_by: login,
+      updated_by: login,
+    });
+    for (const line of lines) {
+      await repo.insertLine(trx, {
+        project_id: p.projectId,
+        warehouse_id: p.warehouseId,
+        so_id: soId,
+        line_no: line.line_no,
+        sku_id: Number(line.sku_id),
+        qty: line.qty,
+        uom: line.uom,
+        lot_no: line.lot_no,
+        expiry_from: null,
+        expiry_to: null,
+        required_date: line.required_date,
+        created_by: login,
+        updated_by: login,
+      });
+    }
+    await repo.markPsoConfirmed(trx, Number(pso.id), soId, login);
+    orderNos.push(pso.pso_no);
+  }
+  return orderNos;
+}
+
+/** Confirm (behind confirmation): each selected new pre-sales order becomes a sales order. */
 export const confirmPsoBehaviour = defineBehaviour({
   name: 'outbound.pso.confirm',
   inputs: Type.Object({}),
   right: 'outbound.pso:confirm',
   async run({ trx, session, rows }) {
-    const p = place(session);
-    const psos = await repo.lockPsos(trx, p.projectId, keys(rows));
-    if (psos.length !== new Set(keys(rows)).size) throw new AppError('NO_RECORD');
-    const orderNos: string[] = [];
-    for (const pso of psos) {
-      if (pso.status !== 'new') throw new AppError('ORDER_STATUS_ERROR', { orderNo: pso.pso_no, status: pso.status });
-      if (Number(pso.warehouse_id) !== p.warehouseId) throw new AppError('OUT_OF_SCOPE', { scope: 'warehouse' });
-      const lines = await repo.psoLines(trx, Number(pso.id));
-      if (lines.length === 0) throw new AppError('DOCUMENT_NO_LINES');
-      if ((await repo.orderNosTaken(trx, p.projectId, [pso.pso_no])).size) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'pso_no', code: 'FIELD_NOT_UNIQUE' }]);
-      const soId = await repo.insertOrder(trx, {
-        project_id: p.projectId,
-        warehouse_id: p.warehouseId,
-        order_no: pso.pso_no,
-        owner_id: Number(pso.owner_id),
-        consignee_id: pso.consignee_id,
-        customer_order_no: pso.customer_order_no,
-        ship_to_name: pso.ship_to_name,
-        ship_to_address_en: pso.ship_to_address_en,
-        ship_to_address_cn: pso.ship_to_address_cn,
-        carrier_code: pso.carrier_code,
-        required_ship_date: pso.required_ship_date,
-        remark: pso.remark,
-        created_by: session.loginAccount,
-        updated_by: session.loginAccount,
-      });
-      for (const line of lines) {
-        await repo.insertLine(trx, {
-          project_id: p.projectId,
-          warehouse_id: p.warehouseId,
-          so_id: soId,
-          line_no: line.line_no,
-          sku_id: Number(line.sku_id),
-          qty: line.qty,
-          uom: line.uom,
-          lot_no: line.lot_no,
-          expiry_from: null,
-          expiry_to: null,
-          required_date: line.required_date,
-          created_by: session.loginAccount,
-          updated_by: session.loginAccount,
-        });
-      }
-      await repo.markPsoConfirmed(trx, Number(pso.id), soId, session.loginAccount);
-      orderNos.push(pso.pso_no);
-    }
+    const orderNos = await confirmPsos(trx, place(session), keys(rows), session.loginAccount);
     return { result: { orderNos }, messageCode: 'outbound.pso.confirmedDone', messageParams: { count: orderNos.length } };
   },
 });

@@ -299,3 +299,23 @@ export async function nextPsoLineNo(trx: Transaction<DB>, psoId: number): Promis
   const row = await trx.selectFrom('pso_line').select(sql<number>`coalesce(max(line_no), 0) + 1`.as('n')).where('pso_id', '=', psoId).executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+export async function firstSkusOfOwner(db: Db, projectId: number, ownerId: number, limit: number) {
+  return db.selectFrom('sku').select(['id', 'code']).where('project_id', '=', projectId).where('owner_id', '=', ownerId).orderBy('code').limit(limit).execute();
+}
+
+export async function insertPso(trx: Transaction<DB>, row: { project_id: number; warehouse_id: number; pso_no: string; owner_id: number; ship_to_name: string | null; ship_to_address_en: string | null; required_ship_date: string | null; remark: string | null; created_by: string; updated_by: string }, lines: ReadonlyArray<{ sku_id: number; qty: string }>): Promise<number> {
+  const added = await trx.insertInto('pso_header').values(row).returning('id').executeTakeFirstOrThrow();
+  if (lines.length) {
+    await trx
+      .insertInto('pso_line')
+      .values(lines.map((l, i) => ({ project_id: row.project_id, warehouse_id: row.warehouse_id, pso_id: Number(added.id), line_no: i + 1, sku_id: l.sku_id, qty: l.qty, created_by: row.created_by, updated_by: row.updated_by })))
+      .execute();
+  }
+  return Number(added.id);
+}
+
+export async function insertShipmentOrder(trx: Transaction<DB>, row: { project_id: number; warehouse_id: number; shipment_no: string; carrier_code: string | null; ship_date: string | null; created_by: string; updated_by: string }): Promise<number> {
+  const added = await trx.insertInto('shipment_order').values(row).returning('id').executeTakeFirstOrThrow();
+  return Number(added.id);
+}

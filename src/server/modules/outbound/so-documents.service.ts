@@ -121,6 +121,42 @@ export async function orderLines(db: Kysely<DB>, actor: Actor, soId: number) {
   return repo.linesOf(db, soId);
 }
 
+export interface OrderInput {
+  orderNo: string;
+  ownerId: number;
+  customerOrderNo?: string | null;
+  shipToName?: string | null;
+  shipToAddressEn?: string | null;
+  shipToAddressCn?: string | null;
+  carrierCode?: string | null;
+  requiredShipDate?: string | null;
+  remark?: string | null;
+  lines: LineInput[];
+}
+
+/** A new sales order with its lines, under the same rules as the /so page (address rule, SKUs of the owner). */
+export async function createOrder(trx: Transaction<DB>, actor: Actor, input: OrderInput): Promise<number> {
+  checkAddress({ ship_to_address_en: input.shipToAddressEn ?? '', ship_to_address_cn: input.shipToAddressCn ?? '' });
+  if ((await repo.orderNosTaken(trx, actor.projectId, [input.orderNo])).size) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'orderNo', code: 'FIELD_NOT_UNIQUE' }]);
+  const soId = await repo.insertOrder(trx, {
+    project_id: actor.projectId,
+    warehouse_id: actor.warehouseId,
+    order_no: input.orderNo,
+    owner_id: input.ownerId,
+    customer_order_no: input.customerOrderNo ?? null,
+    ship_to_name: input.shipToName ?? null,
+    ship_to_address_en: input.shipToAddressEn ?? null,
+    ship_to_address_cn: input.shipToAddressCn ?? null,
+    carrier_code: input.carrierCode ?? null,
+    required_ship_date: input.requiredShipDate ?? null,
+    remark: input.remark ?? null,
+    created_by: actor.login,
+    updated_by: actor.login,
+  });
+  if (input.lines.length) await saveLines(trx, actor, soId, input.lines);
+  return soId;
+}
+
 // ---------------------------------------------------------------- look-ups
 
 /** `/so/sku`: the order owner's SKUs matching the text, with what is available in the warehouse. */
