@@ -79,9 +79,10 @@ function refused(response: { statusCode: number; body: string }, status: number,
   expect(json(response as never)).toMatchObject({ code });
 }
 
-function multipart(url: string, fileName: string, content: Buffer, token = admin) {
+function multipart(url: string, fileName: string, content: Buffer, token = admin, fields: Record<string, string> = {}) {
   const boundary = '----soDocuments';
   const parts = [
+    ...Object.entries(fields).map(([name, value]) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)),
     Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`),
     content,
     Buffer.from(`\r\n--${boundary}--\r\n`),
@@ -286,6 +287,31 @@ describe('import and export of orders', () => {
     expect(await countOrders()).toBe(2);
     const again = await multipart('/so/import', 'orders.csv', Buffer.from(`${header.join(',')}\r\nIMP-2,${ownerCode},S,1 Road,,,${sku(1)},1,EA\r\n`));
     expect(json(again)).toMatchObject({ code: 'IMPORT_REJECTED', details: [{ code: 'FIELD_NOT_UNIQUE' }] });
+  });
+
+  it('imports order headers through the engine with the /so page field map: every bad row listed, nothing written', async () => {
+    const fields = { moduleCode: 'outbound', functionCode: 'so', fieldMap: 'default' };
+    const head = ['Order no', 'Owner', 'Customer order no', 'Ship-to name', 'Address (English)', 'Address (Chinese)', 'Carrier', 'Ship date'];
+    const count = async () => (await t.database.db.selectFrom('so_header').select('id').where('order_no', 'like', 'ENG-%').execute()).length;
+    const bad = await multipart(
+      '/generic/import',
+      'so.xlsx',
+      await xlsx(head, [
+        ['ENG-1', ownerCode, '', 'Shop', '1 Road', '', 'DHL', '2030-01-31'],
+        ['ENG-2', ownerCode, '', 'Shop', '上海路', '', 'DHL', '2030-01-31'],
+        ['ENG-3', 'NOBODY', '', 'Shop', '3 Road', '', 'DHL', '2030-01-31'],
+      ]),
+      admin,
+      fields,
+    );
+    expect(bad.statusCode, bad.body).toBe(400);
+    const body = json<{ code: string; details: { params: { row: number } }[] }>(bad);
+    expect(body.code).toBe('IMPORT_REJECTED');
+    expect([...new Set(body.details.map((d) => d.params.row))].sort()).toEqual([3, 4]);
+    expect(await count()).toBe(0);
+    const good = await multipart('/generic/import', 'so.xlsx', await xlsx(head, [['ENG-1', ownerCode, '', 'Shop', '1 Road', '', 'DHL', '2030-01-31']]), admin, fields);
+    expect(good.statusCode, good.body).toBe(200);
+    expect(await count()).toBe(1);
   });
 
   it('streams the orders as xlsx and csv', async () => {
