@@ -7,8 +7,6 @@ import { apiCall, apiSignIn, eventually, signedInPage, useServerAndBrowser, type
  * Order entry in Chromium on the demo data: a pre-sales order confirmed into a sales order on the
  * /pso page, and an order import with two bad rows refused whole with both rows listed.
  */
-const ctx = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }));
-
 function engine(page: Page, functionCode: string) {
   return page.locator(`[data-testid="engine-page"][data-function="${functionCode}"]`).first();
 }
@@ -33,6 +31,8 @@ async function ordersNamed(server: E2eServer, token: string, orderNo: string) {
 }
 
 describe('outbound order entry', () => {
+  const ctx = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }));
+
   it('confirms a pre-sales order into a sales order on /pso', async () => {
     const { server, browser } = ctx;
     const token = await apiSignIn(server);

@@ -236,7 +236,7 @@ export const soDocumentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { config: { access: EDIT }, schema: { tags, summary: 'Store-arrival times (order no, arrival) from an xlsx or csv file onto orders (multipart; all or none)', response: Any } },
     async (request) => {
       const cells = await uploadedRows(request);
-      const rows = cells.slice(1).flatMap((values, i) => (values.some((v) => v !== null && v !== undefined && String(v).trim() !== '') ? [{ row: i + 2, orderNo: values[0], arrival: values[1] }] : []));
+      const rows = cells.slice(1).flatMap((values, i) => (values.some((v) => so.cellText(v) !== '') ? [{ row: i + 2, orderNo: values[0], arrival: values[1] }] : []));
       return { updated: await write(request, (trx, actor) => so.importStoreArrival(trx, actor, rows)) };
     },
   );
@@ -259,7 +259,7 @@ export const soDocumentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const stream = new PassThrough();
       const csv = request.body.format === 'csv';
       const quote = (v: unknown) => {
-        const text = v === null || v === undefined ? '' : String(v);
+        const text = typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '';
         return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
       };
       const workbook = csv ? null : new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: false, useSharedStrings: false });

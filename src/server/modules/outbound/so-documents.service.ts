@@ -415,7 +415,9 @@ export interface ImportedOrderRow {
 function textOf(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (value instanceof Date) return value.toISOString().slice(0, 10);
-  return String(value).trim();
+  if (typeof value === 'string') return value.trim();
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return '';
 }
 
 /** The columns of the order import, by header text (English) and the field each fills. */
@@ -505,6 +507,8 @@ export async function importOrders(trx: Transaction<DB>, actor: Actor, rows: Imp
   }
   return { orders: orders.size, lines };
 }
+
+export { textOf as cellText };
 
 /** Maps sheet rows to import records by the header row (English column titles, case and spaces ignored). */
 export function orderImportRows(cells: unknown[][]): ImportedOrderRow[] {
