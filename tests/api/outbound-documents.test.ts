@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import Decimal from 'decimal.js';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -400,5 +401,41 @@ describe('pre-sales orders and shipment orders', () => {
     const found = json<{ status: string; orders: { order_no: string }[] }>(await post('/so/findShipmentReference', { shipmentNo: 'SHP-1' }));
     expect(found.orders.map((o) => o.order_no)).toEqual([a.orderNo, b.orderNo]);
     refused(await post('/so/findShipmentReference', { shipmentNo: 'NOPE' }), 404, 'NO_RECORD');
+  });
+});
+
+describe('the project-generic order page /proj_ge', () => {
+  it('resolves nothing until the project publishes its own page, then the project\'s definition', async () => {
+    const view = () => injectAs(t.app, admin, { method: 'GET', url: '/api/generic/module/view?moduleCode=outbound&functionCode=proj_ge' });
+    refused(await view(), 404, 'MODULE_NOT_FOUND');
+    const menu = await t.database.db.selectFrom('sys_module').select(['right_name', 'route']).where('code', '=', 'proj_ge').executeTakeFirstOrThrow();
+    expect(menu.right_name).toBe('outbound.proj_ge');
+    const so = JSON.parse(fs.readFileSync('definitions/outbound/so.page.json', 'utf8')) as Record<string, unknown> & { fields: Array<{ name: string }> };
+    const content = {
+      schemaVersion: 2,
+      moduleCode: 'outbound',
+      functionCode: 'proj_ge',
+      titleCode: 'outbound.page.so',
+      genericName: 'Orders of this project',
+      status: 'draft',
+      paging: true,
+      pageSize: 20,
+      table: { name: 'so_header' },
+      scope: 'warehouse',
+      readOnly: true,
+      versionField: null,
+      defaultSort: [{ field: 'order_no', direction: 'asc' }],
+      fields: so.fields.filter((f) => ['order_no', 'owner_id', 'status'].includes(f.name)),
+    };
+    const draft = await injectAs(t.app, admin, { method: 'PUT', url: '/api/generic/draft', payload: { moduleCode: 'outbound', functionCode: 'proj_ge', content } });
+    expect(draft.statusCode, draft.body).toBe(200);
+    const published = await injectAs(t.app, admin, { method: 'POST', url: '/api/generic/publish', payload: { moduleCode: 'outbound', functionCode: 'proj_ge' } });
+    expect(published.statusCode, published.body).toBe(200);
+    const stored = await t.database.db.selectFrom('page_definition').select(['project_id', 'status']).where('module_code', '=', 'outbound').where('function_code', '=', 'proj_ge').where('status', '=', 'published').execute();
+    expect(stored.map((r) => r.project_id)).toEqual([f.scope.projectId]);
+    expect((await view()).statusCode).toBe(200);
+    const order = await newOrder([]);
+    const rows = json<{ rows: Array<{ order_no: string }> }>(await gen('proj_ge', 'selection', { page: 1, pageSize: 100 })).rows;
+    expect(rows.map((r) => r.order_no)).toContain(order.orderNo);
   });
 });

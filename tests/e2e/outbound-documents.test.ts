@@ -49,6 +49,13 @@ describe('outbound order entry', () => {
     await page.context().close();
   });
 
+  it('shows /proj_ge empty until the project publishes its own order page', async () => {
+    const page = await signedInPage(ctx.browser, ctx.server, '/page/proj_ge');
+    await page.getByTestId('engine-page-missing').waitFor({ timeout: 60_000 });
+    expect(await page.getByTestId('engine-page-missing').innerText()).toContain('proj_ge');
+    await page.context().close();
+  });
+
   it('refuses an order import with two bad rows whole and lists both', async () => {
     const { server, browser } = ctx;
     const token = await apiSignIn(server);
