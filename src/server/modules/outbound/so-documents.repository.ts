@@ -76,7 +76,11 @@ export interface CandidateBalance {
   available: string;
 }
 
-/** The balance rows of an owner's SKU in the warehouse a line may be allocated from, best first by expiry then location; locked when `lock`. */
+/**
+ * The balance rows of an owner's SKU in the warehouse a line may be allocated from, best first by
+ * expiry then location; when `lock`, locked in the inventory service's key order instead (so that it
+ * waits for, rather than deadlocks with, an allocation of the same stock).
+ */
 export async function candidateBalances(db: Db, warehouseId: number, ownerId: number, skuId: number, lock = false): Promise<CandidateBalance[]> {
   const result = await sql<CandidateBalance>`
     select b.id as balance_id, b.owner_id, b.sku_id, b.lot_id, b.location_id, b.lpn, loc.code as location_code, loc.location_type,
@@ -88,8 +92,7 @@ export async function candidateBalances(db: Db, warehouseId: number, ownerId: nu
        and loc.status = 'active' and loc.location_type in ('storage', 'pick')
        and (l.expiry_date is null or l.expiry_date >= current_date)
        and ${AVAILABLE} > 0
-     order by l.expiry_date nulls last, loc.pick_seq nulls last, loc.code, b.id
-     ${lock ? sql`for update of b` : sql``}`.execute(db);
+     ${lock ? sql`order by b.warehouse_id, b.owner_id, b.sku_id, b.lot_id, b.location_id, b.lpn for update of b` : sql`order by l.expiry_date nulls last, loc.pick_seq nulls last, loc.code, b.id`}`.execute(db);
   return result.rows.map((r) => ({ ...r, balance_id: Number(r.balance_id), owner_id: Number(r.owner_id), sku_id: Number(r.sku_id), lot_id: Number(r.lot_id), location_id: Number(r.location_id) }));
 }
 
