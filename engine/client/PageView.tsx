@@ -53,7 +53,7 @@ export interface PageViewProps {
   link?: PageLink;
 }
 
-type Loaded = { state: 'loading' } | { state: 'failed'; message: string } | { state: 'ready'; view: PageViewResponse };
+type Loaded = { state: 'loading' } | { state: 'missing' } | { state: 'failed'; message: string } | { state: 'ready'; view: PageViewResponse };
 
 /**
  * A page rendered from its resolved definition (DESIGN.md section 6): search panel, toolbar of
@@ -75,7 +75,13 @@ export function PageView(props: PageViewProps) {
       })
       .then(
         (view) => live && setLoaded({ state: 'ready', view }),
-        (error: unknown) => live && setLoaded({ state: 'failed', message: services.callError(error)?.message ?? String(error) }),
+        (error: unknown) => {
+          if (!live) return;
+          const refusal = services.callError(error);
+          // No definition resolves for the session's project (e.g. a project-generic page it has not published): an empty state, not an error.
+          if (refusal?.code === 'MODULE_NOT_FOUND') setLoaded({ state: 'missing' });
+          else setLoaded({ state: 'failed', message: refusal?.message ?? String(error) });
+        },
       );
     return () => {
       live = false;
@@ -83,6 +89,15 @@ export function PageView(props: PageViewProps) {
   }, [props.moduleCode, props.functionCode, services]);
 
   if (loaded.state === 'loading') return <Spin style={{ display: 'block', margin: 48 }} />;
+  if (loaded.state === 'missing') {
+    return (
+      <Empty
+        data-testid="engine-page-missing"
+        style={{ margin: 48 }}
+        description={services.t('ui.engine.pageMissing', { moduleCode: props.moduleCode, functionCode: props.functionCode })}
+      />
+    );
+  }
   if (loaded.state === 'failed') return <Result status="warning" title={services.t('ui.engine.loadFailed')} subTitle={loaded.message} />;
   if (!loaded.view.rights.view) return <Result status="403" title={services.t('ui.engine.noViewRight')} />;
   return <PageBody key={`${props.moduleCode}/${props.functionCode}`} view={loaded.view} {...props} />;

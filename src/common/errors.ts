@@ -156,6 +156,9 @@ export const ERRORS = {
   SUPPORT_REOPEN_UNAVAILABLE: 409,
   SUPPORT_DOCUMENT_NOT_FOUND: 404,
   SUPPORT_DOCUMENT_NOT_CLOSED: 409,
+  // Outbound order entry (spec section 5: "the allocation qty must be entered")
+  ALLOCATION_QTY_REQUIRED: 400,
+  ORDER_UNDER_MAINTENANCE: 409,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERRORS;

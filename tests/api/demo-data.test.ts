@@ -96,6 +96,30 @@ describe(loadDemoData.name, () => {
     expect(waiting.length).toBeGreaterThan(0);
   });
 
+  it('shows sales orders in every status reachable before picking, allocated through the services', async () => {
+    const statuses = await database.db.selectFrom('so_header').select('status').distinct().execute();
+    expect(new Set(statuses.map((s) => s.status))).toEqual(new Set(['new', 'partial_allocated', 'allocated', 'cancelled', 'closed', 'deleted']));
+    expect(first.counts.so).toBe(await database.db.selectFrom('so_header').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow().then((r) => Number(r.n)));
+    const psos = await database.db.selectFrom('pso_header').select(['status', 'so_id']).orderBy('pso_no').execute();
+    expect(psos.map((p) => p.status)).toEqual(['new', 'confirmed']);
+    expect(psos[1].so_id).not.toBeNull();
+    // Allocated quantities: the lines, the allocation records, the balance and the ledger all agree.
+    const disagreeing = await sql<{ id: number }>`
+      select b.id from inventory_balance b
+        left join (select balance_id, sum(qty) as qty from so_allocation group by balance_id) a on a.balance_id = b.id
+        left join (select balance_id, sum(allocated_change) as qty from inventory_transaction group by balance_id) t on t.balance_id = b.id
+       where b.allocated_qty <> coalesce(a.qty, 0) or b.allocated_qty <> coalesce(t.qty, 0)`.execute(database.db);
+    expect(disagreeing.rows).toEqual([]);
+    const lines = await sql<{ id: number }>`
+      select l.id from so_line l left join (select so_line_id, sum(qty) as qty from so_allocation group by so_line_id) a on a.so_line_id = l.id
+       where l.allocated_qty <> coalesce(a.qty, 0)`.execute(database.db);
+    expect(lines.rows).toEqual([]);
+    const allocated = await database.db.selectFrom('so_allocation').select('id').execute();
+    expect(allocated.length).toBeGreaterThan(0);
+    const shipment = await database.db.selectFrom('so_header').select('id').where('shipment_order_id', 'is not', null).execute();
+    expect(shipment).toHaveLength(2);
+  });
+
   it('gives the racked locations unique pick sequences per warehouse', async () => {
     const dupes = await database.db
       .selectFrom('location')

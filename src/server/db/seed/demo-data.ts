@@ -3,6 +3,7 @@ import type { DB } from '../schema.js';
 import type { CodeMasterTable, SkuTable } from '../../modules/masterdata/masterdata.tables.js';
 import { inTransaction } from '../transaction.js';
 import { loadInboundDemo } from '../../modules/inbound/inbound.demo.js';
+import { loadOutboundDemo } from '../../modules/outbound/outbound.demo.js';
 
 /**
  * Demonstration data that looks like a small 3PL (issue 5, part 5): a second warehouse, a few
@@ -57,6 +58,8 @@ export async function loadDemoData(db: Kysely<DB>): Promise<DemoDataResult> {
     // Inbound work in every ASN status, made through the services so the stock ledger agrees.
     const warehouse = await trx.selectFrom('warehouse').select('id').where('code', '=', DEMO.warehouses[0].code).executeTakeFirstOrThrow();
     inserted.asn = await loadInboundDemo(trx, project.id, warehouse.id, DEMO.owners[0].code);
+    // Sales orders in every status reachable before picking, allocated from the stock put away above.
+    inserted.so = await loadOutboundDemo(trx, project.id, warehouse.id, DEMO.owners[0].code);
     return inserted;
   });
   return { loaded: counts !== undefined, milliseconds: Math.round(performance.now() - started), counts: counts ?? {} };

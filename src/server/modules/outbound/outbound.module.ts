@@ -1,5 +1,6 @@
 import { defineModule } from '../area.js';
 import * as m0120 from './migrations/0120_outbound.js';
+import * as m0122 from './migrations/0122_outbound_documents.js';
 import * as m0123 from './migrations/0123_allocation_indexes.js';
 import {
   allocateLinesBehaviour,
@@ -11,6 +12,9 @@ import {
   unallocateOrdersBehaviour,
 } from './outbound.behaviours.js';
 import { soHeaderWriter, soLineWriter } from './outbound.writer.js';
+import { cancelPsoBehaviour, confirmPsoBehaviour, psoHeaderWriter, psoLineWriter, shipmentOrderWriter } from './pso.behaviours.js';
+import { soDocumentRoutes } from './so-documents.routes.js';
+import './so-documents.tables.js';
 import './outbound.tables.js';
 
 /**
@@ -20,7 +24,8 @@ import './outbound.tables.js';
  */
 export const outboundModule = defineModule({
   name: 'outbound',
-  migrations: { '0120_outbound': m0120, '0123_allocation_indexes': m0123 },
+  migrations: { '0120_outbound': m0120, '0122_outbound_documents': m0122, '0123_allocation_indexes': m0123 },
+  routes: soDocumentRoutes,
   behaviours: [
     allocateOrdersBehaviour,
     unallocateOrdersBehaviour,
@@ -29,12 +34,15 @@ export const outboundModule = defineModule({
     cancelOrdersBehaviour,
     closeOrdersBehaviour,
     deleteOrdersBehaviour,
+    confirmPsoBehaviour,
+    cancelPsoBehaviour,
   ],
-  writers: [soHeaderWriter, soLineWriter],
+  writers: [soHeaderWriter, soLineWriter, psoHeaderWriter, psoLineWriter, shipmentOrderWriter],
   rights: [
     { right: 'outbound.so:allocate', labelCode: 'outbound.verb.allocate' },
     { right: 'outbound.so:cancel', labelCode: 'outbound.verb.cancel' },
     { right: 'outbound.so:close', labelCode: 'outbound.verb.close' },
+    { right: 'outbound.pso:confirm', labelCode: 'outbound.verb.confirmPso' },
   ],
   serviceOnlyTables: ['so_allocation'],
 });

@@ -1,0 +1,344 @@
+import { PassThrough } from 'node:stream';
+import fastifyMultipart from '@fastify/multipart';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import ExcelJS from 'exceljs';
+import type { Transaction } from 'kysely';
+import { Type } from 'typebox';
+import { readSheetRows } from '../../../../engine/server/index.js';
+import { AppError } from '../../../common/errors.js';
+import type { DB } from '../../db/schema.js';
+import { inTransaction } from '../../db/transaction.js';
+import { requireProject, requireUser, requireWarehouse } from '../../http/access-plugin.js';
+import { translate } from '../../http/i18n.js';
+import { readMultipart } from '../../http/multipart.js';
+import { ErrorBodySchema, IdSchema } from '../../http/schemas.js';
+import { allocateOrders, ordersOfLines, unallocateOrders } from './outbound.service.js';
+import { exportOrderLines } from './so-documents.repository.js';
+import * as so from './so-documents.service.js';
+import type { Actor } from './so-documents.service.js';
+import { SO_STATUSES } from './so-status.js';
+
+const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema };
+const Any = { 200: Type.Any(), ...errors };
+const tags = ['outbound'];
+
+/** A quantity: a number, or its text with up to 4 decimals; 0 and negatives are refused by the rules with their own message. */
+const Qty = Type.Union([Type.Number({ minimum: -1e12, maximum: 1e12 }), Type.String({ pattern: '^-?\\d{1,12}(\\.\\d{1,4})?$' })]);
+const OptText = (max = 100) => Type.Optional(Type.Union([Type.String({ maxLength: max }), Type.Null()]));
+const DateText = Type.Optional(Type.Union([Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' }), Type.Null()]));
+const Code = Type.String({ minLength: 1, maxLength: 100 });
+const Ids = Type.Array(IdSchema, { minItems: 1, maxItems: 100 });
+
+const Line = {
+  skuCode: Code,
+  qty: Qty,
+  uom: OptText(20),
+  lotNo: OptText(60),
+  expiryFrom: DateText,
+  expiryTo: DateText,
+  requiredDate: DateText,
+};
+
+const VIEW = { right: 'outbound.so:view', scope: 'warehouse' } as const;
+const ADD = { right: 'outbound.so:add', scope: 'warehouse' } as const;
+const EDIT = { right: 'outbound.so:edit', scope: 'warehouse' } as const;
+const ALLOCATE = { right: 'outbound.so:allocate', scope: 'warehouse' } as const;
+const SHIPMENT_VIEW = { right: 'outbound.shipmentOrder:view', scope: 'warehouse' } as const;
+const SHIPMENT_EDIT = { right: 'outbound.shipmentOrder:edit', scope: 'warehouse' } as const;
+
+/** Largest file the order and store-arrival imports read. */
+const IMPORT_LIMIT_BYTES = 10 * 1024 * 1024;
+
+function actorOf(request: FastifyRequest): Actor {
+  const user = requireUser(request);
+  return { projectId: requireProject(user).projectId, warehouseId: requireWarehouse(user).warehouseId, login: user.loginAccount };
+}
+
+async function uploadedRows(request: FastifyRequest): Promise<unknown[][]> {
+  const { files } = await readMultipart(request);
+  const file = files.find((f) => f.fieldName === 'file') ?? files[0];
+  if (!file) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'file', code: 'FIELD_REQUIRED' }]);
+  try {
+    return await readSheetRows(file.fileName, file.data);
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw new AppError('IMPORT_FILE_INVALID', { reason: 'not a readable xlsx or csv file' });
+  }
+}
+
+/**
+ * The sales order calls of spec section 7 that the /so pages do not make through the engine:
+ * lines (/so/create/soDetail, /so/save/soDetail, split), look-ups (/so/sku, /so/balance), allocation
+ * by order and line and by hand (/so/header/allocation, /so/detail/allocation, /so/findAllocation,
+ * /so/manualAllocation), the order import and export, importStoreArrival, the maintenance list and
+ * shipment orders. All are limited to the session's project and warehouse.
+ */
+export const soDocumentRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const db = app.database.db;
+  if (!app.hasRequestDecorator('isMultipart')) {
+    await app.register(fastifyMultipart, { limits: { fileSize: IMPORT_LIMIT_BYTES, files: 1, fields: 10 } });
+  }
+  const write = <T>(request: FastifyRequest, work: (trx: Transaction<DB>, actor: Actor) => Promise<T>) => {
+    const actor = actorOf(request);
+    return inTransaction(db, (trx) => work(trx, actor));
+  };
+  const scopeOf = (actor: Actor) => ({ projectId: actor.projectId, warehouseId: actor.warehouseId, operator: actor.login });
+
+  // ------------------------------------------------------------ lines
+  app.post(
+    '/so/create/soDetail',
+    {
+      config: { access: EDIT },
+      schema: { tags, summary: 'Adds one line to a new sales order', body: Type.Object({ soId: IdSchema, ...Line }, { additionalProperties: false }), response: Any },
+    },
+    async (request) => {
+      const { soId, ...line } = request.body;
+      const [lineId] = await write(request, (trx, actor) => so.saveLines(trx, actor, soId, [line]));
+      return { lineId, lines: await so.orderLines(db, actorOf(request), soId) };
+    },
+  );
+
+  app.post(
+    '/so/save/soDetail',
+    {
+      config: { access: EDIT },
+      schema: {
+        tags,
+        summary: 'Adds, changes and deletes lines of a new sales order (all or none)',
+        body: Type.Object(
+          {
+            soId: IdSchema,
+            lines: Type.Array(Type.Object({ id: Type.Optional(IdSchema), ...Line }, { additionalProperties: false }), { maxItems: 1000 }),
+            deleteLineIds: Type.Optional(Type.Array(IdSchema, { maxItems: 1000 })),
+          },
+          { additionalProperties: false },
+        ),
+        response: Any,
+      },
+    },
+    async (request) => {
+      await write(request, (trx, actor) => so.saveLines(trx, actor, request.body.soId, request.body.lines, request.body.deleteLineIds));
+      return { lines: await so.orderLines(db, actorOf(request), request.body.soId) };
+    },
+  );
+
+  app.post(
+    '/so/split',
+    {
+      config: { access: EDIT },
+      schema: {
+        tags,
+        summary: 'Splits part of an order line into a new line with changed fields',
+        body: Type.Object(
+          { lineId: IdSchema, qty: Qty, changes: Type.Array(Type.Object({ field: Type.String({ maxLength: 40 }), fromValue: OptText(), toValue: OptText() }, { additionalProperties: false }), { maxItems: 10 }) },
+          { additionalProperties: false },
+        ),
+        response: Any,
+      },
+    },
+    (request) => write(request, (trx, actor) => so.splitLine(trx, actor, request.body.lineId, request.body.qty, request.body.changes)),
+  );
+
+  // ------------------------------------------------------------ look-ups
+  app.post(
+    '/so/sku',
+    {
+      config: { access: VIEW },
+      schema: {
+        tags,
+        summary: "SKUs of the order's owner (or an owner) matching a text, with what is available",
+        body: Type.Object({ soId: Type.Optional(IdSchema), ownerCode: Type.Optional(Code), text: Type.String({ maxLength: 100 }), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })) }, { additionalProperties: false }),
+        response: Any,
+      },
+    },
+    async (request) => ({ skus: await so.skuLookup(db, actorOf(request), request.body) }),
+  );
+
+  app.post(
+    '/so/balance',
+    { config: { access: VIEW }, schema: { tags, summary: 'Per line of an order: open qty, available stock and shortage', body: Type.Object({ soId: IdSchema }, { additionalProperties: false }), response: Any } },
+    (request) => so.orderBalance(db, actorOf(request), request.body.soId),
+  );
+
+  // ------------------------------------------------------------ allocation
+  app.post(
+    '/so/header/allocation',
+    {
+      config: { access: ALLOCATE },
+      schema: {
+        tags,
+        summary: 'Allocates (or unallocates) whole orders by their rules; shortages per line',
+        body: Type.Object({ soIds: Ids, unallocate: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+        response: Any,
+      },
+    },
+    (request) =>
+      write<unknown>(request, (trx, actor) => (request.body.unallocate ? unallocateOrders(trx, scopeOf(actor), request.body.soIds) : allocateOrders(trx, scopeOf(actor), request.body.soIds))),
+  );
+
+  app.post(
+    '/so/detail/allocation',
+    {
+      config: { access: ALLOCATE },
+      schema: {
+        tags,
+        summary: 'Allocates (or unallocates) order lines by their rules; shortages per line',
+        body: Type.Object({ lineIds: Ids, unallocate: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+        response: Any,
+      },
+    },
+    (request) =>
+      write<unknown>(request, async (trx, actor) => {
+        const soIds = await ordersOfLines(trx, actor.projectId, request.body.lineIds);
+        return request.body.unallocate ? unallocateOrders(trx, scopeOf(actor), soIds, request.body.lineIds) : allocateOrders(trx, scopeOf(actor), soIds, request.body.lineIds);
+      }),
+  );
+
+  app.post(
+    '/so/findAllocation',
+    { config: { access: VIEW }, schema: { tags, summary: 'The balance rows an order line may be allocated from by hand', body: Type.Object({ lineId: IdSchema }, { additionalProperties: false }), response: Any } },
+    (request) => so.findAllocation(db, actorOf(request), request.body.lineId),
+  );
+
+  app.post(
+    '/so/manualAllocation',
+    {
+      config: { access: ALLOCATE },
+      schema: {
+        tags,
+        summary: 'Allocates chosen quantities of candidate balance rows to an order line',
+        body: Type.Object(
+          {
+            lineId: IdSchema,
+            allocations: Type.Array(Type.Object({ balanceId: IdSchema, qty: Type.Optional(Type.Union([Qty, Type.Null(), Type.Literal('')])) }, { additionalProperties: false }), { maxItems: 100 }),
+          },
+          { additionalProperties: false },
+        ),
+        response: Any,
+      },
+    },
+    (request) => write(request, (trx, actor) => so.allocateManually(trx, actor, request.body.lineId, request.body.allocations)),
+  );
+
+  // ------------------------------------------------------------ import and export
+  app.post(
+    '/so/import',
+    { config: { access: ADD }, schema: { tags, summary: 'Imports sales orders from an xlsx or csv file (multipart; all or none)', response: Any } },
+    async (request) => {
+      const rows = so.orderImportRows(await uploadedRows(request));
+      return write(request, (trx, actor) => so.importOrders(trx, actor, rows));
+    },
+  );
+
+  app.post(
+    '/so/importStoreArrival',
+    { config: { access: EDIT }, schema: { tags, summary: 'Store-arrival times (order no, arrival) from an xlsx or csv file onto orders (multipart; all or none)', response: Any } },
+    async (request) => {
+      const cells = await uploadedRows(request);
+      const rows = cells.slice(1).flatMap((values, i) => (values.some((v) => so.cellText(v) !== '') ? [{ row: i + 2, orderNo: values[0], arrival: values[1] }] : []));
+      return { updated: await write(request, (trx, actor) => so.importStoreArrival(trx, actor, rows)) };
+    },
+  );
+
+  app.post(
+    '/so/export',
+    {
+      config: { access: VIEW },
+      schema: {
+        tags,
+        summary: 'The orders of the warehouse with their lines as an xlsx or csv file, streamed',
+        body: Type.Object({ status: Type.Optional(Type.Union(SO_STATUSES.map((s) => Type.Literal(s)))), format: Type.Optional(Type.Union([Type.Literal('xlsx'), Type.Literal('csv')])) }, { additionalProperties: false }),
+        response: { 200: Type.Unknown(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const actor = actorOf(request);
+      const columns = ['order_no', 'status', 'owner_code', 'customer_order_no', 'ship_to_name', 'carrier_code', 'required_ship_date', 'store_arrival_at', 'line_no', 'sku_code', 'qty', 'uom', 'allocated_qty', 'picked_qty'] as const;
+      const titles = columns.map((c) => translate(request.language, `outbound.export.${c}`));
+      const stream = new PassThrough();
+      const csv = request.body.format === 'csv';
+      const quote = (v: unknown) => {
+        const text = typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '';
+        return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+      };
+      const workbook = csv ? null : new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: false, useSharedStrings: false });
+      const sheet = workbook?.addWorksheet('orders');
+      if (sheet) sheet.columns = columns.map((c, i) => ({ header: titles[i], key: c, width: 16 }));
+      else stream.write(`${titles.map(quote).join(',')}\r\n`);
+      const numeric = new Set(['qty', 'allocated_qty', 'picked_qty']);
+      const finished = (async () => {
+        try {
+          for await (const batch of exportOrderLines(db, actor, request.body.status)) {
+            for (const row of batch) {
+              const values = columns.map((c) => (numeric.has(c) ? Number(row[c]) : row[c]));
+              if (sheet) sheet.addRow(values).commit();
+              else stream.write(`${values.map(quote).join(',')}\r\n`);
+            }
+            await new Promise((resolve) => setImmediate(resolve));
+          }
+        } catch (error) {
+          request.log.error({ err: error }, 'order export failed while streaming');
+          const text = translate(request.language, 'errors.EXPORT_INCOMPLETE');
+          if (sheet) sheet.addRow([text]).commit();
+          else stream.write(`${quote(text)}\r\n`);
+        }
+        if (sheet && workbook) {
+          sheet.commit();
+          await workbook.commit();
+        } else stream.end();
+      })();
+      finished.catch((error: unknown) => request.log.error({ err: error }, 'order export could not be finished'));
+      return reply
+        .header('content-type', csv ? 'text/csv; charset=utf-8' : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+        .header('content-disposition', `attachment; filename="sales-orders.${csv ? 'csv' : 'xlsx'}"`)
+        .send(stream);
+    },
+  );
+
+  // ------------------------------------------------------------ maintenance list
+  app.post(
+    '/so/getMaintenanceList',
+    { config: { access: VIEW }, schema: { tags, summary: 'Orders and SKUs on the maintenance list of the warehouse', body: Type.Object({}, { additionalProperties: false }), response: Any } },
+    async (request) => ({ entries: await so.getMaintenanceList(db, actorOf(request)) }),
+  );
+
+  app.post(
+    '/so/addMaintenanceList',
+    {
+      config: { access: EDIT },
+      schema: {
+        tags,
+        summary: 'Puts orders or SKUs on the maintenance list',
+        body: Type.Object(
+          { entries: Type.Array(Type.Object({ orderNo: OptText(), skuCode: OptText(), reason: OptText(200) }, { additionalProperties: false }), { minItems: 1, maxItems: 100 }) },
+          { additionalProperties: false },
+        ),
+        response: Any,
+      },
+    },
+    async (request) => ({ added: await write(request, (trx, actor) => so.addMaintenanceList(trx, actor, request.body.entries)) }),
+  );
+
+  app.post(
+    '/so/deleteMaintenanceList',
+    { config: { access: EDIT }, schema: { tags, summary: 'Takes entries off the maintenance list', body: Type.Object({ ids: Ids }, { additionalProperties: false }), response: Any } },
+    async (request) => ({ deleted: await write(request, (trx, actor) => so.deleteMaintenanceList(trx, actor, request.body.ids)) }),
+  );
+
+  // ------------------------------------------------------------ shipment orders
+  app.post(
+    '/so/addOrderToShipmentId',
+    {
+      config: { access: SHIPMENT_EDIT },
+      schema: { tags, summary: 'Puts orders on an open shipment order', body: Type.Object({ shipmentOrderId: IdSchema, soIds: Ids }, { additionalProperties: false }), response: Any },
+    },
+    async (request) => ({ added: await write(request, (trx, actor) => so.addOrdersToShipment(trx, actor, request.body.shipmentOrderId, request.body.soIds)) }),
+  );
+
+  app.post(
+    '/so/findShipmentReference',
+    { config: { access: SHIPMENT_VIEW }, schema: { tags, summary: 'A shipment order by its number, with its orders', body: Type.Object({ shipmentNo: Code }, { additionalProperties: false }), response: Any } },
+    (request) => so.findShipmentReference(db, actorOf(request), request.body.shipmentNo),
+  );
+};

@@ -1,0 +1,533 @@
+import Decimal from 'decimal.js';
+import type { Kysely, Transaction } from 'kysely';
+import { AppError, type FieldError } from '../../../common/errors.js';
+import type { DB } from '../../db/schema.js';
+import { applyStockChanges, type StockChange, type StockScope } from '../inventory/inventory.service.js';
+import { checkAddress } from './address.js';
+import { addLinesAllocated, recordAllocations, setOrderStatus, type SoHeaderRow } from './outbound.repository.js';
+import * as repo from './so-documents.repository.js';
+import { assertTransition, ALLOCATABLE, statusFromLines, TERMINAL_STATUSES, type SoStatus } from './so-status.js';
+
+/**
+ * Order entry around the sales order (spec sections 5 and 7): lines added and saved outside the
+ * engine's pages, the SKU look-up and availability per line, manual allocation from candidate
+ * balances, the split of a line, the maintenance list, store-arrival times and shipment orders.
+ */
+
+export interface Actor extends repo.Place {
+  login: string;
+}
+
+function scopeOf(actor: Actor): StockScope {
+  return { projectId: actor.projectId, warehouseId: actor.warehouseId, operator: actor.login };
+}
+
+function dec(value: Decimal.Value | null | undefined): Decimal {
+  return new Decimal(value ?? 0);
+}
+
+async function orderOrRefuse(db: Kysely<DB> | Transaction<DB>, actor: Actor, soId: number, lock = false): Promise<SoHeaderRow> {
+  const order = lock ? await repo.lockOrderIn(db as Transaction<DB>, actor, soId) : await repo.findOrderIn(db, actor, soId);
+  if (!order) throw new AppError('NO_RECORD');
+  return order;
+}
+
+/** Lines change only while their order is new (the writer of /so's line page keeps the same rule). */
+function assertNew(order: SoHeaderRow): void {
+  if (order.status !== 'new') throw new AppError('ORDER_STATUS_ERROR', { orderNo: order.order_no, status: order.status });
+}
+
+/**
+ * The maintenance list: orders and SKUs whose data is being corrected (a wrong ship-to, a SKU
+ * master under review). While an order or one of its SKUs is on the list, order entry leaves it
+ * alone: its lines are not changed or split, it is not allocated by hand and no store-arrival time
+ * is written to it, until it is taken off the list.
+ */
+async function assertNotUnderMaintenance(db: Kysely<DB> | Transaction<DB>, actor: Actor, order: SoHeaderRow, skuIds: readonly number[]): Promise<void> {
+  if (await repo.underMaintenance(db, actor.warehouseId, Number(order.id), skuIds)) throw new AppError('ORDER_UNDER_MAINTENANCE', { orderNo: order.order_no });
+}
+
+// ---------------------------------------------------------------- lines
+
+export interface LineInput {
+  id?: number;
+  skuCode: string;
+  qty: Decimal.Value;
+  uom?: string | null;
+  lotNo?: string | null;
+  expiryFrom?: string | null;
+  expiryTo?: string | null;
+  requiredDate?: string | null;
+}
+
+function lineValues(input: LineInput, index: number): { qty: Decimal; details: FieldError[] } {
+  const details: FieldError[] = [];
+  const qty = dec(input.qty);
+  if (!qty.greaterThan(0)) details.push({ field: `lines[${index}].qty`, code: 'QTY_NOT_POSITIVE' });
+  if (input.expiryFrom && input.expiryTo && input.expiryFrom > input.expiryTo) details.push({ field: `lines[${index}].expiryTo`, code: 'FIELD_RANGE' });
+  return { qty, details };
+}
+
+/**
+ * `/so/save/soDetail` (and `/so/create/soDetail` with one line): adds lines (no id), changes lines
+ * (id) and deletes lines of a new order; every line's problems are listed and nothing is written
+ * on any of them.
+ */
+export async function saveLines(trx: Transaction<DB>, actor: Actor, soId: number, lines: LineInput[], deleteLineIds: number[] = []): Promise<number[]> {
+  const order = await orderOrRefuse(trx, actor, soId, true);
+  assertNew(order);
+  const existing = new Map((await repo.linesOf(trx, soId)).map((l) => [Number(l.id), l]));
+  const details: FieldError[] = [];
+  const skus = new Map((await repo.skusByCode(trx, actor.projectId, [...new Set(lines.map((l) => l.skuCode))])).filter((s) => s.owner_id === Number(order.owner_id)).map((s) => [s.code, s]));
+  lines.forEach((line, i) => {
+    details.push(...lineValues(line, i).details);
+    if (!skus.has(line.skuCode)) details.push({ field: `lines[${i}].skuCode`, code: 'INVALID_SKU' });
+    if (line.id !== undefined && !existing.has(line.id)) details.push({ field: `lines[${i}].id`, code: 'NO_RECORD' });
+  });
+  deleteLineIds.forEach((id, i) => {
+    if (!existing.has(id)) details.push({ field: `deleteLineIds[${i}]`, code: 'NO_RECORD' });
+  });
+  if (details.length) throw new AppError('VALIDATION_FAILED', {}, details);
+  await assertNotUnderMaintenance(trx, actor, order, [...skus.values()].map((s) => s.id));
+
+  await repo.deleteLines(trx, soId, deleteLineIds);
+  let lineNo = await repo.maxLineNo(trx, soId);
+  const ids: number[] = [];
+  for (const line of lines) {
+    const sku = skus.get(line.skuCode)!;
+    const values = {
+      sku_id: sku.id,
+      qty: dec(line.qty).toString(),
+      uom: line.uom?.trim() || sku.base_uom,
+      lot_no: line.lotNo?.trim() || null,
+      expiry_from: line.expiryFrom ?? null,
+      expiry_to: line.expiryTo ?? null,
+      required_date: line.requiredDate ?? null,
+    };
+    if (line.id !== undefined) {
+      await repo.updateLine(trx, line.id, values, actor.login);
+      ids.push(line.id);
+    } else {
+      lineNo += 1;
+      const added = await repo.insertLine(trx, { project_id: actor.projectId, warehouse_id: actor.warehouseId, so_id: soId, line_no: lineNo, ...values, created_by: actor.login, updated_by: actor.login });
+      ids.push(Number(added.id));
+    }
+  }
+  return ids;
+}
+
+export async function orderLines(db: Kysely<DB>, actor: Actor, soId: number) {
+  await orderOrRefuse(db, actor, soId);
+  return repo.linesOf(db, soId);
+}
+
+export interface OrderInput {
+  orderNo: string;
+  ownerId: number;
+  customerOrderNo?: string | null;
+  shipToName?: string | null;
+  shipToAddressEn?: string | null;
+  shipToAddressCn?: string | null;
+  carrierCode?: string | null;
+  requiredShipDate?: string | null;
+  remark?: string | null;
+  lines: LineInput[];
+}
+
+/** A new sales order with its lines, under the same rules as the /so page (address rule, SKUs of the owner). */
+export async function createOrder(trx: Transaction<DB>, actor: Actor, input: OrderInput): Promise<number> {
+  checkAddress({ ship_to_address_en: input.shipToAddressEn ?? '', ship_to_address_cn: input.shipToAddressCn ?? '' });
+  if ((await repo.orderNosTaken(trx, actor.projectId, [input.orderNo])).size) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'orderNo', code: 'FIELD_NOT_UNIQUE' }]);
+  const soId = await repo.insertOrder(trx, {
+    project_id: actor.projectId,
+    warehouse_id: actor.warehouseId,
+    order_no: input.orderNo,
+    owner_id: input.ownerId,
+    customer_order_no: input.customerOrderNo ?? null,
+    ship_to_name: input.shipToName ?? null,
+    ship_to_address_en: input.shipToAddressEn ?? null,
+    ship_to_address_cn: input.shipToAddressCn ?? null,
+    carrier_code: input.carrierCode ?? null,
+    required_ship_date: input.requiredShipDate ?? null,
+    remark: input.remark ?? null,
+    created_by: actor.login,
+    updated_by: actor.login,
+  });
+  if (input.lines.length) await saveLines(trx, actor, soId, input.lines);
+  return soId;
+}
+
+// ---------------------------------------------------------------- look-ups
+
+/** `/so/sku`: the order owner's SKUs matching the text, with what is available in the warehouse. */
+export async function skuLookup(db: Kysely<DB>, actor: Actor, input: { soId?: number; ownerCode?: string; text: string; limit?: number }) {
+  let ownerId: number | undefined;
+  if (input.soId !== undefined) ownerId = Number((await orderOrRefuse(db, actor, input.soId)).owner_id);
+  else if (input.ownerCode) ownerId = await repo.findOwnerByCode(db, actor.projectId, input.ownerCode);
+  if (ownerId === undefined) throw new AppError('NO_RECORD');
+  return repo.searchSkus(db, actor.projectId, actor.warehouseId, ownerId, input.text.trim(), input.limit ?? 20);
+}
+
+/** `/so/balance`: per line, what is still open and what the warehouse has available for it. */
+export async function orderBalance(db: Kysely<DB>, actor: Actor, soId: number) {
+  const order = await orderOrRefuse(db, actor, soId);
+  const lines = await repo.lineAvailability(db, actor.warehouseId, soId);
+  return {
+    orderNo: order.order_no,
+    status: order.status,
+    lines: lines.map((l) => {
+      const open = dec(l.qty).minus(l.allocated_qty).minus(l.picked_qty);
+      return { ...l, open: open.toString(), short: Decimal.max(0, open.minus(l.available)).toString() };
+    }),
+  };
+}
+
+/** `/so/findAllocation`: the balance rows a line may be allocated from by hand (held, expired and non-pickable stock left out). */
+export async function findAllocation(db: Kysely<DB>, actor: Actor, lineId: number) {
+  const line = await repo.findLineIn(db, actor, lineId);
+  if (!line) throw new AppError('NO_RECORD');
+  const order = await orderOrRefuse(db, actor, Number(line.so_id));
+  const candidates = (await repo.candidateBalances(db, actor.warehouseId, Number(order.owner_id), Number(line.sku_id))).filter((b) => fitsLine(line, b));
+  return { lineId: Number(line.id), orderNo: order.order_no, lineNo: line.line_no, open: dec(line.qty).minus(line.allocated_qty).minus(line.picked_qty).toString(), candidates };
+}
+
+function fitsLine(line: { lot_no: string | null; expiry_from: string | null; expiry_to: string | null }, b: repo.CandidateBalance): boolean {
+  const lotNo = line.lot_no?.trim();
+  if (lotNo && b.lot_no !== lotNo) return false;
+  if (line.expiry_from && (b.expiry_date === null || b.expiry_date < line.expiry_from)) return false;
+  if (line.expiry_to && (b.expiry_date === null || b.expiry_date > line.expiry_to)) return false;
+  return true;
+}
+
+/**
+ * Manual allocation (spec section 5: "the allocation qty must be entered"): allocates the chosen
+ * quantities of the chosen candidate balances to one line. Every quantity must be entered and above
+ * 0, their sum not above what the line still needs, and each not above what the balance row has
+ * available after locking it: never oversells. Written like the automatic allocation (inventory
+ * service, allocation records, line quantity, status from the lines).
+ */
+export async function allocateManually(trx: Transaction<DB>, actor: Actor, lineId: number, picks: Array<{ balanceId: number; qty?: Decimal.Value | null }>): Promise<{ allocated: string; status: SoStatus }> {
+  const probe = await repo.findLineIn(trx, actor, lineId);
+  if (!probe) throw new AppError('NO_RECORD');
+  const order = await orderOrRefuse(trx, actor, Number(probe.so_id), true);
+  if (!ALLOCATABLE.includes(order.status as SoStatus)) throw new AppError('ORDER_STATUS_ERROR', { orderNo: order.order_no, status: order.status });
+  const details: FieldError[] = [];
+  const seen = new Set<number>();
+  picks.forEach((p, i) => {
+    if (p.qty === undefined || p.qty === null || p.qty === '') details.push({ field: `allocations[${i}].qty`, code: 'ALLOCATION_QTY_REQUIRED' });
+    else if (!dec(p.qty).greaterThan(0)) details.push({ field: `allocations[${i}].qty`, code: 'QTY_NOT_POSITIVE' });
+    if (seen.has(p.balanceId)) details.push({ field: `allocations[${i}].balanceId`, code: 'FIELD_NOT_UNIQUE' });
+    seen.add(p.balanceId);
+  });
+  if (picks.length === 0) details.push({ field: 'allocations', code: 'ALLOCATION_QTY_REQUIRED' });
+  if (details.length) throw new AppError('VALIDATION_FAILED', {}, details);
+  const line = (await repo.findLineIn(trx, actor, lineId))!;
+  await assertNotUnderMaintenance(trx, actor, order, [Number(line.sku_id)]);
+  const candidates = new Map((await repo.candidateBalances(trx, actor.warehouseId, Number(order.owner_id), Number(line.sku_id), true)).filter((b) => fitsLine(line, b)).map((b) => [b.balance_id, b]));
+  let total = new Decimal(0);
+  picks.forEach((p, i) => {
+    const b = candidates.get(p.balanceId);
+    if (!b) details.push({ field: `allocations[${i}].balanceId`, code: 'INSUFFICIENT_INVENTORY' });
+    else if (dec(p.qty).greaterThan(b.available)) details.push({ field: `allocations[${i}].qty`, code: 'INSUFFICIENT_INVENTORY', params: { available: b.available } });
+    total = total.plus(dec(p.qty));
+  });
+  if (details.length) throw new AppError('INSUFFICIENT_INVENTORY', {}, details);
+  const open = dec(line.qty).minus(line.allocated_qty).minus(line.picked_qty);
+  if (total.greaterThan(open)) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'allocations', code: 'FIELD_RANGE', params: { max: open.toString() } }]);
+
+  const changes: StockChange[] = picks.map((p) => {
+    const b = candidates.get(p.balanceId)!;
+    return {
+      key: { ownerId: b.owner_id, skuId: b.sku_id, lotId: b.lot_id, locationId: b.location_id, lpn: b.lpn },
+      transType: 'allocate',
+      allocated: dec(p.qty),
+      uom: line.uom,
+      reference: { type: 'so', orderNo: order.order_no, line: line.line_no },
+    };
+  });
+  await applyStockChanges(trx, scopeOf(actor), changes);
+  await recordAllocations(
+    trx,
+    picks.map((p) => ({ project_id: actor.projectId, warehouse_id: actor.warehouseId, so_id: Number(order.id), so_line_id: Number(line.id), balance_id: p.balanceId, qty: dec(p.qty).toString() })),
+  );
+  await addLinesAllocated(trx, [{ lineId: Number(line.id), delta: total.toString() }], actor.login);
+  const next = statusFromLines(await repo.linesOf(trx, Number(order.id)));
+  assertTransition(order.order_no, order.status, next);
+  if (next !== order.status) await setOrderStatus(trx, Number(order.id), next, actor.login);
+  return { allocated: total.toString(), status: next };
+}
+
+// ---------------------------------------------------------------- split
+
+/** The fields of an order line a split may change. */
+export const SO_SPLIT_FIELDS = ['lot_no', 'required_date', 'expiry_from', 'expiry_to', 'uom'] as const;
+type SoSplitField = (typeof SO_SPLIT_FIELDS)[number];
+
+/**
+ * Splits `qty` of a line of a new order into a new line whose fields change from their from-values
+ * to their to-values (spec section 5: from-value and to-value must be set, duplicate field names
+ * are refused). The from-value must be the line's current value.
+ */
+export async function splitLine(trx: Transaction<DB>, actor: Actor, lineId: number, qtyValue: Decimal.Value, changes: Array<{ field: string; fromValue?: string | null; toValue?: string | null }>) {
+  const seen = new Set<string>();
+  const checked = changes.map((c, i) => {
+    if (!(SO_SPLIT_FIELDS as readonly string[]).includes(c.field)) throw new AppError('SPLIT_NOT_ALLOWED', {}, [{ field: `changes[${i}].field`, code: 'SPLIT_NOT_ALLOWED' }]);
+    if (seen.has(c.field)) throw new AppError('SPLIT_DUPLICATE_FIELD', { field: c.field }, [{ field: `changes[${i}].field`, code: 'SPLIT_DUPLICATE_FIELD' }]);
+    seen.add(c.field);
+    const fromValue = c.fromValue?.trim() ?? '';
+    const toValue = c.toValue?.trim() ?? '';
+    if (fromValue === '' || toValue === '') throw new AppError('SPLIT_VALUE_REQUIRED', { field: c.field }, [{ field: `changes[${i}]`, code: 'SPLIT_VALUE_REQUIRED' }]);
+    if ((c.field === 'required_date' || c.field.startsWith('expiry')) && !/^\d{4}-\d{2}-\d{2}$/.test(toValue)) throw new AppError('VALIDATION_FAILED', {}, [{ field: `changes[${i}].toValue`, code: 'FIELD_TYPE' }]);
+    return { field: c.field as SoSplitField, fromValue, toValue };
+  });
+  if (checked.length === 0) throw new AppError('SPLIT_VALUE_REQUIRED', { field: '' });
+  const probe = await repo.findLineIn(trx, actor, lineId);
+  if (!probe) throw new AppError('NO_RECORD');
+  const order = await orderOrRefuse(trx, actor, Number(probe.so_id), true);
+  if (TERMINAL_STATUSES.includes(order.status as SoStatus) || order.status !== 'new') throw new AppError('SPLIT_NOT_ALLOWED');
+  const line = (await repo.findLineIn(trx, actor, lineId))!;
+  const qty = dec(qtyValue);
+  if (!qty.greaterThan(0)) throw new AppError('QTY_NOT_POSITIVE');
+  if (!qty.lessThan(line.qty)) throw new AppError('SPLIT_NOT_ALLOWED');
+  await assertNotUnderMaintenance(trx, actor, order, [Number(line.sku_id)]);
+  const current: Record<SoSplitField, string> = { lot_no: line.lot_no ?? '', required_date: line.required_date ?? '', expiry_from: line.expiry_from ?? '', expiry_to: line.expiry_to ?? '', uom: line.uom };
+  const next = { ...current };
+  for (const c of checked) {
+    if (current[c.field] !== c.fromValue) throw new AppError('SPLIT_NOT_ALLOWED', {}, [{ field: c.field, code: 'SPLIT_NOT_ALLOWED' }]);
+    next[c.field] = c.toValue;
+  }
+  await repo.updateLine(trx, Number(line.id), { qty: dec(line.qty).minus(qty).toString() }, actor.login);
+  const added = await repo.insertLine(trx, {
+    project_id: actor.projectId,
+    warehouse_id: actor.warehouseId,
+    so_id: Number(order.id),
+    line_no: (await repo.maxLineNo(trx, Number(order.id))) + 1,
+    sku_id: Number(line.sku_id),
+    qty: qty.toString(),
+    uom: next.uom,
+    lot_no: next.lot_no || null,
+    expiry_from: next.expiry_from || null,
+    expiry_to: next.expiry_to || null,
+    required_date: next.required_date || null,
+    created_by: actor.login,
+    updated_by: actor.login,
+  });
+  return { lineId: Number(added.id), lineNo: added.line_no };
+}
+
+// ---------------------------------------------------------------- maintenance list
+
+export async function getMaintenanceList(db: Kysely<DB>, actor: Actor) {
+  return repo.maintenanceList(db, actor);
+}
+
+export async function addMaintenanceList(trx: Transaction<DB>, actor: Actor, entries: Array<{ orderNo?: string | null; skuCode?: string | null; reason?: string | null }>): Promise<number> {
+  const details: FieldError[] = [];
+  const orders = new Map((await repo.ordersByNo(trx, actor, entries.flatMap((e) => (e.orderNo ? [e.orderNo] : [])))).map((o) => [o.order_no, o.id]));
+  const skus = new Map((await repo.skusByCode(trx, actor.projectId, entries.flatMap((e) => (e.skuCode ? [e.skuCode] : [])))).map((s) => [s.code, s.id]));
+  const rows = entries.map((e, i) => {
+    if (!!e.orderNo === !!e.skuCode) details.push({ field: `entries[${i}]`, code: 'FIELD_REQUIRED' });
+    else if (e.orderNo && !orders.has(e.orderNo)) details.push({ field: `entries[${i}].orderNo`, code: 'NO_RECORD' });
+    else if (e.skuCode && !skus.has(e.skuCode)) details.push({ field: `entries[${i}].skuCode`, code: 'INVALID_SKU' });
+    return { so_id: e.orderNo ? (orders.get(e.orderNo) ?? null) : null, sku_id: e.skuCode ? (skus.get(e.skuCode) ?? null) : null, reason: e.reason?.trim() || null };
+  });
+  if (details.length) throw new AppError('VALIDATION_FAILED', {}, details);
+  return repo.addMaintenance(trx, actor, rows, actor.login);
+}
+
+export async function deleteMaintenanceList(trx: Transaction<DB>, actor: Actor, ids: number[]): Promise<number> {
+  const deleted = await repo.deleteMaintenance(trx, actor, ids);
+  if (deleted !== new Set(ids).size) throw new AppError('NO_RECORD');
+  return deleted;
+}
+
+// ---------------------------------------------------------------- store arrival
+
+/** A store-arrival time as read from a file: a date of the sheet, or text `YYYY-MM-DD[ HH:MM[:SS]]` (UTC). */
+export function arrivalTime(value: unknown): Date | null {
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value;
+  if (typeof value !== 'string') return null;
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?$/.exec(value.trim());
+  if (!m) return null;
+  const [y, mo, d, h = '0', mi = '0', s = '0'] = m.slice(1);
+  const at = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s)));
+  return at.getUTCMonth() === Number(mo) - 1 && at.getUTCDate() === Number(d) && Number(h) < 24 && Number(mi) < 60 ? at : null;
+}
+
+/**
+ * `importStoreArrival`: store-arrival times read from a file (order number, arrival time) written
+ * onto the orders, all or none: every row's problems are listed (unknown order, bad time, a
+ * terminal order, an order under maintenance) and nothing is written on any of them.
+ */
+export async function importStoreArrival(trx: Transaction<DB>, actor: Actor, rows: Array<{ row: number; orderNo: unknown; arrival: unknown }>): Promise<number> {
+  const problems: FieldError[] = [];
+  const problem = (row: number, field: string, code: string) => problems.push({ field: `row ${row}: ${field}`, code, params: { row, name: field } });
+  const orderNos = rows.map((r) => (typeof r.orderNo === 'string' || typeof r.orderNo === 'number' ? String(r.orderNo).trim() : ''));
+  const orders = new Map((await repo.ordersByNo(trx, actor, orderNos.filter(Boolean))).map((o) => [o.order_no, o]));
+  const maintenance = new Set((await repo.maintenanceList(trx, actor)).flatMap((m) => (m.so_id === null ? [] : [Number(m.so_id)])));
+  const writes: Array<{ id: number; at: Date }> = [];
+  rows.forEach((r, i) => {
+    const order = orders.get(orderNos[i]);
+    const at = arrivalTime(r.arrival);
+    if (!orderNos[i]) problem(r.row, 'orderNo', 'FIELD_REQUIRED');
+    else if (!order) problem(r.row, 'orderNo', 'NO_RECORD');
+    else if (TERMINAL_STATUSES.includes(order.status as SoStatus)) problem(r.row, 'orderNo', 'ORDER_STATUS_ERROR');
+    else if (maintenance.has(order.id)) problem(r.row, 'orderNo', 'ORDER_UNDER_MAINTENANCE');
+    if (!at) problem(r.row, 'arrival', 'FIELD_TYPE');
+    if (order && at) writes.push({ id: order.id, at });
+  });
+  if (rows.length === 0) throw new AppError('IMPORT_FILE_INVALID', { reason: 'no rows' });
+  if (problems.length) throw new AppError('IMPORT_REJECTED', { rows: rows.length }, problems);
+  for (const w of writes) await repo.setStoreArrival(trx, w.id, w.at, actor.login);
+  return writes.length;
+}
+
+// ---------------------------------------------------------------- shipment orders
+
+/** `/so/addOrderToShipmentId`: puts orders of the warehouse on an open shipment order (an order is on one shipment at a time). */
+export async function addOrdersToShipment(trx: Transaction<DB>, actor: Actor, shipmentOrderId: number, soIds: number[]): Promise<number> {
+  const shipment = await repo.lockShipmentOrder(trx, actor, shipmentOrderId);
+  if (!shipment) throw new AppError('NO_RECORD');
+  if (shipment.status !== 'open') throw new AppError('ORDER_STATUS_ERROR', { orderNo: shipment.shipment_no, status: shipment.status });
+  for (const id of soIds) {
+    const order = await orderOrRefuse(trx, actor, id, true);
+    if (TERMINAL_STATUSES.includes(order.status as SoStatus)) throw new AppError('ORDER_STATUS_ERROR', { orderNo: order.order_no, status: order.status });
+    if (order.shipment_order_id !== null && Number(order.shipment_order_id) !== shipmentOrderId) throw new AppError('ORDER_STATUS_ERROR', { orderNo: order.order_no, status: order.status });
+  }
+  await repo.setShipmentOrder(trx, soIds, shipmentOrderId, actor.login);
+  return soIds.length;
+}
+
+/** `/so/findShipmentReference`: a shipment order by its number, with its orders. */
+export async function findShipmentReference(db: Kysely<DB>, actor: Actor, shipmentNo: string) {
+  const shipment = await repo.findShipmentOrderByNo(db, actor, shipmentNo);
+  if (!shipment) throw new AppError('NO_RECORD');
+  return { ...shipment, orders: await repo.ordersOfShipment(db, Number(shipment.id)) };
+}
+
+// ---------------------------------------------------------------- import of sales orders
+
+export interface ImportedOrderRow {
+  row: number;
+  record: Record<string, unknown>;
+}
+
+function textOf(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (value instanceof Date) return value.toISOString().slice(0, 10);
+  if (typeof value === 'string') return value.trim();
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return '';
+}
+
+/** The columns of the order import, by header text (English) and the field each fills. */
+export const ORDER_IMPORT_COLUMNS = {
+  'Order no': 'orderNo',
+  Owner: 'ownerCode',
+  'Customer order no': 'customerOrderNo',
+  'Ship-to name': 'shipToName',
+  'Address (English)': 'addressEn',
+  'Address (Chinese)': 'addressCn',
+  Carrier: 'carrierCode',
+  'Ship date': 'requiredShipDate',
+  SKU: 'skuCode',
+  Qty: 'qty',
+  UOM: 'uom',
+  Lot: 'lotNo',
+} as const;
+
+/**
+ * Imports sales orders from sheet rows (one row per line; rows of the same order number make one
+ * order, whose header is read from its first row): all or none. Every row's problems are listed
+ * with its row number (unknown owner or SKU, SKU of another owner, quantity, date, the address rule,
+ * an order number already on file) and nothing is written on any of them.
+ */
+export async function importOrders(trx: Transaction<DB>, actor: Actor, rows: ImportedOrderRow[]): Promise<{ orders: number; lines: number }> {
+  if (rows.length === 0) throw new AppError('IMPORT_FILE_INVALID', { reason: 'no rows' });
+  const problems: FieldError[] = [];
+  const problem = (row: number, field: string, code: string, params: Record<string, string | number> = {}) => problems.push({ field: `row ${row}: ${field}`, code, params: { ...params, row, name: field } });
+  const get = (r: ImportedOrderRow, field: string) => textOf(r.record[field]);
+  const owners = await repo.ownersByCode(trx, actor.projectId, [...new Set(rows.map((r) => get(r, 'ownerCode')).filter(Boolean))]);
+  const skus = await repo.skusByCode(trx, actor.projectId, [...new Set(rows.map((r) => get(r, 'skuCode')).filter(Boolean))]);
+  const taken = await repo.orderNosTaken(trx, actor.projectId, [...new Set(rows.map((r) => get(r, 'orderNo')).filter(Boolean))]);
+  const orders = new Map<string, { first: ImportedOrderRow; ownerId: number | undefined; lines: Array<{ skuId: number; qty: string; uom: string; lotNo: string | null }> }>();
+  for (const r of rows) {
+    const orderNo = get(r, 'orderNo');
+    if (!orderNo) problem(r.row, 'orderNo', 'FIELD_REQUIRED');
+    else if (taken.has(orderNo)) problem(r.row, 'orderNo', 'FIELD_NOT_UNIQUE');
+    const ownerCode = get(r, 'ownerCode');
+    const ownerId = owners.get(ownerCode);
+    if (!ownerCode) problem(r.row, 'ownerCode', 'FIELD_REQUIRED');
+    else if (ownerId === undefined) problem(r.row, 'ownerCode', 'FIELD_FOREIGN');
+    const group = orderNo ? (orders.get(orderNo) ?? { first: r, ownerId, lines: [] }) : undefined;
+    if (group && !orders.has(orderNo)) {
+      orders.set(orderNo, group);
+      try {
+        checkAddress({ ship_to_address_en: get(r, 'addressEn'), ship_to_address_cn: get(r, 'addressCn') });
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        for (const d of error.details ?? []) problem(r.row, d.field, d.code, d.params);
+      }
+      const date = get(r, 'requiredShipDate');
+      if (date && !/^\d{4}-\d{2}-\d{2}$/.test(date)) problem(r.row, 'requiredShipDate', 'FIELD_TYPE');
+    } else if (group && group.ownerId !== ownerId) problem(r.row, 'ownerCode', 'FIELD_RANGE');
+    const skuCode = get(r, 'skuCode');
+    const sku = skus.find((s) => s.code === skuCode && s.owner_id === ownerId);
+    if (!skuCode) problem(r.row, 'skuCode', 'FIELD_REQUIRED');
+    else if (ownerId !== undefined && !sku) problem(r.row, 'skuCode', 'INVALID_SKU');
+    const qtyText = get(r, 'qty');
+    const qty = /^\d{1,12}(\.\d{1,4})?$/.test(qtyText) ? new Decimal(qtyText) : null;
+    if (!qty || !qty.greaterThan(0)) problem(r.row, 'qty', 'QTY_NOT_POSITIVE');
+    if (group && sku && qty) group.lines.push({ skuId: sku.id, qty: qty.toString(), uom: get(r, 'uom') || sku.base_uom, lotNo: get(r, 'lotNo') || null });
+  }
+  if (problems.length) throw new AppError('IMPORT_REJECTED', { rows: rows.length }, problems);
+  let lines = 0;
+  for (const [orderNo, group] of orders) {
+    const r = group.first;
+    const soId = await repo.insertOrder(trx, {
+      project_id: actor.projectId,
+      warehouse_id: actor.warehouseId,
+      order_no: orderNo,
+      owner_id: group.ownerId!,
+      customer_order_no: get(r, 'customerOrderNo') || null,
+      ship_to_name: get(r, 'shipToName') || null,
+      ship_to_address_en: get(r, 'addressEn') || null,
+      ship_to_address_cn: get(r, 'addressCn') || null,
+      carrier_code: get(r, 'carrierCode') || null,
+      required_ship_date: get(r, 'requiredShipDate') || null,
+      created_by: actor.login,
+      updated_by: actor.login,
+    });
+    let lineNo = 0;
+    for (const l of group.lines) {
+      lineNo += 1;
+      await repo.insertLine(trx, { project_id: actor.projectId, warehouse_id: actor.warehouseId, so_id: soId, line_no: lineNo, sku_id: l.skuId, qty: l.qty, uom: l.uom, lot_no: l.lotNo, expiry_from: null, expiry_to: null, required_date: null, created_by: actor.login, updated_by: actor.login });
+      lines += 1;
+    }
+  }
+  return { orders: orders.size, lines };
+}
+
+export { textOf as cellText };
+
+/** Maps sheet rows to import records by the header row (English column titles, case and spaces ignored). */
+export function orderImportRows(cells: unknown[][]): ImportedOrderRow[] {
+  const norm = (v: unknown) => textOf(v).toLowerCase().replace(/\s+/g, ' ');
+  const header = (cells[0] ?? []).map(norm);
+  const byTitle = new Map(Object.entries(ORDER_IMPORT_COLUMNS).map(([title, field]) => [title.toLowerCase(), field]));
+  const fields = header.map((h) => byTitle.get(h));
+  const missing = Object.keys(ORDER_IMPORT_COLUMNS).filter((title) => ['order no', 'owner', 'sku', 'qty'].includes(title.toLowerCase()) && !header.includes(title.toLowerCase()));
+  if (missing.length) throw new AppError('IMPORT_FILE_INVALID', { reason: `missing columns: ${missing.join(', ')}` });
+  const rows: ImportedOrderRow[] = [];
+  cells.slice(1).forEach((values, i) => {
+    if (values.every((v) => textOf(v) === '')) return;
+    const record: Record<string, unknown> = {};
+    fields.forEach((field, c) => {
+      if (field) record[field] = values[c];
+    });
+    rows.push({ row: i + 2, record });
+  });
+  return rows;
+}
+
+

@@ -1,0 +1,84 @@
+import ExcelJS from 'exceljs';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { apiCall, apiSignIn, eventually, signedInPage, useServerAndBrowser, type E2eServer } from '../helpers/browser.js';
+
+/**
+ * Order entry in Chromium on the demo data: a pre-sales order confirmed into a sales order on the
+ * /pso page, and an order import with two bad rows refused whole with both rows listed.
+ */
+function engine(page: Page, functionCode: string) {
+  return page.locator(`[data-testid="engine-page"][data-function="${functionCode}"]`).first();
+}
+
+function rowsOf(page: Page, functionCode: string) {
+  return engine(page, functionCode).locator(':scope > [data-testid="engine-grid"] .ag-row:not(.ag-row-loading)');
+}
+
+function toolbarOf(page: Page, functionCode: string) {
+  return engine(page, functionCode).locator(':scope > [data-testid="engine-toolbar"]');
+}
+
+async function ordersNamed(server: E2eServer, token: string, orderNo: string) {
+  const answer = await apiCall<{ rows: Array<{ order_no: string; status: string }> }>(server, token, '/generic/selection', {
+    moduleCode: 'outbound',
+    functionCode: 'so',
+    page: 1,
+    pageSize: 10,
+    conditions: { combinator: 'and', rules: [{ field: 'order_no', operator: 'beginsWith', value: orderNo }] },
+  });
+  return answer.rows;
+}
+
+describe('outbound order entry', () => {
+  const ctx = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }));
+
+  it('confirms a pre-sales order into a sales order on /pso', async () => {
+    const { server, browser } = ctx;
+    const token = await apiSignIn(server);
+    expect(await ordersNamed(server, token, 'PSO-DEMO-1')).toEqual([]);
+    const page = await signedInPage(browser, server, '/page/pso');
+    const row = rowsOf(page, 'pso').filter({ hasText: 'PSO-DEMO-1' });
+    await row.first().waitFor({ timeout: 60_000 });
+    await row.first().click();
+    await eventually(() => toolbarOf(page, 'pso').getByTestId('engine-total').innerText()).toContain('1 selected');
+    await toolbarOf(page, 'pso').getByTestId('engine-behaviour-confirm').click();
+    await page.locator('.wms-popup-confirm.wms-popup-top .wms-popup-ok').click();
+    await eventually(() => ordersNamed(server, token, 'PSO-DEMO-1')).toEqual([expect.objectContaining({ order_no: 'PSO-DEMO-1', status: 'new' })]);
+    await eventually(() => rowsOf(page, 'pso').filter({ hasText: 'PSO-DEMO-1' }).first().innerText()).toContain('Confirmed');
+    await page.context().close();
+  });
+
+  it('shows /proj_ge empty until the project publishes its own order page', async () => {
+    const page = await signedInPage(ctx.browser, ctx.server, '/page/proj_ge');
+    await page.getByTestId('engine-page-missing').waitFor({ timeout: 60_000 });
+    expect(await page.getByTestId('engine-page-missing').innerText()).toContain('proj_ge');
+    await page.context().close();
+  });
+
+  it('refuses an order import with two bad rows whole and lists both', async () => {
+    const { server, browser } = ctx;
+    const token = await apiSignIn(server);
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('orders');
+    sheet.addRow(['Order no', 'Owner', 'Customer order no', 'Ship-to name', 'Address (English)', 'Address (Chinese)', 'Carrier', 'Ship date']);
+    sheet.addRow(['E2E-IMP-1', 'ACME', '', 'Shop 1', '1 Nathan Road', '', 'DHL', '2030-06-30']);
+    sheet.addRow(['E2E-IMP-2', 'ACME', '', 'Shop 2', '', '', 'DHL', '2030-06-30']);
+    sheet.addRow(['E2E-IMP-3', 'NO-SUCH-OWNER', '', 'Shop 3', '3 Nathan Road', '', 'DHL', '2030-06-30']);
+    const file = Buffer.from(await workbook.xlsx.writeBuffer());
+
+    const page = await signedInPage(browser, server, '/page/so');
+    await engine(page, 'so').locator('.ag-header-cell-text').filter({ hasText: /\S/ }).first().waitFor({ timeout: 60_000 });
+    await toolbarOf(page, 'so').getByTestId('engine-import').click();
+    await page.setInputFiles('[data-testid="engine-import-file"]', { name: 'orders.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: file });
+    await page.click('#engine-import-run');
+    const problems = page.getByTestId('engine-import-problems');
+    await problems.waitFor({ timeout: 30_000 });
+    const text = await problems.innerText();
+    expect(text).toContain('row 3');
+    expect(text).toContain('row 4');
+    expect(text).not.toContain('row 2');
+    expect(await ordersNamed(server, token, 'E2E-IMP-')).toEqual([]);
+    await page.context().close();
+  });
+});
