@@ -1,5 +1,6 @@
 import { defineModule } from '../area.js';
 import * as m0120 from './migrations/0120_outbound.js';
+import * as m0121 from './migrations/0121_wave_pick.js';
 import {
   allocateLinesBehaviour,
   allocateOrdersBehaviour,
@@ -11,6 +12,9 @@ import {
 } from './outbound.behaviours.js';
 import { soHeaderWriter, soLineWriter } from './outbound.writer.js';
 import './outbound.tables.js';
+import { waveBehaviours } from './wave.behaviours.js';
+import { waveRoutes } from './wave.routes.js';
+import './wave.tables.js';
 
 /**
  * Outbound (spec sections 1, 4, 5 and 7): sales orders with their status table, allocation rules
@@ -19,7 +23,8 @@ import './outbound.tables.js';
  */
 export const outboundModule = defineModule({
   name: 'outbound',
-  migrations: { '0120_outbound': m0120 },
+  migrations: { '0120_outbound': m0120, '0121_wave_pick': m0121 },
+  routes: waveRoutes,
   behaviours: [
     allocateOrdersBehaviour,
     unallocateOrdersBehaviour,
@@ -28,12 +33,15 @@ export const outboundModule = defineModule({
     cancelOrdersBehaviour,
     closeOrdersBehaviour,
     deleteOrdersBehaviour,
+    ...waveBehaviours,
   ],
   writers: [soHeaderWriter, soLineWriter],
   rights: [
     { right: 'outbound.so:allocate', labelCode: 'outbound.verb.allocate' },
     { right: 'outbound.so:cancel', labelCode: 'outbound.verb.cancel' },
     { right: 'outbound.so:close', labelCode: 'outbound.verb.close' },
+    { right: 'outbound.wave:release', labelCode: 'outbound.verb.release' },
+    { right: 'outbound.pick:confirm', labelCode: 'outbound.verb.pick' },
   ],
-  serviceOnlyTables: ['so_allocation'],
+  serviceOnlyTables: ['so_allocation', 'pick_task'],
 });
