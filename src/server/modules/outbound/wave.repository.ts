@@ -247,13 +247,23 @@ export async function tasksOfWave(trx: Transaction<DB>, waveId: number): Promise
   return trx.selectFrom('pick_task').select(['status', 'picked_qty']).where('wave_id', '=', waveId).where('status', '<>', 'cancelled').execute();
 }
 
-/** Adds `delta` to the line's allocation of one balance row (removing the row at zero). */
+/** Adds `delta` to the line's allocation of one balance row (removing the row when nothing is left). */
 export async function changeAllocation(trx: Transaction<DB>, row: { project_id: number; warehouse_id: number; so_id: number; so_line_id: number; balance_id: number }, delta: string): Promise<void> {
+  if (delta.startsWith('-')) {
+    const taken = delta.slice(1);
+    await trx.deleteFrom('so_allocation').where('so_line_id', '=', row.so_line_id).where('balance_id', '=', row.balance_id).where('qty', '<=', taken).execute();
+    await trx
+      .updateTable('so_allocation')
+      .set({ qty: sql`qty - ${taken}::numeric` })
+      .where('so_line_id', '=', row.so_line_id)
+      .where('balance_id', '=', row.balance_id)
+      .execute();
+    return;
+  }
   await sql`
     insert into so_allocation (project_id, warehouse_id, so_id, so_line_id, balance_id, qty)
     values (${row.project_id}, ${row.warehouse_id}, ${row.so_id}, ${row.so_line_id}, ${row.balance_id}, ${delta}::numeric)
     on conflict (so_line_id, balance_id) do update set qty = so_allocation.qty + excluded.qty`.execute(trx);
-  await trx.deleteFrom('so_allocation').where('so_line_id', '=', row.so_line_id).where('balance_id', '=', row.balance_id).where('qty', '<=', '0').execute();
 }
 
 export async function changeLineQuantities(trx: Transaction<DB>, lineId: number, allocatedDelta: string, pickedDelta: string, by: string): Promise<void> {
