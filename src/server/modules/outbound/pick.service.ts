@@ -204,6 +204,8 @@ export async function pickListOf(db: Kysely<DB>, scope: StockScope, by: { waveId
     const wave = await findWave(db, scope.projectId, by.waveId);
     if (!wave) throw new AppError('NO_RECORD');
     if (Number(wave.warehouse_id) !== scope.warehouseId) throw new AppError('OUT_OF_SCOPE', { scope: 'warehouse' });
+    // A wave is allocated by its release: before it, its pick list is refused.
+    if (wave.status === 'new' || wave.status === 'cancelled') throw new AppError('PRINT_NOT_ALLOWED');
     soIds = (await ordersOfWave(db, scope.projectId, wave.wave_no)).map((o) => o.id);
     title = wave.wave_no;
   } else if (by.soId) {
