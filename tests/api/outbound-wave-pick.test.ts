@@ -324,4 +324,22 @@ describe('waves, release and picking', () => {
     expect(picks.total).toBe(openTasks.length);
     expect(picks.total).toBeGreaterThan(0);
   });
+
+  it('confirms a task once when several sessions confirm it at the same time', async () => {
+    await stock(db(), f, f.skuIds[3], f.locationIds[1], 6);
+    const so = await newOrder([{ skuId: f.skuIds[3], qty: 6 }], { carrier_code: 'RACE' });
+    const saved = json<{ waveId: number }>(await call('/so/wave/save', { orderIds: [so] }));
+    expect((await call('/wave/release', { waveId: saved.waveId })).statusCode).toBe(200);
+    const [task] = await tasksOf(so);
+    const location = await locationCode(f.locationIds[1]);
+    const code = await skuCode(f.skuIds[3]);
+    const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => call('/pick/confirm', { taskId: task.id, locationCode: location, sku: code, qty: 6, toLpn: `RACE-${i}` })));
+    expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(1);
+    for (const a of answers.filter((x) => x.statusCode !== 200)) expect(json(a)).toMatchObject({ code: 'ORDER_STATUS_ERROR' });
+    const rows = await balances(f.skuIds[3]);
+    expect(rows.reduce((n, r) => n + Number(r.picked_qty), 0)).toBe(6);
+    expect(rows.reduce((n, r) => n + Number(r.on_hand_qty), 0)).toBe(6);
+    expect((await orderLines(so))[0]).toMatchObject({ allocated_qty: '0.0000', picked_qty: '6.0000' });
+    await expectLedgerAgrees();
+  });
 });
