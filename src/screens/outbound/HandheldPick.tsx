@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Button, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { looksLikeGs1, parseGs1 } from '../../common/gs1';
 import { api } from '../../app/public';
 import { BIG, beep, FeedbackLine, HandheldFrame, messageOf, ScanField, type Feedback } from '../inbound/handheld';
 import { left, type PickTask } from './pick-types';
@@ -117,6 +118,8 @@ export default function HandheldPick() {
           testId="scan-field"
           label={t('outbound.pick.scanSku')}
           onScan={(text) => {
+            // A GS1 barcode must parse; its GTIN is matched against the SKU's barcodes by the server.
+            if (looksLikeGs1(text) && !parseGs1(text).ok) return fail(t('errors.BARCODE_FORMAT'));
             setFeedback(null);
             setStep({ kind: 'qty', task: step.task, sku: text.trim() });
           }}
