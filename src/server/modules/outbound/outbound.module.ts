@@ -43,5 +43,5 @@ export const outboundModule = defineModule({
     { right: 'outbound.wave:release', labelCode: 'outbound.verb.release' },
     { right: 'outbound.pick:confirm', labelCode: 'outbound.verb.pick' },
   ],
-  serviceOnlyTables: ['so_allocation', 'pick_task'],
+  serviceOnlyTables: ['so_allocation', 'wave', 'pick_task'],
 });
