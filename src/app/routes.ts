@@ -35,6 +35,8 @@ const SCREENS: Record<ScreenRoute, () => Promise<{ default: ComponentType }>> = 
   // Batch receive, scan-in and the handheld receiving flow; the handheld's putaway, move and count (hand-written for scanner speed).
   receive: () => import('../screens/inbound/ReceiveScreen'),
   putaway: () => import('../screens/inbound/HandheldScreen'),
+  // Pick tasks and the pick list; handheld picking.
+  pick: () => import('../screens/outbound/PickScreen'),
   // Support tickets and the create-ticket dialog.
   support: () => import('../screens/support/SupportScreen'),
 };

@@ -36,6 +36,10 @@ export const ERRORS = {
   ORDER_STATUS_ERROR: 409,
   WAVE_ID_EXISTS: 409,
   SCAN_BY_WAVE: 400,
+  // Picking (waves and pick tasks)
+  OVER_PICK: 409,
+  PICK_WRONG_LOCATION: 400,
+  SELECTION_CAP: 400,
   // Ship-to address rule (spec section 5), as `details` of VALIDATION_FAILED
   ADDRESS_ENGLISH_ONLY: 400,
   ADDRESS_CHINESE_ONLY: 400,

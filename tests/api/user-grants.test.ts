@@ -163,7 +163,7 @@ describe('user grants', () => {
           'setup:view', 'setup:add', 'setup:edit', 'setup:delete', 'home:view', 'masterdata:view', 'transport:view', 'transport:add', 'transport:edit',
           // Everything the seeded Operator role holds, so that it is within his reach.
           'inbound:view', 'inbound:add', 'inbound:edit', 'inventory:view', 'inventory:add', 'inventory:edit', 'outbound:view', 'outbound:add', 'outbound:edit',
-          'inbound.asn:receive', 'inbound.putaway:confirm', 'inventory.move:confirm', 'inventory.hold:confirm', 'inventory.count:create',
+          'inbound.asn:receive', 'inbound.putaway:confirm', 'inventory.move:confirm', 'inventory.hold:confirm', 'inventory.count:create', 'outbound.pick:confirm',
         ],
         projectCodes: ['PRJ1'],
         warehouseCodes: ['WH1'],

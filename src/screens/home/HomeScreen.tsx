@@ -44,6 +44,22 @@ export default function HomeScreen() {
 
   const timeZone = status?.user.timeZone ?? 'UTC';
   const openWork = (work ?? []).filter((w) => w.total > 0);
+  const statusLabel = (kind: string, value: string): string => {
+    switch (kind) {
+      case 'asn':
+        return t(`inb.status.${value}`, { defaultValue: value });
+      case 'putaway':
+        return t('inb.receiptStatus.open');
+      case 'order':
+        return t(`outbound.status.${value}`, { defaultValue: value });
+      case 'wave':
+        return t(`outbound.wave.status.${value}`, { defaultValue: value });
+      case 'pick':
+        return t(`outbound.pick.status.${value}`, { defaultValue: value });
+      default:
+        return value;
+    }
+  };
 
   return (
     <div data-testid="home-screen">
@@ -77,7 +93,7 @@ export default function HomeScreen() {
                     <Space wrap size={[4, 4]} style={{ marginTop: 8 }}>
                       {w.byStatus.map((s) => (
                         <Tag key={s.status}>
-                          {w.kind === 'asn' ? t(`inb.status.${s.status}`, { defaultValue: s.status }) : w.kind === 'putaway' ? t('inb.receiptStatus.open') : w.kind === 'order' ? t(`outbound.status.${s.status}`, { defaultValue: s.status }) : s.status}: {s.count}
+                          {statusLabel(w.kind, s.status)}: {s.count}
                         </Tag>
                       ))}
                     </Space>

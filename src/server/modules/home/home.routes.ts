@@ -5,7 +5,7 @@ import { ErrorBodySchema } from '../../http/schemas.js';
 import { changeNavLayout, mostUsedPages, recordVisit, summarizeOpenWork } from './home.service.js';
 
 const WorkSummarySchema = Type.Object({
-  kind: Type.Union([Type.Literal('asn'), Type.Literal('order'), Type.Literal('task'), Type.Literal('count'), Type.Literal('putaway')]),
+  kind: Type.Union([Type.Literal('asn'), Type.Literal('order'), Type.Literal('task'), Type.Literal('count'), Type.Literal('putaway'), Type.Literal('wave'), Type.Literal('pick')]),
   available: Type.Boolean(),
   total: Type.Integer(),
   byStatus: Type.Array(Type.Object({ status: Type.String(), count: Type.Integer() })),

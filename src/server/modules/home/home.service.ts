@@ -4,7 +4,7 @@ import type { DB } from '../../db/schema.js';
 import type { SessionUser } from '../../http/access.js';
 import { countOpenByStatus, findMostUsedPages, recordPageVisit, setNavLayout, tableColumns, type PageVisitRow } from './home.repository.js';
 
-export type WorkKind = 'asn' | 'order' | 'task' | 'count' | 'putaway';
+export type WorkKind = 'asn' | 'order' | 'task' | 'count' | 'putaway' | 'wave' | 'pick';
 
 /**
  * Where the open work of a warehouse lives. The tables arrive with the inbound, outbound and task
@@ -20,6 +20,9 @@ const WORK_SOURCES: { kind: WorkKind; tables: string[]; terminal: string[] }[] =
   { kind: 'count', tables: ['count_ticket'], terminal: ['approved', 'closed', 'cancelled'] },
   // Receipt lines waiting for putaway (inbound area): open until put away.
   { kind: 'putaway', tables: ['receipt_line'], terminal: ['putaway'] },
+  // Waves in progress and pick tasks still to pick (outbound area).
+  { kind: 'wave', tables: ['wave'], terminal: ['picked', 'cancelled'] },
+  { kind: 'pick', tables: ['pick_task'], terminal: ['picked', 'short', 'cancelled'] },
 ];
 
 export interface WorkSummary {

@@ -1,5 +1,6 @@
 import { defineModule } from '../area.js';
 import * as m0120 from './migrations/0120_outbound.js';
+import * as m0121 from './migrations/0121_wave_pick.js';
 import * as m0122 from './migrations/0122_outbound_documents.js';
 import * as m0123 from './migrations/0123_allocation_indexes.js';
 import {
@@ -16,6 +17,9 @@ import { cancelPsoBehaviour, confirmPsoBehaviour, psoHeaderWriter, psoLineWriter
 import { soDocumentRoutes } from './so-documents.routes.js';
 import './so-documents.tables.js';
 import './outbound.tables.js';
+import { waveBehaviours } from './wave.behaviours.js';
+import { waveRoutes } from './wave.routes.js';
+import './wave.tables.js';
 
 /**
  * Outbound (spec sections 1, 4, 5 and 7): sales orders with their status table, allocation rules
@@ -24,8 +28,11 @@ import './outbound.tables.js';
  */
 export const outboundModule = defineModule({
   name: 'outbound',
-  migrations: { '0120_outbound': m0120, '0122_outbound_documents': m0122, '0123_allocation_indexes': m0123 },
-  routes: soDocumentRoutes,
+  migrations: { '0120_outbound': m0120, '0121_wave_pick': m0121, '0122_outbound_documents': m0122, '0123_allocation_indexes': m0123 },
+  async routes(app) {
+    await app.register(soDocumentRoutes);
+    await app.register(waveRoutes);
+  },
   behaviours: [
     allocateOrdersBehaviour,
     unallocateOrdersBehaviour,
@@ -36,6 +43,7 @@ export const outboundModule = defineModule({
     deleteOrdersBehaviour,
     confirmPsoBehaviour,
     cancelPsoBehaviour,
+    ...waveBehaviours,
   ],
   writers: [soHeaderWriter, soLineWriter, psoHeaderWriter, psoLineWriter, shipmentOrderWriter],
   rights: [
@@ -43,6 +51,8 @@ export const outboundModule = defineModule({
     { right: 'outbound.so:cancel', labelCode: 'outbound.verb.cancel' },
     { right: 'outbound.so:close', labelCode: 'outbound.verb.close' },
     { right: 'outbound.pso:confirm', labelCode: 'outbound.verb.confirmPso' },
+    { right: 'outbound.wave:release', labelCode: 'outbound.verb.release' },
+    { right: 'outbound.pick:confirm', labelCode: 'outbound.verb.pick' },
   ],
-  serviceOnlyTables: ['so_allocation'],
+  serviceOnlyTables: ['so_allocation', 'wave', 'pick_task'],
 });

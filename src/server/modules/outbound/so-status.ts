@@ -34,7 +34,7 @@ export const SO_TRANSITIONS: Readonly<Record<SoStatus, readonly SoStatus[]>> = {
   partial_allocated: ['new', 'partial_allocated', 'allocated', 'partial_picked', 'cancelled', 'closed'],
   allocated: ['new', 'partial_allocated', 'partial_picked', 'picked', 'cancelled', 'closed'],
   partial_picked: ['partial_allocated', 'allocated', 'partial_picked', 'picked', 'closed'],
-  picked: ['partial_picked', 'partial_packed', 'packed', 'closed'],
+  picked: ['partial_allocated', 'allocated', 'partial_picked', 'partial_packed', 'packed', 'closed'],
   partial_packed: ['picked', 'packed', 'closed'],
   packed: ['partial_packed', 'partial_loaded', 'loaded', 'closed'],
   partial_loaded: ['packed', 'loaded', 'closed'],

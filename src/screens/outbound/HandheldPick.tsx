@@ -1,0 +1,160 @@
+import { useCallback, useEffect, useState } from 'react';
+import { Button, Space, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { looksLikeGs1, parseGs1 } from '../../common/gs1';
+import { api } from '../../app/public';
+import { BIG, beep, FeedbackLine, HandheldFrame, messageOf, ScanField, type Feedback } from '../inbound/handheld';
+import { left, type PickTask } from './pick-types';
+
+type Step =
+  | { kind: 'list' }
+  | { kind: 'location'; task: PickTask }
+  | { kind: 'sku'; task: PickTask }
+  | { kind: 'qty'; task: PickTask; sku: string }
+  | { kind: 'lpn'; task: PickTask; sku: string; qty: number }
+  | { kind: 'reason'; task: PickTask; sku: string; qty: number; lpn: string };
+
+/**
+ * Handheld picking (360x640, keyboard-wedge scanner): the open tasks in zone and location order;
+ * scan the location, the SKU (code, UPC or GS1 barcode), the quantity and the LPN or tote. Less
+ * than the task asks is a short pick and asks for a reason; more is refused by the server.
+ */
+export default function HandheldPick() {
+  const { t } = useTranslation();
+  const [tasks, setTasks] = useState<PickTask[]>([]);
+  const [step, setStep] = useState<Step>({ kind: 'list' });
+  const [feedback, setFeedback] = useState<Feedback | null>(null);
+
+  const load = useCallback(async () => {
+    try {
+      const answer = await api<{ tasks: PickTask[] }>('/pick/tasks', { body: { openOnly: true }, quiet: true });
+      setTasks(answer.tasks);
+    } catch (error) {
+      setFeedback({ tone: 'error', text: messageOf(error) });
+    }
+  }, []);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const fail = (text: string) => {
+    setFeedback({ tone: 'error', text });
+    beep('error');
+  };
+
+  const scanLocation = (task: PickTask, scanned: string) => {
+    if (scanned.trim() !== task.location_code) return fail(t('errors.PICK_WRONG_LOCATION', { location: task.location_code }));
+    beep('success');
+    setFeedback(null);
+    setStep({ kind: 'sku', task });
+  };
+
+  const scanQty = (task: PickTask, sku: string, scanned: string) => {
+    const qty = Number(scanned.trim().replace(',', '.'));
+    if (!Number.isFinite(qty) || qty < 0) return fail(t('errors.QTY_NOT_POSITIVE'));
+    if (qty > left(task)) return fail(t('errors.OVER_PICK', { qty: left(task) }));
+    setFeedback(null);
+    if (qty === 0) setStep({ kind: 'reason', task, sku, qty, lpn: '' });
+    else setStep({ kind: 'lpn', task, sku, qty });
+  };
+
+  const confirm = async (task: PickTask, sku: string, qty: number, lpn: string, reason: string | null) => {
+    try {
+      const answer = await api<{ taskStatus: string; orderStatus: string }>('/pick/confirm', {
+        body: { taskId: task.id, locationCode: task.location_code, sku, qty: String(qty), toLpn: lpn || null, shortReason: reason },
+        quiet: true,
+      });
+      setFeedback({ tone: reason ? 'warning' : 'success', text: t('outbound.pick.done', { sku: task.sku_code, qty, order: task.order_no, status: t(`outbound.status.${answer.orderStatus}`) }) });
+      beep(reason ? 'warning' : 'success');
+      setStep({ kind: 'list' });
+      await load();
+    } catch (error) {
+      fail(messageOf(error));
+      setStep({ kind: 'sku', task });
+    }
+  };
+
+  const scanLpn = (task: PickTask, sku: string, qty: number, scanned: string) => {
+    const lpn = scanned.trim();
+    if (qty < left(task)) {
+      setFeedback({ tone: 'warning', text: t('outbound.pick.shortAsk', { qty: left(task) - qty }) });
+      beep('warning');
+      setStep({ kind: 'reason', task, sku, qty, lpn });
+      return;
+    }
+    void confirm(task, sku, qty, lpn, null);
+  };
+
+  const current = step.kind === 'list' ? null : step.task;
+  return (
+    <HandheldFrame testId="pick-handheld">
+      <Typography.Title level={4} style={{ margin: 0 }}>
+        {t('outbound.pick.handheldTitle')}
+      </Typography.Title>
+      {current && (
+        <div data-testid="pick-task" style={{ fontSize: 16 }}>
+          <div>
+            {current.wave_no ? `${current.wave_no} · ` : ''}
+            {current.order_no}/{current.line_no}
+          </div>
+          <div data-testid="pick-location" style={{ fontSize: 22, fontWeight: 600 }}>
+            {current.location_code}
+            {current.lpn ? ` · ${current.lpn}` : ''}
+          </div>
+          <div>
+            <strong>{current.sku_code}</strong> · {current.sku_description}
+          </div>
+          <div data-testid="pick-qty" style={{ fontSize: 22, fontWeight: 600 }}>
+            {t('outbound.pick.toPick', { qty: left(current) })}
+          </div>
+          <div>{[current.lot_no, current.expiry_date].filter(Boolean).join(' · ')}</div>
+        </div>
+      )}
+      {step.kind === 'location' && <ScanField key="location" testId="scan-field" label={t('outbound.pick.scanLocation')} onScan={(text) => scanLocation(step.task, text)} />}
+      {step.kind === 'sku' && (
+        <ScanField
+          key="sku"
+          testId="scan-field"
+          label={t('outbound.pick.scanSku')}
+          onScan={(text) => {
+            // A GS1 barcode must parse; its GTIN is matched against the SKU's barcodes by the server.
+            if (looksLikeGs1(text) && !parseGs1(text).ok) return fail(t('errors.BARCODE_FORMAT'));
+            setFeedback(null);
+            setStep({ kind: 'qty', task: step.task, sku: text.trim() });
+          }}
+        />
+      )}
+      {step.kind === 'qty' && <ScanField key="qty" testId="scan-field" inputMode="decimal" label={t('outbound.pick.enterQty')} onScan={(text) => scanQty(step.task, step.sku, text)} />}
+      {step.kind === 'lpn' && <ScanField key="lpn" testId="scan-field" label={t('outbound.pick.scanLpn')} onScan={(text) => scanLpn(step.task, step.sku, step.qty, text)} />}
+      {step.kind === 'reason' && (
+        <ScanField key="reason" testId="scan-field" label={t('outbound.pick.shortReason')} onScan={(text) => void confirm(step.task, step.sku, step.qty, step.lpn, text.trim())} />
+      )}
+      <FeedbackLine feedback={feedback} />
+      {step.kind === 'list' ? (
+        <Space direction="vertical" style={{ width: '100%' }}>
+          {tasks.length === 0 && <Typography.Text type="secondary">{t('outbound.pick.noTasks')}</Typography.Text>}
+          {tasks.map((task) => (
+            <Button
+              key={task.id}
+              block
+              style={{ ...BIG, height: 'auto', whiteSpace: 'normal', textAlign: 'left' }}
+              data-testid={`pick-task-${task.id}`}
+              onClick={() => {
+                setFeedback(null);
+                setStep({ kind: 'location', task });
+              }}
+            >
+              {task.zone ? `${task.zone} · ` : ''}
+              {task.location_code} · {task.sku_code} · {left(task)}
+            </Button>
+          ))}
+        </Space>
+      ) : (
+        <Button block style={BIG} data-testid="handheld-back" onClick={() => setStep({ kind: 'list' })}>
+          {t('outbound.pick.startOver')}
+        </Button>
+      )}
+    </HandheldFrame>
+  );
+}

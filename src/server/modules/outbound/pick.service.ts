@@ -1,0 +1,223 @@
+import Decimal from 'decimal.js';
+import type { Kysely, Transaction } from 'kysely';
+import { looksLikeGs1, parseGs1 } from '../../../common/gs1.js';
+import { AppError } from '../../../common/errors.js';
+import type { DB } from '../../db/schema.js';
+import { applyStockChanges, pickStock, unpickStock, type BalanceKey, type StockScope } from '../inventory/inventory.service.js';
+import { linesOfOrders, lockOrders, setOrderStatus, type SoHeaderRow } from './outbound.repository.js';
+import { assertTransition, statusFromLines, type SoStatus } from './so-status.js';
+import {
+  changeAllocation,
+  changeLineQuantities,
+  findLocationByCode,
+  findOrderHeader,
+  findTask,
+  findWave,
+  findWaveByNo,
+  firstStageLocation,
+  listPickTasks,
+  locationCode,
+  lockTask,
+  lockWave,
+  ordersOfWave,
+  pickListRows,
+  skuMatches,
+  updateTask,
+  type PickListRow,
+  type PickTaskRow,
+} from './wave.repository.js';
+import { createPickTasks, refreshWaveStatus } from './wave.service.js';
+
+/**
+ * Picking (spec sections 1, 2 and 4): pick tasks by wave or order, grouped by zone and sorted by
+ * location sequence; confirming a task moves allocated stock to picked through the inventory
+ * service (to the staging location, on the scanned LPN or tote); a short pick gives the rest of
+ * the task back to available; unpick puts picked stock back, allocated again. The order's status
+ * follows its lines through the status table, the wave's follows its tasks.
+ */
+
+export async function pickTasks(db: Kysely<DB>, scope: StockScope, by: { waveId?: number | null; soId?: number | null; openOnly?: boolean }) {
+  const tasks = await listPickTasks(db, scope.projectId, scope.warehouseId, by);
+  const zones: Array<{ zone: string; tasks: typeof tasks }> = [];
+  for (const task of tasks) {
+    const zone = task.zone ?? '';
+    const last = zones.at(-1);
+    if (last && last.zone === zone) last.tasks.push(task);
+    else zones.push({ zone, tasks: [task] });
+  }
+  return { tasks, zones };
+}
+
+/** /so/pick: makes the pick tasks of allocated orders that have none yet, and answers their tasks. */
+export async function orderPickTasks(trx: Transaction<DB>, scope: StockScope, soId: number) {
+  const [header] = await lockOrders(trx, scope.projectId, [soId]);
+  if (!header) throw new AppError('NO_RECORD');
+  if (Number(header.warehouse_id) !== scope.warehouseId) throw new AppError('OUT_OF_SCOPE', { scope: 'warehouse' });
+  const wave = header.wave_id ? await findWaveByNo(trx, scope.projectId, header.wave_id) : undefined;
+  const created = await createPickTasks(trx, scope, [soId], wave ? Number(wave.id) : null);
+  return { created, ...(await pickTasks(trx, scope, { soId })) };
+}
+
+async function statusOfOrder(trx: Transaction<DB>, header: SoHeaderRow, by: string): Promise<SoStatus> {
+  const next = statusFromLines(await linesOfOrders(trx, [Number(header.id)]));
+  assertTransition(header.order_no, header.status, next);
+  if (next !== header.status) await setOrderStatus(trx, Number(header.id), next, by);
+  return next;
+}
+
+async function afterTaskChange(trx: Transaction<DB>, scope: StockScope, header: SoHeaderRow, task: PickTaskRow) {
+  const orderStatus = await statusOfOrder(trx, header, scope.operator);
+  let waveStatus: string | null = null;
+  if (task.wave_id) {
+    const wave = await lockWave(trx, scope.projectId, Number(task.wave_id));
+    if (wave) waveStatus = await refreshWaveStatus(trx, wave, scope.operator);
+  }
+  return { orderStatus, waveStatus };
+}
+
+/** Locks the task's order, then the task: the same order as allocation (order first, then stock). */
+async function lockTaskAndOrder(trx: Transaction<DB>, scope: StockScope, taskId: number): Promise<{ task: PickTaskRow; header: SoHeaderRow }> {
+  const seen = await findTask(trx, scope.projectId, taskId);
+  if (!seen) throw new AppError('NO_RECORD');
+  if (Number(seen.warehouse_id) !== scope.warehouseId) throw new AppError('OUT_OF_SCOPE', { scope: 'warehouse' });
+  const [header] = await lockOrders(trx, scope.projectId, [Number(seen.so_id)]);
+  const task = await lockTask(trx, taskId);
+  if (!header || !task) throw new AppError('NO_RECORD');
+  return { task, header };
+}
+
+function keyOf(task: PickTaskRow): BalanceKey {
+  return { ownerId: Number(task.owner_id), skuId: Number(task.sku_id), lotId: Number(task.lot_id), locationId: Number(task.location_id), lpn: task.lpn };
+}
+
+/** The codes a scanned SKU barcode may stand for: as scanned, and the GTIN of a GS1 barcode (with and without its leading zero). */
+export function skuCodesOf(scanned: string): string[] {
+  const text = scanned.trim();
+  const codes = new Set<string>([text]);
+  if (looksLikeGs1(text)) {
+    const parsed = parseGs1(text);
+    if (parsed.ok && parsed.data.gtin) {
+      codes.add(parsed.data.gtin);
+      if (parsed.data.gtin.startsWith('0')) codes.add(parsed.data.gtin.slice(1));
+    }
+  } else if (/^\d{14}$/.test(text) && text.startsWith('0')) codes.add(text.slice(1));
+  return [...codes].filter((c) => c !== '');
+}
+
+export interface ConfirmPickInput {
+  taskId: number;
+  /** The location scanned: must be the task's. */
+  locationCode: string;
+  /** The SKU code, UPC/EAN or GS1 barcode scanned. */
+  sku: string;
+  qty: Decimal.Value;
+  /** The LPN or tote the picked stock goes on. */
+  toLpn?: string | null;
+  /** Where the picked stock goes; the warehouse's first staging location when absent, else it stays at the pick location on the tote. */
+  toLocationCode?: string | null;
+  /** A short pick: the rest of the task is given back to available, with this reason. */
+  shortReason?: string | null;
+}
+
+/**
+ * Confirms a pick task (or a short pick of it). Picking more than the task still holds is refused
+ * with nothing changed (OVER_PICK).
+ */
+export async function confirmPick(trx: Transaction<DB>, scope: StockScope, input: ConfirmPickInput) {
+  const { task, header } = await lockTaskAndOrder(trx, scope, input.taskId);
+  if (task.status !== 'open') throw new AppError('ORDER_STATUS_ERROR', { orderNo: header.order_no, status: header.status });
+  const location = await locationCode(trx, Number(task.location_id));
+  if (input.locationCode.trim() !== location) throw new AppError('PICK_WRONG_LOCATION', { location });
+  if (!(await skuMatches(trx, Number(task.sku_id), skuCodesOf(input.sku)))) throw new AppError('INVALID_SKU');
+  const qty = new Decimal(input.qty);
+  const short = Boolean(input.shortReason?.trim());
+  if (!qty.isFinite() || qty.isNegative() || (qty.isZero() && !short)) throw new AppError('QTY_NOT_POSITIVE');
+  const left = new Decimal(task.qty).minus(task.picked_qty);
+  if (qty.greaterThan(left)) throw new AppError('OVER_PICK', { qty: left.toString() });
+
+  const reference = { type: 'so', orderNo: header.order_no };
+  const allocationRow = { project_id: scope.projectId, warehouse_id: scope.warehouseId, so_id: Number(task.so_id), so_line_id: Number(task.so_line_id), balance_id: Number(task.balance_id) };
+  let toLocationId: number | null = null;
+  const toLpn = input.toLpn?.trim() || '';
+  if (qty.greaterThan(0)) {
+    const target = input.toLocationCode?.trim() ? await findLocationByCode(trx, scope.warehouseId, input.toLocationCode.trim()) : await firstStageLocation(trx, scope.warehouseId);
+    if (input.toLocationCode?.trim() && !target) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'toLocationCode', code: 'FIELD_FOREIGN' }]);
+    toLocationId = target ? target.id : Number(task.location_id);
+    if (toLocationId === Number(task.location_id) && toLpn === task.lpn) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'toLpn', code: 'FIELD_REQUIRED' }]);
+    await pickStock(trx, scope, { from: keyOf(task), toLocationId, toLpn, qty, reference });
+    await changeAllocation(trx, allocationRow, qty.negated().toString());
+    await changeLineQuantities(trx, Number(task.so_line_id), qty.negated().toString(), qty.toString(), scope.operator);
+  }
+  const rest = left.minus(qty);
+  if (short && rest.greaterThan(0)) {
+    await applyStockChanges(trx, scope, [{ key: keyOf(task), transType: 'unallocate', allocated: rest.negated(), reference, reason: input.shortReason!.trim() }]);
+    await changeAllocation(trx, allocationRow, rest.negated().toString());
+    await changeLineQuantities(trx, Number(task.so_line_id), rest.negated().toString(), '0', scope.operator);
+  }
+  const picked = new Decimal(task.picked_qty).plus(qty);
+  const status: PickTaskRow['status'] = rest.isZero() ? 'picked' : short ? 'short' : 'open';
+  await updateTask(
+    trx,
+    Number(task.id),
+    {
+      picked_qty: picked.toString(),
+      status,
+      ...(toLocationId !== null ? { to_location_id: toLocationId, to_lpn: toLpn } : {}),
+      reason: short ? input.shortReason!.trim() : task.reason,
+      picked_at: new Date(),
+    },
+    scope.operator,
+  );
+  return { taskStatus: status, pickedQty: picked.toString(), shortQty: short ? rest.toString() : '0', ...(await afterTaskChange(trx, scope, header, task)) };
+}
+
+/** Unpick: what the task picked goes back to its location, allocated to the line again; the task is open again. */
+export async function unpickTask(trx: Transaction<DB>, scope: StockScope, taskId: number) {
+  const { task, header } = await lockTaskAndOrder(trx, scope, taskId);
+  const picked = new Decimal(task.picked_qty);
+  if (!picked.greaterThan(0) || task.to_location_id === null) throw new AppError('NO_PICKED_STOCK');
+  if (header.status !== 'partial_picked' && header.status !== 'picked') throw new AppError('ORDER_STATUS_ERROR', { orderNo: header.order_no, status: header.status });
+  await unpickStock(trx, scope, {
+    from: { ownerId: Number(task.owner_id), skuId: Number(task.sku_id), lotId: Number(task.lot_id), locationId: Number(task.to_location_id), lpn: task.to_lpn ?? '' },
+    toLocationId: Number(task.location_id),
+    toLpn: task.lpn,
+    qty: picked,
+    reallocate: true,
+    reference: { type: 'so', orderNo: header.order_no },
+  });
+  await changeAllocation(trx, { project_id: scope.projectId, warehouse_id: scope.warehouseId, so_id: Number(task.so_id), so_line_id: Number(task.so_line_id), balance_id: Number(task.balance_id) }, picked.toString());
+  await changeLineQuantities(trx, Number(task.so_line_id), picked.toString(), picked.negated().toString(), scope.operator);
+  // A short task keeps only what was picked; the shorted rest was given back when it was shorted.
+  const qty = task.status === 'short' ? picked : new Decimal(task.qty);
+  await updateTask(trx, Number(task.id), { qty: qty.toString(), picked_qty: '0', status: 'open', to_location_id: null, to_lpn: null, reason: null, picked_at: null }, scope.operator);
+  return { taskStatus: 'open', ...(await afterTaskChange(trx, scope, header, task)) };
+}
+
+/**
+ * The pick list of a wave or an order (spec section 4 printing rules): only after allocation;
+ * before, refused with "allocate first" (PRINT_NOT_ALLOWED).
+ */
+export async function pickListOf(db: Kysely<DB>, scope: StockScope, by: { waveId?: number | null; soId?: number | null }): Promise<{ title: string; rows: PickListRow[] }> {
+  let soIds: number[];
+  let title: string;
+  if (by.waveId) {
+    const wave = await findWave(db, scope.projectId, by.waveId);
+    if (!wave) throw new AppError('NO_RECORD');
+    if (Number(wave.warehouse_id) !== scope.warehouseId) throw new AppError('OUT_OF_SCOPE', { scope: 'warehouse' });
+    // A wave is allocated by its release: before it, its pick list is refused.
+    if (wave.status === 'new' || wave.status === 'cancelled') throw new AppError('PRINT_NOT_ALLOWED');
+    soIds = (await ordersOfWave(db, scope.projectId, wave.wave_no)).map((o) => o.id);
+    title = wave.wave_no;
+  } else if (by.soId) {
+    const header = await findOrderHeader(db, scope.projectId, by.soId);
+    if (!header) throw new AppError('NO_RECORD');
+    if (Number(header.warehouse_id) !== scope.warehouseId) throw new AppError('OUT_OF_SCOPE', { scope: 'warehouse' });
+    soIds = [Number(header.id)];
+    title = header.order_no;
+  } else {
+    throw new AppError('VALIDATION_FAILED', {}, [{ field: 'waveId', code: 'FIELD_REQUIRED' }]);
+  }
+  const rows = await pickListRows(db, soIds);
+  if (rows.length === 0) throw new AppError('PRINT_NOT_ALLOWED');
+  return { title, rows };
+}

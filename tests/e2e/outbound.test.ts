@@ -1,0 +1,172 @@
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { apiCall, apiSignIn, eventually, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
+
+/**
+ * Outbound in Chromium against the built app on demo data: two orders, one allocated by FEFO
+ * (earliest expiry first), a wave built on the /wave page from both and released there, the pick
+ * list printed as a PDF, picking on the handheld screen size (360x640) with the keyboard, one pick
+ * short; the orders, the wave and the balance agree afterwards.
+ */
+describe('outbound from order to pick in Chromium', () => {
+  const e2e = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }));
+  let token = '';
+  const call = <T>(path: string, body?: unknown) => apiCall<T>(e2e.server, token, path, body);
+
+  const grid = (page: Page, functionCode: string) => page.locator(`[data-testid="engine-page"][data-function="${functionCode}"]`).first();
+  const toolbar = (page: Page, functionCode: string) => grid(page, functionCode).locator(':scope > [data-testid="engine-toolbar"]');
+  const rows = (page: Page, functionCode: string) => grid(page, functionCode).locator(':scope > [data-testid="engine-grid"] .ag-row:not(.ag-row-loading)');
+
+  async function selection<T>(moduleCode: string, functionCode: string, rules: unknown[] = []): Promise<T[]> {
+    return (await call<{ rows: T[] }>('/generic/selection', { moduleCode, functionCode, page: 1, pageSize: 100, ...(rules.length ? { conditions: { combinator: 'and', rules } } : {}) })).rows;
+  }
+
+  it('allocates by FEFO, builds and releases a wave, prints the pick list, picks on the handheld with a short pick', async () => {
+    token = await apiSignIn(e2e.server);
+    const owner = (await selection<{ _key: number; code: string }>('masterdata', 'ogr'))[0];
+    const sku = (await call<{ row: { _key: number; code: string } }>('/generic/adding', { moduleCode: 'masterdata', functionCode: 'sku', record: { code: 'E2E-PICK-1', owner_id: owner._key, description: 'Pick test item', base_uom: 'EA' } })).row;
+    await call('/generic/adding', { moduleCode: 'outbound', functionCode: 'soRule', record: { owner_id: owner._key, sku_id: sku._key, strategy: 'fefo', min_shelf_life_days: 0, pick_face_first: false, active: true } });
+
+    // Stock of two lots: 10 expiring late in A-01-2, 4 expiring early in A-02-2, received through inbound.
+    const asn = await call<{ id: number; asn_no: string }>('/asn/saveHeader', { ownerCode: owner.code });
+    await call('/asn/saveDetail', {
+      asnId: asn.id,
+      lines: [
+        { skuCode: 'E2E-PICK-1', expectedQty: 10, lotNo: 'LATE', expiryDate: '2031-06-30' },
+        { skuCode: 'E2E-PICK-1', expectedQty: 4, lotNo: 'EARLY', expiryDate: '2030-06-30' },
+      ],
+    });
+    const asnLines = (await call<{ lines: { id: number; lot_no: string }[] }>('/asn/getDetail', { id: asn.id })).lines;
+    const late = asnLines.find((l) => l.lot_no === 'LATE')!;
+    const early = asnLines.find((l) => l.lot_no === 'EARLY')!;
+    await call('/inbound/batch/receive', {
+      lines: [
+        { asnLineId: late.id, qty: 10, locationCode: 'A-01-2', lotNo: 'LATE', expiryDate: '2031-06-30' },
+        { asnLineId: early.id, qty: 4, locationCode: 'A-02-2', lotNo: 'EARLY', expiryDate: '2030-06-30' },
+      ],
+    });
+
+    // Two orders through the order pages' calls; the first allocated there: FEFO takes the early lot.
+    const newOrder = async (orderNo: string, qty: number) => {
+      const header = (await call<{ row: { _key: number } }>('/generic/adding', {
+        moduleCode: 'outbound',
+        functionCode: 'so',
+        record: { order_no: orderNo, owner_id: owner._key, ship_to_address_en: '1 Harbour Road', required_ship_date: '2030-03-01', carrier_code: 'E2E-WAVE' },
+      })).row;
+      await call('/generic/adding', { moduleCode: 'outbound', functionCode: 'soDetail', record: { so_id: header._key, sku_id: sku._key, qty: String(qty) } });
+      return header._key;
+    };
+    const first = await newOrder('E2E-SO-1', 3);
+    const second = await newOrder('E2E-SO-2', 6);
+    await call('/generic/behavior', { moduleCode: 'outbound', functionCode: 'so', behaviour: 'allocate', keys: [first], inputs: {} });
+    const balances = async () =>
+      selection<{ location_code: string; lot_no: string; lpn: string; on_hand_qty: string; allocated_qty: string; picked_qty: string }>('inventory', 'balance', [{ field: 'sku_code', operator: '=', value: 'E2E-PICK-1' }]);
+    const earlyRow = (await balances()).find((b) => b.lot_no === 'EARLY')!;
+    expect(Number(earlyRow.allocated_qty)).toBe(3);
+    expect(Number((await balances()).find((b) => b.lot_no === 'LATE')!.allocated_qty)).toBe(0);
+
+    // The /wave page: create wave by carrier (the dialog of the create wave behaviour), then release it.
+    const page = await signedInPage(e2e.browser, e2e.server, '/page/wave');
+    await grid(page, 'wave').locator('.ag-header-cell-text').filter({ hasText: /\S/ }).first().waitFor({ timeout: 60_000 });
+    await toolbar(page, 'wave').getByTestId('engine-behaviour-createWave').click();
+    await page.getByTestId('engine-input-carrierCode').fill('E2E-WAVE');
+    await page.getByTestId('engine-behaviour-inputs-ok').click();
+    const wave = await (async () => {
+      let found: { id: number; wave_no: string; status: string; order_count: number } | undefined;
+      await eventually(async () => {
+        found = (await call<{ rows: Array<{ id: number; wave_no: string; status: string; order_count: number; carrier_code: string }> }>('/wave/list', {})).rows.find((w) => w.carrier_code === 'E2E-WAVE');
+        return found?.order_count;
+      }).toBe(2);
+      return found!;
+    })();
+    expect(wave.status).toBe('new');
+
+    // Before release the pick list is refused: allocate first.
+    const refused = await fetch(new URL(`api/pick/list.pdf?waveId=${wave.id}`, e2e.server.url), { headers: { authorization: `Bearer ${token}` } });
+    expect(refused.status).toBe(409);
+    expect(((await refused.json()) as { message: string }).message).toBe('Not allowed to print: allocate or scan-pack first.');
+
+    await page.reload();
+    await eventually(() => rows(page, 'wave').filter({ hasText: wave.wave_no }).count()).toBe(1);
+    await rows(page, 'wave').filter({ hasText: wave.wave_no }).first().click();
+    await toolbar(page, 'wave').getByTestId('engine-behaviour-release').click();
+    await page.locator('.wms-popup-confirm.wms-popup-top .wms-popup-ok').click();
+    await eventually(async () => (await call<{ rows: Array<{ id: number; status: string }> }>('/wave/list', {})).rows.find((w) => w.id === wave.id)?.status).toBe('released');
+    await page.context().close();
+
+    // The pick list on the /pick page: a PDF.
+    const desk = await signedInPage(e2e.browser, e2e.server, '/page/pick');
+    await desk.getByTestId('pick-tasks').waitFor();
+    await desk.getByTestId('pick-wave').click();
+    await desk.locator('.ant-select-item-option').filter({ hasText: wave.wave_no }).click();
+    await eventually(() => desk.getByTestId('pick-wave-progress').innerText()).toContain('2 order(s)');
+    const [pdf, viewer] = await Promise.all([
+      desk.waitForResponse((r) => r.url().includes('/api/pick/list.pdf')),
+      desk.context().waitForEvent('page'),
+      desk.getByTestId('pick-print').click(),
+    ]);
+    expect(pdf.status()).toBe(200);
+    expect(pdf.headers()['content-type']).toBe('application/pdf');
+    // The PDF opens in a tab of its own; the same call answers a PDF document.
+    await eventually(() => viewer.url()).toMatch(/^blob:/);
+    const file = await fetch(pdf.url(), { headers: { authorization: `Bearer ${token}` } });
+    expect(Buffer.from(await file.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+    await desk.context().close();
+
+    // Handheld picking at 360x640 with the keyboard: scan location, SKU, qty and tote; the last pick short.
+    const tasks = (await call<{ tasks: Array<{ id: number; order_no: string; location_code: string; lot_no: string; qty: string }> }>('/pick/tasks', { waveId: wave.id })).tasks;
+    expect(tasks.map((x) => [x.order_no, x.lot_no, Number(x.qty)]).sort()).toEqual([
+      ['E2E-SO-1', 'EARLY', 3],
+      ['E2E-SO-2', 'EARLY', 1],
+      ['E2E-SO-2', 'LATE', 5],
+    ]);
+    const handheld = await signedInPage(e2e.browser, e2e.server, '/page/pick', { viewport: { width: 360, height: 640 } });
+    await handheld.getByTestId('pick-handheld').waitFor();
+    const scan = handheld.getByTestId('scan-field');
+    const enter = async (text: string) => {
+      await scan.waitFor();
+      await expect.poll(() => scan.evaluate((el) => el === document.activeElement)).toBe(true);
+      await handheld.keyboard.type(text);
+      await handheld.keyboard.press('Enter');
+    };
+    const pick = async (task: (typeof tasks)[number], qty: number, tote: string, reason?: string) => {
+      await handheld.getByTestId(`pick-task-${task.id}`).click();
+      await enter('WRONG-LOC');
+      await eventually(() => handheld.getByTestId('handheld-feedback').getAttribute('data-tone')).toBe('error');
+      await enter(task.location_code);
+      await enter('E2E-PICK-1');
+      await enter(String(qty));
+      await enter(tote);
+      if (reason) await enter(reason);
+      await eventually(() => handheld.getByTestId('handheld-feedback').getAttribute('data-tone')).toBe(reason ? 'warning' : 'success');
+    };
+    const byKey = (order: string, lot: string) => tasks.find((x) => x.order_no === order && x.lot_no === lot)!;
+    // More than the task holds is refused on the screen, nothing picked.
+    await handheld.getByTestId(`pick-task-${byKey('E2E-SO-1', 'EARLY').id}`).click();
+    await enter(byKey('E2E-SO-1', 'EARLY').location_code);
+    await enter('E2E-PICK-1');
+    await enter('4');
+    await eventually(() => handheld.getByTestId('handheld-feedback').innerText()).toContain('Not allowed to pick more than allocated');
+    await handheld.getByTestId('handheld-back').click();
+    await pick(byKey('E2E-SO-1', 'EARLY'), 3, 'TOTE-E2E-1');
+    await pick(byKey('E2E-SO-2', 'EARLY'), 1, 'TOTE-E2E-2');
+    await pick(byKey('E2E-SO-2', 'LATE'), 4, 'TOTE-E2E-2', 'Damaged');
+    await handheld.context().close();
+
+    // Orders, wave and balance agree.
+    const orders = await selection<{ _key: number; status: string }>('outbound', 'so', [{ field: 'order_no', operator: 'in', value: ['E2E-SO-1', 'E2E-SO-2'] }]);
+    expect(orders.find((o) => o._key === first)?.status).toBe('picked');
+    expect(orders.find((o) => o._key === second)?.status).toBe('partial_picked');
+    const finalWave = (await call<{ rows: Array<{ id: number; status: string; picked_qty: string; allocated_qty: string }> }>('/wave/list', {})).rows.find((w) => w.id === wave.id)!;
+    expect(finalWave).toMatchObject({ status: 'picked' });
+    expect(Number(finalWave.picked_qty)).toBe(8);
+    expect(Number(finalWave.allocated_qty)).toBe(0);
+    const after = await balances();
+    const sum = (field: 'on_hand_qty' | 'allocated_qty' | 'picked_qty') => after.reduce((n, b) => n + Number(b[field]), 0);
+    expect(sum('on_hand_qty')).toBe(14);
+    expect(sum('picked_qty')).toBe(8);
+    expect(sum('allocated_qty')).toBe(0);
+    expect(after.filter((b) => b.lpn.startsWith('TOTE-E2E')).reduce((n, b) => n + Number(b.picked_qty), 0)).toBe(8);
+    expect(Number(after.find((b) => b.lot_no === 'LATE' && b.location_code === 'A-01-2')!.on_hand_qty)).toBe(6);
+  });
+});
