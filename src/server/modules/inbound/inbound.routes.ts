@@ -326,8 +326,8 @@ export const inboundRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { access: PUTAWAY_CONFIRM },
       schema: {
         tags: ['inbound'],
-        summary: 'Confirms a putaway task at the scanned location',
-        body: Type.Object({ taskId: IdSchema, locationCode: Type.String({ maxLength: 100 }), lpn: OptText(), reason: OptText(200) }, { additionalProperties: false }),
+        summary: 'Confirms a putaway task (or part of it) at the scanned location',
+        body: Type.Object({ taskId: IdSchema, locationCode: Type.String({ maxLength: 100 }), lpn: OptText(), reason: OptText(200), qty: Type.Optional(Type.Union([Qty, Type.Null()])) }, { additionalProperties: false }),
         response: Any,
       },
     },

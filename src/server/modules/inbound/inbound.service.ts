@@ -2,7 +2,7 @@ import Decimal from 'decimal.js';
 import type { Kysely, Transaction } from 'kysely';
 import { AppError, type FieldError } from '../../../common/errors.js';
 import type { DB } from '../../db/schema.js';
-import { applyStockChanges, lotFor, moveStock, receiveStock, type BalanceKey, type LotAttributes, type StockScope } from '../inventory/inventory.service.js';
+import { applyStockChanges, lotFor, receiveStock, type BalanceKey, type LotAttributes, type StockChange, type StockReference, type StockScope } from '../inventory/inventory.service.js';
 import { assertClosable, assertTransition, PUTAWAY_ALLOWED, RECEIVABLE, statusFromTotals, type AsnStatus } from './asn-status.js';
 import * as repo from './inbound.repository.js';
 import type { AsnLineRow, AsnRow, Scope } from './inbound.repository.js';
@@ -740,12 +740,16 @@ export interface ConfirmPutawayInput {
   lpn?: string | null;
   /** Required when the location is not the suggested one. */
   reason?: string | null;
+  /** Part of the task (above 0, not above its qty); the whole task when absent. */
+  qty?: Decimal.Value | null;
 }
 
 /**
  * Confirms a putaway task (spec section 1, putaway): the scanned location must exist; another
  * location than the suggested one needs a reason; the stock moves from the receiving location to it
- * (held stock stays held) and the ASN moves to partial putaway or putaway.
+ * (held stock stays held) and the ASN moves to partial putaway or putaway. A quantity below the
+ * task's puts away that part: the rest stays an open task (available stock goes first, then held),
+ * and the ASN stays partial putaway until all of it is put away.
  */
 export async function confirmPutaway(trx: Transaction<DB>, actor: Actor, input: ConfirmPutawayInput) {
   const probe = await repo.lockPutawayTask(trx, actor, input.taskId);
@@ -754,6 +758,10 @@ export async function confirmPutaway(trx: Transaction<DB>, actor: Actor, input: 
   const task = (await repo.lockPutawayTask(trx, actor, input.taskId))!;
   if (task.status !== 'open') throw new AppError('ORDER_STATUS_ERROR', { status: task.status });
   if (!(PUTAWAY_ALLOWED as readonly string[]).includes(asn.status)) throw new AppError('ORDER_STATUS_ERROR', { status: asn.status });
+  const taskQty = dec(task.qty);
+  const qty = input.qty === undefined || input.qty === null || input.qty === '' ? taskQty : dec(input.qty);
+  if (!qty.greaterThan(0)) throw new AppError('QTY_NOT_POSITIVE', {}, [{ field: 'qty', code: 'QTY_NOT_POSITIVE' }]);
+  if (qty.greaterThan(taskQty)) throw new AppError('PUTAWAY_QTY_ABOVE_TASK', { qty: taskQty.toString() }, [{ field: 'qty', code: 'PUTAWAY_QTY_ABOVE_TASK' }]);
   const code = input.locationCode?.trim() ?? '';
   if (code === '') throw new AppError('LOCATION_REQUIRED');
   const location = await repo.findLocationByCode(trx, actor.warehouseId, code);
@@ -762,18 +770,30 @@ export async function confirmPutaway(trx: Transaction<DB>, actor: Actor, input: 
   if (task.lpn !== '' && scanned !== task.lpn) throw new AppError('LPN_MISMATCH', { lpn: scanned });
   const reason = input.reason?.trim() || null;
   if (task.suggested_location_id !== null && location.id !== task.suggested_location_id && !reason) throw new AppError('PUTAWAY_REASON_REQUIRED');
+  const receiptLine = (await repo.lockReceiptLine(trx, actor, task.receipt_line_id))!;
+  const [asnLine] = await repo.lockAsnLines(trx, asn.id, [receiptLine.asn_line_id]);
   const scope = stockScope(actor);
   const from: BalanceKey = { ownerId: task.owner_id, skuId: task.sku_id, lotId: task.lot_id, locationId: task.from_location_id, lpn: task.lpn };
-  const qty = dec(task.qty);
-  const held = dec(task.held_qty);
-  const free = qty.minus(held);
-  const reference = { type: 'ASN', orderNo: asn.asn_no };
+  const taskHeld = dec(task.held_qty);
+  const free = Decimal.min(qty, taskQty.minus(taskHeld));
+  const held = qty.minus(free);
+  const reference = { type: 'ASN', orderNo: asn.asn_no, line: asnLine.line_no };
   if (location.id !== task.from_location_id) {
-    if (free.greaterThan(0)) await moveStock(trx, scope, { from, toLocationId: location.id, qty: free, transType: 'putaway', reference, reason });
-    if (held.greaterThan(0)) await moveStock(trx, scope, { from, toLocationId: location.id, qty: held, transType: 'putaway', withHeld: true, reference, reason });
+    const changes: StockChange[] = [];
+    if (free.greaterThan(0)) changes.push(...moveChanges(from, location.id, free, false, reference, reason));
+    if (held.greaterThan(0)) changes.push(...moveChanges(from, location.id, held, true, reference, reason));
+    await applyStockChanges(trx, scope, changes);
   }
-  await repo.updatePutawayTask(trx, task.id, { status: 'done', to_location_id: location.id, reason, confirmed_at: now(), updated_at: now(), updated_by: actor.login });
-  const receiptLine = (await repo.lockReceiptLine(trx, actor, task.receipt_line_id))!;
+  const confirmed = { status: 'done', to_location_id: location.id, reason, confirmed_at: now(), updated_at: now(), updated_by: actor.login };
+  let doneTaskId = task.id;
+  if (qty.lessThan(taskQty)) {
+    // The part put away is recorded as a done task; the open task keeps the rest.
+    const { id: _id, created_at: _c, updated_at: _u, ...rest } = task;
+    doneTaskId = (await repo.insertPutawayTask(trx, { ...rest, ...confirmed, qty: qty.toString(), held_qty: held.toString(), created_by: actor.login })).id;
+    await repo.updatePutawayTask(trx, task.id, { qty: taskQty.minus(qty).toString(), held_qty: taskHeld.minus(held).toString(), updated_at: now(), updated_by: actor.login });
+  } else {
+    await repo.updatePutawayTask(trx, task.id, confirmed);
+  }
   const putaway = dec(receiptLine.putaway_qty).plus(qty);
   await repo.updateReceiptLine(trx, receiptLine.id, {
     putaway_qty: putaway.toString(),
@@ -783,7 +803,16 @@ export async function confirmPutaway(trx: Transaction<DB>, actor: Actor, input: 
   });
   await repo.addAsnLinePutawayQty(trx, receiptLine.asn_line_id, qty.toString(), actor.login);
   const status = await refreshStatus(trx, asn, actor);
-  return { taskId: task.id, locationCode: location.code, status };
+  return { taskId: task.id, doneTaskId, qty: qty.toString(), left: taskQty.minus(qty).toString(), locationCode: location.code, status, asnNo: asn.asn_no, asnLineNo: asnLine.line_no };
+}
+
+/** The two ledger changes of moving stock (held stock stays held) to another location, as `moveStock` writes them. */
+function moveChanges(from: BalanceKey, toLocationId: number, qty: Decimal, withHeld: boolean, reference: StockReference, reason: string | null): StockChange[] {
+  const to: BalanceKey = { ...from, locationId: toLocationId };
+  return [
+    { key: from, transType: 'putaway', onHand: qty.negated(), ...(withHeld ? { held: qty.negated() } : {}), reference, reason },
+    { key: to, transType: 'putaway', onHand: qty, ...(withHeld ? { held: qty } : {}), reference, reason },
+  ];
 }
 
 export async function putawayTasks(db: Kysely<DB>, actor: Scope) {
