@@ -82,7 +82,8 @@ async function send(token: string, path: string, body?: unknown): Promise<Answer
   } catch {
     broken.push(`${path} answered ${response.status} not JSON: ${text.slice(0, 200)}`);
   }
-  const key = `${path.replace(/\/\d+$/, '')} ${response.status}`;
+
+  const key = `${path} ${response.status}${response.status === 200 ? '' : ` ${String(parsed.code)}`}`;
   answers.set(key, (answers.get(key) ?? 0) + 1);
   if (response.status >= 500) broken.push(`${path} answered ${response.status}: ${text.slice(0, 300)}`);
   else if (response.status !== 200 && typeof parsed.code !== 'string') broken.push(`${path} refused without a code: ${response.status} ${text.slice(0, 300)}`);

@@ -371,6 +371,23 @@ export async function insertReceiptLine(trx: Transaction<DB>, values: Insertable
   return trx.insertInto('receipt_line').values(values).returningAll().executeTakeFirstOrThrow();
 }
 
+/** Inserts receipt lines (500 a statement), answering them in the order given. */
+export async function insertReceiptLines(trx: Transaction<DB>, values: readonly Insertable<ReceiptLineTable>[]): Promise<{ id: number }[]> {
+  const out: { id: number }[] = [];
+  for (let i = 0; i < values.length; i += 500) out.push(...(await trx.insertInto('receipt_line').values(values.slice(i, i + 500)).returning('id').execute()));
+  return out;
+}
+
+/** Adds received quantities to ASN lines in one statement. */
+export async function addReceivedQtys(trx: Transaction<DB>, qtyByLine: ReadonlyMap<number, string>, by: string): Promise<void> {
+  if (qtyByLine.size === 0) return;
+  const ids = [...qtyByLine.keys()];
+  const qtys = ids.map((id) => qtyByLine.get(id)!);
+  await sql`update asn_line set received_qty = received_qty + v.qty, updated_at = now(), updated_by = ${by}
+    from (select unnest(${ids}::int[]) as id, unnest(${qtys}::numeric[]) as qty) v
+    where asn_line.id = v.id`.execute(trx);
+}
+
 export async function lockReceiptLine(trx: Transaction<DB>, scope: Scope, id: number): Promise<ReceiptLineRow | undefined> {
   return trx
     .selectFrom('receipt_line')
@@ -441,6 +458,13 @@ export async function findLot(db: Db, projectId: number, lotId: number) {
 
 export async function insertPutawayTask(trx: Transaction<DB>, values: Insertable<PutawayTaskTable>): Promise<PutawayTaskRow> {
   return trx.insertInto('putaway_task').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Inserts putaway tasks (500 a statement), answering them in the order given. */
+export async function insertPutawayTasks(trx: Transaction<DB>, values: readonly Insertable<PutawayTaskTable>[]): Promise<{ id: number }[]> {
+  const out: { id: number }[] = [];
+  for (let i = 0; i < values.length; i += 500) out.push(...(await trx.insertInto('putaway_task').values(values.slice(i, i + 500)).returning('id').execute()));
+  return out;
 }
 
 export async function openPutawayTasks(db: Db, scope: Scope, limit = 200) {
@@ -526,6 +550,52 @@ export async function lastPutawayLocation(db: Db, scope: Scope, skuId: number): 
     .orderBy('confirmed_at', 'desc')
     .executeTakeFirst();
   return row?.to_location_id ?? undefined;
+}
+
+/** `lastPutawayLocation` of many SKUs at once, limited to active locations: SKU id to location id. */
+export async function lastPutawayLocations(db: Db, scope: Scope, skuIds: readonly number[]): Promise<Map<number, number>> {
+  if (skuIds.length === 0) return new Map();
+  const rows = await sql<{ sku_id: number; location_id: number }>`
+    select last.sku_id, last.to_location_id as location_id from (
+      select distinct on (t.sku_id) t.sku_id, t.to_location_id from putaway_task t
+      where t.project_id = ${scope.projectId} and t.warehouse_id = ${scope.warehouseId} and t.status = 'done'
+        and t.to_location_id is not null and t.sku_id = any(${[...skuIds]}::int[])
+      order by t.sku_id, t.confirmed_at desc
+    ) last join location l on l.id = last.to_location_id and l.warehouse_id = ${scope.warehouseId}`.execute(db);
+  return new Map(rows.rows.map((r) => [Number(r.sku_id), Number(r.location_id)]));
+}
+
+/** `sameSkuLocation` of many SKUs at once: SKU id to location id. */
+export async function sameSkuLocations(db: Db, scope: Scope, skuIds: readonly number[], types: readonly LocationType[]): Promise<Map<number, number>> {
+  if (skuIds.length === 0) return new Map();
+  const rows = await sql<{ sku_id: number; location_id: number }>`
+    select distinct on (b.sku_id) b.sku_id, l.id as location_id from inventory_balance b join location l on l.id = b.location_id
+    where b.project_id = ${scope.projectId} and b.warehouse_id = ${scope.warehouseId} and b.sku_id = any(${[...skuIds]}::int[])
+      and b.on_hand_qty > 0 and l.status = 'active' and l.location_type = any(${[...types]}::text[])
+    order by b.sku_id, b.on_hand_qty desc, l.id`.execute(db);
+  return new Map(rows.rows.map((r) => [Number(r.sku_id), Number(r.location_id)]));
+}
+
+/** The first `limit` empty locations of these types in the order `nextEmptyLocation` answers them one by one. */
+export async function nextEmptyLocations(db: Db, warehouseId: number, types: readonly LocationType[], limit: number): Promise<number[]> {
+  if (limit <= 0) return [];
+  const rows = await db
+    .selectFrom('location as l')
+    .select('l.id')
+    .where('l.warehouse_id', '=', warehouseId)
+    .where('l.status', '=', 'active')
+    .where('l.location_type', 'in', [...types])
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('inventory_balance as b').select('b.id').whereRef('b.location_id', '=', 'l.id').where('b.on_hand_qty', '>', '0'))))
+    .where((eb) =>
+      eb.not(
+        eb.exists(eb.selectFrom('putaway_task as t').select('t.id').whereRef('t.suggested_location_id', '=', 'l.id').where('t.status', '=', 'open')),
+      ),
+    )
+    .orderBy(sql`coalesce(l.pick_seq, 2147483647)`)
+    .orderBy('l.code')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.id);
 }
 
 /** A storage or pick location of the warehouse that holds this SKU already, the fullest first. */

@@ -327,7 +327,7 @@ export const inboundRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['inbound'],
         summary: 'Confirms a putaway task (or part of it) at the scanned location',
-        body: Type.Object({ taskId: IdSchema, locationCode: Type.String({ maxLength: 100 }), lpn: OptText(), reason: OptText(200), qty: Type.Optional(Type.Union([Qty, Type.Null()])) }, { additionalProperties: false }),
+        body: Type.Object({ taskId: IdSchema, locationCode: Type.String({ maxLength: 100 }), lpn: OptText(), reason: OptText(200), qty: Type.Optional(Type.Union([Type.Null(), Qty])) }, { additionalProperties: false }),
         response: Any,
       },
     },

@@ -2,7 +2,7 @@ import Decimal from 'decimal.js';
 import type { Kysely, Transaction } from 'kysely';
 import { AppError, type FieldError } from '../../../common/errors.js';
 import type { DB } from '../../db/schema.js';
-import { applyStockChanges, lotFor, receiveStock, type BalanceKey, type LotAttributes, type StockChange, type StockReference, type StockScope } from '../inventory/inventory.service.js';
+import { applyStockChanges, lotFor, lotsFor, type BalanceKey, type LotAttributes, type StockChange, type StockReference, type StockScope } from '../inventory/inventory.service.js';
 import { assertClosable, assertTransition, PUTAWAY_ALLOWED, RECEIVABLE, statusFromTotals, type AsnStatus } from './asn-status.js';
 import * as repo from './inbound.repository.js';
 import type { AsnLineRow, AsnRow, Scope } from './inbound.repository.js';
@@ -391,62 +391,112 @@ export async function receiveAsnLines(trx: Transaction<DB>, actor: Actor, asnId:
     receivedSoFar.set(asnLine.id, total);
   }
 
+  // Set-based from here: one lot look-up, one stock change, bulk inserts of receipt lines and
+  // putaway tasks, whatever the number of lines.
   const receipt = await repo.insertReceipt(trx, { project_id: actor.projectId, warehouse_id: actor.warehouseId, asn_id: asn.id, source, created_by: actor.login, updated_by: actor.login });
   const result: ReceiveResult = { receiptNo: receipt.receipt_no, receiptLineIds: [], putawayTaskIds: [], status: asn.status as AsnStatus };
   const scope = stockScope(actor);
-  for (const [i, line] of lines.entries()) {
+  const lots = await lotsFor(
+    trx,
+    scope,
+    lines.map((line) => {
+      const asnLine = locked.get(line.asnLineId)!;
+      const attributes: LotAttributes = {
+        lotNo: line.lotNo ?? asnLine.lot_no,
+        manufactureDate: line.manufactureDate ?? asnLine.manufacture_date,
+        expiryDate: line.expiryDate ?? asnLine.expiry_date,
+        shelfDate: line.shelfDate ?? asnLine.shelf_date,
+        udf1: line.udf1 ?? asnLine.udf1,
+        udf2: line.udf2 ?? asnLine.udf2,
+        udf3: line.udf3 ?? asnLine.udf3,
+        traceId: line.traceId,
+        palletId: line.palletId,
+        cartonId: line.cartonId,
+      };
+      return { ownerId: asn.owner_id, skuId: asnLine.sku_id, attributes };
+    }),
+  );
+  const prepared = lines.map((line, i) => {
     const asnLine = locked.get(line.asnLineId)!;
-    const qty = dec(line.qty);
-    const held = dec(line.damageQty).plus(dec(line.holdQty));
-    const attributes: LotAttributes = {
-      lotNo: line.lotNo ?? asnLine.lot_no,
-      manufactureDate: line.manufactureDate ?? asnLine.manufacture_date,
-      expiryDate: line.expiryDate ?? asnLine.expiry_date,
-      shelfDate: line.shelfDate ?? asnLine.shelf_date,
-      udf1: line.udf1 ?? asnLine.udf1,
-      udf2: line.udf2 ?? asnLine.udf2,
-      udf3: line.udf3 ?? asnLine.udf3,
-      traceId: line.traceId,
-      palletId: line.palletId,
-      cartonId: line.cartonId,
+    return {
+      line,
+      asnLine,
+      qty: dec(line.qty),
+      held: dec(line.damageQty).plus(dec(line.holdQty)),
+      lotId: lots[i].id,
+      locationId: locations.get(line.locationCode.trim())!,
+      lpn: line.lpn?.trim() || line.palletId?.trim() || '',
     };
-    const lot = await lotFor(trx, scope, asn.owner_id, asnLine.sku_id, attributes);
-    const locationId = locations.get(line.locationCode.trim())!;
-    const lpn = line.lpn?.trim() || line.palletId?.trim() || '';
-    await receiveStock(trx, scope, {
-      key: { ownerId: asn.owner_id, skuId: asnLine.sku_id, lotId: lot.id, locationId, lpn },
-      qty,
-      heldQty: held,
-      reference: { type: 'ASN', orderNo: asn.asn_no, line: asnLine.line_no },
-      uom: asnLine.uom,
-      reason: held.greaterThan(0) ? 'damage/hold on receipt' : null,
-    });
-    const receiptLine = await repo.insertReceiptLine(trx, {
+  });
+  await applyStockChanges(
+    trx,
+    scope,
+    prepared.map((p) => ({
+      key: { ownerId: asn.owner_id, skuId: p.asnLine.sku_id, lotId: p.lotId, locationId: p.locationId, lpn: p.lpn },
+      transType: 'receive' as const,
+      onHand: p.qty,
+      held: p.held,
+      reference: { type: 'ASN', orderNo: asn.asn_no, line: p.asnLine.line_no },
+      uom: p.asnLine.uom,
+      reason: p.held.greaterThan(0) ? 'damage/hold on receipt' : null,
+    })),
+  );
+  const receiptLines = await repo.insertReceiptLines(
+    trx,
+    prepared.map((p) => ({
       project_id: actor.projectId,
       warehouse_id: actor.warehouseId,
       receipt_id: receipt.id,
       asn_id: asn.id,
-      asn_line_id: asnLine.id,
+      asn_line_id: p.asnLine.id,
       owner_id: asn.owner_id,
-      sku_id: asnLine.sku_id,
-      lot_id: lot.id,
-      location_id: locationId,
-      lpn,
-      qty: qty.toString(),
-      damage_qty: dec(line.damageQty).toString(),
-      hold_qty: dec(line.holdQty).toString(),
-      uom: asnLine.uom,
-      trace_id: line.traceId ?? null,
+      sku_id: p.asnLine.sku_id,
+      lot_id: p.lotId,
+      location_id: p.locationId,
+      lpn: p.lpn,
+      qty: p.qty.toString(),
+      damage_qty: dec(p.line.damageQty).toString(),
+      hold_qty: dec(p.line.holdQty).toString(),
+      uom: p.asnLine.uom,
+      trace_id: p.line.traceId ?? null,
       created_by: actor.login,
       updated_by: actor.login,
-    });
-    await repo.addReceivedQty(trx, asnLine.id, qty.toString(), actor.login);
-    const task = await createPutawayTask(trx, actor, { receiptLineId: receiptLine.id, asnId: asn.id, ownerId: asn.owner_id, skuId: asnLine.sku_id, lotId: lot.id, fromLocationId: locationId, lpn, qty, held });
+    })),
+  );
+  const byLine = new Map<number, Decimal>();
+  for (const p of prepared) byLine.set(p.asnLine.id, (byLine.get(p.asnLine.id) ?? new Decimal(0)).plus(p.qty));
+  await repo.addReceivedQtys(trx, new Map([...byLine].map(([id, q]) => [id, q.toString()])), actor.login);
+  const suggestions = await suggestLocations(
+    trx,
+    actor,
+    prepared.map((p) => ({ skuId: p.asnLine.sku_id, allHeld: p.held.equals(p.qty) })),
+  );
+  const tasks = await repo.insertPutawayTasks(
+    trx,
+    prepared.map((p, i) => ({
+      project_id: actor.projectId,
+      warehouse_id: actor.warehouseId,
+      receipt_line_id: receiptLines[i].id,
+      asn_id: asn.id,
+      owner_id: asn.owner_id,
+      sku_id: p.asnLine.sku_id,
+      lot_id: p.lotId,
+      from_location_id: p.locationId,
+      lpn: p.lpn,
+      qty: p.qty.toString(),
+      held_qty: p.held.toString(),
+      suggested_location_id: suggestions[i]?.locationId ?? null,
+      suggestion_rule: suggestions[i]?.rule ?? null,
+      created_by: actor.login,
+      updated_by: actor.login,
+    })),
+  );
+  for (const [i, receiptLine] of receiptLines.entries()) {
     const cartons = cartonOf?.get(i);
     if (cartons) await repo.setCartonStatus(trx, cartons, 'received', actor.login, receiptLine.id);
-    result.receiptLineIds.push(receiptLine.id);
-    result.putawayTaskIds.push(task.id);
   }
+  result.receiptLineIds = receiptLines.map((r) => r.id);
+  result.putawayTaskIds = tasks.map((r) => r.id);
   result.status = await refreshStatus(trx, asn, actor);
   return result;
 }
@@ -698,6 +748,36 @@ export async function suggestLocation(db: Kysely<DB>, actor: Scope, skuId: numbe
   const storage = await repo.nextEmptyLocation(db, actor.warehouseId, ['storage']);
   if (storage !== undefined) return { locationId: storage, rule: 'empty' };
   return undefined;
+}
+
+/**
+ * `suggestLocation` for the tasks of a whole receipt at once, in order: the last and same-SKU rules
+ * by SKU in one query each, and the empty pick, storage and QC locations handed out one per task
+ * as the one-by-one logic would (a location suggested to an open task is not suggested again).
+ */
+export async function suggestLocations(db: Kysely<DB>, actor: Scope, wanted: readonly { skuId: number; allHeld: boolean }[]): Promise<({ locationId: number; rule: string } | undefined)[]> {
+  const skuIds = [...new Set(wanted.filter((w) => !w.allHeld).map((w) => w.skuId))];
+  const [last, same] = await Promise.all([repo.lastPutawayLocations(db, actor, skuIds), repo.sameSkuLocations(db, actor, skuIds, ['storage', 'pick'])]);
+  const needEmpty = wanted.filter((w) => !w.allHeld && !last.has(w.skuId) && !same.has(w.skuId)).length;
+  const needQc = wanted.filter((w) => w.allHeld).length;
+  const pick = await repo.nextEmptyLocations(db, actor.warehouseId, ['pick'], needEmpty);
+  const storage = await repo.nextEmptyLocations(db, actor.warehouseId, ['storage'], Math.max(0, needEmpty - pick.length));
+  const qc = await repo.nextEmptyLocations(db, actor.warehouseId, ['qc', 'damage'], needQc);
+  return wanted.map((w) => {
+    if (w.allHeld) {
+      const id = qc.shift();
+      return id === undefined ? undefined : { locationId: id, rule: 'held' };
+    }
+    const lastId = last.get(w.skuId);
+    if (lastId !== undefined) return { locationId: lastId, rule: 'last' };
+    const sameId = same.get(w.skuId);
+    if (sameId !== undefined) return { locationId: sameId, rule: 'sameSku' };
+    const pickId = pick.shift();
+    if (pickId !== undefined) return { locationId: pickId, rule: 'pick' };
+    const storageId = storage.shift();
+    if (storageId !== undefined) return { locationId: storageId, rule: 'empty' };
+    return undefined;
+  });
 }
 
 interface TaskInput {
