@@ -144,7 +144,7 @@ async function putaway(token: string) {
   const suggested = task.suggested_location && task.suggested_location !== task.from_location ? task.suggested_location : null;
   const location = suggested && random(3) > 0 ? suggested : pick(storage).code;
   // Sometimes part of the task: the rest stays open.
-  const qty = random(3) === 0 && Number(task.qty) > 1 ? 1 + random(Number(task.qty) - 1) : null;
+  const qty = random(3) === 0 && Number(task.qty) > 1 ? 1 + random(Number(task.qty) - 1) : undefined;
   const confirmed = (await must(token, '/putaway/confirm', { taskId: task.id, locationCode: location, lpn: task.lpn || null, reason: location === suggested ? null : 'stress', qty })) as {
     asnLineNo: number;
   };

@@ -660,6 +660,22 @@ export async function nextEmptyLocation(db: Db, warehouseId: number, types: read
   return row?.id;
 }
 
+/** Enabled users granted this project and this warehouse (administrators only when granted them too), by id. */
+export async function warehouseUsers(db: Db, projectId: number, warehouseId: number, limit: number): Promise<{ id: number; login: string; isAdmin: boolean }[]> {
+  const rows = await db
+    .selectFrom('app_user as u')
+    .innerJoin('user_warehouse as uw', 'uw.user_id', 'u.id')
+    .innerJoin('user_project as up', 'up.user_id', 'u.id')
+    .select(['u.id', 'u.login_account', 'u.is_admin'])
+    .where('u.enabled', '=', true)
+    .where('uw.warehouse_id', '=', warehouseId)
+    .where('up.project_id', '=', projectId)
+    .orderBy('u.id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ id: Number(r.id), login: r.login_account, isAdmin: r.is_admin }));
+}
+
 // ---------------------------------------------------------------- support: reopening a closed ASN
 
 /** Puts a closed ASN of the project back to putaway (the only way into closed); answers whether it was closed. */

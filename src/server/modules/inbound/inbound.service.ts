@@ -4,6 +4,9 @@ import { AppError, type FieldError } from '../../../common/errors.js';
 import type { DB } from '../../db/schema.js';
 import { applyStockChanges, lotFor, lotsFor, type BalanceKey, type LotAttributes, type StockChange, type StockReference, type StockScope } from '../inventory/inventory.service.js';
 import { assertClosable, assertTransition, PUTAWAY_ALLOWED, RECEIVABLE, statusFromTotals, type AsnStatus } from './asn-status.js';
+import type { EventBus } from '../../events/events.js';
+import { hasRight } from '../access/rights.js';
+import { raiseNotification } from '../notification/notification.service.js';
 import * as repo from './inbound.repository.js';
 import type { AsnLineRow, AsnRow, Scope } from './inbound.repository.js';
 
@@ -15,8 +18,66 @@ import type { AsnLineRow, AsnRow, Scope } from './inbound.repository.js';
  * line queue and the second one sees the first one's quantity.
  */
 
+declare module '../../events/events.js' {
+  interface DomainEvents {
+    /** An ASN became partially received or received (spec section 4). */
+    'inbound.asn.received': { asnId: number; asnNo: string; projectId: number; warehouseId: number; status: AsnStatus };
+    /** An ASN was closed. */
+    'inbound.asn.closed': { asnId: number; asnNo: string; projectId: number; warehouseId: number };
+  }
+}
+
 export interface Actor extends Scope {
   login: string;
+  /**
+   * The event bus of the request: with it, status changes emit the inbound domain events and raise
+   * the "ASN received" notification in the same transaction. Work outside a request (demo data,
+   * benchmarks) passes none and notifies no one.
+   */
+  events?: EventBus;
+}
+
+/** Who hears that an ASN was received: its creator and the warehouse's users who close ASNs, at most this many. */
+const MAX_ASN_RECIPIENTS = 100;
+const SUPERVISOR_RIGHT = 'inbound.asn:close';
+
+async function asnRecipients(trx: Transaction<DB>, asn: AsnRow): Promise<number[]> {
+  const users = await repo.warehouseUsers(trx, asn.project_id, asn.warehouse_id, 500);
+  const ids: number[] = [];
+  for (const user of users) {
+    if (ids.length >= MAX_ASN_RECIPIENTS) break;
+    if (user.login === asn.created_by || (await hasRight(trx, { userId: user.id, isAdmin: user.isAdmin }, SUPERVISOR_RIGHT))) ids.push(user.id);
+  }
+  return ids;
+}
+
+/**
+ * The inbound domain events of an ASN's new status, and the "ASN received" notification (spec
+ * section 4: received and partially received) to the ASN's creator and the supervisors of its
+ * warehouse, all in the caller's transaction.
+ */
+async function announceStatus(trx: Transaction<DB>, actor: Actor, asn: AsnRow, status: AsnStatus): Promise<void> {
+  const events = actor.events;
+  if (!events) return;
+  const about = { asnId: asn.id, asnNo: asn.asn_no, projectId: asn.project_id, warehouseId: asn.warehouse_id };
+  if (status === 'closed') {
+    await events.emit(trx, 'inbound.asn.closed', about);
+    return;
+  }
+  if (status !== 'received' && status !== 'partial_received') return;
+  await events.emit(trx, 'inbound.asn.received', { ...about, status });
+  const userIds = await asnRecipients(trx, asn);
+  if (userIds.length === 0) return;
+  await raiseNotification(trx, events, {
+    userIds,
+    category: 'inbound',
+    title: { key: status === 'received' ? 'inb.notice.received' : 'inb.notice.partialReceived' },
+    body: { key: 'inb.notice.receivedBody' },
+    params: { asnNo: asn.asn_no, by: actor.login },
+    link: `asn?asnNo=${encodeURIComponent(asn.asn_no)}`,
+    projectId: asn.project_id,
+    by: actor.login,
+  });
 }
 
 function stockScope(actor: Actor): StockScope {
@@ -59,6 +120,7 @@ async function refreshStatus(trx: Transaction<DB>, asn: AsnRow, actor: Actor): P
       updated_by: actor.login,
       ...(asn.received_at === null && next !== 'new' ? { received_at: now() } : {}),
     });
+    await announceStatus(trx, actor, asn, next);
   }
   return next;
 }
@@ -308,6 +370,7 @@ export async function closeAsn(trx: Transaction<DB>, actor: Actor, id: number): 
   const asn = await lockedAsn(trx, actor, id);
   assertClosable(asn.status, await repo.asnTotals(trx, asn.id));
   await repo.updateAsn(trx, id, { status: 'closed', updated_at: now(), updated_by: actor.login });
+  await announceStatus(trx, actor, asn, 'closed');
 }
 
 export async function asnHeader(db: Kysely<DB>, actor: Scope, id: number) {
