@@ -141,10 +141,21 @@ describe('inbound from purchase order to putaway in Chromium', () => {
     await page.context().close();
 
     // Handheld putaway at 360x640, keyboard only: the scan field has the focus; Enter submits.
-    const tasks = (await call<{ tasks: { id: number; asn_no: string; suggested_location: string | null }[] }>('/putaway/tasks')).tasks.filter((t) => t.asn_no === asn.asn_no);
+    const tasks = (await call<{ tasks: { id: number; asn_no: string; suggested_location: string | null; qty: string }[] }>('/putaway/tasks')).tasks.filter((t) => t.asn_no === asn.asn_no);
     expect(tasks).toHaveLength(3);
     const handheld = await signedInAt('/page/putaway', { width: 360, height: 640 });
     await handheld.locator('[data-testid="putaway-screen"]').waitFor();
+    // Part of the first task: its quantity field, then the location; the rest stays open.
+    const partial = tasks.find((t) => Number(t.qty) > 1)!;
+    await handheld.locator(`[data-testid="task-${partial.id}"]`).click();
+    await handheld.locator('[data-testid="putaway-qty"]').fill('1');
+    await handheld.locator('[data-testid="scan-field"]').click();
+    await handheld.keyboard.type(partial.suggested_location!);
+    await handheld.keyboard.press('Enter');
+    await expect.poll(() => handheld.locator('[data-testid="handheld-feedback"]').getAttribute('data-tone')).toBe('success');
+    expect(await handheld.locator('[data-testid="handheld-feedback"]').innerText()).toContain(`${Number(partial.qty) - 1} left`);
+    expect(await status(asn.id)).toBe('partial_putaway');
+    await expect.poll(() => handheld.locator(`[data-testid="task-${partial.id}"]`).innerText()).toContain(`· ${Number(partial.qty) - 1} ·`);
     for (const [i, task] of tasks.entries()) {
       await handheld.locator(`[data-testid="task-${task.id}"]`).click();
       const field = handheld.locator('[data-testid="scan-field"]');
