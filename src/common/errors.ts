@@ -152,6 +152,7 @@ export const ERRORS = {
   SPLIT_DUPLICATE_FIELD: 400,
   LPN_MISMATCH: 409,
   PUTAWAY_REASON_REQUIRED: 400,
+  PUTAWAY_QTY_ABOVE_TASK: 400,
   // Support tickets (spec section 2 `/support`, section 7 `/generic/support/*`)
   SUPPORT_TICKET_CLOSED: 409,
   SUPPORT_TICKET_NOT_CLOSED: 409,

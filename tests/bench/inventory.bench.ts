@@ -2,6 +2,8 @@
  * The inventory service under load (DESIGN.md section 5), on the real PostgreSQL server in a fresh
  * database that is dropped afterwards:
  * - receipt of 10,000 lines in one transaction (10,000 balance keys and ledger rows);
+ * - receipt of an ASN of 10,000 lines through the inbound service the receiving screens call
+ *   (lots, stock, receipt lines, putaway tasks with their suggested locations, ASN status);
  * - a mixed workload of 8 sessions (receipts, moves, adjustments, holds, allocations, picks) for
  *   BENCH_SECONDS, in operations per second, printed beside pgbench's TPC-B-like tps with the same
  *   8 clients on the same server in the same run (pgbench must be on the PATH).
@@ -15,6 +17,7 @@ import { migrateToLatest } from '../../src/server/db/migrate.js';
 import { loadDemoData } from '../../src/server/db/seed/demo-data.js';
 import { seedFirstStart } from '../../src/server/db/seed/seed.js';
 import { inTransaction } from '../../src/server/db/transaction.js';
+import { receiveAsnLines } from '../../src/server/modules/inbound/inbound.service.js';
 import {
   adjustStock,
   allocateStock,
@@ -75,6 +78,42 @@ export async function run(): Promise<BenchReport> {
     );
     const receiveMs = performance.now() - receiveStarted;
 
+    // 1b. An ASN of LINES lines received at the dock through the inbound service, in one receipt.
+    const owner = await db.selectFrom('owner').select('id').where('project_id', '=', project.id).orderBy('id').executeTakeFirstOrThrow();
+    const ownerSkus = skus.filter((s) => s.owner_id === owner.id);
+    const dock = await db.selectFrom('location').select('code').where('warehouse_id', '=', warehouse.id).where('location_type', '=', 'dock').orderBy('id').executeTakeFirstOrThrow();
+    const asn = await db
+      .insertInto('asn')
+      .values({ project_id: project.id, warehouse_id: warehouse.id, owner_id: owner.id, remark: 'bench', created_by: 'bench', updated_by: 'bench' })
+      .returning(['id'])
+      .executeTakeFirstOrThrow();
+    const asnLineIds: number[] = [];
+    for (let from = 0; from < LINES; from += 1000) {
+      const rows = await db
+        .insertInto('asn_line')
+        .values(
+          Array.from({ length: Math.min(1000, LINES - from) }, (_, k) => {
+            const i = from + k;
+            return { project_id: project.id, asn_id: asn.id, line_no: i + 1, sku_id: ownerSkus[i % ownerSkus.length].id, expected_qty: '12', lot_no: `BL${i % 7}`, created_by: 'bench', updated_by: 'bench' };
+          }),
+        )
+        .returning('id')
+        .execute();
+      asnLineIds.push(...rows.map((r) => r.id));
+    }
+    const actor = { projectId: project.id, warehouseId: warehouse.id, login: 'bench' };
+    const asnStarted = performance.now();
+    const asnResult = await inTransaction(db, (trx) =>
+      receiveAsnLines(
+        trx,
+        actor,
+        asn.id,
+        asnLineIds.map((asnLineId, i) => ({ asnLineId, qty: i % 10 === 0 ? 6 : 12, holdQty: i % 50 === 0 ? 1 : 0, locationCode: dock.code })),
+        'batch',
+      ),
+    );
+    const asnMs = performance.now() - asnStarted;
+
     // 2. Mixed workload, 8 sessions.
     for (let i = 0; i < SESSIONS; i += 1) sessions.push(await connectPostgres(url, 1));
     const keys: BalanceKey[] = lots.slice(0, 50).flatMap((lot) => locations.slice(0, 10).map((locationId) => ({ ownerId: lot.owner_id, skuId: lot.sku_id, lotId: lot.id, locationId })));
@@ -116,10 +155,11 @@ export async function run(): Promise<BenchReport> {
     return {
       summary: [
         `receive ${LINES} lines in one transaction: ${(receiveMs / 1000).toFixed(2)} s (target <= 5 s)`,
+        `receive an ASN of ${LINES} lines through the inbound service: ${(asnMs / 1000).toFixed(2)} s, ${(LINES / (asnMs / 1000)).toFixed(0)} lines/s, ASN ${asnResult.status}, ${asnResult.putawayTaskIds.length} putaway tasks (target <= 5 s)`,
         `mixed workload, ${SESSIONS} sessions, ${SECONDS} s: ${opsPerSecond.toFixed(0)} operations/s (${done} applied, ${refused} refused as not enough stock)`,
         `pgbench TPC-B-like, ${SESSIONS} clients, ${SECONDS} s: ${tps.toFixed(0)} tps; ratio ${(opsPerSecond / tps).toFixed(2)} (target >= 0.3)`,
       ],
-      figures: { lines: LINES, receiveMs, seconds: SECONDS, sessions: SESSIONS, done, refused, opsPerSecond, pgbenchTps: tps, ratio: opsPerSecond / tps },
+      figures: { lines: LINES, receiveMs, asnReceiveMs: asnMs, asnLinesPerSecond: LINES / (asnMs / 1000), seconds: SECONDS, sessions: SESSIONS, done, refused, opsPerSecond, pgbenchTps: tps, ratio: opsPerSecond / tps },
     };
   } finally {
     await Promise.all(sessions.map((s) => s.close()));

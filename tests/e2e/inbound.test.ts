@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { ADMIN } from '../helpers/app.js';
-import { useServerAndBrowser } from '../helpers/browser.js';
+import { eventually, useServerAndBrowser } from '../helpers/browser.js';
 
 /**
  * Inbound in Chromium against the built app on demo data: a purchase order and an ASN made from it,
@@ -34,6 +34,21 @@ describe('inbound from purchase order to putaway in Chromium', () => {
     return page;
   }
 
+  /** Chooses a dropdown option of the open form by its text, once the choices have loaded. */
+  async function choose(page: Page, inputId: string, text: string): Promise<void> {
+    await page.locator(`.ant-select:has(#${inputId})`).click();
+    const options = page.locator('.ant-select-dropdown:visible .ant-select-item-option');
+    // The choices load when the form opens.
+    await eventually(() => options.count()).toBeGreaterThan(0);
+    await options.filter({ hasText: new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }).first().click();
+  }
+
+  /** Saves the open form and waits until it closed (the save was accepted). */
+  async function saveForm(page: Page): Promise<void> {
+    await page.click('#engine-form-save');
+    await page.locator('[data-testid="engine-form"]').waitFor({ state: 'detached', timeout: 30_000 });
+  }
+
   const status = async (id: number) => (await call<{ status: string }>('/asn/getHeader', { id })).status;
 
   it('receives partly and fully, puts away on the handheld, and the ASN walks its statuses', async () => {
@@ -42,14 +57,46 @@ describe('inbound from purchase order to putaway in Chromium', () => {
     ).json()) as { token: string };
     token = login.token;
 
-    // The purchase order through the engine's PO page and its line sub-page, then the ASN from it.
+    // The purchase order through the /po page in the browser (header, then its lines on the line tab), then the ASN from it.
     const owner = (await call<{ rows: { _key: number; code: string }[] }>('/generic/selection', { moduleCode: 'masterdata', functionCode: 'ogr', page: 1, pageSize: 10 })).rows[0];
     const skus = (await call<{ rows: { _key: number; code: string; owner_id: number }[] }>('/generic/selection', { moduleCode: 'masterdata', functionCode: 'sku', page: 1, pageSize: 100 })).rows.filter(
       (s) => s.owner_id === owner._key,
     );
-    const po = await call<{ row: { _key: number } }>('/generic/adding', { moduleCode: 'inbound', functionCode: 'po', record: { owner_id: owner._key, remark: 'E2E order' } });
-    await call('/generic/adding', { moduleCode: 'inbound', functionCode: 'poLine', record: { po_id: po.row._key, sku_id: skus[10]._key, qty: 10 } });
-    await call('/generic/adding', { moduleCode: 'inbound', functionCode: 'poLine', record: { po_id: po.row._key, sku_id: skus[11]._key, qty: 5 } });
+    const ui = await signedInAt('/page/po', { width: 1440, height: 900 });
+    const poPage = ui.locator('[data-testid="engine-page"][data-function="po"]').first();
+    await poPage.locator('.ag-header-cell-text').filter({ hasText: /\S/ }).first().waitFor({ timeout: 60_000 });
+    await poPage.locator(':scope > [data-testid="engine-toolbar"]').getByTestId('engine-add').click();
+    await ui.waitForSelector('[data-testid="engine-form"][data-mode="add"]');
+    await choose(ui, 'engine_po_owner_id', owner.code);
+    await ui.fill('#engine_po_remark', 'E2E order');
+    await saveForm(ui);
+    const created = (await call<{ rows: { _key: number; po_no: string; remark: string | null }[] }>('/generic/selection', { moduleCode: 'inbound', functionCode: 'po', page: 1, pageSize: 50 })).rows.find(
+      (r) => r.remark === 'E2E order',
+    );
+    expect(created).toBeDefined();
+    const po = { row: { _key: created!._key } };
+    // Its lines on the line tab: the new order is the list's first row (newest first).
+    await eventually(() => poPage.locator(':scope > [data-testid="engine-grid"] .ag-row').filter({ hasText: created!.po_no }).count()).toBeGreaterThan(0);
+    await poPage.locator(':scope > [data-testid="engine-grid"] .ag-row').filter({ hasText: created!.po_no }).first().click();
+    const subPages = poPage.getByTestId('engine-subpages');
+    await subPages.locator('.ant-tabs-tab').filter({ hasText: 'Lines' }).click();
+    const linePage = subPages.locator('[data-testid="engine-page"][data-function="poLine"]').first();
+    for (const [sku, qty] of [
+      [skus[0], 10],
+      [skus[1], 5],
+    ] as const) {
+      await linePage.locator(':scope > [data-testid="engine-toolbar"]').getByTestId('engine-add').click();
+      await ui.waitForSelector('[data-testid="engine-form"][data-mode="add"]');
+      await choose(ui, 'engine_poLine_sku_id', sku.code);
+      await ui.fill('#engine_poLine_qty', String(qty));
+      await saveForm(ui);
+    }
+    const poLines = await call<{ rows: { sku_id: number; qty: string }[] }>('/generic/tab', { moduleCode: 'inbound', functionCode: 'po', subPage: 'lines', parentKey: po.row._key, page: 1, pageSize: 10 });
+    expect(poLines.rows.map((r) => [r.sku_id, Number(r.qty)])).toEqual([
+      [skus[0]._key, 10],
+      [skus[1]._key, 5],
+    ]);
+    await ui.context().close();
     const asn = await call<{ id: number; asn_no: string }>('/asn/fromPo', { poId: po.row._key });
     const lines = (await call<{ lines: { id: number; sku_code: string; line_no: number }[] }>('/asn/getDetail', { id: asn.id })).lines;
     // Four of the first line's ten come in a carton announced for scan-in.
@@ -94,10 +141,21 @@ describe('inbound from purchase order to putaway in Chromium', () => {
     await page.context().close();
 
     // Handheld putaway at 360x640, keyboard only: the scan field has the focus; Enter submits.
-    const tasks = (await call<{ tasks: { id: number; asn_no: string; suggested_location: string | null }[] }>('/putaway/tasks')).tasks.filter((t) => t.asn_no === asn.asn_no);
+    const tasks = (await call<{ tasks: { id: number; asn_no: string; suggested_location: string | null; qty: string }[] }>('/putaway/tasks')).tasks.filter((t) => t.asn_no === asn.asn_no);
     expect(tasks).toHaveLength(3);
     const handheld = await signedInAt('/page/putaway', { width: 360, height: 640 });
     await handheld.locator('[data-testid="putaway-screen"]').waitFor();
+    // Part of the first task: its quantity field, then the location; the rest stays open.
+    const partial = tasks.find((t) => Number(t.qty) > 1)!;
+    await handheld.locator(`[data-testid="task-${partial.id}"]`).click();
+    await handheld.locator('[data-testid="putaway-qty"]').fill('1');
+    await handheld.locator('[data-testid="scan-field"]').click();
+    await handheld.keyboard.type(partial.suggested_location!);
+    await handheld.keyboard.press('Enter');
+    await expect.poll(() => handheld.locator('[data-testid="handheld-feedback"]').getAttribute('data-tone')).toBe('success');
+    expect(await handheld.locator('[data-testid="handheld-feedback"]').innerText()).toContain(`${Number(partial.qty) - 1} left`);
+    expect(await status(asn.id)).toBe('partial_putaway');
+    await expect.poll(() => handheld.locator(`[data-testid="task-${partial.id}"]`).innerText()).toContain(`· ${Number(partial.qty) - 1} ·`);
     for (const [i, task] of tasks.entries()) {
       await handheld.locator(`[data-testid="task-${task.id}"]`).click();
       const field = handheld.locator('[data-testid="scan-field"]');

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Button, Space, Typography } from 'antd';
+import { Button, Input, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { looksLikeGs1, parseGs1 } from '../../common/gs1';
 import { api } from '../../app/public';
@@ -37,13 +37,16 @@ function lpnOf(scanned: string): string {
 /**
  * Handheld putaway (360x640, keyboard-wedge scanner): scan the LPN, pallet or carton (or tap a
  * task), see the suggested location, scan the location; another location than the suggested one
- * asks for a reason. The stock moves from the receiving location and the ASN follows.
+ * asks for a reason. The quantity field (left empty: the whole task) puts away part of the task;
+ * the rest stays open. The stock moves from the receiving location and the ASN follows.
  */
 export default function PutawayScreen() {
   const { t } = useTranslation();
   const [tasks, setTasks] = useState<Task[]>([]);
   const [step, setStep] = useState<Step>({ kind: 'pick' });
   const [feedback, setFeedback] = useState<Feedback | null>(null);
+  /** Part of the task to put away; empty for all of it. */
+  const [qty, setQty] = useState('');
 
   const load = useCallback(async () => {
     try {
@@ -65,6 +68,7 @@ export default function PutawayScreen() {
 
   const choose = (task: Task) => {
     setFeedback(null);
+    setQty('');
     setStep(task.lpn === '' ? { kind: 'location', task, lpn: '' } : { kind: 'lpn', task });
   };
 
@@ -78,6 +82,7 @@ export default function PutawayScreen() {
       if (!task) return fail(new Error(t('errors.NO_RECORD')));
       beep('success');
       setFeedback(null);
+      setQty('');
       setStep({ kind: 'location', task, lpn: task.lpn === '' ? '' : code });
     } catch (error) {
       fail(error);
@@ -86,8 +91,14 @@ export default function PutawayScreen() {
 
   const confirm = async (task: Task, lpn: string, locationCode: string, reason: string | null) => {
     try {
-      const answer = await api<{ status: string; locationCode: string }>('/putaway/confirm', { body: { taskId: task.id, locationCode, lpn: lpn || null, reason }, quiet: true });
-      setFeedback({ tone: 'success', text: t('inb.ui.putAway', { sku: task.sku_code, qty: Number(task.qty), location: answer.locationCode, status: t(`inb.status.${answer.status}`) }) });
+      const part = qty.trim();
+      const answer = await api<{ status: string; locationCode: string; qty: string; left: string }>('/putaway/confirm', {
+        body: { taskId: task.id, locationCode, lpn: lpn || null, reason, ...(part === '' ? {} : { qty: part }) },
+        quiet: true,
+      });
+      const done = { sku: task.sku_code, qty: Number(answer.qty), location: answer.locationCode, status: t(`inb.status.${answer.status}`), left: Number(answer.left) };
+      setFeedback({ tone: 'success', text: Number(answer.left) > 0 ? t('inb.ui.putAwayPart', done) : t('inb.ui.putAway', done) });
+      setQty('');
       beep('success');
       setStep({ kind: 'pick' });
       await load();
@@ -127,6 +138,19 @@ export default function PutawayScreen() {
           <div data-testid="putaway-suggested" style={{ fontSize: 22, fontWeight: 600 }}>
             {current.suggested_location ? t('inb.ui.suggested', { location: current.suggested_location }) : t('inb.ui.noSuggestion')}
           </div>
+          <label style={{ display: 'block', marginTop: 8 }}>
+            <div style={{ fontSize: 16, marginBottom: 4 }}>{t('inb.ui.putawayQty', { qty: Number(current.qty) })}</div>
+            <Input
+              data-testid="putaway-qty"
+              size="large"
+              style={BIG}
+              inputMode="decimal"
+              autoComplete="off"
+              placeholder={String(Number(current.qty))}
+              value={qty}
+              onChange={(event) => setQty(event.target.value)}
+            />
+          </label>
         </div>
       )}
       {step.kind === 'pick' && <ScanField key="lpn-any" testId="scan-field" label={t('inb.ui.scanLpn')} onScan={(text) => void scanLpn(text)} />}

@@ -54,6 +54,11 @@ export const ROW_FILTERS: ReadonlyMap<string, RowFilter> = new Map<string, RowFi
             and g.warehouse_id in (select m.warehouse_id from user_warehouse m where m.user_id = ${session.userId}))`,
   ],
   ['access.roleGrants', (session, key) => (session.isAdmin ? undefined : sql`${key} in (select g.id from user_role g where ${sharesProject(session.userId)})`)],
+  // ASNs carry their warehouse: the /asn and /asnStatic pages list only those of the session's warehouse (administrators too).
+  [
+    'inbound.sessionWarehouseAsns',
+    (session, key) => (session.warehouseId === null ? sql`false` : sql`${key} in (select a.id from asn a where a.warehouse_id = ${session.warehouseId})`),
+  ],
   // /job and /timer are two screens over one table (spec section 3: "A timer entity also exists"); for everyone.
   ['job.jobsOnly', (_session, key) => sql`${key} in (select j.id from job j where j.type = 'job')`],
   ['job.timersOnly', (_session, key) => sql`${key} in (select j.id from job j where j.type = 'timer')`],

@@ -1,13 +1,14 @@
 import { AppError } from '../../../common/errors.js';
 import { defineBehaviour, type BehaviourDefinition } from '../area.js';
 import type { EngineSession } from '../../../../engine/server/index.js';
+import type { EventBus } from '../../events/events.js';
 import { cancelAsn, closeAsn, createAsnFromPo, deleteAsns, type Actor } from './inbound.service.js';
 
 /** The header actions of the ASN and PO pages, each behind its own verb (cancel and close ask for confirmation on the page). */
 
-function actorOf(session: EngineSession): Actor {
+function actorOf(session: EngineSession, events?: EventBus): Actor {
   if (session.projectId === null || session.warehouseId === null) throw new AppError('NO_RIGHTS_CONTACT_ADMIN');
-  return { projectId: session.projectId, warehouseId: session.warehouseId, login: session.loginAccount };
+  return { projectId: session.projectId, warehouseId: session.warehouseId, login: session.loginAccount, events };
 }
 
 export const cancelAsnBehaviour = defineBehaviour({
@@ -22,8 +23,8 @@ export const cancelAsnBehaviour = defineBehaviour({
 export const closeAsnBehaviour = defineBehaviour({
   name: 'inbound.asn.close',
   right: 'inbound.asn:close',
-  async run({ trx, rows, session }) {
-    for (const row of rows) await closeAsn(trx, actorOf(session), Number(row._key));
+  async run({ trx, rows, session, events }) {
+    for (const row of rows) await closeAsn(trx, actorOf(session, events), Number(row._key));
     return { messageCode: 'inb.message.closed' };
   },
 });

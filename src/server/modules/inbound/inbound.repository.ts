@@ -182,7 +182,7 @@ export async function asnLines(db: Db, asnId: number) {
 
 export async function lockAsnLines(trx: Transaction<DB>, asnId: number, ids: readonly number[]): Promise<AsnLineRow[]> {
   if (ids.length === 0) return [];
-  return trx.selectFrom('asn_line').selectAll().where('asn_id', '=', asnId).where('id', 'in', [...ids]).orderBy('id').forUpdate().execute();
+  return trx.selectFrom('asn_line').selectAll().where('asn_id', '=', asnId).where(sql<boolean>`id = any(${[...ids]}::bigint[])`).orderBy('id').forUpdate().execute();
 }
 
 export async function findAsnLine(db: Db, projectId: number, id: number): Promise<AsnLineRow | undefined> {
@@ -371,6 +371,36 @@ export async function insertReceiptLine(trx: Transaction<DB>, values: Insertable
   return trx.insertInto('receipt_line').values(values).returningAll().executeTakeFirstOrThrow();
 }
 
+/**
+ * Inserts receipt lines in one statement (column arrays through `unnest`, so thousands of lines
+ * cost one round trip), answering their ids in the order given.
+ */
+export async function insertReceiptLines(trx: Transaction<DB>, values: readonly Insertable<ReceiptLineTable>[]): Promise<{ id: number }[]> {
+  if (values.length === 0) return [];
+  const col = <K extends keyof Insertable<ReceiptLineTable>>(k: K) => values.map((v) => (v[k] ?? null) as unknown);
+  const result = await sql<{ id: number }>`
+    insert into receipt_line (project_id, warehouse_id, receipt_id, asn_id, asn_line_id, owner_id, sku_id, lot_id, location_id, lpn, qty, damage_qty, hold_qty, uom, trace_id, created_by, updated_by)
+    select v.project_id, v.warehouse_id, v.receipt_id, v.asn_id, v.asn_line_id, v.owner_id, v.sku_id, v.lot_id, v.location_id, v.lpn, v.qty,
+           coalesce(v.damage_qty, 0), coalesce(v.hold_qty, 0), v.uom, v.trace_id, v.created_by, v.updated_by
+    from unnest(${col('project_id')}::bigint[], ${col('warehouse_id')}::bigint[], ${col('receipt_id')}::bigint[], ${col('asn_id')}::bigint[], ${col('asn_line_id')}::bigint[],
+                ${col('owner_id')}::bigint[], ${col('sku_id')}::bigint[], ${col('lot_id')}::bigint[], ${col('location_id')}::bigint[], ${col('lpn')}::text[], ${col('qty')}::numeric[],
+                ${col('damage_qty')}::numeric[], ${col('hold_qty')}::numeric[], ${col('uom')}::text[], ${col('trace_id')}::text[], ${col('created_by')}::text[], ${col('updated_by')}::text[])
+      with ordinality as v(project_id, warehouse_id, receipt_id, asn_id, asn_line_id, owner_id, sku_id, lot_id, location_id, lpn, qty, damage_qty, hold_qty, uom, trace_id, created_by, updated_by, n)
+    order by v.n
+    returning id`.execute(trx);
+  return result.rows.map((r) => ({ id: Number(r.id) }));
+}
+
+/** Adds received quantities to ASN lines in one statement. */
+export async function addReceivedQtys(trx: Transaction<DB>, qtyByLine: ReadonlyMap<number, string>, by: string): Promise<void> {
+  if (qtyByLine.size === 0) return;
+  const ids = [...qtyByLine.keys()];
+  const qtys = ids.map((id) => qtyByLine.get(id)!);
+  await sql`update asn_line set received_qty = received_qty + v.qty, updated_at = now(), updated_by = ${by}
+    from (select unnest(${ids}::bigint[]) as id, unnest(${qtys}::numeric[]) as qty) v
+    where asn_line.id = v.id`.execute(trx);
+}
+
 export async function lockReceiptLine(trx: Transaction<DB>, scope: Scope, id: number): Promise<ReceiptLineRow | undefined> {
   return trx
     .selectFrom('receipt_line')
@@ -441,6 +471,23 @@ export async function findLot(db: Db, projectId: number, lotId: number) {
 
 export async function insertPutawayTask(trx: Transaction<DB>, values: Insertable<PutawayTaskTable>): Promise<PutawayTaskRow> {
   return trx.insertInto('putaway_task').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Inserts putaway tasks in one statement (column arrays through `unnest`), answering their ids in the order given. */
+export async function insertPutawayTasks(trx: Transaction<DB>, values: readonly Insertable<PutawayTaskTable>[]): Promise<{ id: number }[]> {
+  if (values.length === 0) return [];
+  const col = <K extends keyof Insertable<PutawayTaskTable>>(k: K) => values.map((v) => (v[k] ?? null) as unknown);
+  const result = await sql<{ id: number }>`
+    insert into putaway_task (project_id, warehouse_id, receipt_line_id, asn_id, owner_id, sku_id, lot_id, from_location_id, lpn, qty, held_qty, suggested_location_id, suggestion_rule, created_by, updated_by)
+    select v.project_id, v.warehouse_id, v.receipt_line_id, v.asn_id, v.owner_id, v.sku_id, v.lot_id, v.from_location_id, v.lpn, v.qty, coalesce(v.held_qty, 0),
+           v.suggested_location_id, v.suggestion_rule, v.created_by, v.updated_by
+    from unnest(${col('project_id')}::bigint[], ${col('warehouse_id')}::bigint[], ${col('receipt_line_id')}::bigint[], ${col('asn_id')}::bigint[], ${col('owner_id')}::bigint[],
+                ${col('sku_id')}::bigint[], ${col('lot_id')}::bigint[], ${col('from_location_id')}::bigint[], ${col('lpn')}::text[], ${col('qty')}::numeric[], ${col('held_qty')}::numeric[],
+                ${col('suggested_location_id')}::bigint[], ${col('suggestion_rule')}::text[], ${col('created_by')}::text[], ${col('updated_by')}::text[])
+      with ordinality as v(project_id, warehouse_id, receipt_line_id, asn_id, owner_id, sku_id, lot_id, from_location_id, lpn, qty, held_qty, suggested_location_id, suggestion_rule, created_by, updated_by, n)
+    order by v.n
+    returning id`.execute(trx);
+  return result.rows.map((r) => ({ id: Number(r.id) }));
 }
 
 export async function openPutawayTasks(db: Db, scope: Scope, limit = 200) {
@@ -528,6 +575,52 @@ export async function lastPutawayLocation(db: Db, scope: Scope, skuId: number): 
   return row?.to_location_id ?? undefined;
 }
 
+/** `lastPutawayLocation` of many SKUs at once, limited to active locations: SKU id to location id. */
+export async function lastPutawayLocations(db: Db, scope: Scope, skuIds: readonly number[]): Promise<Map<number, number>> {
+  if (skuIds.length === 0) return new Map();
+  const rows = await sql<{ sku_id: number; location_id: number }>`
+    select last.sku_id, last.to_location_id as location_id from (
+      select distinct on (t.sku_id) t.sku_id, t.to_location_id from putaway_task t
+      where t.project_id = ${scope.projectId} and t.warehouse_id = ${scope.warehouseId} and t.status = 'done'
+        and t.to_location_id is not null and t.sku_id = any(${[...skuIds]}::bigint[])
+      order by t.sku_id, t.confirmed_at desc
+    ) last join location l on l.id = last.to_location_id and l.warehouse_id = ${scope.warehouseId}`.execute(db);
+  return new Map(rows.rows.map((r) => [Number(r.sku_id), Number(r.location_id)]));
+}
+
+/** `sameSkuLocation` of many SKUs at once: SKU id to location id. */
+export async function sameSkuLocations(db: Db, scope: Scope, skuIds: readonly number[], types: readonly LocationType[]): Promise<Map<number, number>> {
+  if (skuIds.length === 0) return new Map();
+  const rows = await sql<{ sku_id: number; location_id: number }>`
+    select distinct on (b.sku_id) b.sku_id, l.id as location_id from inventory_balance b join location l on l.id = b.location_id
+    where b.project_id = ${scope.projectId} and b.warehouse_id = ${scope.warehouseId} and b.sku_id = any(${[...skuIds]}::bigint[])
+      and b.on_hand_qty > 0 and l.status = 'active' and l.location_type = any(${[...types]}::text[])
+    order by b.sku_id, b.on_hand_qty desc, l.id`.execute(db);
+  return new Map(rows.rows.map((r) => [Number(r.sku_id), Number(r.location_id)]));
+}
+
+/** The first `limit` empty locations of these types in the order `nextEmptyLocation` answers them one by one. */
+export async function nextEmptyLocations(db: Db, warehouseId: number, types: readonly LocationType[], limit: number): Promise<number[]> {
+  if (limit <= 0) return [];
+  const rows = await db
+    .selectFrom('location as l')
+    .select('l.id')
+    .where('l.warehouse_id', '=', warehouseId)
+    .where('l.status', '=', 'active')
+    .where('l.location_type', 'in', [...types])
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('inventory_balance as b').select('b.id').whereRef('b.location_id', '=', 'l.id').where('b.on_hand_qty', '>', '0'))))
+    .where((eb) =>
+      eb.not(
+        eb.exists(eb.selectFrom('putaway_task as t').select('t.id').whereRef('t.suggested_location_id', '=', 'l.id').where('t.status', '=', 'open')),
+      ),
+    )
+    .orderBy(sql`coalesce(l.pick_seq, 2147483647)`)
+    .orderBy('l.code')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
 /** A storage or pick location of the warehouse that holds this SKU already, the fullest first. */
 export async function sameSkuLocation(db: Db, scope: Scope, skuId: number, types: readonly LocationType[]): Promise<number | undefined> {
   const row = await db
@@ -565,6 +658,22 @@ export async function nextEmptyLocation(db: Db, warehouseId: number, types: read
     .limit(1)
     .executeTakeFirst();
   return row?.id;
+}
+
+/** Enabled users granted this project and this warehouse (administrators only when granted them too), by id. */
+export async function warehouseUsers(db: Db, projectId: number, warehouseId: number, limit: number): Promise<{ id: number; login: string; isAdmin: boolean }[]> {
+  const rows = await db
+    .selectFrom('app_user as u')
+    .innerJoin('user_warehouse as uw', 'uw.user_id', 'u.id')
+    .innerJoin('user_project as up', 'up.user_id', 'u.id')
+    .select(['u.id', 'u.login_account', 'u.is_admin'])
+    .where('u.enabled', '=', true)
+    .where('uw.warehouse_id', '=', warehouseId)
+    .where('up.project_id', '=', projectId)
+    .orderBy('u.id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ id: Number(r.id), login: r.login_account, isAdmin: r.is_admin }));
 }
 
 // ---------------------------------------------------------------- support: reopening a closed ASN

@@ -81,7 +81,7 @@ const PUTAWAY_CONFIRM = { right: 'inbound.putaway:confirm', scope: 'warehouse' }
 export const inboundRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.database.db;
   const write = <T>(request: FastifyRequest, work: (trx: Transaction<DB>, actor: Actor) => Promise<T>) => {
-    const actor = actorOf(request);
+    const actor = { ...actorOf(request), events: app.events };
     return inTransaction(db, (trx) => work(trx, actor));
   };
 
@@ -326,8 +326,8 @@ export const inboundRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { access: PUTAWAY_CONFIRM },
       schema: {
         tags: ['inbound'],
-        summary: 'Confirms a putaway task at the scanned location',
-        body: Type.Object({ taskId: IdSchema, locationCode: Type.String({ maxLength: 100 }), lpn: OptText(), reason: OptText(200) }, { additionalProperties: false }),
+        summary: 'Confirms a putaway task (or part of it) at the scanned location',
+        body: Type.Object({ taskId: IdSchema, locationCode: Type.String({ maxLength: 100 }), lpn: OptText(), reason: OptText(200), qty: Type.Optional(Qty) }, { additionalProperties: false }),
         response: Any,
       },
     },

@@ -2,8 +2,11 @@ import Decimal from 'decimal.js';
 import type { Kysely, Transaction } from 'kysely';
 import { AppError, type FieldError } from '../../../common/errors.js';
 import type { DB } from '../../db/schema.js';
-import { applyStockChanges, lotFor, moveStock, receiveStock, type BalanceKey, type LotAttributes, type StockScope } from '../inventory/inventory.service.js';
+import { applyStockChanges, lotFor, lotsFor, type BalanceKey, type LotAttributes, type StockChange, type StockReference, type StockScope } from '../inventory/inventory.service.js';
 import { assertClosable, assertTransition, PUTAWAY_ALLOWED, RECEIVABLE, statusFromTotals, type AsnStatus } from './asn-status.js';
+import type { EventBus } from '../../events/events.js';
+import { hasRight } from '../access/rights.js';
+import { raiseNotification } from '../notification/notification.service.js';
 import * as repo from './inbound.repository.js';
 import type { AsnLineRow, AsnRow, Scope } from './inbound.repository.js';
 
@@ -15,8 +18,66 @@ import type { AsnLineRow, AsnRow, Scope } from './inbound.repository.js';
  * line queue and the second one sees the first one's quantity.
  */
 
+declare module '../../events/events.js' {
+  interface DomainEvents {
+    /** An ASN became partially received or received (spec section 4). */
+    'inbound.asn.received': { asnId: number; asnNo: string; projectId: number; warehouseId: number; status: AsnStatus };
+    /** An ASN was closed. */
+    'inbound.asn.closed': { asnId: number; asnNo: string; projectId: number; warehouseId: number };
+  }
+}
+
 export interface Actor extends Scope {
   login: string;
+  /**
+   * The event bus of the request: with it, status changes emit the inbound domain events and raise
+   * the "ASN received" notification in the same transaction. Work outside a request (demo data,
+   * benchmarks) passes none and notifies no one.
+   */
+  events?: EventBus;
+}
+
+/** Who hears that an ASN was received: its creator and the warehouse's users who close ASNs, at most this many. */
+const MAX_ASN_RECIPIENTS = 100;
+const SUPERVISOR_RIGHT = 'inbound.asn:close';
+
+async function asnRecipients(trx: Transaction<DB>, asn: AsnRow): Promise<number[]> {
+  const users = await repo.warehouseUsers(trx, asn.project_id, asn.warehouse_id, 500);
+  const ids: number[] = [];
+  for (const user of users) {
+    if (ids.length >= MAX_ASN_RECIPIENTS) break;
+    if (user.login === asn.created_by || (await hasRight(trx, { userId: user.id, isAdmin: user.isAdmin }, SUPERVISOR_RIGHT))) ids.push(user.id);
+  }
+  return ids;
+}
+
+/**
+ * The inbound domain events of an ASN's new status, and the "ASN received" notification (spec
+ * section 4: received and partially received) to the ASN's creator and the supervisors of its
+ * warehouse, all in the caller's transaction.
+ */
+async function announceStatus(trx: Transaction<DB>, actor: Actor, asn: AsnRow, status: AsnStatus): Promise<void> {
+  const events = actor.events;
+  if (!events) return;
+  const about = { asnId: asn.id, asnNo: asn.asn_no, projectId: asn.project_id, warehouseId: asn.warehouse_id };
+  if (status === 'closed') {
+    await events.emit(trx, 'inbound.asn.closed', about);
+    return;
+  }
+  if (status !== 'received' && status !== 'partial_received') return;
+  await events.emit(trx, 'inbound.asn.received', { ...about, status });
+  const userIds = await asnRecipients(trx, asn);
+  if (userIds.length === 0) return;
+  await raiseNotification(trx, events, {
+    userIds,
+    category: 'inbound',
+    title: { key: status === 'received' ? 'inb.notice.received' : 'inb.notice.partialReceived' },
+    body: { key: 'inb.notice.receivedBody' },
+    params: { asnNo: asn.asn_no, by: actor.login },
+    link: `asn?asnNo=${encodeURIComponent(asn.asn_no)}`,
+    projectId: asn.project_id,
+    by: actor.login,
+  });
 }
 
 function stockScope(actor: Actor): StockScope {
@@ -59,6 +120,7 @@ async function refreshStatus(trx: Transaction<DB>, asn: AsnRow, actor: Actor): P
       updated_by: actor.login,
       ...(asn.received_at === null && next !== 'new' ? { received_at: now() } : {}),
     });
+    await announceStatus(trx, actor, asn, next);
   }
   return next;
 }
@@ -308,6 +370,7 @@ export async function closeAsn(trx: Transaction<DB>, actor: Actor, id: number): 
   const asn = await lockedAsn(trx, actor, id);
   assertClosable(asn.status, await repo.asnTotals(trx, asn.id));
   await repo.updateAsn(trx, id, { status: 'closed', updated_at: now(), updated_by: actor.login });
+  await announceStatus(trx, actor, asn, 'closed');
 }
 
 export async function asnHeader(db: Kysely<DB>, actor: Scope, id: number) {
@@ -391,62 +454,112 @@ export async function receiveAsnLines(trx: Transaction<DB>, actor: Actor, asnId:
     receivedSoFar.set(asnLine.id, total);
   }
 
+  // Set-based from here: one lot look-up, one stock change, bulk inserts of receipt lines and
+  // putaway tasks, whatever the number of lines.
   const receipt = await repo.insertReceipt(trx, { project_id: actor.projectId, warehouse_id: actor.warehouseId, asn_id: asn.id, source, created_by: actor.login, updated_by: actor.login });
   const result: ReceiveResult = { receiptNo: receipt.receipt_no, receiptLineIds: [], putawayTaskIds: [], status: asn.status as AsnStatus };
   const scope = stockScope(actor);
-  for (const [i, line] of lines.entries()) {
+  const lots = await lotsFor(
+    trx,
+    scope,
+    lines.map((line) => {
+      const asnLine = locked.get(line.asnLineId)!;
+      const attributes: LotAttributes = {
+        lotNo: line.lotNo ?? asnLine.lot_no,
+        manufactureDate: line.manufactureDate ?? asnLine.manufacture_date,
+        expiryDate: line.expiryDate ?? asnLine.expiry_date,
+        shelfDate: line.shelfDate ?? asnLine.shelf_date,
+        udf1: line.udf1 ?? asnLine.udf1,
+        udf2: line.udf2 ?? asnLine.udf2,
+        udf3: line.udf3 ?? asnLine.udf3,
+        traceId: line.traceId,
+        palletId: line.palletId,
+        cartonId: line.cartonId,
+      };
+      return { ownerId: asn.owner_id, skuId: asnLine.sku_id, attributes };
+    }),
+  );
+  const prepared = lines.map((line, i) => {
     const asnLine = locked.get(line.asnLineId)!;
-    const qty = dec(line.qty);
-    const held = dec(line.damageQty).plus(dec(line.holdQty));
-    const attributes: LotAttributes = {
-      lotNo: line.lotNo ?? asnLine.lot_no,
-      manufactureDate: line.manufactureDate ?? asnLine.manufacture_date,
-      expiryDate: line.expiryDate ?? asnLine.expiry_date,
-      shelfDate: line.shelfDate ?? asnLine.shelf_date,
-      udf1: line.udf1 ?? asnLine.udf1,
-      udf2: line.udf2 ?? asnLine.udf2,
-      udf3: line.udf3 ?? asnLine.udf3,
-      traceId: line.traceId,
-      palletId: line.palletId,
-      cartonId: line.cartonId,
+    return {
+      line,
+      asnLine,
+      qty: dec(line.qty),
+      held: dec(line.damageQty).plus(dec(line.holdQty)),
+      lotId: lots[i].id,
+      locationId: locations.get(line.locationCode.trim())!,
+      lpn: line.lpn?.trim() || line.palletId?.trim() || '',
     };
-    const lot = await lotFor(trx, scope, asn.owner_id, asnLine.sku_id, attributes);
-    const locationId = locations.get(line.locationCode.trim())!;
-    const lpn = line.lpn?.trim() || line.palletId?.trim() || '';
-    await receiveStock(trx, scope, {
-      key: { ownerId: asn.owner_id, skuId: asnLine.sku_id, lotId: lot.id, locationId, lpn },
-      qty,
-      heldQty: held,
-      reference: { type: 'ASN', orderNo: asn.asn_no, line: asnLine.line_no },
-      uom: asnLine.uom,
-      reason: held.greaterThan(0) ? 'damage/hold on receipt' : null,
-    });
-    const receiptLine = await repo.insertReceiptLine(trx, {
+  });
+  await applyStockChanges(
+    trx,
+    scope,
+    prepared.map((p) => ({
+      key: { ownerId: asn.owner_id, skuId: p.asnLine.sku_id, lotId: p.lotId, locationId: p.locationId, lpn: p.lpn },
+      transType: 'receive' as const,
+      onHand: p.qty,
+      held: p.held,
+      reference: { type: 'ASN', orderNo: asn.asn_no, line: p.asnLine.line_no },
+      uom: p.asnLine.uom,
+      reason: p.held.greaterThan(0) ? 'damage/hold on receipt' : null,
+    })),
+  );
+  const receiptLines = await repo.insertReceiptLines(
+    trx,
+    prepared.map((p) => ({
       project_id: actor.projectId,
       warehouse_id: actor.warehouseId,
       receipt_id: receipt.id,
       asn_id: asn.id,
-      asn_line_id: asnLine.id,
+      asn_line_id: p.asnLine.id,
       owner_id: asn.owner_id,
-      sku_id: asnLine.sku_id,
-      lot_id: lot.id,
-      location_id: locationId,
-      lpn,
-      qty: qty.toString(),
-      damage_qty: dec(line.damageQty).toString(),
-      hold_qty: dec(line.holdQty).toString(),
-      uom: asnLine.uom,
-      trace_id: line.traceId ?? null,
+      sku_id: p.asnLine.sku_id,
+      lot_id: p.lotId,
+      location_id: p.locationId,
+      lpn: p.lpn,
+      qty: p.qty.toString(),
+      damage_qty: dec(p.line.damageQty).toString(),
+      hold_qty: dec(p.line.holdQty).toString(),
+      uom: p.asnLine.uom,
+      trace_id: p.line.traceId ?? null,
       created_by: actor.login,
       updated_by: actor.login,
-    });
-    await repo.addReceivedQty(trx, asnLine.id, qty.toString(), actor.login);
-    const task = await createPutawayTask(trx, actor, { receiptLineId: receiptLine.id, asnId: asn.id, ownerId: asn.owner_id, skuId: asnLine.sku_id, lotId: lot.id, fromLocationId: locationId, lpn, qty, held });
+    })),
+  );
+  const byLine = new Map<number, Decimal>();
+  for (const p of prepared) byLine.set(p.asnLine.id, (byLine.get(p.asnLine.id) ?? new Decimal(0)).plus(p.qty));
+  await repo.addReceivedQtys(trx, new Map([...byLine].map(([id, q]) => [id, q.toString()])), actor.login);
+  const suggestions = await suggestLocations(
+    trx,
+    actor,
+    prepared.map((p) => ({ skuId: p.asnLine.sku_id, allHeld: p.held.equals(p.qty) })),
+  );
+  const tasks = await repo.insertPutawayTasks(
+    trx,
+    prepared.map((p, i) => ({
+      project_id: actor.projectId,
+      warehouse_id: actor.warehouseId,
+      receipt_line_id: receiptLines[i].id,
+      asn_id: asn.id,
+      owner_id: asn.owner_id,
+      sku_id: p.asnLine.sku_id,
+      lot_id: p.lotId,
+      from_location_id: p.locationId,
+      lpn: p.lpn,
+      qty: p.qty.toString(),
+      held_qty: p.held.toString(),
+      suggested_location_id: suggestions[i]?.locationId ?? null,
+      suggestion_rule: suggestions[i]?.rule ?? null,
+      created_by: actor.login,
+      updated_by: actor.login,
+    })),
+  );
+  for (const [i, receiptLine] of receiptLines.entries()) {
     const cartons = cartonOf?.get(i);
     if (cartons) await repo.setCartonStatus(trx, cartons, 'received', actor.login, receiptLine.id);
-    result.receiptLineIds.push(receiptLine.id);
-    result.putawayTaskIds.push(task.id);
   }
+  result.receiptLineIds = receiptLines.map((r) => r.id);
+  result.putawayTaskIds = tasks.map((r) => r.id);
   result.status = await refreshStatus(trx, asn, actor);
   return result;
 }
@@ -700,6 +813,36 @@ export async function suggestLocation(db: Kysely<DB>, actor: Scope, skuId: numbe
   return undefined;
 }
 
+/**
+ * `suggestLocation` for the tasks of a whole receipt at once, in order: the last and same-SKU rules
+ * by SKU in one query each, and the empty pick, storage and QC locations handed out one per task
+ * as the one-by-one logic would (a location suggested to an open task is not suggested again).
+ */
+export async function suggestLocations(db: Kysely<DB>, actor: Scope, wanted: readonly { skuId: number; allHeld: boolean }[]): Promise<({ locationId: number; rule: string } | undefined)[]> {
+  const skuIds = [...new Set(wanted.filter((w) => !w.allHeld).map((w) => w.skuId))];
+  const [last, same] = await Promise.all([repo.lastPutawayLocations(db, actor, skuIds), repo.sameSkuLocations(db, actor, skuIds, ['storage', 'pick'])]);
+  const needEmpty = wanted.filter((w) => !w.allHeld && !last.has(w.skuId) && !same.has(w.skuId)).length;
+  const needQc = wanted.filter((w) => w.allHeld).length;
+  const pick = await repo.nextEmptyLocations(db, actor.warehouseId, ['pick'], needEmpty);
+  const storage = await repo.nextEmptyLocations(db, actor.warehouseId, ['storage'], Math.max(0, needEmpty - pick.length));
+  const qc = await repo.nextEmptyLocations(db, actor.warehouseId, ['qc', 'damage'], needQc);
+  return wanted.map((w) => {
+    if (w.allHeld) {
+      const id = qc.shift();
+      return id === undefined ? undefined : { locationId: id, rule: 'held' };
+    }
+    const lastId = last.get(w.skuId);
+    if (lastId !== undefined) return { locationId: lastId, rule: 'last' };
+    const sameId = same.get(w.skuId);
+    if (sameId !== undefined) return { locationId: sameId, rule: 'sameSku' };
+    const pickId = pick.shift();
+    if (pickId !== undefined) return { locationId: pickId, rule: 'pick' };
+    const storageId = storage.shift();
+    if (storageId !== undefined) return { locationId: storageId, rule: 'empty' };
+    return undefined;
+  });
+}
+
 interface TaskInput {
   receiptLineId: number;
   asnId: number;
@@ -740,12 +883,16 @@ export interface ConfirmPutawayInput {
   lpn?: string | null;
   /** Required when the location is not the suggested one. */
   reason?: string | null;
+  /** Part of the task (above 0, not above its qty); the whole task when absent. */
+  qty?: Decimal.Value | null;
 }
 
 /**
  * Confirms a putaway task (spec section 1, putaway): the scanned location must exist; another
  * location than the suggested one needs a reason; the stock moves from the receiving location to it
- * (held stock stays held) and the ASN moves to partial putaway or putaway.
+ * (held stock stays held) and the ASN moves to partial putaway or putaway. A quantity below the
+ * task's puts away that part: the rest stays an open task (available stock goes first, then held),
+ * and the ASN stays partial putaway until all of it is put away.
  */
 export async function confirmPutaway(trx: Transaction<DB>, actor: Actor, input: ConfirmPutawayInput) {
   const probe = await repo.lockPutawayTask(trx, actor, input.taskId);
@@ -754,6 +901,10 @@ export async function confirmPutaway(trx: Transaction<DB>, actor: Actor, input: 
   const task = (await repo.lockPutawayTask(trx, actor, input.taskId))!;
   if (task.status !== 'open') throw new AppError('ORDER_STATUS_ERROR', { status: task.status });
   if (!(PUTAWAY_ALLOWED as readonly string[]).includes(asn.status)) throw new AppError('ORDER_STATUS_ERROR', { status: asn.status });
+  const taskQty = dec(task.qty);
+  const qty = input.qty === undefined || input.qty === null || input.qty === '' ? taskQty : dec(input.qty);
+  if (!qty.greaterThan(0)) throw new AppError('QTY_NOT_POSITIVE', {}, [{ field: 'qty', code: 'QTY_NOT_POSITIVE' }]);
+  if (qty.greaterThan(taskQty)) throw new AppError('PUTAWAY_QTY_ABOVE_TASK', { qty: taskQty.toString() }, [{ field: 'qty', code: 'PUTAWAY_QTY_ABOVE_TASK' }]);
   const code = input.locationCode?.trim() ?? '';
   if (code === '') throw new AppError('LOCATION_REQUIRED');
   const location = await repo.findLocationByCode(trx, actor.warehouseId, code);
@@ -762,18 +913,30 @@ export async function confirmPutaway(trx: Transaction<DB>, actor: Actor, input: 
   if (task.lpn !== '' && scanned !== task.lpn) throw new AppError('LPN_MISMATCH', { lpn: scanned });
   const reason = input.reason?.trim() || null;
   if (task.suggested_location_id !== null && location.id !== task.suggested_location_id && !reason) throw new AppError('PUTAWAY_REASON_REQUIRED');
+  const receiptLine = (await repo.lockReceiptLine(trx, actor, task.receipt_line_id))!;
+  const [asnLine] = await repo.lockAsnLines(trx, asn.id, [receiptLine.asn_line_id]);
   const scope = stockScope(actor);
   const from: BalanceKey = { ownerId: task.owner_id, skuId: task.sku_id, lotId: task.lot_id, locationId: task.from_location_id, lpn: task.lpn };
-  const qty = dec(task.qty);
-  const held = dec(task.held_qty);
-  const free = qty.minus(held);
-  const reference = { type: 'ASN', orderNo: asn.asn_no };
+  const taskHeld = dec(task.held_qty);
+  const free = Decimal.min(qty, taskQty.minus(taskHeld));
+  const held = qty.minus(free);
+  const reference = { type: 'ASN', orderNo: asn.asn_no, line: asnLine.line_no };
   if (location.id !== task.from_location_id) {
-    if (free.greaterThan(0)) await moveStock(trx, scope, { from, toLocationId: location.id, qty: free, transType: 'putaway', reference, reason });
-    if (held.greaterThan(0)) await moveStock(trx, scope, { from, toLocationId: location.id, qty: held, transType: 'putaway', withHeld: true, reference, reason });
+    const changes: StockChange[] = [];
+    if (free.greaterThan(0)) changes.push(...moveChanges(from, location.id, free, false, reference, reason));
+    if (held.greaterThan(0)) changes.push(...moveChanges(from, location.id, held, true, reference, reason));
+    await applyStockChanges(trx, scope, changes);
   }
-  await repo.updatePutawayTask(trx, task.id, { status: 'done', to_location_id: location.id, reason, confirmed_at: now(), updated_at: now(), updated_by: actor.login });
-  const receiptLine = (await repo.lockReceiptLine(trx, actor, task.receipt_line_id))!;
+  const confirmed = { status: 'done', to_location_id: location.id, reason, confirmed_at: now(), updated_at: now(), updated_by: actor.login };
+  let doneTaskId = task.id;
+  if (qty.lessThan(taskQty)) {
+    // The part put away is recorded as a done task; the open task keeps the rest.
+    const { id: _id, created_at: _c, updated_at: _u, ...rest } = task;
+    doneTaskId = (await repo.insertPutawayTask(trx, { ...rest, ...confirmed, qty: qty.toString(), held_qty: held.toString(), created_by: actor.login })).id;
+    await repo.updatePutawayTask(trx, task.id, { qty: taskQty.minus(qty).toString(), held_qty: taskHeld.minus(held).toString(), updated_at: now(), updated_by: actor.login });
+  } else {
+    await repo.updatePutawayTask(trx, task.id, confirmed);
+  }
   const putaway = dec(receiptLine.putaway_qty).plus(qty);
   await repo.updateReceiptLine(trx, receiptLine.id, {
     putaway_qty: putaway.toString(),
@@ -783,7 +946,16 @@ export async function confirmPutaway(trx: Transaction<DB>, actor: Actor, input: 
   });
   await repo.addAsnLinePutawayQty(trx, receiptLine.asn_line_id, qty.toString(), actor.login);
   const status = await refreshStatus(trx, asn, actor);
-  return { taskId: task.id, locationCode: location.code, status };
+  return { taskId: task.id, doneTaskId, qty: qty.toString(), left: taskQty.minus(qty).toString(), locationCode: location.code, status, asnNo: asn.asn_no, asnLineNo: asnLine.line_no };
+}
+
+/** The two ledger changes of moving stock (held stock stays held) to another location, as `moveStock` writes them. */
+function moveChanges(from: BalanceKey, toLocationId: number, qty: Decimal, withHeld: boolean, reference: StockReference, reason: string | null): StockChange[] {
+  const to: BalanceKey = { ...from, locationId: toLocationId };
+  return [
+    { key: from, transType: 'putaway', onHand: qty.negated(), ...(withHeld ? { held: qty.negated() } : {}), reference, reason },
+    { key: to, transType: 'putaway', onHand: qty, ...(withHeld ? { held: qty } : {}), reference, reason },
+  ];
 }
 
 export async function putawayTasks(db: Kysely<DB>, actor: Scope) {

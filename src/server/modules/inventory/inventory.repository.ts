@@ -119,6 +119,27 @@ export async function findOrCreateLot(trx: Transaction<DB>, lot: LotInsert): Pro
     .executeTakeFirstOrThrow();
 }
 
+/** `findOrCreateLot` for many lots at once (one insert and one read per 500), answered in the order given. */
+export async function findOrCreateLots(trx: Transaction<DB>, lots: readonly LotInsert[]): Promise<LotRow[]> {
+  const found = new Map<string, LotRow>();
+  const keyOf = (l: { owner_id: number; sku_id: number; attribute_key: string }) => `${l.owner_id}|${l.sku_id}|${l.attribute_key}`;
+  for (const part of chunks(lots, 500)) {
+    await trx.insertInto('lot').values([...part]).onConflict((oc) => oc.constraint('lot_attributes').doNothing()).execute();
+    const rows = await trx
+      .selectFrom('lot')
+      .selectAll()
+      .where('sku_id', 'in', [...new Set(part.map((l) => l.sku_id))])
+      .where('attribute_key', 'in', [...new Set(part.map((l) => l.attribute_key))])
+      .execute();
+    for (const row of rows) found.set(keyOf(row), row);
+  }
+  return lots.map((l) => {
+    const row = found.get(keyOf(l));
+    if (!row) throw new Error(`lot of sku ${l.sku_id} not found after insert`);
+    return row;
+  });
+}
+
 export async function findLot(db: Kysely<DB>, projectId: number, lotId: number): Promise<LotRow | undefined> {
   return db.selectFrom('lot').selectAll().where('project_id', '=', projectId).where('id', '=', lotId).executeTakeFirst();
 }

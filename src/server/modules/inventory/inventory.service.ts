@@ -4,6 +4,7 @@ import { AppError } from '../../../common/errors.js';
 import type { DB } from '../../db/schema.js';
 import {
   findOrCreateLot,
+  findOrCreateLots,
   insertLedgerRows,
   insertMissingBalances,
   lockBalances,
@@ -236,10 +237,9 @@ export interface LotAttributes {
 
 const LOT_FIELDS = ['lotNo', 'manufactureDate', 'expiryDate', 'shelfDate', 'udf1', 'udf2', 'udf3', 'traceId', 'palletId', 'cartonId'] as const;
 
-/** The lot of these attributes for the owner and SKU: the same attributes always give the same lot. */
-export async function lotFor(trx: Transaction<DB>, scope: StockScope, ownerId: number, skuId: number, attributes: LotAttributes): Promise<LotRow> {
+function lotInsert(scope: StockScope, ownerId: number, skuId: number, attributes: LotAttributes) {
   const clean = Object.fromEntries(LOT_FIELDS.map((f) => [f, attributes[f]?.toString().trim() || null])) as Record<(typeof LOT_FIELDS)[number], string | null>;
-  return findOrCreateLot(trx, {
+  return {
     project_id: scope.projectId,
     owner_id: ownerId,
     sku_id: skuId,
@@ -256,7 +256,21 @@ export async function lotFor(trx: Transaction<DB>, scope: StockScope, ownerId: n
     attribute_key: JSON.stringify(LOT_FIELDS.map((f) => clean[f])),
     created_by: scope.operator,
     updated_by: scope.operator,
-  });
+  };
+}
+
+/** The lot of these attributes for the owner and SKU: the same attributes always give the same lot. */
+export async function lotFor(trx: Transaction<DB>, scope: StockScope, ownerId: number, skuId: number, attributes: LotAttributes): Promise<LotRow> {
+  return findOrCreateLot(trx, lotInsert(scope, ownerId, skuId, attributes));
+}
+
+/** `lotFor` of many owner, SKU and attribute sets at once (a receipt of many lines), in the order given. */
+export async function lotsFor(trx: Transaction<DB>, scope: StockScope, wanted: readonly { ownerId: number; skuId: number; attributes: LotAttributes }[]): Promise<LotRow[]> {
+  const inserts = wanted.map((w) => lotInsert(scope, w.ownerId, w.skuId, w.attributes));
+  const distinct = new Map(inserts.map((l) => [`${l.owner_id}|${l.sku_id}|${l.attribute_key}`, l]));
+  const rows = await findOrCreateLots(trx, [...distinct.values()]);
+  const byKey = new Map(rows.map((r) => [`${r.owner_id}|${r.sku_id}|${r.attribute_key}`, r]));
+  return inserts.map((l) => byKey.get(`${l.owner_id}|${l.sku_id}|${l.attribute_key}`)!);
 }
 
 interface Common {
