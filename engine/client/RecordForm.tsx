@@ -12,6 +12,7 @@ import { computeCalculatedFields } from './model/computeCalculatedFields.js';
 import { fieldsWithTooManyDecimals } from './model/checkDecimals.js';
 import { fieldErrorsToErrorSchema } from './model/fieldErrorsToErrorSchema.js';
 import { useChoices } from './useChoices.js';
+import { ChoiceSelectWidget, type ChoiceSearchContext } from './ChoiceSelectWidget.js';
 import { columnsFor, formLayout, type LayoutSection } from './model/formLayout.js';
 
 type FormRecord = Record<string, unknown>;
@@ -86,7 +87,7 @@ function NumberInputWidget(props: WidgetProps) {
   );
 }
 
-const WIDGETS = { localDateTime: LocalDateTimeWidget, engineNumber: NumberInputWidget };
+const WIDGETS = { localDateTime: LocalDateTimeWidget, engineNumber: NumberInputWidget, SelectWidget: ChoiceSelectWidget };
 
 /** What the form's object template needs to lay the fields out (passed as rjsf's form context). */
 interface LayoutContext {
@@ -182,7 +183,7 @@ export function RecordForm(props: RecordFormProps) {
   const columns = columnsFor(formColumnsOf(page), narrow);
   const initialValues = useMemo(() => toFormValues(page, props.initial), [page, props.initial]);
   const formFields = useMemo(() => page.fields.filter((field) => isFormField(page, field, mode)), [page, mode]);
-  const { choices, reloadFor } = useChoices(page, formFields, record, label);
+  const { choices, truncated, reloadFor, searchChoices } = useChoices(page, formFields, record, label);
 
   const widgets = useMemo(() => ({ ...WIDGETS, ...services.widgets }), [services.widgets]);
   const hostWidgets = useMemo(() => Object.keys(services.widgets ?? {}), [services.widgets]);
@@ -196,7 +197,11 @@ export function RecordForm(props: RecordFormProps) {
     () => ({ columns, sections: formLayout(schemas.fields, columns), label }),
     [columns, schemas.fields, label],
   );
-  const formContext = useMemo(() => ({ engineLayout: layout }), [layout]);
+  const choiceSearch = useMemo<ChoiceSearchContext>(
+    () => ({ truncated, searchChoices: (fieldName, text) => searchChoices(fieldName, text, record) }),
+    [truncated, searchChoices, record],
+  );
+  const formContext = useMemo(() => ({ engineLayout: layout, choiceSearch }), [layout, choiceSearch]);
 
   /** Brings a field into view inside the form's own scroll area and puts the cursor in it. */
   const focusField = useCallback(

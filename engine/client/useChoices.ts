@@ -23,6 +23,8 @@ function recordValues(record: Record<string, unknown>): Record<string, ScalarVal
 export function useChoices(page: PageDefinition, fields: readonly FieldDefinition[], record: Record<string, unknown>, label: (code: string) => string) {
   const services = useEngineServices();
   const [choices, setChoices] = useState<ChoiceMap>({});
+  // Lists the server cut at its row cap: their dropdowns search on the server as the user types.
+  const [truncated, setTruncated] = useState<Record<string, boolean>>({});
   const mounted = useRef(true);
   useEffect(() => {
     mounted.current = true;
@@ -31,28 +33,62 @@ export function useChoices(page: PageDefinition, fields: readonly FieldDefinitio
     };
   }, []);
 
+  const fetchChoices = useCallback(
+    async (field: FieldDefinition, current: Record<string, unknown>, search?: string) => {
+      const answer = await services.call<DropdownResponse>('/generic/dropdown', {
+        moduleCode: page.moduleCode,
+        functionCode: page.functionCode,
+        field: field.name,
+        record: recordValues(current),
+        ...(search ? { search } : {}),
+      });
+      const list: ChoiceOption[] = answer.options.map((option) => ({
+        value: option.value,
+        label: option.label ?? (option.labelCode ? label(option.labelCode) : String(option.value)),
+      }));
+      return { list, truncated: answer.truncated };
+    },
+    [page.moduleCode, page.functionCode, services, label],
+  );
+
   const load = useCallback(
     async (field: FieldDefinition, current: Record<string, unknown>) => {
       const options = field.options;
       if (!options) return;
       let list: ChoiceOption[];
+      let cut = false;
       if (options.type === 'static') {
         list = options.items.map((item) => ({ value: item.value, label: label(item.labelCode) }));
       } else {
-        const answer = await services.call<DropdownResponse>('/generic/dropdown', {
-          moduleCode: page.moduleCode,
-          functionCode: page.functionCode,
-          field: field.name,
-          record: recordValues(current),
-        });
-        list = answer.options.map((option) => ({
-          value: option.value,
-          label: option.label ?? (option.labelCode ? label(option.labelCode) : String(option.value)),
-        }));
+        ({ list, truncated: cut } = await fetchChoices(field, current));
       }
-      if (mounted.current) setChoices((previous) => ({ ...previous, [field.name]: list }));
+      if (!mounted.current) return;
+      setChoices((previous) => ({ ...previous, [field.name]: list }));
+      setTruncated((previous) => ({ ...previous, [field.name]: cut }));
     },
-    [page.moduleCode, page.functionCode, services, label],
+    [fetchChoices, label],
+  );
+
+  /**
+   * The choices of a cut list that match `text`, asked of the server; the current value's choice
+   * stays in the list so the field keeps showing it.
+   */
+  const searchChoices = useCallback(
+    (fieldName: string, text: string, current: Record<string, unknown>) => {
+      const field = fields.find((f) => f.name === fieldName);
+      if (!field?.options || field.options.type === 'static') return;
+      fetchChoices(field, current, text.trim() || undefined)
+        .then(({ list }) => {
+          if (!mounted.current) return;
+          setChoices((previous) => {
+            const kept = (previous[fieldName] ?? []).filter((choice) => choice.value === current[fieldName] && !list.some((c) => c.value === choice.value));
+            return { ...previous, [fieldName]: [...kept, ...list] };
+          });
+        })
+        // A failed search leaves the list as it was; the host already showed the error.
+        .catch(() => undefined);
+    },
+    [fields, fetchChoices],
   );
 
   const reloadFor = useCallback(
@@ -67,5 +103,5 @@ export function useChoices(page: PageDefinition, fields: readonly FieldDefinitio
     [fields, load],
   );
 
-  return { choices, reloadFor, record };
+  return { choices, truncated, reloadFor, searchChoices, record };
 }
