@@ -48,7 +48,7 @@ beforeAll(async () => {
       .selectFrom('sku as s')
       .select('s.id')
       .where('s.owner_id', '=', ownerId)
-      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('inventory_balance as b').select('b.id').whereRef('b.sku_id', '=', 's.id'))))
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('inventory_balance as b').select('b.id').whereRef('b.sku_id', '=', 's.id'))))
       .orderBy('s.id')
       .limit(3)
       .execute()
