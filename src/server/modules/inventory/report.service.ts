@@ -84,7 +84,7 @@ export async function planTransactionLog(db: Kysely<DB>, scope: ReportScope, inp
     total,
     async *batches() {
       for await (const batch of transactionLogBatches(db, filter, BATCH)) {
-        yield batch.map((row) => Object.fromEntries(LOG_COLUMNS.map(([key]) => [key, key === 'trans_time' ? row.trans_time.toISOString() : (row[key] as string | number | null)])));
+        yield batch.map((row) => Object.fromEntries(LOG_COLUMNS.map(([key]) => [key, key === 'trans_time' ? row.trans_time.toISOString() : (row[key])])));
       }
     },
   };
@@ -126,7 +126,7 @@ export async function planBalance(db: Kysely<DB>, scope: ReportScope, input: Bal
       for (let offset = 0; ; offset += BATCH) {
         const { rows } = await standardBalance(db, filter, BATCH, offset);
         if (rows.length === 0) return;
-        yield rows.map((row) => ({ ...row }) as unknown as Row);
+        yield rows.map((row) => ({ ...row }));
         if (rows.length < BATCH) return;
       }
     },
