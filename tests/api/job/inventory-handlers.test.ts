@@ -175,9 +175,19 @@ describe('inventory.storageSnapshot', () => {
     expect(Number((await t.database.db.selectFrom('storage_snapshot').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n)).toBe(before);
   });
 
-  it('is listed among the job classes', async () => {
-    const handlers = json<{ items: { name: string; available: boolean }[] }>(await injectAs(t.app, admin, { method: 'GET', url: '/api/job/handlers' })).items;
-    expect(handlers).toEqual(expect.arrayContaining([{ name: 'inventory.storageSnapshot', area: 'inventory', available: true }, { name: 'inventory.expiryAlert', area: 'inventory', available: true }]));
+  it('is listed among the job classes with what it does and its parameters', async () => {
+    const handlers = json<{ items: { name: string; area: string; available: boolean; description: string | null }[] }>(
+      await injectAs(t.app, admin, { method: 'GET', url: '/api/job/handlers' }),
+    ).items;
+    for (const name of ['inventory.storageSnapshot', 'inventory.expiryAlert', 'report.scheduled']) {
+      const handler = handlers.find((h) => h.name === name);
+      expect(handler, name).toMatchObject({ area: 'inventory', available: true });
+      expect(handler!.description).toMatch(/Parameters: /);
+    }
+    const zh = json<{ items: { name: string; description: string | null }[] }>(
+      await injectAs(t.app, admin, { method: 'GET', url: '/api/job/handlers', headers: { 'x-language': 'zh' } }),
+    ).items;
+    expect(zh.find((h) => h.name === 'inventory.expiryAlert')!.description).toContain('参数');
   });
 });
 
