@@ -1,8 +1,12 @@
 /**
  * Platform services in Chromium against the built app and the real server (fresh embedded database
  * with the demonstration data): the transaction log exported in the background lands in the
- * download center, finishes with every row of the period, and downloads as a valid workbook.
+ * download center, finishes with every row of the period, and downloads as a valid workbook; a
+ * support message sent with a file shows the file on the ticket, which downloads byte for byte.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiCall, apiSignIn, eventually, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
@@ -82,5 +86,38 @@ describe('download center in Chromium', () => {
       if (n > 1) skus.add((r.values as unknown[])[5]);
     });
     expect(skus).toContain(skuCode);
+  });
+
+  it('sends a support message with a file and downloads the file from the ticket', async () => {
+    const { server, browser } = context;
+    const orgs = await apiCall<{ id: number }[]>(server, token, '/generic/support/getOrgs');
+    const projects = await apiCall<{ id: number }[]>(server, token, `/generic/support/getProjects?organizationId=${orgs[0].id}`);
+    const ticket = await apiCall<{ id: number; number: string }>(server, token, '/generic/support/sendSupport', {
+      organizationId: orgs[0].id,
+      projectId: projects[0].id,
+      subject: 'Torn carton',
+      message: 'Received damaged',
+    });
+    const content = Buffer.from('carton,state\nC-1,torn\n');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wms-support-'));
+    const file = path.join(dir, 'cartons.csv');
+    fs.writeFileSync(file, content);
+
+    const page = await signedInPage(browser, server, '/page/support', { acceptDownloads: true });
+    await page.getByTestId('support-screen').waitFor({ timeout: 60_000 });
+    await page.getByTestId('support-list').getByText(ticket.number).click();
+    const drawer = page.getByTestId('support-detail');
+    await drawer.getByTestId('support-files').setInputFiles(file);
+    await drawer.locator('textarea').fill('Photo list attached');
+    const sent = page.waitForResponse((response) => response.url().includes('/generic/support/messageWithFiles'));
+    await drawer.getByTestId('support-send-message').click();
+    expect((await sent).status()).toBe(200);
+    const link = drawer.getByTestId('support-attachment').filter({ hasText: 'cartons.csv' });
+    await link.waitFor();
+    const downloading = page.waitForEvent('download');
+    await link.click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toBe('cartons.csv');
+    expect(Buffer.compare(fs.readFileSync(await download.path()), content)).toBe(0);
   });
 });
