@@ -120,7 +120,7 @@ describe('download center', () => {
     expect((await list(clerk)).map((f) => f.id)).not.toContain(id);
     const job = t.app.areas.job('download.purgeExpired');
     expect(job).toBeDefined();
-    await job!.run({ db: t.database.db, params: {}, log: () => undefined, config: t.config, logger: t.app.log, attempt: 1, run: { id: 0, trigger: 'manual', scheduledFor: new Date() } });
+    await job!.run({ db: t.database.db, params: {}, log: () => undefined, config: t.config, logger: t.app.log, attempt: 1, run: { id: 0, trigger: 'manual', scheduledFor: new Date() }, job: { id: 0, name: 'purge', createdBy: null }, events: t.app.events });
     expect(await t.database.db.selectFrom('download_file').select('id').where('id', '=', id).executeTakeFirst()).toBeUndefined();
     expect(await purgeExpiredDownloads(t.database.db)).toBe(0);
   });

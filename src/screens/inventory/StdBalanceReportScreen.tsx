@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
 import { Button, Input, Space, Table, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../app/public';
+import { api, showSuccess } from '../../app/public';
 
 interface BalanceLine {
   owner_code: string;
@@ -46,6 +46,16 @@ export default function StdBalanceReportScreen() {
     [asOf, skuCode],
   );
 
+  /** The report as a file in the download center, written in the background. */
+  const exportInBackground = async () => {
+    try {
+      await api('/inventory/balanceReport/background', { method: 'POST', body: { asOf, skuCode: skuCode || null } });
+      await showSuccess({ type: 'success', content: t('ui.download.started') });
+    } catch {
+      // Shown by the API client.
+    }
+  };
+
   const columns = [
     { key: 'owner_code', title: t('inv.field.owner') },
     { key: 'sku_code', title: t('inv.field.sku') },
@@ -67,6 +77,9 @@ export default function StdBalanceReportScreen() {
         <Input placeholder={t('inv.field.sku')} value={skuCode} onChange={(e) => setSkuCode(e.target.value)} data-testid="std-balance-sku" style={{ width: 160 }} />
         <Button type="primary" onClick={() => load(1)} disabled={!asOf} data-testid="std-balance-search">
           {t('inv.screen.search')}
+        </Button>
+        <Button onClick={() => void exportInBackground()} disabled={!asOf} data-testid="std-balance-export-background">
+          {t('ui.download.exportBackground')}
         </Button>
       </Space>
       <Table<BalanceLine>

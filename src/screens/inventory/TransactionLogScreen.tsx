@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
 import { Button, Input, Select, Space, Table, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { api, download } from '../../app/public';
+import { api, download, showSuccess } from '../../app/public';
 
 interface LedgerLine {
   id: number;
@@ -28,7 +28,8 @@ const today = () => new Date().toISOString().slice(0, 10);
 /**
  * The transaction log (spec section 5): a type and a query period must be chosen, and the period
  * must lie within the configured number of days; the server refuses otherwise, with its message.
- * The export is streamed by the server as an xlsx file.
+ * The export is streamed by the server as an xlsx file, or written in the background into the
+ * download center.
  */
 export default function TransactionLogScreen() {
   const { t } = useTranslation();
@@ -55,6 +56,16 @@ export default function TransactionLogScreen() {
     },
     [body],
   );
+
+  /** Large periods: the server writes the file into the download center, with its progress there. */
+  const exportInBackground = async () => {
+    try {
+      await api('/inventory/transactionLog/background', { method: 'POST', body: body() });
+      await showSuccess({ type: 'success', content: t('ui.download.started') });
+    } catch {
+      // The refusal (type, period) is shown by the API client.
+    }
+  };
 
   const columns = [
     { key: 'trans_time', title: t('inv.field.transTime'), render: (value: string) => value.replace('T', ' ').slice(0, 19) },
@@ -94,6 +105,9 @@ export default function TransactionLogScreen() {
         </Button>
         <Button onClick={() => void download('/inventory/exportInvTranLog', { method: 'POST', body: body() }).catch(() => undefined)} data-testid="transaction-log-export">
           {t('inv.screen.export')}
+        </Button>
+        <Button onClick={() => void exportInBackground()} data-testid="transaction-log-export-background">
+          {t('ui.download.exportBackground')}
         </Button>
       </Space>
       <Table<LedgerLine>

@@ -1,11 +1,11 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Button, Drawer, Input, List, Select, Space, Table, Tag, Timeline, Typography } from 'antd';
-import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import { Alert, Button, Drawer, Input, List, Select, Space, Table, Tag, Timeline, Typography } from 'antd';
+import { PaperClipOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGES } from '../../common/languages';
 import { formatDateTime, useSession } from '../../app/public';
 import { CreateTicketDialog } from './CreateTicketDialog';
-import { supportApi, type LogEntry, type Ticket, type TicketDetail } from './support-api';
+import { ATTACHMENT_LIMIT_BYTES, supportApi, type LogEntry, type MessageFile, type Ticket, type TicketDetail } from './support-api';
 
 const STATUS_COLOURS: Record<Ticket['status'], string> = { open: 'blue', answered: 'green', closed: 'default' };
 
@@ -105,11 +105,15 @@ function TicketDrawer({ ticketId, when, onClose, onChanged }: { ticketId: number
   const [detail, setDetail] = useState<TicketDetail>();
   const [log, setLog] = useState<LogEntry[]>([]);
   const [message, setMessage] = useState('');
+  const [files, setFiles] = useState<File[]>([]);
+  const [attached, setAttached] = useState<MessageFile[]>([]);
+  const tooLarge = files.reduce((sum, file) => sum + file.size, 0) > ATTACHMENT_LIMIT_BYTES;
 
   const load = useCallback(async () => {
-    const [d, l] = await Promise.all([supportApi.detail(ticketId), supportApi.log(ticketId)]);
+    const [d, l, a] = await Promise.all([supportApi.detail(ticketId), supportApi.log(ticketId), supportApi.attachments(ticketId)]);
     setDetail(d);
     setLog(l);
+    setAttached(a.items);
   }, [ticketId]);
 
   useEffect(() => {
@@ -150,7 +154,21 @@ function TicketDrawer({ ticketId, when, onClose, onChanged }: { ticketId: number
             dataSource={detail.messages}
             renderItem={(m) => (
               <List.Item>
-                <List.Item.Meta title={`${m.author} · ${when(m.at)}`} description={<Typography.Paragraph style={{ whiteSpace: 'pre-wrap', marginBottom: 0 }}>{m.text}</Typography.Paragraph>} />
+                <List.Item.Meta
+                  title={`${m.author} · ${when(m.at)}`}
+                  description={
+                    <>
+                      <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', marginBottom: 0 }}>{m.text}</Typography.Paragraph>
+                      {attached
+                        .filter((file) => file.messageId === m.id)
+                        .map((file) => (
+                          <Button key={file.id} type="link" size="small" icon={<PaperClipOutlined />} data-testid="support-attachment" onClick={() => void supportApi.downloadAttachment(file.id).catch(() => undefined)}>
+                            {file.fileName}
+                          </Button>
+                        ))}
+                    </>
+                  }
+                />
               </List.Item>
             )}
           />
@@ -159,17 +177,30 @@ function TicketDrawer({ ticketId, when, onClose, onChanged }: { ticketId: number
               <Input.TextArea value={message} onChange={(e) => setMessage(e.target.value)} rows={2} maxLength={4000} />
               <Button
                 type="primary"
-                disabled={!message.trim()}
+                disabled={!message.trim() || tooLarge}
+                data-testid="support-send-message"
                 onClick={() =>
                   void act(async () => {
-                    await supportApi.message(ticketId, message);
+                    if (files.length > 0) await supportApi.messageWithFiles(ticketId, message, files);
+                    else await supportApi.message(ticketId, message);
                     setMessage('');
+                    setFiles([]);
                   })
                 }
               >
                 {t('support.ui.addMessage')}
               </Button>
             </Space.Compact>
+          )}
+          {header.status !== 'closed' && (
+            <Space direction="vertical" style={{ width: '100%', marginBottom: 12 }}>
+              <label>
+                <PaperClipOutlined /> {t('support.ui.attach')}{' '}
+                <input type="file" multiple data-testid="support-files" onChange={(e) => setFiles(Array.from(e.target.files ?? []))} />
+              </label>
+              {/* Spec section 5: the cap is refused before the upload starts (and again by the server). */}
+              {tooLarge && <Alert type="error" showIcon message={t('errors.ATTACHMENT_TOTAL_TOO_LARGE', { limit: '500 MB' })} />}
+            </Space>
           )}
           <Typography.Title level={5}>{t('support.ui.log')}</Typography.Title>
           <Timeline items={log.map((entry) => ({ children: `${when(entry.at)} · ${entry.by} · ${entry.action}` }))} />

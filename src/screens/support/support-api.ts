@@ -1,4 +1,4 @@
-import { api } from '../../app/public';
+import { api, download } from '../../app/public';
 
 /** A ticket as `/generic/support/*` answers it. */
 export interface Ticket {
@@ -40,6 +40,18 @@ export interface LogEntry {
   details: Record<string, unknown> | null;
 }
 
+/** A file sent with a message. */
+export interface MessageFile {
+  id: number;
+  messageId: number;
+  fileName: string;
+  contentType: string;
+  size: number;
+}
+
+/** The attachment cap of spec section 5; the server checks it again with its configured value. */
+export const ATTACHMENT_LIMIT_BYTES = 500 * 1024 * 1024;
+
 const BASE = '/generic/support';
 
 export const supportApi = {
@@ -52,6 +64,15 @@ export const supportApi = {
   send: (body: Record<string, unknown>) => api<Ticket>(`${BASE}/sendSupport`, { method: 'POST', body, quiet: true }),
   sendReopenAsn: (body: Record<string, unknown>) => api<Ticket>(`${BASE}/sendSupportA01ReopenASN`, { method: 'POST', body, quiet: true }),
   message: (ticketId: number, message: string) => api<Ticket>(`${BASE}/message`, { method: 'POST', body: { ticketId, message } }),
+  messageWithFiles: (ticketId: number, message: string, files: File[]) => {
+    const form = new FormData();
+    form.append('ticketId', String(ticketId));
+    form.append('message', message);
+    for (const file of files) form.append('file', file, file.name);
+    return api<{ ticketId: number; files: number }>(`${BASE}/messageWithFiles`, { method: 'POST', body: form });
+  },
+  attachments: (ticketId: number) => api<{ items: MessageFile[] }>(`${BASE}/getAttachments`, { method: 'POST', body: { ticketId } }),
+  downloadAttachment: (id: number) => download(`${BASE}/downloadAttachment`, { method: 'POST', body: { id } }),
   close: (ticketId: number) => api<Ticket>(`${BASE}/close`, { method: 'POST', body: { ticketId } }),
   reopen: (ticketId: number) => api<Ticket>(`${BASE}/reopen`, { method: 'POST', body: { ticketId } }),
   approve: (ticketId: number) => api<Ticket>(`${BASE}/approveA01ReopenASN`, { method: 'POST', body: { ticketId } }),

@@ -127,6 +127,10 @@ export interface JobContext {
   attempt: number;
   /** The run: its id, what started it and the tick (or request time) it is for. */
   run: { id: number; trigger: 'schedule' | 'manual'; scheduledFor: Date };
+  /** The job being run: who created it receives what it produces when no one else is named. */
+  job: { id: number; name: string; createdBy: string | null };
+  /** The bus a handler raises notifications and domain events with, inside its own transactions. */
+  events: EventBus;
 }
 
 /**

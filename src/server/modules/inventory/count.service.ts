@@ -18,6 +18,7 @@ import {
   type CountTicketRow,
 } from './count.repository.js';
 import { documentScope, type DocumentActor } from './document.service.js';
+import { notifyWarehouse } from './inventory.notices.js';
 import { applyStockChanges, type StockChange } from './inventory.service.js';
 
 /**
@@ -128,11 +129,33 @@ function finalCount(line: Pick<CountLineRow, 'counted_qty' | 'recount_qty'>): De
   return value === null ? null : new Decimal(value);
 }
 
-async function refreshTicketStatus(trx: Transaction<DB>, ticket: CountTicketRow, by: string): Promise<void> {
+async function refreshTicketStatus(trx: Transaction<DB>, actor: DocumentActor, ticket: CountTicketRow, by: string): Promise<void> {
   const lines = await ticketLines(trx, Number(ticket.id));
   const done = lines.every((l) => l.status === 'counted');
   const status = done ? 'counted' : 'open';
   if (status !== ticket.status) await updateTicket(trx, Number(ticket.id), { status, updated_by: by });
+  if (status === 'counted' && ticket.status !== 'counted') await noticeVariance(trx, actor, ticket, lines.filter((l) => !finalCount(l)?.equals(l.system_qty)).length);
+}
+
+/**
+ * A ticket whose counting just finished with lines off the system qty awaits approval: the holders
+ * of the count's approve verb in the warehouse are told, in the transaction of the last count, the
+ * counter who finished it not.
+ */
+async function noticeVariance(trx: Transaction<DB>, actor: DocumentActor, ticket: CountTicketRow, varianceLines: number): Promise<void> {
+  if (varianceLines === 0 || !actor.events) return;
+  await notifyWarehouse(trx, actor.events, {
+    warehouseId: Number(ticket.warehouse_id),
+    projectId: Number(ticket.project_id),
+    right: 'inventory.count:approve',
+    exceptLogin: actor.user.loginAccount,
+    category: 'approval',
+    title: { key: 'inv.notice.countVariance' },
+    body: { key: 'inv.notice.countVarianceBody' },
+    params: { ticketNo: ticket.ticket_no, lines: varianceLines },
+    link: `cycleCount?ticketNo=${encodeURIComponent(ticket.ticket_no)}`,
+    by: actor.user.loginAccount,
+  });
 }
 
 /** The writer's part of a count entry on the engine page: the count, or the recount of a line sent to recount. */
@@ -148,14 +171,19 @@ export async function checkCountEntry(trx: Transaction<DB>, actor: DocumentActor
   values.counted_by = by;
   values.counted_at = new Date();
   // The ticket's status follows once this line is written: every line counted makes it counted.
-  await afterEntry(trx, ticket, Number(old._key ?? old.id), by);
+  await afterEntry(trx, actor, ticket, Number(old._key ?? old.id), qty, by);
 }
 
-async function afterEntry(trx: Transaction<DB>, ticket: CountTicketRow, lineId: number, by: string): Promise<void> {
+async function afterEntry(trx: Transaction<DB>, actor: DocumentActor, ticket: CountTicketRow, lineId: number, qty: Decimal, by: string): Promise<void> {
   const lines = await ticketLines(trx, Number(ticket.id));
   const done = lines.every((l) => Number(l.id) === lineId || l.status === 'counted');
   const status = done ? 'counted' : 'open';
   if (status !== ticket.status) await updateTicket(trx, Number(ticket.id), { status, updated_by: by });
+  if (status === 'counted' && ticket.status !== 'counted') {
+    // The line being entered is written after this hook: its final count is the one entered now.
+    const variances = lines.filter((l) => !(Number(l.id) === lineId ? qty : finalCount(l))?.equals(l.system_qty)).length;
+    await noticeVariance(trx, actor, ticket, variances);
+  }
 }
 
 /** The handheld's blind count entry: one line's count (or recount). */
@@ -173,7 +201,7 @@ export async function enterCount(trx: Transaction<DB>, actor: DocumentActor, lin
     counted_at: new Date(),
     updated_by: scope.operator,
   });
-  await refreshTicketStatus(trx, ticket, scope.operator);
+  await refreshTicketStatus(trx, actor, ticket, scope.operator);
 }
 
 /** Recount: the counted lines whose count differs from the system qty are counted again. */

@@ -3,6 +3,7 @@ import type { Transaction } from 'kysely';
 import { AppError, type FieldError } from '../../../common/errors.js';
 import type { RightName } from '../../../common/rights.js';
 import type { DB } from '../../db/schema.js';
+import type { EventBus } from '../../events/events.js';
 import type { SessionUser } from '../../http/access.js';
 import { hasRight } from '../access/rights.js';
 import {
@@ -25,6 +26,7 @@ import {
   type StockRow,
 } from './document.repository.js';
 import { applyStockChanges, availableOf, lotFor, type StockChange, type StockScope } from './inventory.service.js';
+import { notifyWarehouse } from './inventory.notices.js';
 import type { DocType } from './inventory.tables.js';
 
 /**
@@ -58,6 +60,8 @@ export const RELEASE_VERB = 'inventory.hold:release' as RightName;
 
 export interface DocumentActor {
   user: Pick<SessionUser, 'userId' | 'isAdmin' | 'loginAccount' | 'projectId' | 'warehouseId'>;
+  /** The bus the action's notifications go out on (approval requested, count variance); none without it. */
+  events?: EventBus;
 }
 
 function scopeOf(actor: DocumentActor): StockScope {
@@ -112,6 +116,21 @@ export async function requestApproval(trx: Transaction<DB>, actor: DocumentActor
   if (doc.status !== 'new') throw statusError(doc);
   await linesOf(trx, doc);
   await updateDocument(trx, Number(doc.id), { status: 'requested', requested_by: actor.user.loginAccount, requested_at: new Date(), updated_by: actor.user.loginAccount });
+  // The people who may approve hear of it with the request (same transaction), the requester not.
+  if (actor.events) {
+    await notifyWarehouse(trx, actor.events, {
+      warehouseId: Number(doc.warehouse_id),
+      projectId: Number(doc.project_id),
+      right: approveVerb(docType),
+      exceptLogin: actor.user.loginAccount,
+      category: 'approval',
+      title: { key: 'inv.notice.approvalRequested' },
+      body: { key: 'inv.notice.approvalRequestedBody' },
+      params: { docNo: doc.doc_no, by: actor.user.loginAccount },
+      link: `${DOC_PAGES[docType]}?docNo=${encodeURIComponent(doc.doc_no)}`,
+      by: actor.user.loginAccount,
+    });
+  }
 }
 
 /** Cancel request: requested -> new (the requester withdraws it, or an approver sends it back). */

@@ -34,7 +34,7 @@ function docTypeOf(functionCode: string): DocType {
 
 const done = (count: number) => ({ result: { count }, messageCode: 'inv.behaviour.done', messageParams: { count } });
 
-function documentAction(name: string, run: (context: Pick<BehaviourContext, 'trx' | 'user'>, type: DocType, id: number) => Promise<unknown>, right?: RightName): BehaviourDefinition {
+function documentAction(name: string, run: (context: Pick<BehaviourContext, 'trx' | 'user' | 'events'>, type: DocType, id: number) => Promise<unknown>, right?: RightName): BehaviourDefinition {
   return defineBehaviour({
     name,
     ...(right ? { right } : {}),
@@ -59,7 +59,7 @@ export const documentBehaviours: BehaviourDefinition[] = [
   confirmOf('transfer'),
   confirmOf('hold'),
   documentAction('inventory.document.cancel', ({ trx, user }, type, id) => cancelDocument(trx, { user }, type, id)),
-  documentAction('inventory.document.requestApproval', ({ trx, user }, type, id) => requestApproval(trx, { user }, type, id)),
+  documentAction('inventory.document.requestApproval', ({ trx, user, events }, type, id) => requestApproval(trx, { user, events }, type, id)),
   documentAction('inventory.document.cancelRequest', ({ trx, user }, type, id) => cancelRequest(trx, { user }, type, id)),
   documentAction('inventory.transfer.transit', ({ trx, user }, _type, id) => transitDocument(trx, { user }, id), confirmVerb('transfer')),
   documentAction('inventory.transfer.cancelTransit', ({ trx, user }, _type, id) => cancelTransit(trx, { user }, id), confirmVerb('transfer')),

@@ -6,7 +6,12 @@ import * as m0100 from './migrations/0100_inventory.js';
 import * as m0101 from './migrations/0101_inventory_documents.js';
 import * as m0102 from './migrations/0102_inventory_views.js';
 import * as m0103 from './migrations/0103_inventory_menu.js';
+import * as m0105 from './migrations/0105_storage_snapshot.js';
+import { inventoryJobs } from './inventory.jobs.js';
+import { scheduledReportJob } from './report.job.js';
+import { inventoryReportRoutes } from './report.routes.js';
 import './inventory.tables.js';
+import './storage.tables.js';
 
 /**
  * Inventory (spec sections 1 and 2; DESIGN.md section 5): lots, the balance and the append-only
@@ -16,8 +21,11 @@ import './inventory.tables.js';
  */
 export const inventoryModule = defineModule({
   name: 'inventory',
-  migrations: { '0100_inventory': m0100, '0101_inventory_documents': m0101, '0102_inventory_views': m0102, '0103_inventory_menu': m0103 },
-  routes: inventoryRoutes,
+  migrations: { '0100_inventory': m0100, '0101_inventory_documents': m0101, '0102_inventory_views': m0102, '0103_inventory_menu': m0103, '0105_storage_snapshot': m0105 },
+  async routes(app, options) {
+    await inventoryRoutes(app, options);
+    await inventoryReportRoutes(app, options);
+  },
   behaviours: [...documentBehaviours, ...countBehaviours],
   writers: [documentWriter, documentLineWriter, countLineWriter, countPlanWriter],
   rights: [
@@ -33,5 +41,6 @@ export const inventoryModule = defineModule({
     { right: 'inventory.count:create', labelCode: 'inv.verb.createCount' },
     { right: 'inventory.count:approve', labelCode: 'inv.verb.approveCount' },
   ],
-  serviceOnlyTables: ['lot', 'inventory_balance', 'inventory_transaction'],
+  jobs: [...inventoryJobs, scheduledReportJob],
+  serviceOnlyTables: ['lot', 'inventory_balance', 'inventory_transaction', 'storage_snapshot', 'expiry_alert_sent'],
 });

@@ -58,7 +58,7 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         run: (user, id) => inTransaction(db, (trx) => confirmDocument(trx, { user }, type, id)),
       },
       { path: 'cancel', right: editRight(type), summary: 'Cancel the document (cannot be undone)', run: (user, id) => inTransaction(db, (trx) => cancelDocument(trx, { user }, type, id)) },
-      { path: 'requestApproval', right: editRight(type), summary: 'Request approval', run: (user, id) => inTransaction(db, (trx) => requestApproval(trx, { user }, type, id)) },
+      { path: 'requestApproval', right: editRight(type), summary: 'Request approval', run: (user, id) => inTransaction(db, (trx) => requestApproval(trx, { user, events: app.events }, type, id)) },
       { path: 'cancelRequest', right: editRight(type), summary: 'Withdraw the approval request', run: (user, id) => inTransaction(db, (trx) => cancelRequest(trx, { user }, type, id)) },
     ];
     if (type === 'transfer') {
@@ -230,7 +230,7 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      await inTransaction(db, (trx) => enterCount(trx, { user: requireUser(request) }, request.body.lineId, request.body.qty));
+      await inTransaction(db, (trx) => enterCount(trx, { user: requireUser(request), events: app.events }, request.body.lineId, request.body.qty));
       return { ok: true as const };
     },
   );

@@ -101,11 +101,11 @@ export const documentLineWriter = defineWriter({
 export const countLineWriter = defineWriter({
   name: 'inventory.countLine',
 
-  async beforeSave({ trx, user, old, values }) {
+  async beforeSave({ trx, user, events, old, values }) {
     if (old === null) throw new AppError('PAGE_READ_ONLY');
     const ticket = await openTicketForLines(trx, { user }, Number(old.ticket_id));
     refuseUnchanged(old, values);
-    await checkCountEntry(trx, { user }, ticket, old, values);
+    await checkCountEntry(trx, { user, events }, ticket, old, values);
   },
 });
 

@@ -27,7 +27,10 @@ const DEFAULT_TRANS_LOG_DAYS = 31;
 
 export const TRANS_TYPES = ['all', 'receive', 'putaway', 'move', 'adjust', 'hold', 'release', 'transfer_out', 'transfer_in', 'count', 'allocate', 'unallocate', 'pick', 'unpick', 'ship'] as const;
 
-function scope(user: SessionUser): { projectId: number; warehouseId: number } {
+/** Whose rules and stock a query follows: a session's scope, or the one a scheduled report names. */
+export type ReportScope = Pick<SessionUser, 'organizationId' | 'projectId' | 'warehouseId'>;
+
+function scope(user: ReportScope): { projectId: number; warehouseId: number } {
   if (user.projectId === null) throw new AppError('OUT_OF_SCOPE', { scope: 'project' });
   if (user.warehouseId === null) throw new AppError('OUT_OF_SCOPE', { scope: 'warehouse' });
   return { projectId: user.projectId, warehouseId: user.warehouseId };
@@ -55,7 +58,7 @@ export async function transLogMaxDays(db: Kysely<DB>, organizationId: number | n
 }
 
 /** Checks the spec's rules and answers the ledger filter. */
-export async function transactionLogFilter(db: Kysely<DB>, user: SessionUser, input: TransactionLogInput): Promise<TransactionLogFilter> {
+export async function transactionLogFilter(db: Kysely<DB>, user: ReportScope, input: TransactionLogInput): Promise<TransactionLogFilter> {
   const { projectId, warehouseId } = scope(user);
   const errors: FieldError[] = [];
   if (!input.transType) errors.push({ field: 'transType', code: 'FIELD_REQUIRED' });

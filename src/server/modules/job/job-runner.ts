@@ -76,7 +76,7 @@ export class JobRunner {
       const handler = areas.job(job.handler);
       if (!handler) throw new Error(`no area of this application registers the job handler "${job.handler}"`);
       const params = Object.fromEntries((await findJobParams(db, Number(job.id))).map((p) => [p.name, p.value ?? '']));
-      await handler.run({ db, params, log, config, logger: logger.child({ job: job.name, runId }), attempt: started.attempts, run });
+      await handler.run({ db, params, log, config, logger: logger.child({ job: job.name, runId }), attempt: started.attempts, run, job: { id: Number(job.id), name: job.name, createdBy: job.created_by }, events });
       log('succeeded');
     } catch (error) {
       failure = error instanceof Error ? error.message : String(error);

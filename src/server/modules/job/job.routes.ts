@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { translate } from '../../http/i18n.js';
 import { requireUser } from '../../http/access-plugin.js';
 import { ErrorBodySchema } from '../../http/schemas.js';
 import { inTransaction } from '../../db/transaction.js';
@@ -79,10 +80,22 @@ export const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['job'],
         summary: 'The job handlers (classes) the application registers',
-        response: { 200: Type.Object({ items: Type.Array(Type.Object({ name: Type.String(), area: Type.String(), available: Type.Boolean() })) }), ...errors },
+        response: {
+          200: Type.Object({
+            items: Type.Array(Type.Object({ name: Type.String(), area: Type.String(), available: Type.Boolean(), description: Type.Union([Type.String(), Type.Null()]) })),
+          }),
+          ...errors,
+        },
       },
     },
-    async () => ({ items: await listHandlers(db) }),
+    // What each class does and its parameters, in the caller's language (`job.handler.<name>`).
+    async (request) => ({
+      items: (await listHandlers(db)).map((handler) => {
+        const key = `job.handler.${handler.name}`;
+        const text = translate(request.language, key);
+        return { ...handler, description: text === key ? null : text };
+      }),
+    }),
   );
 
   app.get(

@@ -1,5 +1,6 @@
 import { defineModule } from '../area.js';
 import * as m0095 from './migrations/0095_support.js';
+import { supportAttachmentRoutes } from './support.attachment.routes.js';
 import { supportRoutes } from './support.routes.js';
 import './support.reopen.js';
 import './support.tables.js';
@@ -12,7 +13,10 @@ import './support.tables.js';
 export const supportModule = defineModule({
   name: 'support',
   migrations: { '0095_support': m0095 },
-  routes: supportRoutes,
+  async routes(app, options) {
+    await supportRoutes(app, options);
+    await supportAttachmentRoutes(app, options);
+  },
   rights: [
     { right: 'support.ticket:answer', labelCode: 'support.verb.answer' },
     { right: 'support.ticket:approve', labelCode: 'support.verb.approve' },

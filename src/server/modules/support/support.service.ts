@@ -55,7 +55,7 @@ function reaches(reach: TicketReach, ticket: TicketRow): boolean {
 }
 
 /** A ticket the caller may see; another's ticket answers as if it did not exist. */
-async function visibleTicket(db: Kysely<DB>, user: SessionUser, id: number, lock?: Transaction<DB>): Promise<TicketRow> {
+export async function visibleTicket(db: Kysely<DB>, user: SessionUser, id: number, lock?: Transaction<DB>): Promise<TicketRow> {
   const ticket = lock ? await lockTicket(lock, id) : await findTicket(db, id);
   if (!ticket || !reaches(await reachOf(db, user), ticket)) throw new AppError('NO_RECORD');
   return ticket;

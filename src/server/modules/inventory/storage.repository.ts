@@ -1,0 +1,121 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { DB } from '../../db/schema.js';
+import './storage.tables.js';
+
+/** SQL of the storage snapshot, the expiry alert and the people inventory notices go to. */
+
+export interface WarehouseRow {
+  id: number;
+  code: string;
+  timeZone: string;
+}
+
+/** Every warehouse, or the one of this code (none when no warehouse has it). */
+export async function findWarehouses(db: Kysely<DB>, code: string | undefined): Promise<WarehouseRow[]> {
+  let query = db.selectFrom('warehouse').select(['id', 'code', 'time_zone']).orderBy('id');
+  if (code !== undefined) query = query.where('code', '=', code);
+  return (await query.execute()).map((w) => ({ id: Number(w.id), code: w.code, timeZone: w.time_zone }));
+}
+
+/** The calendar day a moment falls on in a time zone, shifted by whole days. */
+export async function dayInZone(db: Kysely<DB>, at: Date, timeZone: string, shiftDays: number): Promise<string> {
+  const result = await sql<{ day: string }>`select to_char((${at}::timestamptz at time zone ${timeZone})::date + ${shiftDays}::int, 'YYYY-MM-DD') as day`.execute(db);
+  return result.rows[0].day;
+}
+
+/**
+ * Replaces one warehouse's snapshot of a day: the on-hand at `asOf` (today's balance less the ledger
+ * written after it) summed by project x owner x SKU, with the distinct locations, LPNs and pallet
+ * ids that held it. Answers the rows written.
+ */
+export async function replaceSnapshot(trx: Transaction<DB>, input: { day: string; warehouseId: number; asOf: Date; by: string }): Promise<{ rows: number; qty: string }> {
+  const { day, warehouseId, asOf, by } = input;
+  await trx.deleteFrom('storage_snapshot').where('snapshot_date', '=', day).where('warehouse_id', '=', warehouseId).execute();
+  const result = await sql<{ n: string; qty: string | null }>`
+    with later as (
+      select balance_id, sum(qty) as qty
+      from inventory_transaction
+      where warehouse_id = ${warehouseId} and trans_time > ${asOf}
+      group by balance_id
+    ), stock as (
+      select b.project_id, b.owner_id, b.sku_id, b.location_id, b.lpn, l.pallet_id, b.on_hand_qty - coalesce(later.qty, 0) as qty
+      from inventory_balance b
+      join lot l on l.id = b.lot_id
+      left join later on later.balance_id = b.id
+      where b.warehouse_id = ${warehouseId}
+    ), written as (
+      insert into storage_snapshot (snapshot_date, project_id, warehouse_id, owner_id, sku_id, on_hand_qty, location_count, lpn_count, pallet_count, taken_by)
+      select ${day}::date, project_id, ${warehouseId}, owner_id, sku_id, sum(qty), count(distinct location_id),
+             count(distinct nullif(lpn, '')), count(distinct nullif(pallet_id, '')), ${by}
+      from stock
+      where qty <> 0
+      group by project_id, owner_id, sku_id
+      returning on_hand_qty
+    )
+    select count(*)::text as n, sum(on_hand_qty)::text as qty from written`.execute(trx);
+  return { rows: Number(result.rows[0]?.n ?? 0), qty: result.rows[0]?.qty ?? '0' };
+}
+
+export interface ExpiringLot {
+  lotId: number;
+  projectId: number;
+  expired: boolean;
+  qty: string;
+}
+
+/** Lots with stock on hand in the warehouse whose expiry date is on or before `until` (expired ones included). */
+export async function findExpiringLots(db: Kysely<DB>, warehouseId: number, today: string, until: string): Promise<ExpiringLot[]> {
+  const result = await sql<{ lot_id: string; project_id: string; expired: boolean; qty: string }>`
+    select l.id as lot_id, l.project_id, l.expiry_date < ${today}::date as expired, sum(b.on_hand_qty)::text as qty
+    from inventory_balance b
+    join lot l on l.id = b.lot_id
+    where b.warehouse_id = ${warehouseId} and b.on_hand_qty > 0 and l.expiry_date is not null and l.expiry_date <= ${until}::date
+    group by l.id, l.project_id, l.expiry_date
+    order by l.expiry_date, l.id`.execute(db);
+  return result.rows.map((r) => ({ lotId: Number(r.lot_id), projectId: Number(r.project_id), expired: r.expired, qty: r.qty }));
+}
+
+/** Records the lots as announced today; answers those not announced before (a lot is announced once a day). */
+export async function markAlertsSent(trx: Transaction<DB>, day: string, warehouseId: number, lotIds: number[]): Promise<Set<number>> {
+  if (lotIds.length === 0) return new Set();
+  const rows = await trx
+    .insertInto('expiry_alert_sent')
+    .values(lotIds.map((lotId) => ({ alert_date: day, warehouse_id: warehouseId, lot_id: lotId })))
+    .onConflict((oc) => oc.columns(['alert_date', 'warehouse_id', 'lot_id']).doNothing())
+    .returning('lot_id')
+    .execute();
+  return new Set(rows.map((r) => Number(r.lot_id)));
+}
+
+/**
+ * Enabled users who may work in the warehouse (granted it, or administrators) and, when a project
+ * is given, in the project; the right itself is checked by the caller. At most `limit`, lowest ids
+ * first, never the account left out.
+ */
+export async function findWarehouseUsers(
+  db: Kysely<DB>,
+  input: { warehouseId: number; projectId: number | null; exceptLogin?: string | null; limit: number },
+): Promise<Array<{ id: number; isAdmin: boolean }>> {
+  let query = db
+    .selectFrom('app_user as u')
+    .select(['u.id', 'u.is_admin'])
+    .where('u.enabled', '=', true)
+    .where((eb) =>
+      eb.or([
+        eb('u.is_admin', '=', true),
+        eb.exists(eb.selectFrom('user_warehouse as uw').select('uw.user_id').whereRef('uw.user_id', '=', 'u.id').where('uw.warehouse_id', '=', input.warehouseId)),
+      ]),
+    );
+  if (input.projectId !== null) {
+    const projectId = input.projectId;
+    query = query.where((eb) =>
+      eb.or([
+        eb('u.is_admin', '=', true),
+        eb.exists(eb.selectFrom('user_project as up').select('up.user_id').whereRef('up.user_id', '=', 'u.id').where('up.project_id', '=', projectId)),
+      ]),
+    );
+  }
+  if (input.exceptLogin) query = query.where('u.login_account', '<>', input.exceptLogin);
+  const rows = await query.orderBy('u.id').limit(input.limit).execute();
+  return rows.map((r) => ({ id: Number(r.id), isAdmin: r.is_admin }));
+}
