@@ -7,10 +7,10 @@ import { createTestDatabase, onRealServer, type TestDatabase } from '../../helpe
 
 /**
  * Two app nodes on one PostgreSQL database (DESIGN.md section 9): a job scheduled every second
- * runs exactly once per tick across both, for JOB_TWO_NODE_SECONDS (default 20) seconds. Needs
+ * runs exactly once per tick across both, for JOB_TWO_NODE_SECONDS (default 60: a minute) seconds. Needs
  * two real sessions, so it runs only on the real server.
  */
-const SECONDS = Number(process.env.JOB_TWO_NODE_SECONDS ?? 20);
+const SECONDS = Number(process.env.JOB_TWO_NODE_SECONDS ?? 60);
 
 /** Every execution of the handler, by tick, whichever node ran it (both nodes live in this process). */
 const executions: { tick: string; node: string }[] = [];
