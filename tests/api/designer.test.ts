@@ -379,7 +379,7 @@ describe('designer: definition store, publish rules, copy, export/import', () =>
     const administrative = new Set([
       ...['masterdata/menu', 'masterdata/sysModule', 'masterdata/project', 'masterdata/whs', 'setup/user', 'setup/role', 'setup/rolePermission', 'setup/roleVerb', 'setup/all_rule'],
       ...['setup/userOrganization', 'setup/userProject', 'setup/userWarehouse', 'setup/userRole'],
-      ...['inbound/po', 'inbound/poLine', 'inbound/asn', 'inbound/asnLine', 'outbound/so', 'outbound/soDetail'],
+      ...['inbound/po', 'inbound/poLine', 'inbound/asn', 'inbound/asnLine', 'outbound/so', 'outbound/soDetail', 'outbound/pso', 'outbound/psoDetail'],
       ...['invAdjust', 'invAdjustLine', 'invHold', 'invHoldLine', 'invTransfer', 'invTransferLine', 'lnvnMove', 'lnvnMoveLine', 'cycleCountMaster', 'cycleCountLine'].map((f) => `inventory/${f}`),
     ]);
     const isAdministrative = (file: string) => administrative.has(file.replace(/\.page\.json$/, ''));

@@ -38,9 +38,12 @@ describe('inbound from purchase order to putaway in Chromium', () => {
   async function choose(page: Page, inputId: string, text: string): Promise<void> {
     await page.locator(`.ant-select:has(#${inputId})`).click();
     const options = page.locator('.ant-select-dropdown:visible .ant-select-item-option');
-    // The choices load when the form opens.
+    // The choices load when the form opens; typing filters them by the label the user reads.
     await eventually(() => options.count()).toBeGreaterThan(0);
-    await options.filter({ hasText: new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }).first().click();
+    await page.locator(`#${inputId}`).pressSequentially(text);
+    const exact = options.filter({ hasText: new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) });
+    await eventually(() => exact.count()).toBeGreaterThan(0);
+    await exact.first().click();
   }
 
   /** Saves the open form and waits until it closed (the save was accepted). */
@@ -82,8 +85,8 @@ describe('inbound from purchase order to putaway in Chromium', () => {
     await subPages.locator('.ant-tabs-tab').filter({ hasText: 'Lines' }).click();
     const linePage = subPages.locator('[data-testid="engine-page"][data-function="poLine"]').first();
     for (const [sku, qty] of [
-      [skus[0], 10],
-      [skus[1], 5],
+      [skus[10], 10],
+      [skus[11], 5],
     ] as const) {
       await linePage.locator(':scope > [data-testid="engine-toolbar"]').getByTestId('engine-add').click();
       await ui.waitForSelector('[data-testid="engine-form"][data-mode="add"]');
@@ -93,11 +96,21 @@ describe('inbound from purchase order to putaway in Chromium', () => {
     }
     const poLines = await call<{ rows: { sku_id: number; qty: string }[] }>('/generic/tab', { moduleCode: 'inbound', functionCode: 'po', subPage: 'lines', parentKey: po.row._key, page: 1, pageSize: 10 });
     expect(poLines.rows.map((r) => [r.sku_id, Number(r.qty)])).toEqual([
-      [skus[0]._key, 10],
-      [skus[1]._key, 5],
+      [skus[10]._key, 10],
+      [skus[11]._key, 5],
     ]);
+    // The ASN from the order by the page's "create ASN" action, behind its confirmation.
+    await poPage.locator(':scope > [data-testid="engine-grid"] .ag-row').filter({ hasText: created!.po_no }).first().click();
+    await poPage.locator(':scope > [data-testid="engine-toolbar"]').getByTestId('engine-behaviour-createAsn').click();
+    await ui.locator('.wms-popup-confirm.wms-popup-top .wms-popup-ok').click();
+    const asnOfPo = async () =>
+      (await call<{ rows: { _key: number; asn_no: string; po_id: number | null }[] }>('/generic/selection', { moduleCode: 'inbound', functionCode: 'asn', page: 1, pageSize: 100 })).rows.find(
+        (r) => r.po_id === po.row._key,
+      );
+    await eventually(asnOfPo).toBeDefined();
+    const madeAsn = (await asnOfPo())!;
+    const asn = { id: madeAsn._key, asn_no: madeAsn.asn_no };
     await ui.context().close();
-    const asn = await call<{ id: number; asn_no: string }>('/asn/fromPo', { poId: po.row._key });
     const lines = (await call<{ lines: { id: number; sku_code: string; line_no: number }[] }>('/asn/getDetail', { id: asn.id })).lines;
     // Four of the first line's ten come in a carton announced for scan-in.
     await call('/asn/saveDetail', { asnId: asn.id, lines: [{ id: lines[0].id, skuCode: lines[0].sku_code, expectedQty: 10, cartons: [{ containerId: 'CONT-E2E', cartonId: 'CTN-E2E-1', qty: 4 }] }] });

@@ -23,10 +23,10 @@ describe(ScreenHost.name, () => {
   });
 
   it('shows "not yet available" naming a route whose screen has not landed', async () => {
-    render(<ScreenHost route="wave" />);
+    render(<ScreenHost route="pack" />);
     const screenEl = await screen.findByTestId('not-available');
-    expect(screenEl.getAttribute('data-route')).toBe('/wave');
-    expect(screenEl.textContent).toContain('Waves');
+    expect(screenEl.getAttribute('data-route')).toBe('/pack');
+    expect(screenEl.textContent).toContain('Packing');
   });
 
   it('offers a retry when the chunk does not load in time, and the retry loads it', async () => {
