@@ -58,6 +58,8 @@ export function ChoiceSelectWidget(props: WidgetProps) {
       autoFocus={autofocus}
       placeholder={placeholder}
       style={{ width: '100%' }}
+      // The list opens inside the form's own scroll area, so it scrolls with the field, never the window.
+      getPopupContainer={(node: HTMLElement) => node.parentElement ?? document.body}
       onChange={(index: string | undefined) => onChange(valueAt(index) ?? options.emptyValue)}
       onBlur={() => onBlur(id, value)}
       onFocus={() => onFocus(id, value)}

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { Alert, Button, Dropdown, Layout, Result, Space, Tabs, Typography } from 'antd';
+import { Alert, Button, Dropdown, Grid, Layout, Result, Space, Tabs, Typography } from 'antd';
 import { MoreOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
@@ -199,17 +199,19 @@ export default function PageShell() {
   );
 
   const layout = status?.navLayout ?? 'left';
+  // Below antd's sm breakpoint (576 px): a phone or a handheld scanner.
+  const compact = Grid.useBreakpoint().sm === false;
   const brand = (
     <Typography.Text strong style={{ color: '#fff', whiteSpace: 'nowrap', padding: '0 16px' }} data-testid="app-name">
       {t('ui.appName')}
     </Typography.Text>
   );
   const headerTools = (
-    // On a phone the tools wrap inside the header instead of widening the page.
-    <Space size="middle" wrap style={{ marginLeft: 'auto', justifyContent: 'flex-end', minWidth: 0 }}>
+    // On a phone the tools keep to one compact row, so a handheld screen keeps its height.
+    <Space size={compact ? 'small' : 'middle'} wrap style={{ marginLeft: 'auto', justifyContent: 'flex-end', minWidth: 0 }}>
       <NotificationBell />
-      <ScopeSwitcher onChanged={onScopeChanged} />
-      <UserMenu onScopeChanged={onScopeChanged} onLayout={onLayout} />
+      <ScopeSwitcher onChanged={onScopeChanged} compact={compact} />
+      <UserMenu onScopeChanged={onScopeChanged} onLayout={onLayout} compact={compact} />
     </Space>
   );
   const body =
@@ -228,7 +230,9 @@ export default function PageShell() {
         </Sider>
       )}
       <Layout>
-        <Header style={{ display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: 12, padding: '0 12px', color: '#fff', height: 'auto', minHeight: 64 }}>
+        <Header
+          style={{ display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: compact ? 4 : 12, padding: compact ? '0 6px' : '0 12px', color: '#fff', height: 'auto', minHeight: compact ? 48 : 64, lineHeight: compact ? '48px' : undefined }}
+        >
           {layout === 'top' && brand}
           {layout === 'top' && <NavMenu mode="top" />}
           {headerTools}

@@ -222,6 +222,23 @@ describe('application shell in Chromium', () => {
       await page.close();
     });
 
+    it('keeps the header to one compact row on a phone, so a handheld screen keeps its height', async () => {
+      const context = await browser.newContext({ viewport: { width: 360, height: 640 } });
+      const page = await context.newPage();
+      try {
+        await signIn(page, server);
+        await page.goto(`${server.url}#/page/putaway`);
+        await page.getByTestId('warehouse-switcher').waitFor();
+        const header = await page.locator('.ant-layout-header').boundingBox();
+        expect(header!.height).toBeLessThanOrEqual(56);
+        // Codes only in the switchers, nothing wider than the phone.
+        expect(await page.getByTestId('warehouse-switcher').innerText()).toBe('WH1');
+        expect(await page.evaluate(() => document.scrollingElement!.scrollWidth <= window.innerWidth)).toBe(true);
+      } finally {
+        await context.close();
+      }
+    });
+
     it('simulates a user with a banner until the administrator releases it', async () => {
       const { page } = await signedInPage(browser, server);
       await page.getByTestId('home-screen').waitFor();

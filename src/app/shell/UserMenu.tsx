@@ -78,7 +78,7 @@ function SimulateDialog({ open, onClose, onDone }: DialogProps & { onDone: () =>
  * The user menu of the shell (issue 4, item 2): language, navigation layout (administrators),
  * the download center, account dialogs, simulate and release user (administrators), sign out.
  */
-export function UserMenu({ onScopeChanged, onLayout }: { onScopeChanged: () => void; onLayout: (layout: 'left' | 'top') => void }) {
+export function UserMenu({ onScopeChanged, onLayout, compact = false }: { onScopeChanged: () => void; onLayout: (layout: 'left' | 'top') => void; compact?: boolean }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const status = useSession((s) => s.status);
@@ -173,9 +173,10 @@ export function UserMenu({ onScopeChanged, onLayout }: { onScopeChanged: () => v
   return (
     <>
       <Dropdown menu={{ items, onClick }} trigger={['click']}>
-        <Button type="text" data-testid="user-menu" style={{ color: 'inherit' }}>
+        <Button type="text" data-testid="user-menu" style={{ color: 'inherit' }} aria-label={status?.user.displayName} title={status?.user.displayName}>
           <UserOutlined />
-          {status?.user.displayName ?? ''}
+          {/* On a phone the icon alone keeps the header to one row; the name is the button's label. */}
+          {compact ? null : (status?.user.displayName ?? '')}
           <DownOutlined />
         </Button>
       </Dropdown>
