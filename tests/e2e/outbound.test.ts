@@ -3,8 +3,8 @@ import type { Page } from 'playwright-core';
 import { apiCall, apiSignIn, eventually, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
 
 /**
- * Outbound in Chromium against the built app on demo data: two orders, one allocated by FEFO
- * (earliest expiry first), a wave built on the /wave page from both and released there, the pick
+ * Outbound in Chromium against the built app on demo data: two orders, the first entered and
+ * allocated on the /so page by FEFO (earliest expiry first), a wave built on the /wave page from both and released there, the pick
  * list printed as a PDF, picking on the handheld screen size (360x640) with the keyboard, one pick
  * short; the orders, the wave and the balance agree afterwards.
  */
@@ -19,6 +19,24 @@ describe('outbound from order to pick in Chromium', () => {
 
   async function selection<T>(moduleCode: string, functionCode: string, rules: unknown[] = []): Promise<T[]> {
     return (await call<{ rows: T[] }>('/generic/selection', { moduleCode, functionCode, page: 1, pageSize: 100, ...(rules.length ? { conditions: { combinator: 'and', rules } } : {}) })).rows;
+  }
+
+  /** Chooses a dropdown option of the open form by its text, once the choices have loaded. */
+  async function choose(page: Page, inputId: string, text: string): Promise<void> {
+    await page.locator(`.ant-select:has(#${inputId})`).click();
+    const options = page.locator('.ant-select-dropdown:visible .ant-select-item-option');
+    // The choices load when the form opens; typing filters them by the label the user reads.
+    await eventually(() => options.count()).toBeGreaterThan(0);
+    await page.locator(`#${inputId}`).pressSequentially(text);
+    const exact = options.filter({ hasText: new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) });
+    await eventually(() => exact.count()).toBeGreaterThan(0);
+    await exact.first().click();
+  }
+
+  /** Saves the open form and waits until it closed (the save was accepted). */
+  async function saveForm(page: Page): Promise<void> {
+    await page.click('#engine-form-save');
+    await page.locator('[data-testid="engine-form"]').waitFor({ state: 'detached', timeout: 30_000 });
   }
 
   it('allocates by FEFO, builds and releases a wave, prints the pick list, picks on the handheld with a short pick', async () => {
@@ -46,19 +64,51 @@ describe('outbound from order to pick in Chromium', () => {
       ],
     });
 
-    // Two orders through the order pages' calls; the first allocated there: FEFO takes the early lot.
-    const newOrder = async (orderNo: string, qty: number) => {
-      const header = (await call<{ row: { _key: number } }>('/generic/adding', {
-        moduleCode: 'outbound',
-        functionCode: 'so',
-        record: { order_no: orderNo, owner_id: owner._key, ship_to_address_en: '1 Harbour Road', required_ship_date: '2030-03-01', carrier_code: 'E2E-WAVE' },
-      })).row;
-      await call('/generic/adding', { moduleCode: 'outbound', functionCode: 'soDetail', record: { so_id: header._key, sku_id: sku._key, qty: String(qty) } });
-      return header._key;
-    };
-    const first = await newOrder('E2E-SO-1', 3);
-    const second = await newOrder('E2E-SO-2', 6);
-    await call('/generic/behavior', { moduleCode: 'outbound', functionCode: 'so', behaviour: 'allocate', keys: [first], inputs: {} });
+    // The first order entered on the /so page (header, then its line on the line tab) and allocated
+    // there: FEFO takes the early lot. The second through the page's calls.
+    const ui = await signedInPage(e2e.browser, e2e.server, '/page/so', { viewport: { width: 1440, height: 900 } });
+    await grid(ui, 'so').locator('.ag-header-cell-text').filter({ hasText: /\S/ }).first().waitFor({ timeout: 60_000 });
+    await toolbar(ui, 'so').getByTestId('engine-add').click();
+    await ui.waitForSelector('[data-testid="engine-form"][data-mode="add"]');
+    await ui.fill('#engine_so_order_no', 'E2E-SO-1');
+    await choose(ui, 'engine_so_owner_id', owner.code);
+    await ui.fill('#engine_so_ship_to_address_en', '1 Harbour Road');
+    await ui.locator('#engine_so_required_ship_date').click();
+    await ui.locator('#engine_so_required_ship_date').fill('2030-03-01');
+    await ui.keyboard.press('Enter');
+    await ui.fill('#engine_so_carrier_code', 'E2E-WAVE');
+    await saveForm(ui);
+    const entered = (await selection<{ _key: number; owner_id: number; ship_to_address_en: string; required_ship_date: string; carrier_code: string }>('outbound', 'so', [
+      { field: 'order_no', operator: '=', value: 'E2E-SO-1' },
+    ]))[0];
+    expect(entered).toMatchObject({ owner_id: owner._key, ship_to_address_en: '1 Harbour Road', carrier_code: 'E2E-WAVE' });
+    expect(String(entered.required_ship_date).slice(0, 10)).toBe('2030-03-01');
+    const first = entered._key;
+    await eventually(() => rows(ui, 'so').filter({ hasText: 'E2E-SO-1' }).count()).toBeGreaterThan(0);
+    await rows(ui, 'so').filter({ hasText: 'E2E-SO-1' }).first().click();
+    const subPages = grid(ui, 'so').getByTestId('engine-subpages');
+    await subPages.locator('.ant-tabs-tab').filter({ hasText: 'Lines' }).click();
+    const linePage = subPages.locator('[data-testid="engine-page"][data-function="soDetail"]').first();
+    await linePage.locator(':scope > [data-testid="engine-toolbar"]').getByTestId('engine-add').click();
+    await ui.waitForSelector('[data-testid="engine-form"][data-mode="add"]');
+    await choose(ui, 'engine_soDetail_sku_id', 'E2E-PICK-1');
+    await ui.fill('#engine_soDetail_qty', '3');
+    await saveForm(ui);
+    const lines = await call<{ rows: { sku_id: number; qty: string }[] }>('/generic/tab', { moduleCode: 'outbound', functionCode: 'so', subPage: 'lines', parentKey: first, page: 1, pageSize: 10 });
+    expect(lines.rows.map((r) => [r.sku_id, Number(r.qty)])).toEqual([[sku._key, 3]]);
+    await rows(ui, 'so').filter({ hasText: 'E2E-SO-1' }).first().click();
+    // Allocating asks no confirmation (it can be undone by unallocate).
+    await toolbar(ui, 'so').getByTestId('engine-behaviour-allocate').click();
+    await eventually(async () => (await selection<{ status: string }>('outbound', 'so', [{ field: 'order_no', operator: '=', value: 'E2E-SO-1' }]))[0]?.status).toBe('allocated');
+    await ui.context().close();
+
+    const header = (await call<{ row: { _key: number } }>('/generic/adding', {
+      moduleCode: 'outbound',
+      functionCode: 'so',
+      record: { order_no: 'E2E-SO-2', owner_id: owner._key, ship_to_address_en: '1 Harbour Road', required_ship_date: '2030-03-01', carrier_code: 'E2E-WAVE' },
+    })).row;
+    await call('/generic/adding', { moduleCode: 'outbound', functionCode: 'soDetail', record: { so_id: header._key, sku_id: sku._key, qty: '6' } });
+    const second = header._key;
     const balances = async () =>
       selection<{ location_code: string; lot_no: string; lpn: string; on_hand_qty: string; allocated_qty: string; picked_qty: string }>('inventory', 'balance', [{ field: 'sku_code', operator: '=', value: 'E2E-PICK-1' }]);
     const earlyRow = (await balances()).find((b) => b.lot_no === 'EARLY')!;
