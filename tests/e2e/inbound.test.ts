@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { ADMIN } from '../helpers/app.js';
-import { eventually, useServerAndBrowser } from '../helpers/browser.js';
+import { chooseByTyping, eventually, saveEngineForm, useServerAndBrowser } from '../helpers/browser.js';
 
 /**
  * Inbound in Chromium against the built app on demo data: a purchase order and an ASN made from it,
@@ -34,24 +34,6 @@ describe('inbound from purchase order to putaway in Chromium', () => {
     return page;
   }
 
-  /** Chooses a dropdown option of the open form by its text, once the choices have loaded. */
-  async function choose(page: Page, inputId: string, text: string): Promise<void> {
-    await page.locator(`.ant-select:has(#${inputId})`).click();
-    const options = page.locator('.ant-select-dropdown:visible .ant-select-item-option');
-    // The choices load when the form opens; typing filters them by the label the user reads.
-    await eventually(() => options.count()).toBeGreaterThan(0);
-    await page.locator(`#${inputId}`).pressSequentially(text);
-    const exact = options.filter({ hasText: new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) });
-    await eventually(() => exact.count()).toBeGreaterThan(0);
-    await exact.first().click();
-  }
-
-  /** Saves the open form and waits until it closed (the save was accepted). */
-  async function saveForm(page: Page): Promise<void> {
-    await page.click('#engine-form-save');
-    await page.locator('[data-testid="engine-form"]').waitFor({ state: 'detached', timeout: 30_000 });
-  }
-
   const status = async (id: number) => (await call<{ status: string }>('/asn/getHeader', { id })).status;
 
   it('receives partly and fully, puts away on the handheld, and the ASN walks its statuses', async () => {
@@ -70,9 +52,9 @@ describe('inbound from purchase order to putaway in Chromium', () => {
     await poPage.locator('.ag-header-cell-text').filter({ hasText: /\S/ }).first().waitFor({ timeout: 60_000 });
     await poPage.locator(':scope > [data-testid="engine-toolbar"]').getByTestId('engine-add').click();
     await ui.waitForSelector('[data-testid="engine-form"][data-mode="add"]');
-    await choose(ui, 'engine_po_owner_id', owner.code);
+    await chooseByTyping(ui, 'engine_po_owner_id', owner.code);
     await ui.fill('#engine_po_remark', 'E2E order');
-    await saveForm(ui);
+    await saveEngineForm(ui);
     const created = (await call<{ rows: { _key: number; po_no: string; remark: string | null }[] }>('/generic/selection', { moduleCode: 'inbound', functionCode: 'po', page: 1, pageSize: 50 })).rows.find(
       (r) => r.remark === 'E2E order',
     );
@@ -90,9 +72,9 @@ describe('inbound from purchase order to putaway in Chromium', () => {
     ] as const) {
       await linePage.locator(':scope > [data-testid="engine-toolbar"]').getByTestId('engine-add').click();
       await ui.waitForSelector('[data-testid="engine-form"][data-mode="add"]');
-      await choose(ui, 'engine_poLine_sku_id', sku.code);
+      await chooseByTyping(ui, 'engine_poLine_sku_id', sku.code);
       await ui.fill('#engine_poLine_qty', String(qty));
-      await saveForm(ui);
+      await saveEngineForm(ui);
     }
     const poLines = await call<{ rows: { sku_id: number; qty: string }[] }>('/generic/tab', { moduleCode: 'inbound', functionCode: 'po', subPage: 'lines', parentKey: po.row._key, page: 1, pageSize: 10 });
     expect(poLines.rows.map((r) => [r.sku_id, Number(r.qty)])).toEqual([

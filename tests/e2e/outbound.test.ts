@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { apiCall, apiSignIn, eventually, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
+import { apiCall, apiSignIn, chooseByTyping, eventually, saveEngineForm, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
 
 /**
  * Outbound in Chromium against the built app on demo data: two orders, the first entered and
@@ -19,24 +19,6 @@ describe('outbound from order to pick in Chromium', () => {
 
   async function selection<T>(moduleCode: string, functionCode: string, rules: unknown[] = []): Promise<T[]> {
     return (await call<{ rows: T[] }>('/generic/selection', { moduleCode, functionCode, page: 1, pageSize: 100, ...(rules.length ? { conditions: { combinator: 'and', rules } } : {}) })).rows;
-  }
-
-  /** Chooses a dropdown option of the open form by its text, once the choices have loaded. */
-  async function choose(page: Page, inputId: string, text: string): Promise<void> {
-    await page.locator(`.ant-select:has(#${inputId})`).click();
-    const options = page.locator('.ant-select-dropdown:visible .ant-select-item-option');
-    // The choices load when the form opens; typing filters them by the label the user reads.
-    await eventually(() => options.count()).toBeGreaterThan(0);
-    await page.locator(`#${inputId}`).pressSequentially(text);
-    const exact = options.filter({ hasText: new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) });
-    await eventually(() => exact.count()).toBeGreaterThan(0);
-    await exact.first().click();
-  }
-
-  /** Saves the open form and waits until it closed (the save was accepted). */
-  async function saveForm(page: Page): Promise<void> {
-    await page.click('#engine-form-save');
-    await page.locator('[data-testid="engine-form"]').waitFor({ state: 'detached', timeout: 30_000 });
   }
 
   it('allocates by FEFO, builds and releases a wave, prints the pick list, picks on the handheld with a short pick', async () => {
@@ -71,13 +53,13 @@ describe('outbound from order to pick in Chromium', () => {
     await toolbar(ui, 'so').getByTestId('engine-add').click();
     await ui.waitForSelector('[data-testid="engine-form"][data-mode="add"]');
     await ui.fill('#engine_so_order_no', 'E2E-SO-1');
-    await choose(ui, 'engine_so_owner_id', owner.code);
+    await chooseByTyping(ui, 'engine_so_owner_id', owner.code);
     await ui.fill('#engine_so_ship_to_address_en', '1 Harbour Road');
     await ui.locator('#engine_so_required_ship_date').click();
     await ui.locator('#engine_so_required_ship_date').fill('2030-03-01');
     await ui.keyboard.press('Enter');
     await ui.fill('#engine_so_carrier_code', 'E2E-WAVE');
-    await saveForm(ui);
+    await saveEngineForm(ui);
     const entered = (await selection<{ _key: number; owner_id: number; ship_to_address_en: string; required_ship_date: string; carrier_code: string }>('outbound', 'so', [
       { field: 'order_no', operator: '=', value: 'E2E-SO-1' },
     ]))[0];
@@ -91,9 +73,9 @@ describe('outbound from order to pick in Chromium', () => {
     const linePage = subPages.locator('[data-testid="engine-page"][data-function="soDetail"]').first();
     await linePage.locator(':scope > [data-testid="engine-toolbar"]').getByTestId('engine-add').click();
     await ui.waitForSelector('[data-testid="engine-form"][data-mode="add"]');
-    await choose(ui, 'engine_soDetail_sku_id', 'E2E-PICK-1');
+    await chooseByTyping(ui, 'engine_soDetail_sku_id', 'E2E-PICK-1');
     await ui.fill('#engine_soDetail_qty', '3');
-    await saveForm(ui);
+    await saveEngineForm(ui);
     const lines = await call<{ rows: { sku_id: number; qty: string }[] }>('/generic/tab', { moduleCode: 'outbound', functionCode: 'so', subPage: 'lines', parentKey: first, page: 1, pageSize: 10 });
     expect(lines.rows.map((r) => [r.sku_id, Number(r.qty)])).toEqual([[sku._key, 3]]);
     await rows(ui, 'so').filter({ hasText: 'E2E-SO-1' }).first().click();

@@ -167,3 +167,24 @@ export async function toastShown(page: Page, text: string): Promise<void> {
     }, text);
   await eventually(taken).toBe(true);
 }
+
+/**
+ * Picks a choice of an engine form dropdown as a user does: opens it, types the text (the list
+ * filters by the label the user reads) and clicks the choice whose label is exactly the text.
+ */
+export async function chooseByTyping(page: Page, inputId: string, text: string): Promise<void> {
+  await page.locator(`.ant-select:has(#${inputId})`).click();
+  const options = page.locator('.ant-select-dropdown:visible .ant-select-item-option');
+  // The choices load when the form opens.
+  await eventually(() => options.count()).toBeGreaterThan(0);
+  await page.locator(`#${inputId}`).pressSequentially(text);
+  const exact = options.filter({ hasText: new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) });
+  await eventually(() => exact.count()).toBeGreaterThan(0);
+  await exact.first().click();
+}
+
+/** Saves the open engine form and waits until it closed (the save was accepted). */
+export async function saveEngineForm(page: Page): Promise<void> {
+  await page.click('#engine-form-save');
+  await page.locator('[data-testid="engine-form"]').waitFor({ state: 'detached', timeout: 30_000 });
+}
