@@ -450,7 +450,9 @@ describe('queries', () => {
   });
 
   it('the transaction log needs a type and a period within the configured days', async () => {
-    const today = new Date().toISOString().slice(0, 10);
+    // Days are the warehouse's calendar days (the demo warehouses keep Hong Kong time).
+    const warehouse = await t.database.db.selectFrom('warehouse').select('time_zone').where('code', '=', 'WH1').executeTakeFirstOrThrow();
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: warehouse.time_zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
     const missing = await call(admin, '/api/inventory/transactionLog', { from: today });
     expect(missing.statusCode).toBe(400);
     expect(json<{ details: { field: string }[] }>(missing).details.map((d) => d.field).sort()).toEqual(['to', 'transType']);
