@@ -5,10 +5,9 @@ import type { DB } from '../../db/schema.js';
 import {
   findOrCreateLot,
   findOrCreateLots,
-  insertLedgerRows,
   insertMissingBalances,
   lockBalances,
-  updateBalances,
+  writeBalancesAndLedger,
   type BalanceKeyRow,
   type BalanceRow,
   type BalanceUpdate,
@@ -146,7 +145,7 @@ export async function applyStockChanges(trx: Transaction<DB>, scope: StockScope,
     outbound: boolean;
   }
   const running = new Map<string, Running>();
-  const ledger: Parameters<typeof insertLedgerRows>[1][number][] = [];
+  const ledger: Parameters<typeof writeBalancesAndLedger>[2][number][] = [];
   const applied: Omit<AppliedChange, 'ledgerId'>[] = [];
   for (const { change, key } of keyed) {
     const text = keyText(key);
@@ -217,8 +216,7 @@ export async function applyStockChanges(trx: Transaction<DB>, scope: StockScope,
     inbound: s.inbound,
     outbound: s.outbound,
   }));
-  await updateBalances(trx, updates);
-  const ids = await insertLedgerRows(trx, ledger);
+  const ids = await writeBalancesAndLedger(trx, updates, ledger);
   return applied.map((a, i) => ({ ...a, ledgerId: ids[i] }));
 }
 
