@@ -73,9 +73,10 @@ export interface BalanceUpdate {
   outbound: boolean;
 }
 
-/** The statement writing the new quantities of locked balance rows. */
-function balanceUpdate(part: readonly BalanceUpdate[]) {
-  return sql<Record<string, unknown>>`
+/** Writes the new quantities of locked balance rows, many rows per statement. */
+export async function updateBalances(trx: Transaction<DB>, updates: readonly BalanceUpdate[]): Promise<void> {
+  for (const part of chunks(updates, 5000)) {
+    await sql`
       update inventory_balance b set
         on_hand_qty = v.on_hand, allocated_qty = v.allocated, picked_qty = v.picked, held_qty = v.held,
         last_inbound_at = case when v.inbound then now() else b.last_inbound_at end,
@@ -85,12 +86,8 @@ function balanceUpdate(part: readonly BalanceUpdate[]) {
                   ${part.map((u) => u.picked_qty)}::numeric[], ${part.map((u) => u.held_qty)}::numeric[],
                   ${part.map((u) => u.inbound)}::boolean[], ${part.map((u) => u.outbound)}::boolean[])
         as v(id, on_hand, allocated, picked, held, inbound, outbound)
-      where b.id = v.id`;
-}
-
-/** Writes the new quantities of locked balance rows, many rows per statement. */
-export async function updateBalances(trx: Transaction<DB>, updates: readonly BalanceUpdate[]): Promise<void> {
-  for (const part of chunks(updates, 5000)) await balanceUpdate(part).execute(trx);
+      where b.id = v.id`.execute(trx);
+  }
 }
 
 export async function insertLedgerRows(trx: Transaction<DB>, rows: readonly Insertable<InventoryTransactionTable>[]): Promise<number[]> {
@@ -100,30 +97,6 @@ export async function insertLedgerRows(trx: Transaction<DB>, rows: readonly Inse
     ids.push(...inserted.map((r) => Number(r.id)));
   }
   return ids;
-}
-
-/**
- * Writes the balances and their ledger rows, in one statement when both fit one part (the usual
- * case: one document or one order), so a stock change costs one round trip fewer. PostgreSQL runs
- * the update in the WITH clause to completion whether or not the insert reads it.
- */
-export async function writeBalancesAndLedger(
-  trx: Transaction<DB>,
-  updates: readonly BalanceUpdate[],
-  rows: readonly Insertable<InventoryTransactionTable>[],
-): Promise<number[]> {
-  if (updates.length === 0 || rows.length === 0 || updates.length > 5000 || rows.length > 500) {
-    await updateBalances(trx, updates);
-    return insertLedgerRows(trx, rows);
-  }
-  const inserted = await trx
-    // Kysely writes a raw CTE body as it is: the parentheses are ours.
-    .with('balance_write', () => sql<Record<string, unknown>>`(${balanceUpdate(updates)})`)
-    .insertInto('inventory_transaction')
-    .values([...rows])
-    .returning('id')
-    .execute();
-  return inserted.map((r) => Number(r.id));
 }
 
 export type LotInsert = Omit<Insertable<LotTable>, 'attribute_key'> & { attribute_key: string };

@@ -5,9 +5,10 @@ import type { DB } from '../../db/schema.js';
 import {
   findOrCreateLot,
   findOrCreateLots,
+  insertLedgerRows,
   insertMissingBalances,
   lockBalances,
-  writeBalancesAndLedger,
+  updateBalances,
   type BalanceKeyRow,
   type BalanceRow,
   type BalanceUpdate,
@@ -145,7 +146,7 @@ export async function applyStockChanges(trx: Transaction<DB>, scope: StockScope,
     outbound: boolean;
   }
   const running = new Map<string, Running>();
-  const ledger: Parameters<typeof writeBalancesAndLedger>[2][number][] = [];
+  const ledger: Parameters<typeof insertLedgerRows>[1][number][] = [];
   const applied: Omit<AppliedChange, 'ledgerId'>[] = [];
   for (const { change, key } of keyed) {
     const text = keyText(key);
@@ -216,7 +217,8 @@ export async function applyStockChanges(trx: Transaction<DB>, scope: StockScope,
     inbound: s.inbound,
     outbound: s.outbound,
   }));
-  const ids = await writeBalancesAndLedger(trx, updates, ledger);
+  await updateBalances(trx, updates);
+  const ids = await insertLedgerRows(trx, ledger);
   return applied.map((a, i) => ({ ...a, ledgerId: ids[i] }));
 }
 
