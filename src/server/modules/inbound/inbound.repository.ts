@@ -599,7 +599,7 @@ export async function sameSkuLocations(db: Db, scope: Scope, skuIds: readonly nu
   return new Map(rows.rows.map((r) => [Number(r.sku_id), Number(r.location_id)]));
 }
 
-/** The first `limit` empty locations of these types in the order `nextEmptyLocation` answers them one by one. */
+/** The first `limit` active locations of these types holding no stock and suggested by no open putaway task, in pick-path order. */
 export async function nextEmptyLocations(db: Db, warehouseId: number, types: readonly LocationType[], limit: number): Promise<number[]> {
   if (limit <= 0) return [];
   const rows = await db
@@ -641,23 +641,7 @@ export async function sameSkuLocation(db: Db, scope: Scope, skuId: number, types
 
 /** The first active location of these types holding no stock at all, in pick-path order. */
 export async function nextEmptyLocation(db: Db, warehouseId: number, types: readonly LocationType[]): Promise<number | undefined> {
-  const row = await db
-    .selectFrom('location as l')
-    .select('l.id')
-    .where('l.warehouse_id', '=', warehouseId)
-    .where('l.status', '=', 'active')
-    .where('l.location_type', 'in', [...types])
-    .where((eb) => eb.not(eb.exists(eb.selectFrom('inventory_balance as b').select('b.id').whereRef('b.location_id', '=', 'l.id').where('b.on_hand_qty', '>', '0'))))
-    .where((eb) =>
-      eb.not(
-        eb.exists(eb.selectFrom('putaway_task as t').select('t.id').whereRef('t.suggested_location_id', '=', 'l.id').where('t.status', '=', 'open')),
-      ),
-    )
-    .orderBy(sql`coalesce(l.pick_seq, 2147483647)`)
-    .orderBy('l.code')
-    .limit(1)
-    .executeTakeFirst();
-  return row?.id;
+  return (await nextEmptyLocations(db, warehouseId, types, 1))[0];
 }
 
 /** Enabled users granted this project and this warehouse (administrators only when granted them too), by id. */
