@@ -233,23 +233,30 @@ export async function allocationInputs(
            limit 1) r on true
        where sl.so_id = any(${[...soIds]}::bigint[]) and h.id = any(${[...soIds]}::bigint[])
     ),
+    wanted as materialized (
+      select distinct owner_id, sku_id from lines where wanted order by owner_id, sku_id
+    ),
+    -- Driven by the wanted (owner, SKU) pairs in key order through the balance key, whatever the
+    -- statistics say; each pair's rows are locked in key order, so two allocations never deadlock.
     candidates as (
-      select b.id as balance_id, b.warehouse_id, b.owner_id, b.sku_id, b.lot_id, b.location_id, b.lpn,
-             (b.on_hand_qty - b.allocated_qty - b.picked_qty - b.held_qty)::text as available, b.on_hand_qty::text as on_hand,
-             case when b.lpn <> '' then (select sum(p.on_hand_qty) from inventory_balance p
-                                          where p.location_id = b.location_id and p.lpn = b.lpn and p.lpn <> '' and p.warehouse_id = b.warehouse_id)::text end as lpn_on_hand,
-             l.lot_no, l.expiry_date::text as expiry_date, (l.expiry_date - current_date) as days_left,
-             extract(epoch from l.received_at)::float8 as received_at,
-             loc.location_type, loc.code as location_code, loc.pick_seq
-        from inventory_balance b
+      select b.*, l.lot_no, l.expiry_date::text as expiry_date, (l.expiry_date - current_date) as days_left,
+             extract(epoch from l.received_at)::float8 as received_at
+        from wanted w
+        cross join lateral (
+          select b.id as balance_id, b.warehouse_id, b.owner_id, b.sku_id, b.lot_id, b.location_id, b.lpn,
+                 (b.on_hand_qty - b.allocated_qty - b.picked_qty - b.held_qty)::text as available, b.on_hand_qty::text as on_hand,
+                 case when b.lpn <> '' then (select sum(p.on_hand_qty) from inventory_balance p
+                                              where p.location_id = b.location_id and p.lpn = b.lpn and p.lpn <> '' and p.warehouse_id = b.warehouse_id)::text end as lpn_on_hand,
+                 loc.location_type, loc.code as location_code, loc.pick_seq
+            from inventory_balance b
+            join location loc on loc.id = b.location_id
+           where b.warehouse_id = ${warehouseId} and b.owner_id = w.owner_id and b.sku_id = w.sku_id
+             and b.on_hand_qty - b.allocated_qty - b.picked_qty - b.held_qty > 0
+             and loc.status = 'active' and loc.location_type in ('storage', 'pick')
+           order by b.lot_id, b.location_id, b.lpn
+             for update of b
+        ) b
         join lot l on l.id = b.lot_id
-        join location loc on loc.id = b.location_id
-       where b.warehouse_id = ${warehouseId}
-         and (b.owner_id, b.sku_id) in (select owner_id, sku_id from lines where wanted)
-         and b.on_hand_qty - b.allocated_qty - b.picked_qty - b.held_qty > 0
-         and loc.status = 'active' and loc.location_type in ('storage', 'pick')
-       order by b.warehouse_id, b.owner_id, b.sku_id, b.lot_id, b.location_id, b.lpn
-       for update of b
     )
     select (select json_agg(x order by x.so_id, x.line_no) from lines x) as lines,
            (select json_agg(c) from candidates c) as candidates`.execute(trx);
