@@ -439,3 +439,81 @@ describe('the project-generic order page /proj_ge', () => {
     expect(rows.map((r) => r.order_no)).toContain(order.orderNo);
   });
 });
+
+describe('lot attributes and minimum shelf life', () => {
+  let lm: OutboundFixture;
+  const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+  beforeAll(async () => {
+    lm = await outboundFixture(t.database.db, 'LM', 2);
+  });
+
+  async function lmOrder(line: Record<string, unknown>): Promise<{ id: number; lineId: number }> {
+    seq += 1;
+    const added = await gen('so', 'adding', { record: { order_no: `LM-${seq}`, owner_id: lm.ownerId, ship_to_address_en: '1 Harbour Road', required_ship_date: '2030-01-31' } });
+    const id = json<{ row: { _key: number } }>(added).row._key;
+    const saved = await post('/so/save/soDetail', { soId: id, lines: [{ skuCode: 'SKU-LM-0', ...line }] });
+    expect(saved.statusCode, saved.body).toBe(200);
+    return { id, lineId: Number((await linesOf(id))[0].id) };
+  }
+
+  const heldLots = async (soId: number) =>
+    (await t.database.db.selectFrom('so_allocation as a').innerJoin('inventory_balance as b', 'b.id', 'a.balance_id').select(['b.lot_id', 'a.qty']).where('a.so_id', '=', soId).execute()).map((r) => [r.lot_id, Number(r.qty)]);
+
+  it('allocates, lists and counts only lots whose attributes the line asks for, against FEFO', async () => {
+    const sooner = await stock(t.database.db, lm, lm.skuIds[0], lm.locationIds[1], 10, { lotNo: 'P', expiryDate: inDays(200), udf1: 'PLAIN' });
+    const organic = await stock(t.database.db, lm, lm.skuIds[0], lm.locationIds[2], 4, { lotNo: 'Q', expiryDate: inDays(400), udf1: 'ORGANIC', udf2: 'HALAL' });
+    await t.database.db.insertInto('so_rule').values({ project_id: lm.scope.projectId, owner_id: lm.ownerId, sku_id: null, strategy: 'fefo', min_shelf_life_days: 0 }).execute();
+
+    const order = await lmOrder({ qty: 6, udf1: ' ORGANIC ', udf2: 'HALAL' });
+    expect(await t.database.db.selectFrom('so_line').select(['udf1', 'udf2', 'udf3']).where('so_id', '=', order.id).executeTakeFirstOrThrow()).toEqual({ udf1: 'ORGANIC', udf2: 'HALAL', udf3: null });
+    const balance = json<{ lines: { available: string; short: string }[] }>(await post('/so/balance', { soId: order.id }));
+    expect(balance.lines.map((l) => [Number(l.available), Number(l.short)])).toEqual([[4, 2]]);
+    const found = json<{ candidates: { lot_id: number }[] }>(await post('/so/findAllocation', { lineId: order.lineId }));
+    expect(found.candidates.map((c) => c.lot_id)).toEqual([organic]);
+
+    const result = json<{ shortages: { short: string }[] }>(await post('/so/header/allocation', { soIds: [order.id] }));
+    expect(result.shortages.map((s) => Number(s.short))).toEqual([2]);
+    expect(await heldLots(order.id)).toEqual([[organic, 4]]);
+    expect(await status(order.id)).toBe('partial_allocated');
+
+    // The same SKU without attributes takes the earliest expiry.
+    const plain = await lmOrder({ qty: 3 });
+    expect((await post('/so/header/allocation', { soIds: [plain.id] })).statusCode).toBe(200);
+    expect(await heldLots(plain.id)).toEqual([[sooner, 3]]);
+    await expectLedgerAgrees();
+  });
+
+  it('keeps lots below the rule minimum shelf life out of manual allocation, candidates and availability', async () => {
+    const short = await stock(t.database.db, lm, lm.skuIds[1], lm.locationIds[1], 5, { lotNo: 'S', expiryDate: inDays(10) });
+    const long = await stock(t.database.db, lm, lm.skuIds[1], lm.locationIds[2], 5, { lotNo: 'L', expiryDate: inDays(100) });
+    await t.database.db.insertInto('so_rule').values({ project_id: lm.scope.projectId, owner_id: lm.ownerId, sku_id: lm.skuIds[1], strategy: 'fefo', min_shelf_life_days: 30 }).execute();
+    const order = await lmOrder({ skuCode: 'SKU-LM-1', qty: 8 });
+    const balance = json<{ lines: { available: string }[] }>(await post('/so/balance', { soId: order.id }));
+    expect(balance.lines.map((l) => Number(l.available))).toEqual([5]);
+    const found = json<{ candidates: { lot_id: number }[] }>(await post('/so/findAllocation', { lineId: order.lineId }));
+    expect(found.candidates.map((c) => c.lot_id)).toEqual([long]);
+
+    const shortBalance = await t.database.db.selectFrom('inventory_balance').select('id').where('lot_id', '=', short).executeTakeFirstOrThrow();
+    const before = await balances();
+    refused(await post('/so/manualAllocation', { lineId: order.lineId, allocations: [{ balanceId: shortBalance.id, qty: 1 }] }), 409, 'INSUFFICIENT_INVENTORY');
+    expect(await balances()).toEqual(before);
+    expect(await heldLots(order.id)).toEqual([]);
+
+    const longBalance = await t.database.db.selectFrom('inventory_balance').select('id').where('lot_id', '=', long).executeTakeFirstOrThrow();
+    expect((await post('/so/manualAllocation', { lineId: order.lineId, allocations: [{ balanceId: longBalance.id, qty: 5 }] })).statusCode).toBe(200);
+    expect(await heldLots(order.id)).toEqual([[long, 5]]);
+    await expectLedgerAgrees();
+  });
+
+  it('splits a line into one that asks for another lot attribute', async () => {
+    const order = await lmOrder({ qty: 5, udf3: 'EXPORT' });
+    const split = await post('/so/split', { lineId: order.lineId, qty: 2, changes: [{ field: 'udf3', fromValue: 'EXPORT', toValue: 'LOCAL' }] });
+    expect(split.statusCode, split.body).toBe(200);
+    const lines = await t.database.db.selectFrom('so_line').select(['qty', 'udf3']).where('so_id', '=', order.id).orderBy('line_no').execute();
+    expect(lines.map((l) => [Number(l.qty), l.udf3])).toEqual([
+      [3, 'EXPORT'],
+      [2, 'LOCAL'],
+    ]);
+  });
+});

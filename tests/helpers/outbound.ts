@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../src/server/db/schema.js';
 import { inTransaction } from '../../src/server/db/transaction.js';
-import { holdStock, lotFor, receiveStock, type StockScope } from '../../src/server/modules/inventory/inventory.service.js';
+import { holdStock, lotFor, receiveStock, type LotAttributes, type StockScope } from '../../src/server/modules/inventory/inventory.service.js';
 
 /** Master data and stock for the outbound tests and benchmark, made through the inventory service. */
 export interface OutboundFixture {
@@ -33,7 +33,7 @@ export async function outboundFixture(db: Kysely<DB>, tag: string, skus: number,
 }
 
 /** Receives `qty` of a SKU into a location, in a lot of these attributes; `held` of it on hold. */
-export async function stock(db: Kysely<DB>, f: OutboundFixture, skuId: number, locationId: number, qty: number, lot: { lotNo?: string; expiryDate?: string } = {}, held = 0): Promise<number> {
+export async function stock(db: Kysely<DB>, f: OutboundFixture, skuId: number, locationId: number, qty: number, lot: LotAttributes = {}, held = 0): Promise<number> {
   return inTransaction(db, async (trx) => {
     const row = await lotFor(trx, f.scope, f.ownerId, skuId, lot);
     const key = { ownerId: f.ownerId, skuId, lotId: row.id, locationId };

@@ -106,54 +106,13 @@ export interface LockedBalance {
   expiry_date: string | null;
   /** Days from today to the expiry; null without expiry. */
   days_left: number | null;
+  udf1: string | null;
+  udf2: string | null;
+  udf3: string | null;
   received_at: number;
   location_type: string;
   location_code: string;
   pick_seq: number | null;
-}
-
-/**
- * Locks every balance row of these owner x SKU pairs in the warehouse, in the inventory service's
- * key order, and answers those an allocation may take: available stock (on-hand less allocated,
- * picked and held) in active storage or pick locations, with what the rules sort and filter by.
- * Two allocations of the same stock wait for each other instead of deadlocking, and what they
- * read is what is really left.
- */
-export async function lockCandidateBalances(trx: Transaction<DB>, warehouseId: number, pairs: ReadonlyArray<{ ownerId: number; skuId: number }>): Promise<LockedBalance[]> {
-  if (pairs.length === 0) return [];
-  const list = sql.join(pairs.map((p) => sql`(${p.ownerId}::bigint, ${p.skuId}::bigint)`));
-  const result = await sql<LockedBalance>`
-    select b.id as balance_id, b.warehouse_id, b.owner_id, b.sku_id, b.lot_id, b.location_id, b.lpn,
-           (b.on_hand_qty - b.allocated_qty - b.picked_qty - b.held_qty)::text as available,
-           l.lot_no, l.expiry_date::text as expiry_date, (l.expiry_date - current_date) as days_left,
-           extract(epoch from l.received_at)::float8 as received_at,
-           loc.location_type, loc.code as location_code, loc.pick_seq, loc.status as location_status
-      from inventory_balance b
-      join lot l on l.id = b.lot_id
-      join location loc on loc.id = b.location_id
-     where b.warehouse_id = ${warehouseId} and (b.owner_id, b.sku_id) in (${list})
-     order by b.warehouse_id, b.owner_id, b.sku_id, b.lot_id, b.location_id, b.lpn
-     for update of b`.execute(trx);
-  return result.rows
-    .filter((r) => (r as LockedBalance & { location_status: string }).location_status === 'active' && (r.location_type === 'storage' || r.location_type === 'pick'))
-    .map((r) => ({
-      ...r,
-      balance_id: Number(r.balance_id),
-      warehouse_id: Number(r.warehouse_id),
-      owner_id: Number(r.owner_id),
-      sku_id: Number(r.sku_id),
-      lot_id: Number(r.lot_id),
-      location_id: Number(r.location_id),
-      days_left: r.days_left === null ? null : Number(r.days_left),
-      received_at: Number(r.received_at),
-      pick_seq: r.pick_seq === null ? null : Number(r.pick_seq),
-    }));
-}
-
-/** The active rules of these owners (their SKU rules and their rules for every SKU). */
-export async function rulesOfOwners(trx: Transaction<DB>, ownerIds: readonly number[]): Promise<SoRuleRow[]> {
-  if (ownerIds.length === 0) return [];
-  return trx.selectFrom('so_rule').selectAll().where('owner_id', 'in', [...ownerIds]).where('active', '=', true).execute();
 }
 
 export async function recordAllocations(trx: Transaction<DB>, rows: ReadonlyArray<{ project_id: number; warehouse_id: number; so_id: number; so_line_id: number; balance_id: number; qty: string }>): Promise<void> {
@@ -189,6 +148,9 @@ export interface AllocationLine {
   lot_no: string | null;
   expiry_from: string | null;
   expiry_to: string | null;
+  udf1: string | null;
+  udf2: string | null;
+  udf3: string | null;
   /** The SKU's rule, else the owner's rule for every SKU; null fields when neither exists. */
   strategy: SoRuleRow['strategy'] | null;
   min_shelf_life_days: number | null;
@@ -221,6 +183,7 @@ export async function allocationInputs(
     with lines as (
       select sl.id, sl.so_id, sl.line_no, sl.sku_id, h.owner_id, sl.qty::text as qty, sl.allocated_qty::text as allocated_qty,
              sl.picked_qty::text as picked_qty, sl.uom, sl.lot_no, sl.expiry_from::text as expiry_from, sl.expiry_to::text as expiry_to,
+             sl.udf1, sl.udf2, sl.udf3,
              r.strategy, r.min_shelf_life_days, r.pick_face_first, r.full_pallet_first,
              (sl.qty - sl.allocated_qty - sl.picked_qty > 0 and (${lineIds === null}::boolean or sl.id = any(${lineIds ?? []}::bigint[]))) as wanted
         from so_line sl
@@ -239,7 +202,7 @@ export async function allocationInputs(
     -- Driven by the wanted (owner, SKU) pairs in key order through the balance key, whatever the
     -- statistics say; each pair's rows are locked in key order, so two allocations never deadlock.
     candidates as (
-      select b.*, l.lot_no, l.expiry_date::text as expiry_date, (l.expiry_date - current_date) as days_left,
+      select b.*, l.lot_no, l.expiry_date::text as expiry_date, (l.expiry_date - current_date) as days_left, l.udf1, l.udf2, l.udf3,
              extract(epoch from l.received_at)::float8 as received_at
         from wanted w
         cross join lateral (

@@ -17,6 +17,7 @@ import {
   type SoHeaderRow,
   type SoRuleRow,
 } from './outbound.repository.js';
+import { lotFits } from './lot-match.js';
 import { ALLOCATABLE, assertTransition, statusFromLines, type LineQuantities, type SoStatus } from './so-status.js';
 
 /**
@@ -120,15 +121,6 @@ function compareBy(rule: Rule): (a: LockedBalance, b: LockedBalance) => number {
 }
 
 /** Whether the line may take this balance row: not expired nor within the minimum shelf life, and of the wanted lot attributes. */
-function fits(line: AllocationLine, rule: Rule, b: LockedBalance): boolean {
-  if (b.days_left !== null && b.days_left < rule.min_shelf_life_days) return false;
-  const lotNo = line.lot_no?.trim();
-  if (lotNo && b.lot_no !== lotNo) return false;
-  if (line.expiry_from && (b.expiry_date === null || b.expiry_date < line.expiry_from)) return false;
-  if (line.expiry_to && (b.expiry_date === null || b.expiry_date > line.expiry_to)) return false;
-  return true;
-}
-
 interface Candidate {
   row: AllocationCandidate;
   /** What is still available of the row in this allocation. */
@@ -191,7 +183,7 @@ export async function allocateOrders(trx: Transaction<DB>, scope: StockScope, so
     const header = byId.get(line.so_id)!;
     const rule = ruleOf(line);
     const order = compareBy(rule);
-    const sorted = (byPair.get(`${line.owner_id}|${line.sku_id}`) ?? []).filter((c) => fits(line, rule, c.row)).sort((a, b) => order(a.row, b.row));
+    const sorted = (byPair.get(`${line.owner_id}|${line.sku_id}`) ?? []).filter((c) => lotFits(line, c.row, rule.min_shelf_life_days)).sort((a, b) => order(a.row, b.row));
     const remaining = remainingOf(line);
     let need = remaining;
     for (const { candidate: c, whole } of takingOrder(rule, sorted, () => need)) {

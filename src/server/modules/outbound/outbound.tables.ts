@@ -44,6 +44,9 @@ export interface SoLineTable extends Audit {
   lot_no: string | null;
   expiry_from: DateOnly;
   expiry_to: DateOnly;
+  udf1: string | null;
+  udf2: string | null;
+  udf3: string | null;
   required_date: DateOnly;
   allocated_qty: Qty;
   picked_qty: Qty;

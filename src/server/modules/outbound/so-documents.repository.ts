@@ -72,6 +72,11 @@ export interface CandidateBalance {
   location_type: string;
   lot_no: string;
   expiry_date: string | null;
+  /** Days from today to the expiry; null without expiry. */
+  days_left: number | null;
+  udf1: string | null;
+  udf2: string | null;
+  udf3: string | null;
   on_hand: string;
   available: string;
 }
@@ -84,7 +89,8 @@ export interface CandidateBalance {
 export async function candidateBalances(db: Db, warehouseId: number, ownerId: number, skuId: number, lock = false): Promise<CandidateBalance[]> {
   const result = await sql<CandidateBalance>`
     select b.id as balance_id, b.owner_id, b.sku_id, b.lot_id, b.location_id, b.lpn, loc.code as location_code, loc.location_type,
-           l.lot_no, l.expiry_date::text as expiry_date, b.on_hand_qty::text as on_hand, ${AVAILABLE}::text as available
+           l.lot_no, l.expiry_date::text as expiry_date, (l.expiry_date - current_date) as days_left, l.udf1, l.udf2, l.udf3,
+           b.on_hand_qty::text as on_hand, ${AVAILABLE}::text as available
       from inventory_balance b
       join lot l on l.id = b.lot_id
       join location loc on loc.id = b.location_id
@@ -93,7 +99,29 @@ export async function candidateBalances(db: Db, warehouseId: number, ownerId: nu
        and (l.expiry_date is null or l.expiry_date >= current_date)
        and ${AVAILABLE} > 0
      ${lock ? sql`order by b.warehouse_id, b.owner_id, b.sku_id, b.lot_id, b.location_id, b.lpn for update of b` : sql`order by l.expiry_date nulls last, loc.pick_seq nulls last, loc.code, b.id`}`.execute(db);
-  return result.rows.map((r) => ({ ...r, balance_id: Number(r.balance_id), owner_id: Number(r.owner_id), sku_id: Number(r.sku_id), lot_id: Number(r.lot_id), location_id: Number(r.location_id) }));
+  return result.rows.map((r) => ({
+    ...r,
+    balance_id: Number(r.balance_id),
+    owner_id: Number(r.owner_id),
+    sku_id: Number(r.sku_id),
+    lot_id: Number(r.lot_id),
+    location_id: Number(r.location_id),
+    days_left: r.days_left === null ? null : Number(r.days_left),
+  }));
+}
+
+/** The minimum remaining shelf life (days) of the owner's rule for the SKU, else for every SKU; 0 without a rule. */
+export async function minShelfLifeDays(db: Db, ownerId: number, skuId: number): Promise<number> {
+  const row = await db
+    .selectFrom('so_rule')
+    .select('min_shelf_life_days')
+    .where('owner_id', '=', ownerId)
+    .where('active', '=', true)
+    .where((eb) => eb.or([eb('sku_id', '=', skuId), eb('sku_id', 'is', null)]))
+    .orderBy(sql`sku_id nulls last`)
+    .limit(1)
+    .executeTakeFirst();
+  return Number(row?.min_shelf_life_days ?? 0);
 }
 
 /** Per line of an order: what is still to allocate and what the warehouse has available of its SKU. */
@@ -105,11 +133,21 @@ export async function lineAvailability(db: Db, warehouseId: number, soId: number
                        join location loc on loc.id = b.location_id
                       where b.warehouse_id = ${warehouseId} and b.owner_id = h.owner_id and b.sku_id = sl.sku_id
                         and loc.status = 'active' and loc.location_type in ('storage', 'pick')
-                        and (l.expiry_date is null or l.expiry_date >= current_date)
-                        and (coalesce(sl.lot_no, '') = '' or l.lot_no = sl.lot_no)), 0)::text as available
+                        and (l.expiry_date is null or l.expiry_date - current_date >= coalesce(r.min_shelf_life_days, 0))
+                        and (coalesce(sl.lot_no, '') = '' or l.lot_no = sl.lot_no)
+                        and (coalesce(sl.udf1, '') = '' or l.udf1 = sl.udf1)
+                        and (coalesce(sl.udf2, '') = '' or l.udf2 = sl.udf2)
+                        and (coalesce(sl.udf3, '') = '' or l.udf3 = sl.udf3)
+                        and (sl.expiry_from is null or l.expiry_date >= sl.expiry_from)
+                        and (sl.expiry_to is null or l.expiry_date <= sl.expiry_to)), 0)::text as available
       from so_line sl
       join so_header h on h.id = sl.so_id
       join sku s on s.id = sl.sku_id
+      left join lateral (
+        select sr.min_shelf_life_days from so_rule sr
+         where sr.owner_id = h.owner_id and sr.active and (sr.sku_id = sl.sku_id or sr.sku_id is null)
+         order by sr.sku_id nulls last
+         limit 1) r on true
      where sl.so_id = ${soId}
      order by sl.line_no`.execute(db);
   return result.rows.map((r) => ({ ...r, id: Number(r.id), sku_id: Number(r.sku_id) }));
@@ -173,11 +211,11 @@ export async function underMaintenance(db: Db, warehouseId: number, soId: number
 
 // ---------------------------------------------------------------- lines
 
-export async function insertLine(trx: Transaction<DB>, row: { project_id: number; warehouse_id: number; so_id: number; line_no: number; sku_id: number; qty: string; uom: string; lot_no: string | null; expiry_from: string | null; expiry_to: string | null; required_date: string | null; created_by: string; updated_by: string }): Promise<SoLineRow> {
+export async function insertLine(trx: Transaction<DB>, row: { project_id: number; warehouse_id: number; so_id: number; line_no: number; sku_id: number; qty: string; uom: string; lot_no: string | null; expiry_from: string | null; expiry_to: string | null; udf1?: string | null; udf2?: string | null; udf3?: string | null; required_date: string | null; created_by: string; updated_by: string }): Promise<SoLineRow> {
   return trx.insertInto('so_line').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function updateLine(trx: Transaction<DB>, id: number, values: Partial<{ sku_id: number; qty: string; uom: string; lot_no: string | null; expiry_from: string | null; expiry_to: string | null; required_date: string | null }>, by: string): Promise<void> {
+export async function updateLine(trx: Transaction<DB>, id: number, values: Partial<{ sku_id: number; qty: string; uom: string; lot_no: string | null; expiry_from: string | null; expiry_to: string | null; udf1: string | null; udf2: string | null; udf3: string | null; required_date: string | null }>, by: string): Promise<void> {
   await trx.updateTable('so_line').set({ ...values, updated_by: by, updated_at: sql`now()` }).where('id', '=', id).execute();
 }
 

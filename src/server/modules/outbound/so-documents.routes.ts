@@ -37,6 +37,9 @@ const Line = {
   lotNo: OptText(60),
   expiryFrom: DateText,
   expiryTo: DateText,
+  udf1: OptText(60),
+  udf2: OptText(60),
+  udf3: OptText(60),
   requiredDate: DateText,
 };
 

@@ -4,6 +4,7 @@ import { AppError, type FieldError } from '../../../common/errors.js';
 import type { DB } from '../../db/schema.js';
 import { applyStockChanges, type StockChange, type StockScope } from '../inventory/inventory.service.js';
 import { checkAddress } from './address.js';
+import { lotFits } from './lot-match.js';
 import { addLinesAllocated, recordAllocations, setOrderStatus, type SoHeaderRow } from './outbound.repository.js';
 import * as repo from './so-documents.repository.js';
 import { assertTransition, ALLOCATABLE, statusFromLines, TERMINAL_STATUSES, type SoStatus } from './so-status.js';
@@ -57,6 +58,9 @@ export interface LineInput {
   lotNo?: string | null;
   expiryFrom?: string | null;
   expiryTo?: string | null;
+  udf1?: string | null;
+  udf2?: string | null;
+  udf3?: string | null;
   requiredDate?: string | null;
 }
 
@@ -102,6 +106,9 @@ export async function saveLines(trx: Transaction<DB>, actor: Actor, soId: number
       lot_no: line.lotNo?.trim() || null,
       expiry_from: line.expiryFrom ?? null,
       expiry_to: line.expiryTo ?? null,
+      udf1: line.udf1?.trim() || null,
+      udf2: line.udf2?.trim() || null,
+      udf3: line.udf3?.trim() || null,
       required_date: line.requiredDate ?? null,
     };
     if (line.id !== undefined) {
@@ -182,21 +189,18 @@ export async function orderBalance(db: Kysely<DB>, actor: Actor, soId: number) {
   };
 }
 
-/** `/so/findAllocation`: the balance rows a line may be allocated from by hand (held, expired and non-pickable stock left out). */
+/**
+ * `/so/findAllocation`: the balance rows a line may be allocated from by hand: held, expired and
+ * non-pickable stock left out, and lots that do not match the line's lot attributes or keep less
+ * than the rule's minimum shelf life.
+ */
 export async function findAllocation(db: Kysely<DB>, actor: Actor, lineId: number) {
   const line = await repo.findLineIn(db, actor, lineId);
   if (!line) throw new AppError('NO_RECORD');
   const order = await orderOrRefuse(db, actor, Number(line.so_id));
-  const candidates = (await repo.candidateBalances(db, actor.warehouseId, Number(order.owner_id), Number(line.sku_id))).filter((b) => fitsLine(line, b));
+  const minDays = await repo.minShelfLifeDays(db, Number(order.owner_id), Number(line.sku_id));
+  const candidates = (await repo.candidateBalances(db, actor.warehouseId, Number(order.owner_id), Number(line.sku_id))).filter((b) => lotFits(line, b, minDays));
   return { lineId: Number(line.id), orderNo: order.order_no, lineNo: line.line_no, open: dec(line.qty).minus(line.allocated_qty).minus(line.picked_qty).toString(), candidates };
-}
-
-function fitsLine(line: { lot_no: string | null; expiry_from: string | null; expiry_to: string | null }, b: repo.CandidateBalance): boolean {
-  const lotNo = line.lot_no?.trim();
-  if (lotNo && b.lot_no !== lotNo) return false;
-  if (line.expiry_from && (b.expiry_date === null || b.expiry_date < line.expiry_from)) return false;
-  if (line.expiry_to && (b.expiry_date === null || b.expiry_date > line.expiry_to)) return false;
-  return true;
 }
 
 /**
@@ -223,7 +227,8 @@ export async function allocateManually(trx: Transaction<DB>, actor: Actor, lineI
   if (details.length) throw new AppError('VALIDATION_FAILED', {}, details);
   const line = (await repo.findLineIn(trx, actor, lineId))!;
   await assertNotUnderMaintenance(trx, actor, order, [Number(line.sku_id)]);
-  const candidates = new Map((await repo.candidateBalances(trx, actor.warehouseId, Number(order.owner_id), Number(line.sku_id), true)).filter((b) => fitsLine(line, b)).map((b) => [b.balance_id, b]));
+  const minDays = await repo.minShelfLifeDays(trx, Number(order.owner_id), Number(line.sku_id));
+  const candidates = new Map((await repo.candidateBalances(trx, actor.warehouseId, Number(order.owner_id), Number(line.sku_id), true)).filter((b) => lotFits(line, b, minDays)).map((b) => [b.balance_id, b]));
   let total = new Decimal(0);
   picks.forEach((p, i) => {
     const b = candidates.get(p.balanceId);
@@ -260,7 +265,7 @@ export async function allocateManually(trx: Transaction<DB>, actor: Actor, lineI
 // ---------------------------------------------------------------- split
 
 /** The fields of an order line a split may change. */
-export const SO_SPLIT_FIELDS = ['lot_no', 'required_date', 'expiry_from', 'expiry_to', 'uom'] as const;
+export const SO_SPLIT_FIELDS = ['lot_no', 'required_date', 'expiry_from', 'expiry_to', 'udf1', 'udf2', 'udf3', 'uom'] as const;
 type SoSplitField = (typeof SO_SPLIT_FIELDS)[number];
 
 /**
@@ -290,7 +295,16 @@ export async function splitLine(trx: Transaction<DB>, actor: Actor, lineId: numb
   if (!qty.greaterThan(0)) throw new AppError('QTY_NOT_POSITIVE');
   if (!qty.lessThan(line.qty)) throw new AppError('SPLIT_NOT_ALLOWED');
   await assertNotUnderMaintenance(trx, actor, order, [Number(line.sku_id)]);
-  const current: Record<SoSplitField, string> = { lot_no: line.lot_no ?? '', required_date: line.required_date ?? '', expiry_from: line.expiry_from ?? '', expiry_to: line.expiry_to ?? '', uom: line.uom };
+  const current: Record<SoSplitField, string> = {
+    lot_no: line.lot_no ?? '',
+    required_date: line.required_date ?? '',
+    expiry_from: line.expiry_from ?? '',
+    expiry_to: line.expiry_to ?? '',
+    udf1: line.udf1 ?? '',
+    udf2: line.udf2 ?? '',
+    udf3: line.udf3 ?? '',
+    uom: line.uom,
+  };
   const next = { ...current };
   for (const c of checked) {
     if (current[c.field] !== c.fromValue) throw new AppError('SPLIT_NOT_ALLOWED', {}, [{ field: c.field, code: 'SPLIT_NOT_ALLOWED' }]);
@@ -308,6 +322,9 @@ export async function splitLine(trx: Transaction<DB>, actor: Actor, lineId: numb
     lot_no: next.lot_no || null,
     expiry_from: next.expiry_from || null,
     expiry_to: next.expiry_to || null,
+    udf1: next.udf1 || null,
+    udf2: next.udf2 || null,
+    udf3: next.udf3 || null,
     required_date: next.required_date || null,
     created_by: actor.login,
     updated_by: actor.login,
