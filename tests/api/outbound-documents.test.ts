@@ -506,6 +506,14 @@ describe('lot attributes and minimum shelf life', () => {
     await expectLedgerAgrees();
   });
 
+  it('imports the lot attributes a line asks for', async () => {
+    const header = ['Order no', 'Owner', 'Address (English)', 'Ship date', 'SKU', 'Qty', 'Lot attribute 1', 'Lot attribute 3'];
+    const imported = await multipart('/so/import', 'orders.xlsx', await xlsx(header, [['LM-IMP', 'OW-LM', '1 Road', '2030-01-31', 'SKU-LM-0', 2, 'ORGANIC', 'EXPORT']]));
+    expect(imported.statusCode, imported.body).toBe(200);
+    const line = await t.database.db.selectFrom('so_line as l').innerJoin('so_header as h', 'h.id', 'l.so_id').select(['l.udf1', 'l.udf2', 'l.udf3']).where('h.order_no', '=', 'LM-IMP').executeTakeFirstOrThrow();
+    expect(line).toEqual({ udf1: 'ORGANIC', udf2: null, udf3: 'EXPORT' });
+  });
+
   it('splits a line into one that asks for another lot attribute', async () => {
     const order = await lmOrder({ qty: 5, udf3: 'EXPORT' });
     const split = await post('/so/split', { lineId: order.lineId, qty: 2, changes: [{ field: 'udf3', fromValue: 'EXPORT', toValue: 'LOCAL' }] });

@@ -451,6 +451,9 @@ export const ORDER_IMPORT_COLUMNS = {
   Qty: 'qty',
   UOM: 'uom',
   Lot: 'lotNo',
+  'Lot attribute 1': 'udf1',
+  'Lot attribute 2': 'udf2',
+  'Lot attribute 3': 'udf3',
 } as const;
 
 /**
@@ -467,7 +470,7 @@ export async function importOrders(trx: Transaction<DB>, actor: Actor, rows: Imp
   const owners = await repo.ownersByCode(trx, actor.projectId, [...new Set(rows.map((r) => get(r, 'ownerCode')).filter(Boolean))]);
   const skus = await repo.skusByCode(trx, actor.projectId, [...new Set(rows.map((r) => get(r, 'skuCode')).filter(Boolean))]);
   const taken = await repo.orderNosTaken(trx, actor.projectId, [...new Set(rows.map((r) => get(r, 'orderNo')).filter(Boolean))]);
-  const orders = new Map<string, { first: ImportedOrderRow; ownerId: number | undefined; lines: Array<{ skuId: number; qty: string; uom: string; lotNo: string | null }> }>();
+  const orders = new Map<string, { first: ImportedOrderRow; ownerId: number | undefined; lines: Array<{ skuId: number; qty: string; uom: string; lotNo: string | null; udf1: string | null; udf2: string | null; udf3: string | null }> }>();
   for (const r of rows) {
     const orderNo = get(r, 'orderNo');
     if (!orderNo) problem(r.row, 'orderNo', 'FIELD_REQUIRED');
@@ -495,7 +498,7 @@ export async function importOrders(trx: Transaction<DB>, actor: Actor, rows: Imp
     const qtyText = get(r, 'qty');
     const qty = /^\d{1,12}(\.\d{1,4})?$/.test(qtyText) ? new Decimal(qtyText) : null;
     if (!qty || !qty.greaterThan(0)) problem(r.row, 'qty', 'QTY_NOT_POSITIVE');
-    if (group && sku && qty) group.lines.push({ skuId: sku.id, qty: qty.toString(), uom: get(r, 'uom') || sku.base_uom, lotNo: get(r, 'lotNo') || null });
+    if (group && sku && qty) group.lines.push({ skuId: sku.id, qty: qty.toString(), uom: get(r, 'uom') || sku.base_uom, lotNo: get(r, 'lotNo') || null, udf1: get(r, 'udf1') || null, udf2: get(r, 'udf2') || null, udf3: get(r, 'udf3') || null });
   }
   if (problems.length) throw new AppError('IMPORT_REJECTED', { rows: rows.length }, problems);
   let lines = 0;
@@ -518,7 +521,7 @@ export async function importOrders(trx: Transaction<DB>, actor: Actor, rows: Imp
     let lineNo = 0;
     for (const l of group.lines) {
       lineNo += 1;
-      await repo.insertLine(trx, { project_id: actor.projectId, warehouse_id: actor.warehouseId, so_id: soId, line_no: lineNo, sku_id: l.skuId, qty: l.qty, uom: l.uom, lot_no: l.lotNo, expiry_from: null, expiry_to: null, required_date: null, created_by: actor.login, updated_by: actor.login });
+      await repo.insertLine(trx, { project_id: actor.projectId, warehouse_id: actor.warehouseId, so_id: soId, line_no: lineNo, sku_id: l.skuId, qty: l.qty, uom: l.uom, lot_no: l.lotNo, udf1: l.udf1, udf2: l.udf2, udf3: l.udf3, expiry_from: null, expiry_to: null, required_date: null, created_by: actor.login, updated_by: actor.login });
       lines += 1;
     }
   }
