@@ -96,9 +96,13 @@ describe(loadDemoData.name, () => {
     expect(waiting.length).toBeGreaterThan(0);
   });
 
-  it('shows sales orders in every status reachable before picking, allocated through the services', async () => {
+  it('shows sales orders in every status reachable up to picking and a wave being picked, through the services', async () => {
     const statuses = await database.db.selectFrom('so_header').select('status').distinct().execute();
-    expect(new Set(statuses.map((s) => s.status))).toEqual(new Set(['new', 'partial_allocated', 'allocated', 'cancelled', 'closed', 'deleted']));
+    expect(new Set(statuses.map((s) => s.status))).toEqual(new Set(['new', 'partial_allocated', 'allocated', 'partial_picked', 'picked', 'cancelled', 'closed', 'deleted']));
+    const waves = await database.db.selectFrom('wave').select('status').execute();
+    expect(waves.map((w) => w.status)).toEqual(['partial_picked']);
+    const picked = await database.db.selectFrom('inventory_balance').select('picked_qty').where('lpn', '=', 'TOTE-DEMO-1').execute();
+    expect(picked.reduce((sum, b) => sum + Number(b.picked_qty), 0)).toBe(4);
     expect(first.counts.so).toBe(await database.db.selectFrom('so_header').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow().then((r) => Number(r.n)));
     const psos = await database.db.selectFrom('pso_header').select(['status', 'so_id']).orderBy('pso_no').execute();
     expect(psos.map((p) => p.status)).toEqual(['new', 'confirmed']);

@@ -1,15 +1,19 @@
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import { allocateOrders, endOrders } from './outbound.service.js';
+import { confirmPick, pickTasks } from './pick.service.js';
 import { confirmPsos } from './pso.behaviours.js';
 import * as repo from './so-documents.repository.js';
 import { addOrdersToShipment, allocateManually, createOrder, findAllocation, type Actor } from './so-documents.service.js';
+import { releaseWave, saveWave } from './wave.service.js';
 
 /**
  * Demonstration sales orders for the demo data, after the inbound demo has put stock away: orders
- * in every status reachable before picking (new, partial allocated, allocated, cancelled, closed,
- * deleted), one allocated by hand, pre-sales orders (one confirmed into a sales order) and a
- * shipment order, all through the outbound services so that the balance and the ledger agree.
+ * in every status reachable up to picking (new, partial allocated, allocated, partial picked,
+ * picked, cancelled, closed, deleted), one allocated by hand, a released wave of two orders being
+ * picked onto a tote (one picked, one half picked), pre-sales orders (one confirmed into a sales
+ * order) and a shipment order, all through the outbound services so that the balance and the
+ * ledger agree.
  * Answers how many sales orders it made.
  */
 export async function loadOutboundDemo(trx: Transaction<DB>, projectId: number, warehouseId: number, ownerCode: string): Promise<number> {
@@ -48,6 +52,17 @@ export async function loadOutboundDemo(trx: Transaction<DB>, projectId: number, 
   await endOrders(trx, scope, [closed], 'closed');
   const deleted = await order('SO-DEMO-DELETED', [{ sku: 2, qty: 1 }]);
   await endOrders(trx, scope, [deleted], 'deleted');
+
+  // A wave of two orders released to the floor: the first picked whole, the second half picked.
+  const waveOrders = [await order('SO-DEMO-WAVE-1', [{ sku: 5, qty: 2 }]), await order('SO-DEMO-WAVE-2', [{ sku: 4, qty: 4 }])];
+  const { waveId } = await saveWave(trx, scope, { orderIds: waveOrders, carrierCode: address.carrierCode });
+  await releaseWave(trx, scope, waveId);
+  const { tasks } = await pickTasks(trx, scope, { waveId });
+  for (const task of tasks) {
+    const whole = Number(task.so_id) === waveOrders[0];
+    const qty = whole ? task.qty : Math.floor(Number(task.qty) / 2).toString();
+    if (Number(qty) > 0) await confirmPick(trx, scope, { taskId: Number(task.id), locationCode: task.location_code, sku: task.sku_code, qty, toLpn: 'TOTE-DEMO-1' });
+  }
 
   const pso = (psoNo: string, sku: number, qty: number) =>
     repo.insertPso(
