@@ -1,11 +1,12 @@
 import ExcelJS from 'exceljs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { apiCall, apiSignIn, eventually, signedInPage, useServerAndBrowser, type E2eServer } from '../helpers/browser.js';
+import { apiCall, apiSignIn, eventually, signedInPage, toastShown, useServerAndBrowser, type E2eServer } from '../helpers/browser.js';
 
 /**
  * Order entry in Chromium on the demo data: a pre-sales order confirmed into a sales order on the
- * /pso page, and an order import with two bad rows refused whole with both rows listed.
+ * /pso page, an order import with two bad rows refused whole with both rows listed, and a wave
+ * unwaved on the /wave page.
  */
 function engine(page: Page, functionCode: string) {
   return page.locator(`[data-testid="engine-page"][data-function="${functionCode}"]`).first();
@@ -53,6 +54,48 @@ describe('outbound order entry', () => {
     const page = await signedInPage(ctx.browser, ctx.server, '/page/proj_ge');
     await page.getByTestId('engine-page-missing').waitFor({ timeout: 60_000 });
     expect(await page.getByTestId('engine-page-missing').innerText()).toContain('proj_ge');
+    await page.context().close();
+  });
+
+  it('unwaves a wave of one order on /wave: the order is free again, a second unwave shows the refusal', async () => {
+    const { server, browser } = ctx;
+    const token = await apiSignIn(server);
+    const call = <T>(path: string, body: unknown) => apiCall<T>(server, token, path, body);
+    const owner = (await call<{ rows: Array<{ _key: number; code: string }> }>('/generic/selection', { moduleCode: 'masterdata', functionCode: 'ogr', page: 1, pageSize: 10, conditions: { combinator: 'and', rules: [{ field: 'code', operator: '=', value: 'ACME' }] } })).rows[0];
+    const sku = (await call<{ rows: Array<{ code: string }> }>('/generic/selection', { moduleCode: 'masterdata', functionCode: 'sku', page: 1, pageSize: 1, conditions: { combinator: 'and', rules: [{ field: 'owner_id', operator: '=', value: owner._key }] } })).rows[0];
+    const order = (await call<{ row: { _key: number } }>('/generic/adding', {
+      moduleCode: 'outbound',
+      functionCode: 'so',
+      record: { order_no: 'E2E-UNWAVE-1', owner_id: owner._key, ship_to_address_en: '1 Harbour Road', required_ship_date: '2030-04-01', carrier_code: 'E2E-UNWAVE' },
+    })).row._key;
+    await call('/so/create/soDetail', { soId: order, skuCode: sku.code, qty: 1 });
+    const wave = await call<{ waveId: number; waveNo: string }>('/so/wave/save', { orderIds: [order] });
+    const orderNamed = async () => (await ordersNamed(server, token, 'E2E-UNWAVE-1'))[0] as { order_no: string; status: string; wave_id: string | null };
+    expect((await orderNamed()).wave_id).toBe(wave.waveNo);
+
+    const page = await signedInPage(browser, server, '/page/wave', { logToasts: true });
+    const row = rowsOf(page, 'wave').filter({ hasText: wave.waveNo });
+    await row.first().waitFor({ timeout: 60_000 });
+    await row.first().click();
+    await eventually(() => toolbarOf(page, 'wave').getByTestId('engine-total').innerText()).toContain('1 selected');
+    const button = toolbarOf(page, 'wave').getByTestId('engine-behaviour-unwave');
+    await button.click();
+    const confirm = page.locator('.wms-popup-confirm.wms-popup-top');
+    expect(await confirm.innerText()).toContain('Take every order of the selected waves off its wave?');
+    await confirm.locator('.wms-popup-ok').click();
+    await toastShown(page, '1 order(s) taken off their wave.');
+    await eventually(async () => (await orderNamed()).wave_id).toBeNull();
+    expect((await orderNamed()).status).toBe('new');
+    await eventually(async () => (await call<{ rows: Array<{ id: number; order_count: number }> }>('/wave/list', {})).rows.find((w) => w.id === wave.waveId)?.order_count).toBe(0);
+
+    // The wave has no order left: unwaving it again is refused with the server's message.
+    await row.first().click();
+    await eventually(() => toolbarOf(page, 'wave').getByTestId('engine-total').innerText()).toContain('1 selected');
+    await button.click();
+    await page.locator('.wms-popup-confirm.wms-popup-top .wms-popup-ok').click();
+    await eventually(() => page.locator('.wms-popup-message .wms-popup-content').innerText()).toBe('The document has no lines.');
+    await page.locator('.wms-popup-message .wms-popup-ok').click();
+    expect((await orderNamed()).wave_id).toBeNull();
     await page.context().close();
   });
 

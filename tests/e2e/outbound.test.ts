@@ -3,8 +3,8 @@ import type { Page } from 'playwright-core';
 import { apiCall, apiSignIn, chooseByTyping, eventually, saveEngineForm, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
 
 /**
- * Outbound in Chromium against the built app on demo data: two orders, the first entered and
- * allocated on the /so page by FEFO (earliest expiry first), a wave built on the /wave page from both and released there, the pick
+ * Outbound in Chromium against the built app on demo data: two orders entered on the /so page, the
+ * first allocated there by FEFO (earliest expiry first), a wave built on the /wave page from both and released there, the pick
  * list printed as a PDF, picking on the handheld screen size (360x640) with the keyboard, one pick
  * short; the orders, the wave and the balance agree afterwards.
  */
@@ -46,51 +46,50 @@ describe('outbound from order to pick in Chromium', () => {
       ],
     });
 
-    // The first order entered on the /so page (header, then its line on the line tab) and allocated
-    // there: FEFO takes the early lot. The second through the page's calls.
+    // Both orders entered on the /so page: the header, then its line on the line tab.
     const ui = await signedInPage(e2e.browser, e2e.server, '/page/so', { viewport: { width: 1440, height: 900 } });
     await grid(ui, 'so').locator('.ag-header-cell-text').filter({ hasText: /\S/ }).first().waitFor({ timeout: 60_000 });
-    await toolbar(ui, 'so').getByTestId('engine-add').click();
-    await ui.waitForSelector('[data-testid="engine-form"][data-mode="add"]');
-    await ui.fill('#engine_so_order_no', 'E2E-SO-1');
-    await chooseByTyping(ui, 'engine_so_owner_id', owner.code);
-    await ui.fill('#engine_so_ship_to_address_en', '1 Harbour Road');
-    await ui.locator('#engine_so_required_ship_date').click();
-    await ui.locator('#engine_so_required_ship_date').fill('2030-03-01');
-    await ui.keyboard.press('Enter');
-    await ui.fill('#engine_so_carrier_code', 'E2E-WAVE');
-    await saveEngineForm(ui);
-    const entered = (await selection<{ _key: number; owner_id: number; ship_to_address_en: string; required_ship_date: string; carrier_code: string }>('outbound', 'so', [
-      { field: 'order_no', operator: '=', value: 'E2E-SO-1' },
-    ]))[0];
-    expect(entered).toMatchObject({ owner_id: owner._key, ship_to_address_en: '1 Harbour Road', carrier_code: 'E2E-WAVE' });
-    expect(String(entered.required_ship_date).slice(0, 10)).toBe('2030-03-01');
-    const first = entered._key;
-    await eventually(() => rows(ui, 'so').filter({ hasText: 'E2E-SO-1' }).count()).toBeGreaterThan(0);
-    await rows(ui, 'so').filter({ hasText: 'E2E-SO-1' }).first().click();
-    const subPages = grid(ui, 'so').getByTestId('engine-subpages');
-    await subPages.locator('.ant-tabs-tab').filter({ hasText: 'Lines' }).click();
-    const linePage = subPages.locator('[data-testid="engine-page"][data-function="soDetail"]').first();
-    await linePage.locator(':scope > [data-testid="engine-toolbar"]').getByTestId('engine-add').click();
-    await ui.waitForSelector('[data-testid="engine-form"][data-mode="add"]');
-    await chooseByTyping(ui, 'engine_soDetail_sku_id', 'E2E-PICK-1');
-    await ui.fill('#engine_soDetail_qty', '3');
-    await saveEngineForm(ui);
-    const lines = await call<{ rows: { sku_id: number; qty: string }[] }>('/generic/tab', { moduleCode: 'outbound', functionCode: 'so', subPage: 'lines', parentKey: first, page: 1, pageSize: 10 });
-    expect(lines.rows.map((r) => [r.sku_id, Number(r.qty)])).toEqual([[sku._key, 3]]);
+    const enterOrder = async (orderNo: string, qty: number): Promise<number> => {
+      await toolbar(ui, 'so').getByTestId('engine-add').click();
+      await ui.waitForSelector('[data-testid="engine-form"][data-mode="add"]');
+      await ui.fill('#engine_so_order_no', orderNo);
+      await chooseByTyping(ui, 'engine_so_owner_id', owner.code);
+      await ui.fill('#engine_so_ship_to_address_en', '1 Harbour Road');
+      await ui.locator('#engine_so_required_ship_date').click();
+      await ui.locator('#engine_so_required_ship_date').fill('2030-03-01');
+      await ui.keyboard.press('Enter');
+      await ui.fill('#engine_so_carrier_code', 'E2E-WAVE');
+      await saveEngineForm(ui);
+      const entered = (await selection<{ _key: number; owner_id: number; ship_to_address_en: string; required_ship_date: string; carrier_code: string }>('outbound', 'so', [
+        { field: 'order_no', operator: '=', value: orderNo },
+      ]))[0];
+      expect(entered).toMatchObject({ owner_id: owner._key, ship_to_address_en: '1 Harbour Road', carrier_code: 'E2E-WAVE' });
+      expect(String(entered.required_ship_date).slice(0, 10)).toBe('2030-03-01');
+      await eventually(() => rows(ui, 'so').filter({ hasText: orderNo }).count()).toBeGreaterThan(0);
+      await rows(ui, 'so').filter({ hasText: orderNo }).first().click();
+      const subPages = grid(ui, 'so').getByTestId('engine-subpages');
+      await subPages.locator('.ant-tabs-tab').filter({ hasText: 'Lines' }).click();
+      const linePage = subPages.locator('[data-testid="engine-page"][data-function="soDetail"]').first();
+      await linePage.locator(':scope > [data-testid="engine-toolbar"]').getByTestId('engine-add').click();
+      await ui.waitForSelector('[data-testid="engine-form"][data-mode="add"]');
+      await chooseByTyping(ui, 'engine_soDetail_sku_id', 'E2E-PICK-1');
+      await ui.fill('#engine_soDetail_qty', String(qty));
+      await saveEngineForm(ui);
+      const lines = await call<{ rows: { sku_id: number; qty: string }[] }>('/generic/tab', { moduleCode: 'outbound', functionCode: 'so', subPage: 'lines', parentKey: entered._key, page: 1, pageSize: 10 });
+      expect(lines.rows.map((r) => [r.sku_id, Number(r.qty)])).toEqual([[sku._key, qty]]);
+      return entered._key;
+    };
+
+    // The first order allocated there: FEFO takes the early lot. The second stays new until its wave is released.
+    const first = await enterOrder('E2E-SO-1', 3);
     await rows(ui, 'so').filter({ hasText: 'E2E-SO-1' }).first().click();
     // Allocating asks no confirmation (it can be undone by unallocate).
     await toolbar(ui, 'so').getByTestId('engine-behaviour-allocate').click();
     await eventually(async () => (await selection<{ status: string }>('outbound', 'so', [{ field: 'order_no', operator: '=', value: 'E2E-SO-1' }]))[0]?.status).toBe('allocated');
+    const second = await enterOrder('E2E-SO-2', 6);
+    expect((await selection<{ status: string }>('outbound', 'so', [{ field: 'order_no', operator: '=', value: 'E2E-SO-2' }]))[0]?.status).toBe('new');
     await ui.context().close();
 
-    const header = (await call<{ row: { _key: number } }>('/generic/adding', {
-      moduleCode: 'outbound',
-      functionCode: 'so',
-      record: { order_no: 'E2E-SO-2', owner_id: owner._key, ship_to_address_en: '1 Harbour Road', required_ship_date: '2030-03-01', carrier_code: 'E2E-WAVE' },
-    })).row;
-    await call('/generic/adding', { moduleCode: 'outbound', functionCode: 'soDetail', record: { so_id: header._key, sku_id: sku._key, qty: '6' } });
-    const second = header._key;
     const balances = async () =>
       selection<{ location_code: string; lot_no: string; lpn: string; on_hand_qty: string; allocated_qty: string; picked_qty: string }>('inventory', 'balance', [{ field: 'sku_code', operator: '=', value: 'E2E-PICK-1' }]);
     const earlyRow = (await balances()).find((b) => b.lot_no === 'EARLY')!;

@@ -2,6 +2,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import type { SoHeaderRow, SoLineRow } from './outbound.repository.js';
 import './so-documents.tables.js';
+import './wave.tables.js';
 import '../inventory/inventory.tables.js';
 import '../masterdata/masterdata.tables.js';
 
@@ -207,6 +208,51 @@ export async function underMaintenance(db: Db, warehouseId: number, soId: number
     .where((eb) => (skuIds.length ? eb.or([eb('so_id', '=', soId), eb('sku_id', 'in', [...skuIds])]) : eb('so_id', '=', soId)))
     .executeTakeFirst();
   return row !== undefined;
+}
+
+// ---------------------------------------------------------------- pre-checks (cancel, close, pack)
+
+/** The orders of these ids that are of the place (project and warehouse). */
+export async function ordersIn(db: Db, place: Place, ids: readonly number[]): Promise<SoHeaderRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('so_header').selectAll().where('project_id', '=', place.projectId).where('warehouse_id', '=', place.warehouseId).where('id', 'in', [...ids]).execute();
+}
+
+export interface LineQuantityRow {
+  id: number;
+  so_id: number;
+  line_no: number;
+  sku_code: string;
+  qty: string;
+  allocated_qty: string;
+  picked_qty: string;
+}
+
+/** The lines of the orders with their ordered, allocated and picked quantities, by order and line number. */
+export async function lineQuantities(db: Db, soIds: readonly number[]): Promise<LineQuantityRow[]> {
+  if (soIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('so_line as sl')
+    .innerJoin('sku as s', 's.id', 'sl.sku_id')
+    .select(['sl.id', 'sl.so_id', 'sl.line_no', 's.code as sku_code', sql<string>`sl.qty::text`.as('qty'), sql<string>`sl.allocated_qty::text`.as('allocated_qty'), sql<string>`sl.picked_qty::text`.as('picked_qty')])
+    .where('sl.so_id', 'in', [...soIds])
+    .orderBy('sl.so_id')
+    .orderBy('sl.line_no')
+    .execute();
+  return rows.map((r) => ({ ...r, id: Number(r.id), so_id: Number(r.so_id) }));
+}
+
+/** How many open pick tasks each order has (orders without any are left out). */
+export async function openTaskCounts(db: Db, soIds: readonly number[]): Promise<Map<number, number>> {
+  if (soIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('pick_task')
+    .select(['so_id', (eb) => eb.fn.countAll<string>().as('n')])
+    .where('so_id', 'in', [...soIds])
+    .where('status', '=', 'open')
+    .groupBy('so_id')
+    .execute();
+  return new Map(rows.map((r) => [Number(r.so_id), Number(r.n)]));
 }
 
 // ---------------------------------------------------------------- lines

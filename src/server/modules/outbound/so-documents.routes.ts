@@ -75,7 +75,8 @@ async function uploadedRows(request: FastifyRequest): Promise<unknown[][]> {
  * lines (/so/create/soDetail, /so/save/soDetail, split), look-ups (/so/sku, /so/balance), allocation
  * by order and line and by hand (/so/header/allocation, /so/detail/allocation, /so/findAllocation,
  * /so/manualAllocation), the order import and export, importStoreArrival, the maintenance list and
- * shipment orders. All are limited to the session's project and warehouse.
+ * shipment orders, and the read-only pre-checks before cancel, close and pack
+ * (/so/cancelCheckComplete, /so/checkPartialPack). All are limited to the session's project and warehouse.
  */
 export const soDocumentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.database.db;
@@ -222,6 +223,40 @@ export const soDocumentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     (request) => write(request, (trx, actor) => so.allocateManually(trx, actor, request.body.lineId, request.body.allocations)),
+  );
+
+  // ------------------------------------------------------------ pre-checks (read only)
+  const withMessage = <T extends { reason: so.Refusal | null }>(request: FastifyRequest, check: T) =>
+    check.reason ? { ...check, reason: { ...check.reason, message: translate(request.language, `errors.${check.reason.code}`, check.reason.params) } } : check;
+
+  app.post(
+    '/so/cancelCheckComplete',
+    {
+      config: { access: VIEW },
+      schema: {
+        tags,
+        summary: 'Per order: whether cancel and close are allowed, and what they would undo (allocation, picked stock, open pick tasks, wave)',
+        body: Type.Object({ soIds: Ids }, { additionalProperties: false }),
+        response: Any,
+      },
+    },
+    async (request) => ({
+      orders: (await so.cancelCheckComplete(db, actorOf(request), request.body.soIds)).map((o) => ({ ...o, cancel: withMessage(request, o.cancel), close: withMessage(request, o.close) })),
+    }),
+  );
+
+  app.post(
+    '/so/checkPartialPack',
+    {
+      config: { access: VIEW },
+      schema: {
+        tags,
+        summary: 'Per order: ordered against picked qty per line, and whether packing now would ship less than ordered',
+        body: Type.Object({ soIds: Ids }, { additionalProperties: false }),
+        response: Any,
+      },
+    },
+    async (request) => ({ orders: (await so.checkPartialPack(db, actorOf(request), request.body.soIds)).map((o) => withMessage(request, o)) }),
   );
 
   // ------------------------------------------------------------ import and export

@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 import type { Kysely, Transaction } from 'kysely';
-import { AppError, type FieldError } from '../../../common/errors.js';
+import { AppError, type ErrorCode, type FieldError } from '../../../common/errors.js';
 import type { DB } from '../../db/schema.js';
 import { applyStockChanges, type StockChange, type StockScope } from '../inventory/inventory.service.js';
 import { checkAddress } from './address.js';
@@ -420,6 +420,126 @@ export async function findShipmentReference(db: Kysely<DB>, actor: Actor, shipme
   const shipment = await repo.findShipmentOrderByNo(db, actor, shipmentNo);
   if (!shipment) throw new AppError('NO_RECORD');
   return { ...shipment, orders: await repo.ordersOfShipment(db, Number(shipment.id)) };
+}
+
+// ---------------------------------------------------------------- pre-checks: cancel, close, pack
+
+/** Why an action would be refused: an error code and its parameters, as the action itself would answer. */
+export interface Refusal {
+  code: ErrorCode;
+  params: Record<string, string | number>;
+}
+
+/** The orders of the place, in the order asked (each once); not found when one of them is not of the place. */
+async function ordersOrRefuse(db: Kysely<DB>, actor: Actor, soIds: readonly number[]): Promise<SoHeaderRow[]> {
+  const ids = [...new Set(soIds)];
+  const found = new Map((await repo.ordersIn(db, actor, ids)).map((o) => [Number(o.id), o]));
+  if (found.size !== ids.length) throw new AppError('NO_RECORD');
+  return ids.map((id) => found.get(id)!);
+}
+
+function linesByOrder(lines: readonly repo.LineQuantityRow[]): Map<number, repo.LineQuantityRow[]> {
+  const byOrder = new Map<number, repo.LineQuantityRow[]>();
+  for (const l of lines) byOrder.set(l.so_id, [...(byOrder.get(l.so_id) ?? []), l]);
+  return byOrder;
+}
+
+function sum(lines: readonly repo.LineQuantityRow[], field: 'qty' | 'allocated_qty' | 'picked_qty'): Decimal {
+  return lines.reduce((n, l) => n.plus(l[field]), new Decimal(0));
+}
+
+/** Whether the status table lets the order move to `to`, else the refusal the action would give. */
+function transitionCheck(order: SoHeaderRow, to: SoStatus): { allowed: boolean; reason: Refusal | null } {
+  try {
+    assertTransition(order.order_no, order.status, to);
+    return { allowed: true, reason: null };
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    return { allowed: false, reason: { code: error.code, params: error.params } };
+  }
+}
+
+export interface EndCheck {
+  soId: number;
+  orderNo: string;
+  status: string;
+  cancel: { allowed: boolean; reason: Refusal | null };
+  close: { allowed: boolean; reason: Refusal | null };
+  /** Allocated qty cancel or close would release back to available. */
+  allocatedQty: string;
+  /** Picked qty that would have to go back to stock. */
+  pickedQty: string;
+  /** Open pick tasks of the order. */
+  openTasks: number;
+  /** The wave the order is on, if any. */
+  waveNo: string | null;
+  lines: Array<{ lineId: number; lineNo: number; skuCode: string; qty: string; allocatedQty: string; pickedQty: string }>;
+}
+
+/**
+ * `/so/cancelCheckComplete`: for each order, whether the status table allows cancel and close, and
+ * what they would undo: allocated qty released, picked qty to go back to stock, open pick tasks and
+ * wave membership. Reads only.
+ */
+export async function cancelCheckComplete(db: Kysely<DB>, actor: Actor, soIds: readonly number[]): Promise<EndCheck[]> {
+  const orders = await ordersOrRefuse(db, actor, soIds);
+  const ids = orders.map((o) => Number(o.id));
+  const byOrder = linesByOrder(await repo.lineQuantities(db, ids));
+  const tasks = await repo.openTaskCounts(db, ids);
+  return orders.map((order) => {
+    const lines = byOrder.get(Number(order.id)) ?? [];
+    return {
+      soId: Number(order.id),
+      orderNo: order.order_no,
+      status: order.status,
+      cancel: transitionCheck(order, 'cancelled'),
+      close: transitionCheck(order, 'closed'),
+      allocatedQty: sum(lines, 'allocated_qty').toString(),
+      pickedQty: sum(lines, 'picked_qty').toString(),
+      openTasks: tasks.get(Number(order.id)) ?? 0,
+      waveNo: order.wave_id,
+      lines: lines.map((l) => ({ lineId: l.id, lineNo: l.line_no, skuCode: l.sku_code, qty: dec(l.qty).toString(), allocatedQty: dec(l.allocated_qty).toString(), pickedQty: dec(l.picked_qty).toString() })),
+    };
+  });
+}
+
+/** Statuses from which packing may still take picked stock (before packing is complete, not ended). */
+const PACK_OPEN: readonly SoStatus[] = ['new', 'partial_allocated', 'allocated', 'partial_picked', 'picked', 'partial_packed'];
+
+export interface PackCheck {
+  soId: number;
+  orderNo: string;
+  status: string;
+  /** Packing now would ship less than ordered: a line picked short of its qty, or not picked at all. */
+  partial: boolean;
+  /** Nothing of the order is picked. */
+  nothingPicked: boolean;
+  /** Refused: the order is ended (cancelled, deleted, closed) or already past packing. */
+  reason: Refusal | null;
+  lines: Array<{ lineId: number; lineNo: number; skuCode: string; ordered: string; picked: string; short: string }>;
+}
+
+/** `/so/checkPartialPack`: per order, ordered against picked qty per line, before the pack screen packs it. Reads only. */
+export async function checkPartialPack(db: Kysely<DB>, actor: Actor, soIds: readonly number[]): Promise<PackCheck[]> {
+  const orders = await ordersOrRefuse(db, actor, soIds);
+  const byOrder = linesByOrder(await repo.lineQuantities(db, orders.map((o) => Number(o.id))));
+  return orders.map((order) => {
+    const lines = (byOrder.get(Number(order.id)) ?? []).map((l) => {
+      const ordered = dec(l.qty);
+      const picked = dec(l.picked_qty);
+      return { lineId: l.id, lineNo: l.line_no, skuCode: l.sku_code, ordered: ordered.toString(), picked: picked.toString(), short: Decimal.max(0, ordered.minus(picked)).toString() };
+    });
+    const open = PACK_OPEN.includes(order.status as SoStatus);
+    return {
+      soId: Number(order.id),
+      orderNo: order.order_no,
+      status: order.status,
+      partial: lines.some((l) => dec(l.short).greaterThan(0)),
+      nothingPicked: lines.every((l) => dec(l.picked).isZero()),
+      reason: open ? null : { code: 'ORDER_STATUS_ERROR', params: { orderNo: order.order_no, status: order.status } },
+      lines,
+    };
+  });
 }
 
 // ---------------------------------------------------------------- import of sales orders

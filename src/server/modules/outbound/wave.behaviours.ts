@@ -4,7 +4,7 @@ import type { EngineSession } from '../../../../engine/server/index.js';
 import { defineBehaviour } from '../area.js';
 import type { StockScope } from '../inventory/inventory.service.js';
 import { findCandidateOrders, findOwnerByCode, SELECTION_CAP } from './wave.repository.js';
-import { releaseWave, saveWave } from './wave.service.js';
+import { releaseWave, saveWave, unwaveWave } from './wave.service.js';
 
 function scopeOf(session: EngineSession): StockScope {
   if (session.projectId === null) throw new AppError('OUT_OF_SCOPE', { scope: 'project' });
@@ -52,4 +52,17 @@ export const releaseWaveBehaviour = defineBehaviour({
   },
 });
 
-export const waveBehaviours = [createWaveBehaviour, releaseWaveBehaviour];
+/** Unwave: every order of the selected waves leaves its wave while nothing of it is picked; open tasks are cancelled, allocation stays. */
+export const unwaveBehaviour = defineBehaviour({
+  name: 'outbound.wave.unwave',
+  inputs: Type.Object({}),
+  right: 'outbound.wave:release',
+  async run({ trx, session, rows }) {
+    const scope = scopeOf(session);
+    let count = 0;
+    for (const row of rows) count += (await unwaveWave(trx, scope, Number(row._key))).count;
+    return { result: { count }, messageCode: 'outbound.wave.unwaved', messageParams: { count } };
+  },
+});
+
+export const waveBehaviours = [createWaveBehaviour, releaseWaveBehaviour, unwaveBehaviour];

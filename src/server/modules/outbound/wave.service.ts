@@ -171,6 +171,23 @@ export async function unwaveOrders(trx: Transaction<DB>, scope: StockScope, soId
   return { count: ids.length };
 }
 
+/**
+ * Unwave of a whole wave (the /wave page): every order of the wave that is not ended leaves it,
+ * under the rules of `unwaveOrders` (refused, and nothing changed, once anything of one is picked).
+ * A wave without such orders is refused.
+ */
+export async function unwaveWave(trx: Transaction<DB>, scope: StockScope, waveId: number): Promise<{ waveNo: string; count: number }> {
+  const wave = checkWaveScope(await lockWave(trx, scope.projectId, waveId), scope);
+  const orders = (await ordersOfWave(trx, scope.projectId, wave.wave_no)).filter((o) => !TERMINAL_STATUSES.includes(o.status as SoStatus));
+  if (orders.length === 0) throw new AppError('DOCUMENT_NO_LINES');
+  const { count } = await unwaveOrders(
+    trx,
+    scope,
+    orders.map((o) => o.id),
+  );
+  return { waveNo: wave.wave_no, count };
+}
+
 /** /wave/batchUpdateRef: sets the reference of up to 100 waves at once. */
 export async function batchUpdateReference(trx: Transaction<DB>, scope: StockScope, waveIds: readonly number[], reference: string | null): Promise<{ count: number }> {
   const ids = [...new Set(waveIds)];
