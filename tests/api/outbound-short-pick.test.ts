@@ -19,7 +19,7 @@ let orderSeq = 0;
 beforeAll(async () => {
   t = await buildTestApp();
   admin = await signIn(t.app);
-  f = await outboundFixture(t.database.db, 'SP', 6);
+  f = await outboundFixture(t.database.db, 'SP', 7);
   await t.database.db.insertInto('location').values({ warehouse_id: f.scope.warehouseId, code: 'STAGE-SP', location_type: 'stage' }).execute();
 });
 
@@ -195,6 +195,33 @@ describe('short pick that looks for the rest elsewhere', () => {
     expect(line).toMatchObject({ qty: '5.0000', allocated_qty: '4.0000', picked_qty: '0.0000' });
     const wave = await db().selectFrom('wave').select(['status', 'allocated_qty', 'picked_qty']).where('id', '=', saved.waveId).executeTakeFirstOrThrow();
     expect(wave).toEqual({ status: 'partial_picked', allocated_qty: '4.0000', picked_qty: '1.0000' });
+    await expectLedgerAgrees();
+  });
+
+  it('two short picks of the same SKU at the same time never take the same stock twice', async () => {
+    const sku = f.skuIds[6];
+    for (const location of [f.locationIds[1], f.locationIds[2], f.locationIds[3]]) await stock(db(), f, sku, location, 3);
+    const orders = [await newOrder([{ skuId: sku, qty: 3 }]), await newOrder([{ skuId: sku, qty: 3 }])];
+    expect((await gen('so', 'behavior', { behaviour: 'allocate', keys: orders, inputs: {} })).statusCode).toBe(200);
+    const tasks = [];
+    for (const so of orders) {
+      await call('/so/pick', { soId: so });
+      tasks.push((await tasksOf(so))[0]);
+    }
+    const shorted = new Set(tasks.map((x) => Number(x.location_id)));
+    expect(shorted.size).toBe(2);
+    const free = [f.locationIds[1], f.locationIds[2], f.locationIds[3]].find((id) => !shorted.has(id))!;
+
+    const answers = await Promise.all(tasks.map(async (task) => call('/pick/confirm', await confirmBody(task, { qty: 0, shortReason: 'Empty', reallocate: true }))));
+    for (const a of answers) expect(a.statusCode, a.body).toBe(200);
+    // Only the 3 free in the third location can be found, by one order or split between both.
+    const found = answers.map((a) => json<ShortAnswer>(a));
+    expect(found.reduce((sum, a) => sum + n(a.reallocatedQty), 0)).toBe(3);
+    const open = (await Promise.all(orders.map(tasksOf))).flat().filter((x) => x.status === 'open');
+    expect(open.every((x) => Number(x.location_id) === free)).toBe(true);
+    expect(open.reduce((sum, x) => sum + n(x.qty), 0)).toBe(3);
+    for (const location of shorted) expect(await balanceAt(sku, location)).toMatchObject({ on_hand_qty: '3.0000', allocated_qty: '0.0000', held_qty: '3.0000' });
+    expect(await balanceAt(sku, free)).toMatchObject({ on_hand_qty: '3.0000', allocated_qty: '3.0000', held_qty: '0.0000' });
     await expectLedgerAgrees();
   });
 
