@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Button, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { looksLikeGs1, parseGs1 } from '../../common/gs1';
@@ -12,18 +12,22 @@ type Step =
   | { kind: 'sku'; task: PickTask }
   | { kind: 'qty'; task: PickTask; sku: string }
   | { kind: 'lpn'; task: PickTask; sku: string; qty: number }
-  | { kind: 'reason'; task: PickTask; sku: string; qty: number; lpn: string };
+  | { kind: 'reason'; task: PickTask; sku: string; qty: number; lpn: string }
+  | { kind: 'rest'; task: PickTask; sku: string; qty: number; lpn: string; reason: string };
 
 /**
  * Handheld picking (360x640, keyboard-wedge scanner): the open tasks in zone and location order;
  * scan the location, the SKU (code, UPC or GS1 barcode), the quantity and the LPN or tote. Less
- * than the task asks is a short pick and asks for a reason; more is refused by the server.
+ * than the task asks is a short pick and asks for a reason, then, when the SKU is in stock in other
+ * locations, whether to give the rest back or find it elsewhere (Enter: find it elsewhere); more
+ * is refused by the server.
  */
 export default function HandheldPick() {
   const { t } = useTranslation();
   const [tasks, setTasks] = useState<PickTask[]>([]);
   const [step, setStep] = useState<Step>({ kind: 'list' });
   const [feedback, setFeedback] = useState<Feedback | null>(null);
+  const [busy, setBusy] = useState(false);
 
   const load = useCallback(async () => {
     try {
@@ -59,19 +63,28 @@ export default function HandheldPick() {
     else setStep({ kind: 'lpn', task, sku, qty });
   };
 
-  const confirm = async (task: PickTask, sku: string, qty: number, lpn: string, reason: string | null) => {
+  const confirm = async (task: PickTask, sku: string, qty: number, lpn: string, reason: string | null, reallocate = false) => {
+    setBusy(true);
     try {
-      const answer = await api<{ taskStatus: string; orderStatus: string }>('/pick/confirm', {
-        body: { taskId: task.id, locationCode: task.location_code, sku, qty: String(qty), toLpn: lpn || null, shortReason: reason },
+      const answer = await api<{ taskStatus: string; orderStatus: string; reallocatedQty: string; newTaskIds: number[] }>('/pick/confirm', {
+        body: { taskId: task.id, locationCode: task.location_code, sku, qty: String(qty), toLpn: lpn || null, shortReason: reason, reallocate },
         quiet: true,
       });
-      setFeedback({ tone: reason ? 'warning' : 'success', text: t('outbound.pick.done', { sku: task.sku_code, qty, order: task.order_no, status: t(`outbound.status.${answer.orderStatus}`) }) });
+      const done = t('outbound.pick.done', { sku: task.sku_code, qty, order: task.order_no, status: t(`outbound.status.${answer.orderStatus}`) });
+      const found = !reallocate
+        ? ''
+        : answer.newTaskIds.length > 0
+          ? t('outbound.pick.foundElsewhere', { qty: Number(answer.reallocatedQty), tasks: answer.newTaskIds.length })
+          : t('outbound.pick.notFoundElsewhere');
+      setFeedback({ tone: reason ? 'warning' : 'success', text: found ? `${done} ${found}` : done });
       beep(reason ? 'warning' : 'success');
       setStep({ kind: 'list' });
       await load();
     } catch (error) {
       fail(messageOf(error));
       setStep({ kind: 'sku', task });
+    } finally {
+      setBusy(false);
     }
   };
 
@@ -84,6 +97,17 @@ export default function HandheldPick() {
       return;
     }
     void confirm(task, sku, qty, lpn, null);
+  };
+
+  const enterReason = (task: PickTask, sku: string, qty: number, lpn: string, text: string) => {
+    const reason = text.trim();
+    // Only asked when there is somewhere else to look; otherwise the rest is given back.
+    if (Number(task.other_available) > 0) {
+      setFeedback({ tone: 'warning', text: t('outbound.pick.restAsk', { qty: left(task) - qty }) });
+      setStep({ kind: 'rest', task, sku, qty, lpn, reason });
+      return;
+    }
+    void confirm(task, sku, qty, lpn, reason);
   };
 
   const current = step.kind === 'list' ? null : step.task;
@@ -128,7 +152,15 @@ export default function HandheldPick() {
       {step.kind === 'qty' && <ScanField key="qty" testId="scan-field" inputMode="decimal" label={t('outbound.pick.enterQty')} onScan={(text) => scanQty(step.task, step.sku, text)} />}
       {step.kind === 'lpn' && <ScanField key="lpn" testId="scan-field" label={t('outbound.pick.scanLpn')} onScan={(text) => scanLpn(step.task, step.sku, step.qty, text)} />}
       {step.kind === 'reason' && (
-        <ScanField key="reason" testId="scan-field" label={t('outbound.pick.shortReason')} onScan={(text) => void confirm(step.task, step.sku, step.qty, step.lpn, text.trim())} />
+        <ScanField key="reason" testId="scan-field" label={t('outbound.pick.shortReason')} onScan={(text) => enterReason(step.task, step.sku, step.qty, step.lpn, text)} />
+      )}
+      {step.kind === 'rest' && (
+        <RestChoice
+          busy={busy}
+          findLabel={t('outbound.pick.findElsewhere')}
+          giveBackLabel={t('outbound.pick.giveBack')}
+          onChoose={(reallocate) => void confirm(step.task, step.sku, step.qty, step.lpn, step.reason, reallocate)}
+        />
       )}
       <FeedbackLine feedback={feedback} />
       {step.kind === 'list' ? (
@@ -156,5 +188,28 @@ export default function HandheldPick() {
         </Button>
       )}
     </HandheldFrame>
+  );
+}
+
+/**
+ * After a short pick: find the rest elsewhere (the default, focused so that Enter takes it) or give
+ * it back. The focus moves only after the Enter that submitted the reason is over: focused at once,
+ * the button would receive that key press and choose by itself.
+ */
+function RestChoice(props: { busy: boolean; findLabel: string; giveBackLabel: string; onChoose: (reallocate: boolean) => void }) {
+  const find = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    const timer = window.setTimeout(() => find.current?.focus(), 0);
+    return () => window.clearTimeout(timer);
+  }, []);
+  return (
+    <Space direction="vertical" style={{ width: '100%' }} data-testid="pick-rest-choice">
+      <Button ref={find} block type="primary" disabled={props.busy} style={BIG} data-testid="pick-find-elsewhere" onClick={() => props.onChoose(true)}>
+        {props.findLabel}
+      </Button>
+      <Button block disabled={props.busy} style={BIG} data-testid="pick-give-back" onClick={() => props.onChoose(false)}>
+        {props.giveBackLabel}
+      </Button>
+    </Space>
   );
 }

@@ -19,6 +19,8 @@ export interface PickTask {
   status: 'open' | 'picked' | 'short' | 'cancelled';
   to_lpn: string | null;
   reason: string | null;
+  /** Stock of the SKU free to allocate in other locations: a short pick may look there. */
+  other_available: string;
 }
 
 export interface WaveSummary {

@@ -3,9 +3,11 @@ import type { Kysely, Transaction } from 'kysely';
 import { looksLikeGs1, parseGs1 } from '../../../common/gs1.js';
 import { AppError } from '../../../common/errors.js';
 import type { DB } from '../../db/schema.js';
-import { applyStockChanges, pickStock, unpickStock, type BalanceKey, type StockScope } from '../inventory/inventory.service.js';
-import { linesOfOrders, lockOrders, setOrderStatus, type SoHeaderRow } from './outbound.repository.js';
-import { assertTransition, statusFromLines, type SoStatus } from './so-status.js';
+import { findBalance } from '../inventory/inventory.repository.js';
+import { applyStockChanges, availableOf, holdStock, pickStock, unpickStock, type BalanceKey, type StockScope } from '../inventory/inventory.service.js';
+import { findOrder, linesOfOrders, lockOrders, setOrderStatus, type SoHeaderRow } from './outbound.repository.js';
+import { allocateOrders } from './outbound.service.js';
+import { ALLOCATABLE, assertTransition, statusFromLines, type SoStatus } from './so-status.js';
 import {
   changeAllocation,
   changeLineQuantities,
@@ -19,6 +21,7 @@ import {
   locationCode,
   lockTask,
   lockWave,
+  openTaskIds,
   ordersOfWave,
   pickListRows,
   skuMatches,
@@ -32,7 +35,8 @@ import { createPickTasks, refreshWaveStatus } from './wave.service.js';
  * Picking (spec sections 1, 2 and 4): pick tasks by wave or order, grouped by zone and sorted by
  * location sequence; confirming a task moves allocated stock to picked through the inventory
  * service (to the staging location, on the scanned LPN or tote); a short pick gives the rest of
- * the task back to available; unpick puts picked stock back, allocated again. The order's status
+ * the task back to available, or, when asked, looks for it elsewhere (re-allocation of the line
+ * with the short stock held); unpick puts picked stock back, allocated again. The order's status
  * follows its lines through the status table, the wave's follows its tasks.
  */
 
@@ -117,6 +121,35 @@ export interface ConfirmPickInput {
   toLocationCode?: string | null;
   /** A short pick: the rest of the task is given back to available, with this reason. */
   shortReason?: string | null;
+  /** With a short pick: look for the rest elsewhere (re-allocate the line, the short stock held) instead of only giving it back. */
+  reallocate?: boolean;
+}
+
+/**
+ * "Find it elsewhere" after a short pick (spec section 1: short pick, remaining qty unallocated or
+ * re-allocated). The rest has already been given back from the short balance row; what is still
+ * available there is put on hold with the short reason, since the picker did not find it, so that
+ * the re-allocation cannot take the same stock again and a count or a hold release settles it
+ * later. Then the line alone is allocated by its rule and pick tasks are made for what was found,
+ * on the task's wave; what is not found stays unallocated.
+ */
+async function findRestElsewhere(trx: Transaction<DB>, scope: StockScope, header: SoHeaderRow, task: PickTaskRow, reason: string) {
+  const balance = await findBalance(trx, scope.projectId, Number(task.balance_id));
+  const doubtful = balance ? availableOf(balance) : new Decimal(0);
+  if (doubtful.greaterThan(0)) await holdStock(trx, scope, { key: keyOf(task), qty: doubtful, reason, reference: { type: 'so', orderNo: header.order_no } });
+  // Allocation runs only on orders not yet picking (ALLOCATABLE). An order already partial picked
+  // steps back to partial allocated, which the status table allows, inside this transaction; the
+  // allocation sets the status its lines give (partial picked again), so no other session sees it.
+  const current = await findOrder(trx, Number(header.id));
+  if (current && !ALLOCATABLE.includes(current.status as SoStatus)) {
+    assertTransition(header.order_no, current.status, 'partial_allocated');
+    await setOrderStatus(trx, Number(header.id), 'partial_allocated', scope.operator);
+  }
+  const before = new Set(await openTaskIds(trx, Number(header.id)));
+  const allocation = await allocateOrders(trx, scope, [Number(header.id)], [Number(task.so_line_id)]);
+  await createPickTasks(trx, scope, [Number(header.id)], task.wave_id === null ? null : Number(task.wave_id));
+  const newTaskIds = (await openTaskIds(trx, Number(header.id))).filter((id) => !before.has(id));
+  return { reallocatedQty: allocation.allocated, newTaskIds, heldQty: doubtful.toString() };
 }
 
 /**
@@ -131,6 +164,7 @@ export async function confirmPick(trx: Transaction<DB>, scope: StockScope, input
   if (!(await skuMatches(trx, Number(task.sku_id), skuCodesOf(input.sku)))) throw new AppError('INVALID_SKU');
   const qty = new Decimal(input.qty);
   const short = Boolean(input.shortReason?.trim());
+  if (input.reallocate && !short) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'shortReason', code: 'FIELD_REQUIRED' }]);
   if (!qty.isFinite() || qty.isNegative() || (qty.isZero() && !short)) throw new AppError('QTY_NOT_POSITIVE');
   const left = new Decimal(task.qty).minus(task.picked_qty);
   if (qty.greaterThan(left)) throw new AppError('OVER_PICK', { qty: left.toString() });
@@ -168,7 +202,14 @@ export async function confirmPick(trx: Transaction<DB>, scope: StockScope, input
     },
     scope.operator,
   );
-  return { taskStatus: status, pickedQty: picked.toString(), shortQty: short ? rest.toString() : '0', ...(await afterTaskChange(trx, scope, header, task)) };
+  let found: { reallocatedQty: string; newTaskIds: number[]; heldQty: string } = { reallocatedQty: '0', newTaskIds: [], heldQty: '0' };
+  let after = header;
+  if (short && rest.greaterThan(0) && input.reallocate) {
+    found = await findRestElsewhere(trx, scope, header, task, input.shortReason!.trim());
+    // The allocation wrote the order's status: follow from what it is now.
+    after = (await findOrder(trx, Number(header.id))) ?? header;
+  }
+  return { taskStatus: status, pickedQty: picked.toString(), shortQty: short ? rest.toString() : '0', ...found, ...(await afterTaskChange(trx, scope, after, task)) };
 }
 
 /** Unpick: what the task picked goes back to its location, allocated to the line again; the task is open again. */

@@ -206,6 +206,8 @@ export interface PickTaskView {
   status: string;
   to_lpn: string | null;
   reason: string | null;
+  /** Stock of the SKU available to allocate elsewhere (any other balance row in an active storage or pick location): a short pick may look there. */
+  other_available: string;
 }
 
 /** Tasks of a wave or an order (or every open task of the warehouse), by zone and location sequence. */
@@ -213,7 +215,12 @@ export async function listPickTasks(db: Db, projectId: number, warehouseId: numb
   const result = await sql<PickTaskView>`
     select t.id, t.wave_id, w.wave_no, t.so_id, h.order_no, sl.line_no, t.sku_id, s.code as sku_code, s.description as sku_description,
            l.lot_no, l.expiry_date::text as expiry_date, t.location_id, loc.code as location_code, t.zone, t.pick_seq, t.lpn,
-           t.qty::text as qty, t.picked_qty::text as picked_qty, t.status, t.to_lpn, t.reason
+           t.qty::text as qty, t.picked_qty::text as picked_qty, t.status, t.to_lpn, t.reason,
+           (select coalesce(sum(b.on_hand_qty - b.allocated_qty - b.picked_qty - b.held_qty), 0)
+              from inventory_balance b join location bl on bl.id = b.location_id
+             where b.warehouse_id = t.warehouse_id and b.owner_id = t.owner_id and b.sku_id = t.sku_id and b.id <> t.balance_id
+               and bl.status = 'active' and bl.location_type in ('storage', 'pick')
+               and b.on_hand_qty - b.allocated_qty - b.picked_qty - b.held_qty > 0)::text as other_available
       from pick_task t
       join so_header h on h.id = t.so_id
       join so_line sl on sl.id = t.so_line_id
@@ -229,6 +236,12 @@ export async function listPickTasks(db: Db, projectId: number, warehouseId: numb
      order by coalesce(t.zone, ''), t.pick_seq nulls last, loc.code, t.id
      limit 2000`.execute(db);
   return result.rows.map((r) => ({ ...r, id: Number(r.id), wave_id: r.wave_id === null ? null : Number(r.wave_id), so_id: Number(r.so_id), sku_id: Number(r.sku_id), location_id: Number(r.location_id), pick_seq: r.pick_seq === null ? null : Number(r.pick_seq) }));
+}
+
+/** The ids of the order's open pick tasks. */
+export async function openTaskIds(db: Db, soId: number): Promise<number[]> {
+  const rows = await db.selectFrom('pick_task').select('id').where('so_id', '=', soId).where('status', '=', 'open').orderBy('id').execute();
+  return rows.map((r) => Number(r.id));
 }
 
 export async function findTask(db: Db, projectId: number, id: number): Promise<PickTaskRow | undefined> {

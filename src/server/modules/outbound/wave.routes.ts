@@ -131,7 +131,7 @@ export const waveRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { access: PICK_CONFIRM },
       schema: {
         tags,
-        summary: 'Confirms a pick task, or a short pick of it with a reason',
+        summary: 'Confirms a pick task, or a short pick of it with a reason (the rest given back, or looked for elsewhere with reallocate)',
         body: Type.Object(
           {
             taskId: IdSchema,
@@ -141,6 +141,7 @@ export const waveRoutes: FastifyPluginAsyncTypebox = async (app) => {
             toLpn: OptText(100),
             toLocationCode: OptText(100),
             shortReason: OptText(200),
+            reallocate: Type.Optional(Type.Boolean()),
           },
           { additionalProperties: false },
         ),
