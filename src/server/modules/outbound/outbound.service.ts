@@ -146,6 +146,9 @@ function* takingOrder(rule: Rule, sorted: Candidate[], need: () => Decimal): Gen
   for (const c of sorted) if (!wholeTaken.has(c)) yield { candidate: c, whole: false };
 }
 
+/** Statuses in which given lines may be allocated: also a partly picked order, for the rest of a short-picked line. */
+const LINES_ALLOCATABLE: readonly SoStatus[] = [...ALLOCATABLE, 'partial_picked'];
+
 /**
  * Allocates the orders' lines (or only `lineIds` of them) that are not fully allocated, by the
  * rule of each owner and SKU; what cannot be covered is reported short per line and the order is
@@ -159,7 +162,8 @@ function* takingOrder(rule: Rule, sorted: Candidate[], need: () => Decimal): Gen
 export async function allocateOrders(trx: Transaction<DB>, scope: StockScope, soIds: readonly number[], lineIds?: readonly number[]): Promise<AllocationResult> {
   const headers = await lockOrders(trx, scope.projectId, soIds);
   checkScope(headers, soIds, scope);
-  for (const h of headers) if (!ALLOCATABLE.includes(h.status as SoStatus)) throw new AppError('ORDER_STATUS_ERROR', { orderNo: h.order_no, status: h.status });
+  const allowed = lineIds ? LINES_ALLOCATABLE : ALLOCATABLE;
+  for (const h of headers) if (!allowed.includes(h.status as SoStatus)) throw new AppError('ORDER_STATUS_ERROR', { orderNo: h.order_no, status: h.status });
   const byId = new Map(headers.map((h) => [Number(h.id), h]));
   const { lines: allLines, candidates } = await allocationInputs(trx, scope.warehouseId, [...byId.keys()], lineIds ? [...lineIds] : null);
   const only = lineIds ? new Set(lineIds) : null;

@@ -7,7 +7,7 @@ import { findBalance } from '../inventory/inventory.repository.js';
 import { applyStockChanges, availableOf, holdStock, pickStock, unpickStock, type BalanceKey, type StockScope } from '../inventory/inventory.service.js';
 import { findOrder, linesOfOrders, lockOrders, setOrderStatus, type SoHeaderRow } from './outbound.repository.js';
 import { allocateOrders } from './outbound.service.js';
-import { ALLOCATABLE, assertTransition, statusFromLines, type SoStatus } from './so-status.js';
+import { assertTransition, statusFromLines, type SoStatus } from './so-status.js';
 import {
   changeAllocation,
   changeLineQuantities,
@@ -137,14 +137,6 @@ async function findRestElsewhere(trx: Transaction<DB>, scope: StockScope, header
   const balance = await findBalance(trx, scope.projectId, Number(task.balance_id));
   const doubtful = balance ? availableOf(balance) : new Decimal(0);
   if (doubtful.greaterThan(0)) await holdStock(trx, scope, { key: keyOf(task), qty: doubtful, reason, reference: { type: 'so', orderNo: header.order_no } });
-  // Allocation runs only on orders not yet picking (ALLOCATABLE). An order already partial picked
-  // steps back to partial allocated, which the status table allows, inside this transaction; the
-  // allocation sets the status its lines give (partial picked again), so no other session sees it.
-  const current = await findOrder(trx, Number(header.id));
-  if (current && !ALLOCATABLE.includes(current.status as SoStatus)) {
-    assertTransition(header.order_no, current.status, 'partial_allocated');
-    await setOrderStatus(trx, Number(header.id), 'partial_allocated', scope.operator);
-  }
   const before = new Set(await openTaskIds(trx, Number(header.id)));
   const allocation = await allocateOrders(trx, scope, [Number(header.id)], [Number(task.so_line_id)]);
   await createPickTasks(trx, scope, [Number(header.id)], task.wave_id === null ? null : Number(task.wave_id));
