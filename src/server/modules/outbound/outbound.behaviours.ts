@@ -71,34 +71,21 @@ export const unallocateLinesBehaviour = defineBehaviour({
   },
 });
 
-/** Cancel (spec section 4: needs confirmation and cannot be undone); what the order holds is given back. */
-export const cancelOrdersBehaviour = defineBehaviour({
-  name: 'outbound.so.cancel',
-  inputs: NoInputs,
-  right: 'outbound.so:cancel',
-  async run({ trx, session, rows }) {
-    const count = await endOrders(trx, scopeOf(session), keys(rows), 'cancelled');
-    return { result: { count }, messageCode: 'outbound.so.cancelledDone', messageParams: { count } };
-  },
-});
+/** A behaviour that ends the selected orders in `status`; what they hold is given back. */
+function endOrdersBehaviour(name: string, right: `${string}:${string}`, status: 'cancelled' | 'closed' | 'deleted', messageCode: string) {
+  return defineBehaviour({
+    name,
+    inputs: NoInputs,
+    right,
+    async run({ trx, session, rows }) {
+      const count = await endOrders(trx, scopeOf(session), keys(rows), status);
+      return { result: { count }, messageCode, messageParams: { count } };
+    },
+  });
+}
 
-export const closeOrdersBehaviour = defineBehaviour({
-  name: 'outbound.so.close',
-  inputs: NoInputs,
-  right: 'outbound.so:close',
-  async run({ trx, session, rows }) {
-    const count = await endOrders(trx, scopeOf(session), keys(rows), 'closed');
-    return { result: { count }, messageCode: 'outbound.so.closedDone', messageParams: { count } };
-  },
-});
-
+/** Cancel (spec section 4: needs confirmation and cannot be undone). */
+export const cancelOrdersBehaviour = endOrdersBehaviour('outbound.so.cancel', 'outbound.so:cancel', 'cancelled', 'outbound.so.cancelledDone');
+export const closeOrdersBehaviour = endOrdersBehaviour('outbound.so.close', 'outbound.so:close', 'closed', 'outbound.so.closedDone');
 /** Delete: only a new order; it stays on file with status deleted. */
-export const deleteOrdersBehaviour = defineBehaviour({
-  name: 'outbound.so.delete',
-  inputs: NoInputs,
-  right: 'outbound.so:cancel',
-  async run({ trx, session, rows }) {
-    const count = await endOrders(trx, scopeOf(session), keys(rows), 'deleted');
-    return { result: { count }, messageCode: 'outbound.so.deletedDone', messageParams: { count } };
-  },
-});
+export const deleteOrdersBehaviour = endOrdersBehaviour('outbound.so.delete', 'outbound.so:cancel', 'deleted', 'outbound.so.deletedDone');
