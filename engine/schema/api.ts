@@ -152,6 +152,8 @@ export const BehaviourRequestSchema = Type.Object({
   keys: Type.Array(RowKeySchema, { maxItems: MAX_PAGE_SIZE }),
   /** Extra inputs the behaviour's dialog collected. */
   inputs: Type.Optional(PageInputsSchema),
+  /** Only say what the behaviour would do (its action's read-only preview); nothing runs. */
+  preview: Type.Optional(Type.Boolean()),
 });
 export type BehaviourRequest = Static<typeof BehaviourRequestSchema>;
 export interface BehaviourResponse {
@@ -159,6 +161,14 @@ export interface BehaviourResponse {
   result: unknown;
   messageCode?: string;
   messageParams?: Record<string, string | number>;
+  /** Only on a preview: the run would be refused, and why (its text in the caller's language). */
+  refusal?: BehaviourRefusal;
+}
+
+export interface BehaviourRefusal {
+  code: string;
+  message: string;
+  params?: Record<string, string | number>;
 }
 
 export const TabRequestSchema = Type.Object({

@@ -131,6 +131,8 @@ export const ERRORS = {
   BEHAVIOUR_UNKNOWN: 404,
   BEHAVIOUR_SELECTION: 400,
   BEHAVIOUR_NOT_ENABLED: 409,
+  // `preview: true` on a behaviour whose action computes no preview
+  BEHAVIOUR_NO_PREVIEW: 400,
   SQL_TIMEOUT: 503,
   // Configurator SQL refused by the parser or by the database role it runs as (issue 9)
   SQL_REFUSED: 400,

@@ -3,6 +3,7 @@ import type { Kysely, Migration, Transaction } from 'kysely';
 import type { Static, TObject } from 'typebox';
 import type { PageDefinition, ScalarValue } from '../../../engine/schema/index.js';
 import type { EngineRow, EngineSession } from '../../../engine/server/index.js';
+import type { ErrorCode } from '../../common/errors.js';
 import type { RightName } from '../../common/rights.js';
 import type { AppConfig } from '../config.js';
 import type { DB } from '../db/schema.js';
@@ -29,6 +30,33 @@ export interface BehaviourContext<Inputs = Record<string, ScalarValue>> {
   inputs: Inputs;
 }
 
+/**
+ * What a behaviour's `preview` gets: the same page, caller and selected rows (in scope, enabling
+ * rule checked) as `run` would, but a database handle inside a READ ONLY transaction instead of
+ * `trx`, and no event bus: a preview can read anything the run would, and any write it tries is
+ * refused by the database. `Kysely<DB>` on purpose: functions that write take `Transaction<DB>`.
+ */
+export interface BehaviourPreviewContext<Inputs = Record<string, ScalarValue>> {
+  db: Kysely<DB>;
+  page: PageDefinition;
+  session: EngineSession;
+  user: SessionUser;
+  rows: EngineRow[];
+  inputs: Inputs;
+}
+
+/**
+ * What a preview answers: the locale key (with its params) of the sentence the confirm dialog
+ * shows above the behaviour's fixed confirm text, e.g. "2 orders: 15 allocated units will be given
+ * back". `refusal` says the run would be refused (an error code of common/errors and its params):
+ * the dialog shows it and offers no OK.
+ */
+export interface BehaviourPreview {
+  messageCode: string;
+  messageParams?: Record<string, string | number>;
+  refusal?: { code: ErrorCode; params?: Record<string, string | number> };
+}
+
 export interface BehaviourOutcome {
   result?: unknown;
   messageCode?: string;
@@ -47,6 +75,15 @@ export interface BehaviourDefinition<Inputs extends TObject = TObject> {
   inputs?: Inputs;
   right?: RightName;
   run(context: BehaviourContext<Static<Inputs>>): Promise<BehaviourOutcome | void>;
+  /**
+   * Optional, read only: what `run` would do to these rows, computed on the server, for the
+   * confirmation of a destructive action (a page behaviour with `confirm` and `confirmPreview`).
+   * `/api/generic/behavior` with `preview: true` makes every check a real run makes (session, page
+   * right, the action's right, scope, selection, `enabledBy`, inputs), then calls this in a READ ONLY
+   * transaction and answers its message without running anything. Without it, a preview request
+   * is refused (BEHAVIOUR_NO_PREVIEW) and a definition may not set `confirmPreview`.
+   */
+  preview?: (context: BehaviourPreviewContext<Static<Inputs>>) => Promise<BehaviourPreview>;
 }
 
 export function defineBehaviour<Inputs extends TObject>(definition: BehaviourDefinition<Inputs>): BehaviourDefinition {

@@ -60,6 +60,13 @@ const BehaviourAnswer = Type.Object({
   result: Type.Unknown(),
   messageCode: Type.Optional(Type.String()),
   messageParams: Type.Optional(Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()]))),
+  refusal: Type.Optional(
+    Type.Object({
+      code: Type.String(),
+      message: Type.String(),
+      params: Type.Optional(Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()]))),
+    }),
+  ),
 });
 const TabAnswer = Type.Object({ rows: Type.Array(RowSchema), total: Type.Integer(), totalEstimated: Type.Optional(Type.Boolean()), moduleCode: Type.String(), functionCode: Type.String() });
 /** The xlsx stream of an export; described for the OpenAPI page, never serialized. */
@@ -202,7 +209,7 @@ export const genericRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/generic/behavior',
-    { config: { access: SESSION }, schema: { tags, summary: 'Run a behaviour of the page', body: BehaviourRequestSchema, response: { 200: BehaviourAnswer, ...errors } } },
+    { config: { access: SESSION }, schema: { tags, summary: 'Run a behaviour of the page, or with preview: true say what it would do (read only)', body: BehaviourRequestSchema, response: { 200: BehaviourAnswer, ...errors } } },
     async (request) => runBehaviour(context(request), request.body),
   );
 
