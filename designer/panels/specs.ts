@@ -66,6 +66,7 @@ export const BEHAVIOUR_PROPERTIES: PropertySpec[] = [
   { key: 'right', kind: 'select', options: RIGHT_ACTIONS, optionLabels: labelsOf('right', RIGHT_ACTIONS), required: true },
   { key: 'confirm', kind: 'switch' },
   { key: 'confirmTextCode', kind: 'text' },
+  { key: 'confirmPreview', kind: 'switch' },
   { key: 'enabledBy', kind: 'json' },
   { key: 'sequence', kind: 'number' },
 ];

@@ -254,6 +254,9 @@ export const BehaviourSchema = Type.Object(
     labelCode: TextCode('Button label'),
     confirm: Type.Optional(Type.Boolean({ description: 'Ask before running; default false' })),
     confirmTextCode: Type.Optional(TextCode('Confirm text; default ui.engine.confirmRun')),
+    confirmPreview: Type.Optional(
+      Type.Boolean({ description: "With confirm: the dialog first shows what the action will do, computed by the action's preview on the server; default false" }),
+    ),
     enabledBy: Type.Optional(
       Type.Object(
         {

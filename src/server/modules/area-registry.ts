@@ -100,15 +100,20 @@ export class AreaRegistry {
   /**
    * What a definition names that the areas must provide (issue "One shape for every business
    * area", items 2 and 3): every registered action its behaviours name exists and its declared
-   * inputs fit the action's input schema; its writer exists; a page over a table only a domain
+   * inputs fit the action's input schema, and one whose confirmation shows a preview
+   * (`confirmPreview`) names an action that has one; its writer exists; a page over a table only a domain
    * service may write allows no add, edit or delete without a writer. Used at publish and when
    * shipped definitions are synced.
    */
   checkPage(page: PageDefinition): ValidationProblem[] {
     const problems: ValidationProblem[] = [];
     (page.behaviours ?? []).forEach((behaviour, i) => {
+      const action = behaviour.action.startsWith('sql:') ? undefined : this.behaviours.get(behaviour.action);
+      // The confirm dialog would ask the server for a preview the action cannot give.
+      if (behaviour.confirmPreview === true && (behaviour.action.startsWith('sql:') || (action && !action.preview))) {
+        problems.push({ path: `/behaviours/${i}/confirmPreview`, code: 'noPreview', message: `the action "${behaviour.action}" cannot preview what it will do` });
+      }
       if (behaviour.action.startsWith('sql:')) return;
-      const action = this.behaviours.get(behaviour.action);
       if (!action) {
         problems.push({ path: `/behaviours/${i}/action`, code: 'unknownAction', message: `no area defines the action "${behaviour.action}"` });
         return;
