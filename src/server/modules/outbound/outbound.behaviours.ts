@@ -1,9 +1,13 @@
+import Decimal from 'decimal.js';
+import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
 import { AppError } from '../../../common/errors.js';
 import type { EngineRow, EngineSession } from '../../../../engine/server/index.js';
-import { defineBehaviour } from '../area.js';
+import type { DB } from '../../db/schema.js';
+import { defineBehaviour, type BehaviourPreview, type BehaviourPreviewContext } from '../area.js';
 import type { StockScope } from '../inventory/inventory.service.js';
 import { allocateOrders, endOrders, ordersOfLines, unallocateOrders } from './outbound.service.js';
+import { cancelCheckComplete, type EndCheck } from './so-documents.service.js';
 
 function scopeOf(session: EngineSession): StockScope {
   if (session.projectId === null) throw new AppError('OUT_OF_SCOPE', { scope: 'project' });
@@ -71,7 +75,30 @@ export const unallocateLinesBehaviour = defineBehaviour({
   },
 });
 
-/** A behaviour that ends the selected orders in `status`; what they hold is given back. */
+/**
+ * What cancelling or closing the selected orders will undo, for the confirmation (spec section 4:
+ * cancel needs confirmation and cannot be undone): how many orders, the allocated qty given back,
+ * the picked qty that must go back to stock, the open pick tasks cancelled; refused when the
+ * status table does not allow it for one of them. Built on /so/cancelCheckComplete; reads only.
+ */
+async function previewEndOrders(db: Kysely<DB>, session: EngineSession, soIds: number[], status: 'cancelled' | 'closed'): Promise<BehaviourPreview> {
+  const scope = scopeOf(session);
+  const checks = await cancelCheckComplete(db, { projectId: scope.projectId, warehouseId: scope.warehouseId, login: scope.operator }, soIds);
+  const total = (qty: (check: EndCheck) => string) => checks.reduce((sum, check) => sum.plus(qty(check)), new Decimal(0)).toString();
+  const refused = checks.map((check) => (status === 'cancelled' ? check.cancel : check.close).reason).find((reason) => reason !== null);
+  return {
+    messageCode: 'outbound.so.endPreview',
+    messageParams: {
+      orders: checks.length,
+      allocated: total((check) => check.allocatedQty),
+      picked: total((check) => check.pickedQty),
+      tasks: checks.reduce((sum, check) => sum + check.openTasks, 0),
+    },
+    ...(refused ? { refusal: refused } : {}),
+  };
+}
+
+/** A behaviour that ends the selected orders in `status`; what they hold is given back. Cancel and close preview it. */
 function endOrdersBehaviour(name: string, right: `${string}:${string}`, status: 'cancelled' | 'closed' | 'deleted', messageCode: string) {
   return defineBehaviour({
     name,
@@ -81,6 +108,7 @@ function endOrdersBehaviour(name: string, right: `${string}:${string}`, status: 
       const count = await endOrders(trx, scopeOf(session), keys(rows), status);
       return { result: { count }, messageCode, messageParams: { count } };
     },
+    ...(status === 'deleted' ? {} : { preview: ({ db, session, rows }: Pick<BehaviourPreviewContext, 'db' | 'session' | 'rows'>) => previewEndOrders(db, session, keys(rows), status) }),
   });
 }
 
