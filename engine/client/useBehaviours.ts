@@ -44,14 +44,38 @@ export function useBehaviours(
     .filter((behaviour) => isBehaviourAllowed(behaviour, rights))
     .sort((a, b) => (a.sequence ?? 0) - (b.sequence ?? 0));
 
-  const confirmBehaviour = async (behaviour: BehaviourDefinition): Promise<boolean> =>
-    !behaviour.confirm ||
-    services.confirm({
+  const keysFor = (behaviour: BehaviourDefinition) => (behaviour.selection === 'none' ? [] : selected.map((row) => row._key));
+
+  /** The server's preview of what the behaviour will do; undefined when it could not be had (the fixed text is shown alone). */
+  const previewOf = async (behaviour: BehaviourDefinition): Promise<BehaviourResponse | undefined> => {
+    try {
+      return await services.call<BehaviourResponse>(
+        '/generic/behavior',
+        { moduleCode: page.moduleCode, functionCode: page.functionCode, behaviour: behaviour.code, keys: keysFor(behaviour), preview: true },
+        { quiet: true },
+      );
+    } catch {
+      return undefined;
+    }
+  };
+
+  // A destructive action with `confirmPreview` shows what it will do, computed by the server, above its fixed text;
+  // when the server says the run would be refused, the refusal is shown instead and nothing is offered to confirm.
+  const confirmBehaviour = async (behaviour: BehaviourDefinition): Promise<boolean> => {
+    if (!behaviour.confirm) return true;
+    const fixed = label(behaviour.confirmTextCode ?? 'ui.engine.confirmRun');
+    const preview = behaviour.confirmPreview === true ? await previewOf(behaviour) : undefined;
+    if (preview?.refusal) {
+      await services.message({ type: 'error', content: preview.refusal.message });
+      return false;
+    }
+    return services.confirm({
       title: label(behaviour.labelCode),
-      content: label(behaviour.confirmTextCode ?? 'ui.engine.confirmRun'),
+      content: preview ? `${behaviourMessage(services, page, preview)}\n\n${fixed}` : fixed,
       okText: services.t('ui.engine.ok'),
       cancelText: services.t('ui.engine.cancel'),
     });
+  };
 
   const callBehaviour = async (behaviour: BehaviourDefinition, inputs: Record<string, ScalarValue> | undefined, quiet: boolean) => {
     const answer = await services.call<BehaviourResponse>(
@@ -60,7 +84,7 @@ export function useBehaviours(
         moduleCode: page.moduleCode,
         functionCode: page.functionCode,
         behaviour: behaviour.code,
-        keys: behaviour.selection === 'none' ? [] : selected.map((row) => row._key),
+        keys: keysFor(behaviour),
         ...(inputs ? { inputs } : {}),
       },
       quiet ? { quiet: true } : undefined,
