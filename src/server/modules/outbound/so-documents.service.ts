@@ -1,6 +1,7 @@
 import Decimal from 'decimal.js';
 import type { Kysely, Transaction } from 'kysely';
 import { AppError, type ErrorCode, type FieldError } from '../../../common/errors.js';
+import { isCalendarDate } from './input-checks.js';
 import type { DB } from '../../db/schema.js';
 import { applyStockChanges, type StockChange, type StockScope } from '../inventory/inventory.service.js';
 import { checkAddress } from './address.js';
@@ -282,7 +283,7 @@ export async function splitLine(trx: Transaction<DB>, actor: Actor, lineId: numb
     const fromValue = c.fromValue?.trim() ?? '';
     const toValue = c.toValue?.trim() ?? '';
     if (fromValue === '' || toValue === '') throw new AppError('SPLIT_VALUE_REQUIRED', { field: c.field }, [{ field: `changes[${i}]`, code: 'SPLIT_VALUE_REQUIRED' }]);
-    if ((c.field === 'required_date' || c.field.startsWith('expiry')) && !/^\d{4}-\d{2}-\d{2}$/.test(toValue)) throw new AppError('VALIDATION_FAILED', {}, [{ field: `changes[${i}].toValue`, code: 'FIELD_TYPE' }]);
+    if ((c.field === 'required_date' || c.field.startsWith('expiry')) && !isCalendarDate(toValue)) throw new AppError('VALIDATION_FAILED', {}, [{ field: `changes[${i}].toValue`, code: 'FIELD_TYPE' }]);
     return { field: c.field as SoSplitField, fromValue, toValue };
   });
   if (checked.length === 0) throw new AppError('SPLIT_VALUE_REQUIRED', { field: '' });

@@ -64,6 +64,11 @@ export async function insertWave(trx: Transaction<DB>, values: { project_id: num
   return trx.insertInto('wave').values({ ...rest, created_by: by, updated_by: by }).returningAll().executeTakeFirstOrThrow();
 }
 
+/** Whether the owner is of the project (a wave's owner filter). */
+export async function ownerOfProject(db: Db, projectId: number, ownerId: number): Promise<boolean> {
+  return (await db.selectFrom('owner').select('id').where('project_id', '=', projectId).where('id', '=', ownerId).executeTakeFirst()) !== undefined;
+}
+
 export async function lockWave(trx: Transaction<DB>, projectId: number, id: number): Promise<WaveRow | undefined> {
   return trx.selectFrom('wave').selectAll().where('project_id', '=', projectId).where('id', '=', id).forUpdate().executeTakeFirst();
 }

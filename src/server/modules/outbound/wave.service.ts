@@ -16,6 +16,7 @@ import {
   lockWave,
   lockWaveByNo,
   lockWaves,
+  ownerOfProject,
   ordersOfWave,
   refreshWaveProgress,
   SELECTION_CAP,
@@ -77,6 +78,9 @@ export async function saveWave(trx: Transaction<DB>, scope: StockScope, input: S
     wave = checkWaveScope(await lockWave(trx, scope.projectId, input.waveId), scope);
     if (wave.status === 'cancelled' || wave.status === 'picked') throw new AppError('ORDER_STATUS_ERROR', { orderNo: wave.wave_no, status: wave.status });
   } else {
+    if (input.ownerId) {
+      if (!(await ownerOfProject(trx, scope.projectId, input.ownerId))) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'ownerId', code: 'FIELD_FOREIGN' }]);
+    }
     wave = await insertWave(trx, {
       project_id: scope.projectId,
       warehouse_id: scope.warehouseId,
