@@ -15,6 +15,7 @@ import {
   listWaves,
   lockWave,
   lockWaveByNo,
+  lockWaveNumbering,
   lockWaves,
   ownerOfProject,
   ordersOfWave,
@@ -25,6 +26,7 @@ import {
   setWavesReference,
   tasksOfWave,
   uncoveredAllocations,
+  waveNoTaken,
   type OrderFilters,
   type WaveRow,
 } from './wave.repository.js';
@@ -60,6 +62,19 @@ export async function refreshWaveStatus(trx: Transaction<DB>, wave: WaveRow, by:
   return next;
 }
 
+/**
+ * The next number of the WAVE rule not yet used in the project. The rule counts per warehouse by
+ * default, while orders name their wave by number within the project: a second warehouse's first
+ * wave of the day would otherwise take the number of the first warehouse's.
+ */
+async function newWaveNo(trx: Transaction<DB>, scope: StockScope): Promise<string> {
+  await lockWaveNumbering(trx, scope.projectId);
+  for (;;) {
+    const waveNo = await nextDocumentNumber(trx, 'WAVE', { projectId: scope.projectId, warehouseId: scope.warehouseId });
+    if (!(await waveNoTaken(trx, scope.projectId, waveNo))) return waveNo;
+  }
+}
+
 export interface SaveWaveInput extends OrderFilters {
   waveId?: number | null;
   orderIds: number[];
@@ -84,7 +99,7 @@ export async function saveWave(trx: Transaction<DB>, scope: StockScope, input: S
     wave = await insertWave(trx, {
       project_id: scope.projectId,
       warehouse_id: scope.warehouseId,
-      wave_no: await nextDocumentNumber(trx, 'WAVE', { projectId: scope.projectId, warehouseId: scope.warehouseId }),
+      wave_no: await newWaveNo(trx, scope),
       carrier_code: input.carrierCode ?? null,
       ship_date_from: input.shipDateFrom ?? null,
       ship_date_to: input.shipDateTo ?? null,
