@@ -28,6 +28,8 @@ export default function HandheldPick() {
   const [step, setStep] = useState<Step>({ kind: 'list' });
   const [feedback, setFeedback] = useState<Feedback | null>(null);
   const [busy, setBusy] = useState(false);
+  // A scanner that reads the tote twice sends a second confirm before the first answers: one at a time.
+  const confirming = useRef(false);
 
   const load = useCallback(async () => {
     try {
@@ -64,6 +66,8 @@ export default function HandheldPick() {
   };
 
   const confirm = async (task: PickTask, sku: string, qty: number, lpn: string, reason: string | null, reallocate = false) => {
+    if (confirming.current) return;
+    confirming.current = true;
     setBusy(true);
     try {
       const answer = await api<{ taskStatus: string; orderStatus: string; reallocatedQty: string; newTaskIds: number[] }>('/pick/confirm', {
@@ -84,6 +88,7 @@ export default function HandheldPick() {
       fail(messageOf(error));
       setStep({ kind: 'sku', task });
     } finally {
+      confirming.current = false;
       setBusy(false);
     }
   };
@@ -150,9 +155,9 @@ export default function HandheldPick() {
         />
       )}
       {step.kind === 'qty' && <ScanField key="qty" testId="scan-field" inputMode="decimal" label={t('outbound.pick.enterQty')} onScan={(text) => scanQty(step.task, step.sku, text)} />}
-      {step.kind === 'lpn' && <ScanField key="lpn" testId="scan-field" label={t('outbound.pick.scanLpn')} onScan={(text) => scanLpn(step.task, step.sku, step.qty, text)} />}
+      {step.kind === 'lpn' && <ScanField key="lpn" testId="scan-field" disabled={busy} label={t('outbound.pick.scanLpn')} onScan={(text) => scanLpn(step.task, step.sku, step.qty, text)} />}
       {step.kind === 'reason' && (
-        <ScanField key="reason" testId="scan-field" label={t('outbound.pick.shortReason')} onScan={(text) => enterReason(step.task, step.sku, step.qty, step.lpn, text)} />
+        <ScanField key="reason" testId="scan-field" disabled={busy} label={t('outbound.pick.shortReason')} onScan={(text) => enterReason(step.task, step.sku, step.qty, step.lpn, text)} />
       )}
       {step.kind === 'rest' && (
         <RestChoice
