@@ -167,3 +167,32 @@ describe('refusals of impossible dates, five-decimal quantities and unknown owne
     expect(await state()).toEqual(before);
   });
 });
+
+describe('order import with odd cells', () => {
+  const upload = (url: string, csv: string) => {
+    const boundary = 'rb-boundary';
+    const body = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="orders.csv"\r\nContent-Type: text/csv\r\n\r\n${csv}\r\n--${boundary}--\r\n`;
+    return injectAs(t.app, admin, { method: 'POST', url: `/api${url}`, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, payload: body });
+  };
+
+  it('refuses an impossible ship date, a NUL in a text and odd quantities row by row, nothing imported', async () => {
+    const before = await state();
+    const head = 'Order no,Owner,Ship-to name,Address (English),Ship date,SKU,Qty\r\n';
+    const cases: Array<[string, string]> = [
+      [`${head}IMP-1,OW-RB,Shop,1 Road,2030-02-30,SKU-RB-0,1\r\n`, 'requiredShipDate'],
+      [`${head}IMP-2,OW-RB,Sh\u0000op,1 Road,2030-02-10,SKU-RB-0,1\r\n`, 'shipToName'],
+      [`${head}IMP-3,OW-RB,Shop,1 Road,2030-02-10,SKU-RB-0,0.00001\r\n`, 'qty'],
+    ];
+    for (const [csv, field] of cases) {
+      const response = await upload('/so/import', csv);
+      expect(response.statusCode, response.body).toBe(400);
+      expect(JSON.stringify(json(response))).toContain(field);
+    }
+    const arrival = await upload('/so/importStoreArrival', 'Order no,Arrival\r\nRB-1,2030-02-30 10:00:00\r\nRB-1\u0000,2030-02-10 10:00:00\r\n');
+    expect(arrival.statusCode, arrival.body).toBe(400);
+    expect(json<{ details: Array<{ field: string; code: string }> }>(arrival).details).toEqual(
+      expect.arrayContaining([expect.objectContaining({ field: 'row 2: arrival', code: 'FIELD_TYPE' }), expect.objectContaining({ field: 'row 3: orderNo', code: 'FIELD_TYPE' })]),
+    );
+    expect(await state()).toEqual(before);
+  });
+});
