@@ -100,4 +100,32 @@ describe('double clicks and races of a shift', () => {
     expect((await db().selectFrom('so_line').select('allocated_qty').where('so_id', '=', soId).executeTakeFirstOrThrow()).allocated_qty).toBe('3.0000');
     await expectLedgerAgrees();
   });
+
+  it('a pick confirmed while the order is unwaved: one of them wins, the other is refused, stock and order agree', async () => {
+    for (let round = 0; round < 3; round += 1) {
+      const soId = await newOrder(f.skuIds[0], 1);
+      const waveId = json<{ waveId: number }>(await call('/so/wave/save', { orderIds: [soId] })).waveId;
+      expect((await call('/wave/release', { waveId })).statusCode).toBe(200);
+      const task = await db().selectFrom('pick_task').select('id').where('so_id', '=', soId).where('status', '=', 'open').executeTakeFirstOrThrow();
+      const location = await db().selectFrom('location').select('code').where('id', '=', f.locationIds[0]).executeTakeFirstOrThrow();
+      const [pick, unwave] = await Promise.all([
+        call('/pick/confirm', { taskId: Number(task.id), locationCode: location.code, sku: 'SKU-DB-0', qty: 1 }, picker),
+        call('/wave/unwave', { orderIds: [soId] }),
+      ]);
+      expect(pick.statusCode, pick.body).toBeLessThan(500);
+      expect(unwave.statusCode, unwave.body).toBeLessThan(500);
+      const order = await db().selectFrom('so_header').select(['status', 'wave_id']).where('id', '=', soId).executeTakeFirstOrThrow();
+      const after = await db().selectFrom('pick_task').select(['status', 'picked_qty']).where('id', '=', task.id).executeTakeFirstOrThrow();
+      if (pick.statusCode === 200) {
+        expect(after).toEqual({ status: 'picked', picked_qty: '1.0000' });
+        expect(order.wave_id).not.toBeNull();
+        expect(unwave.statusCode).toBe(409);
+      } else {
+        expect(unwave.statusCode, unwave.body).toBe(200);
+        expect(after.status).toBe('cancelled');
+        expect(order.wave_id).toBeNull();
+      }
+    }
+    await expectLedgerAgrees();
+  });
 });
