@@ -110,6 +110,18 @@ describe('a user of another warehouse or project guessing ids', () => {
         const response = await call(url, body, token());
         if (response.statusCode < 400 || response.statusCode >= 500) leaks.push(`${url} -> ${response.statusCode} ${response.body.slice(0, 160)}`);
       }
+      // The engine's writes with WH1's keys: a line added to WH1's order, the order changed or deleted.
+      const view = json<{ rows: Array<{ _key: number; _version: string }> }>(await gen('so', 'selection', { page: 1, pageSize: 100 })).rows.find((r) => r._key === newSo)!;
+      for (const [url, functionCode, body] of [
+        ['adding', 'soDetail', { record: { so_id: newSo, sku_id: f.skuIds[0], qty: '1' } }],
+        ['updating', 'so', { key: newSo, version: view._version, record: { ship_to_name: 'taken' } }],
+        ['updating', 'soDetail', { key: lineId, version: '1', record: { qty: '9' } }],
+        ['deletion', 'so', { keys: [newSo] }],
+        ['deletion', 'soDetail', { keys: [lineId] }],
+      ] as const) {
+        const response = await gen(functionCode, url, body, token());
+        if (response.statusCode < 400 || response.statusCode >= 500) leaks.push(`${url} ${functionCode} -> ${response.statusCode} ${response.body.slice(0, 160)}`);
+      }
       for (const [behaviour, functionCode, keys] of [['allocate', 'so', [newSo]], ['cancel', 'so', [newSo]], ['release', 'wave', [waveId]], ['unwave', 'wave', [waveId]], ['allocateLines', 'soDetail', [lineId]]] as const) {
         const response = await gen(functionCode, 'behavior', { behaviour, keys }, token());
         if (response.statusCode < 400 || response.statusCode >= 500) leaks.push(`behaviour ${behaviour} -> ${response.statusCode} ${response.body.slice(0, 160)}`);
