@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { apiCall, apiSignIn, eventually, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
 
 /**
- * The /pick screen for a shift on the demo data: Unpick asks before it moves stock back, and a
- * handheld scanner that reads the tote twice while the confirm is under way confirms once and
- * shows the pick as done.
+ * The /pick screen for a shift on the demo data: Unpick asks before it moves stock back; on the
+ * handheld, Escape starts over and a scanned barcode is not taken for a quantity, and a scanner
+ * that reads the tote twice while the confirm is under way confirms once and shows the pick as done.
  */
 describe('/pick: unpick confirmation and a double scan on the handheld', () => {
   const e2e = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }));
@@ -35,7 +35,30 @@ describe('/pick: unpick confirmation and a double scan on the handheld', () => {
     await page.context().close();
   });
 
+  it('on the handheld, Escape starts over and a scanned barcode is no quantity', async () => {
+    token ||= await apiSignIn(e2e.server);
+    const open = (await apiCall<{ tasks: Task[] }>(e2e.server, token, '/pick/tasks', { openOnly: true })).tasks[0];
+    const page = await signedInPage(e2e.browser, e2e.server, '/page/pick', { viewport: { width: 360, height: 640 } });
+    await page.getByTestId('pick-handheld').waitFor();
+    await page.getByTestId(`pick-task-${open.id}`).click();
+    const scan = async (text: string) => {
+      await page.getByTestId('scan-field').waitFor();
+      await page.keyboard.type(text);
+      await page.keyboard.press('Enter');
+    };
+    await scan(open.location_code);
+    await scan(open.sku_code);
+    await scan('1e0');
+    await eventually(() => page.getByTestId('handheld-feedback').getAttribute('data-tone')).toBe('error');
+    await page.keyboard.press('Escape');
+    await page.getByTestId(`pick-task-${open.id}`).waitFor({ timeout: 5_000 });
+    expect(await page.getByTestId('scan-field').count()).toBe(0);
+    expect((await tasks()).find((x) => x.id === open.id)!.picked_qty).toBe(open.picked_qty);
+    await page.context().close();
+  });
+
   it('confirms once when the tote is scanned twice during the confirm, and shows the pick as done', async () => {
+    token ||= await apiSignIn(e2e.server);
     const open = (await apiCall<{ tasks: Task[] }>(e2e.server, token, '/pick/tasks', { openOnly: true })).tasks[0];
     const page = await signedInPage(e2e.browser, e2e.server, '/page/pick', { viewport: { width: 360, height: 640 } });
     let confirms = 0;
