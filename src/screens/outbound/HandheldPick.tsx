@@ -28,6 +28,8 @@ export default function HandheldPick() {
   const [step, setStep] = useState<Step>({ kind: 'list' });
   const [feedback, setFeedback] = useState<Feedback | null>(null);
   const [busy, setBusy] = useState(false);
+  // A scanner that reads the tote twice sends a second confirm before the first answers: one at a time.
+  const confirming = useRef(false);
 
   const load = useCallback(async () => {
     try {
@@ -55,8 +57,10 @@ export default function HandheldPick() {
   };
 
   const scanQty = (task: PickTask, sku: string, scanned: string) => {
-    const qty = Number(scanned.trim().replace(',', '.'));
-    if (!Number.isFinite(qty) || qty < 0) return fail(t('errors.QTY_NOT_POSITIVE'));
+    // Digits with up to four decimals only: a scanned barcode (1e3, 0x10) is no quantity.
+    const text = scanned.trim().replace(',', '.');
+    const qty = /^\d{1,12}(\.\d{1,4})?$/.test(text) ? Number(text) : NaN;
+    if (!Number.isFinite(qty)) return fail(t('errors.QTY_NOT_POSITIVE'));
     if (qty > left(task)) return fail(t('errors.OVER_PICK', { qty: left(task) }));
     setFeedback(null);
     if (qty === 0) setStep({ kind: 'reason', task, sku, qty, lpn: '' });
@@ -64,6 +68,8 @@ export default function HandheldPick() {
   };
 
   const confirm = async (task: PickTask, sku: string, qty: number, lpn: string, reason: string | null, reallocate = false) => {
+    if (confirming.current) return;
+    confirming.current = true;
     setBusy(true);
     try {
       const answer = await api<{ taskStatus: string; orderStatus: string; reallocatedQty: string; newTaskIds: number[] }>('/pick/confirm', {
@@ -84,6 +90,7 @@ export default function HandheldPick() {
       fail(messageOf(error));
       setStep({ kind: 'sku', task });
     } finally {
+      confirming.current = false;
       setBusy(false);
     }
   };
@@ -108,6 +115,13 @@ export default function HandheldPick() {
       return;
     }
     void confirm(task, sku, qty, lpn, reason);
+  };
+
+  // Escape in any scan field starts over (a handheld has no mouse), as the Start over button.
+  const startOver = () => {
+    if (confirming.current) return;
+    setFeedback(null);
+    setStep({ kind: 'list' });
   };
 
   const current = step.kind === 'list' ? null : step.task;
@@ -135,11 +149,12 @@ export default function HandheldPick() {
           <div>{[current.lot_no, current.expiry_date].filter(Boolean).join(' · ')}</div>
         </div>
       )}
-      {step.kind === 'location' && <ScanField key="location" testId="scan-field" label={t('outbound.pick.scanLocation')} onScan={(text) => scanLocation(step.task, text)} />}
+      {step.kind === 'location' && <ScanField key="location" testId="scan-field" onEscape={startOver} label={t('outbound.pick.scanLocation')} onScan={(text) => scanLocation(step.task, text)} />}
       {step.kind === 'sku' && (
         <ScanField
           key="sku"
           testId="scan-field"
+          onEscape={startOver}
           label={t('outbound.pick.scanSku')}
           onScan={(text) => {
             // A GS1 barcode must parse; its GTIN is matched against the SKU's barcodes by the server.
@@ -149,10 +164,10 @@ export default function HandheldPick() {
           }}
         />
       )}
-      {step.kind === 'qty' && <ScanField key="qty" testId="scan-field" inputMode="decimal" label={t('outbound.pick.enterQty')} onScan={(text) => scanQty(step.task, step.sku, text)} />}
-      {step.kind === 'lpn' && <ScanField key="lpn" testId="scan-field" label={t('outbound.pick.scanLpn')} onScan={(text) => scanLpn(step.task, step.sku, step.qty, text)} />}
+      {step.kind === 'qty' && <ScanField key="qty" testId="scan-field" onEscape={startOver} inputMode="decimal" label={t('outbound.pick.enterQty')} onScan={(text) => scanQty(step.task, step.sku, text)} />}
+      {step.kind === 'lpn' && <ScanField key="lpn" testId="scan-field" onEscape={startOver} disabled={busy} label={t('outbound.pick.scanLpn')} onScan={(text) => scanLpn(step.task, step.sku, step.qty, text)} />}
       {step.kind === 'reason' && (
-        <ScanField key="reason" testId="scan-field" label={t('outbound.pick.shortReason')} onScan={(text) => enterReason(step.task, step.sku, step.qty, step.lpn, text)} />
+        <ScanField key="reason" testId="scan-field" onEscape={startOver} disabled={busy} label={t('outbound.pick.shortReason')} onScan={(text) => enterReason(step.task, step.sku, step.qty, step.lpn, text)} />
       )}
       {step.kind === 'rest' && (
         <RestChoice

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Alert, Button, Select, Space, Table, Tag, Typography } from 'antd';
+import { Alert, Button, Popconfirm, Select, Space, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api, ApiError, fetchBlob } from '../../app/public';
 import type { PickTask, WaveSummary } from './pick-types';
@@ -103,9 +103,12 @@ export default function PickTasks() {
             title: '',
             render: (_, task) =>
               Number(task.picked_qty) > 0 ? (
-                <Button size="small" data-testid={`unpick-${task.id}`} onClick={() => void unpick(task)}>
-                  {t('outbound.pick.unpick')}
-                </Button>
+                // Unpick moves stock back: asked first, as every other undo of the outbound screens.
+                <Popconfirm title={t('outbound.pick.unpickConfirm')} onConfirm={() => void unpick(task)}>
+                  <Button size="small" data-testid={`unpick-${task.id}`}>
+                    {t('outbound.pick.unpick')}
+                  </Button>
+                </Popconfirm>
               ) : null,
           },
         ]}

@@ -6,6 +6,15 @@ const sharesProject = (callerId: number) =>
   sql`exists (select 1 from user_project mine join user_project theirs on theirs.project_id = mine.project_id where mine.user_id = ${callerId} and theirs.user_id = g.user_id)`;
 
 /**
+ * Rows of a table that carries project_id, on a page scoped by warehouse: only those of the session's
+ * project too (a warehouse may serve several projects; one project's users see nothing of another's).
+ */
+const ofSessionProject =
+  (table: string): RowFilter =>
+  (session, key) =>
+    session.projectId === null ? sql`false` : sql`${key} in (select x.id from ${sql.table(table)} x where x.project_id = ${session.projectId})`;
+
+/**
  * The row filters page definitions may name (`rowFilter`, issue 9 item 5): what a caller who is not
  * an administrator may see of the access masters, whoever holds the page's view right. Users: those
  * who share a project with the caller; projects, warehouses and organizations: those granted to
@@ -59,6 +68,15 @@ export const ROW_FILTERS: ReadonlyMap<string, RowFilter> = new Map<string, RowFi
     'inbound.sessionWarehouseAsns',
     (session, key) => (session.warehouseId === null ? sql`false` : sql`${key} in (select a.id from asn a where a.warehouse_id = ${session.warehouseId})`),
   ],
+  // The outbound pages are scoped by warehouse; these keep them to the session's project as well (administrators too).
+  ['outbound.sessionProjectOrders', ofSessionProject('so_header')],
+  ['outbound.sessionProjectOrderLines', ofSessionProject('so_line')],
+  ['outbound.sessionProjectAllocations', ofSessionProject('so_allocation')],
+  ['outbound.sessionProjectWaves', ofSessionProject('wave')],
+  ['outbound.sessionProjectPickTasks', ofSessionProject('pick_task')],
+  ['outbound.sessionProjectPsos', ofSessionProject('pso_header')],
+  ['outbound.sessionProjectPsoLines', ofSessionProject('pso_line')],
+  ['outbound.sessionProjectShipmentOrders', ofSessionProject('shipment_order')],
   // /job and /timer are two screens over one table (spec section 3: "A timer entity also exists"); for everyone.
   ['job.jobsOnly', (_session, key) => sql`${key} in (select j.id from job j where j.type = 'job')`],
   ['job.timersOnly', (_session, key) => sql`${key} in (select j.id from job j where j.type = 'timer')`],

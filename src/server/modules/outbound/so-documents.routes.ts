@@ -13,6 +13,7 @@ import { requireProject, requireUser, requireWarehouse } from '../../http/access
 import { translate } from '../../http/i18n.js';
 import { readMultipart } from '../../http/multipart.js';
 import { ErrorBodySchema, IdSchema } from '../../http/schemas.js';
+import { assertInputs } from './input-checks.js';
 import { allocateOrders, ordersOfLines, unallocateOrders } from './outbound.service.js';
 import { exportOrderLines } from './so-documents.repository.js';
 import * as so from './so-documents.service.js';
@@ -52,6 +53,14 @@ const SHIPMENT_EDIT = { right: 'outbound.shipmentOrder:edit', scope: 'warehouse'
 
 /** Largest file the order and store-arrival imports read. */
 const IMPORT_LIMIT_BYTES = 10 * 1024 * 1024;
+
+/** The dates and quantity of an order line, by their field names under `prefix`, for `assertInputs`. */
+function lineFields(line: { qty: unknown; expiryFrom?: string | null; expiryTo?: string | null; requiredDate?: string | null }, prefix: string) {
+  return {
+    dates: { [`${prefix}expiryFrom`]: line.expiryFrom, [`${prefix}expiryTo`]: line.expiryTo, [`${prefix}requiredDate`]: line.requiredDate },
+    qtys: { [`${prefix}qty`]: line.qty as string | number },
+  };
+}
 
 function actorOf(request: FastifyRequest): Actor {
   const user = requireUser(request);
@@ -98,6 +107,8 @@ export const soDocumentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { soId, ...line } = request.body;
+      const fields = lineFields(line, '');
+      assertInputs(fields.dates, fields.qtys);
       const [lineId] = await write(request, (trx, actor) => so.saveLines(trx, actor, soId, [line]));
       return { lineId, lines: await so.orderLines(db, actorOf(request), soId) };
     },
@@ -122,6 +133,8 @@ export const soDocumentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
+      const fields = request.body.lines.map((line, i) => lineFields(line, `lines[${i}].`));
+      assertInputs(Object.fromEntries(fields.flatMap((x) => Object.entries(x.dates))), Object.fromEntries(fields.flatMap((x) => Object.entries(x.qtys))));
       await write(request, (trx, actor) => so.saveLines(trx, actor, request.body.soId, request.body.lines, request.body.deleteLineIds));
       return { lines: await so.orderLines(db, actorOf(request), request.body.soId) };
     },
@@ -141,7 +154,10 @@ export const soDocumentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: Any,
       },
     },
-    (request) => write(request, (trx, actor) => so.splitLine(trx, actor, request.body.lineId, request.body.qty, request.body.changes)),
+    (request) => {
+      assertInputs({}, { qty: request.body.qty });
+      return write(request, (trx, actor) => so.splitLine(trx, actor, request.body.lineId, request.body.qty, request.body.changes));
+    },
   );
 
   // ------------------------------------------------------------ look-ups
@@ -222,7 +238,10 @@ export const soDocumentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: Any,
       },
     },
-    (request) => write(request, (trx, actor) => so.allocateManually(trx, actor, request.body.lineId, request.body.allocations)),
+    (request) => {
+      assertInputs({}, Object.fromEntries(request.body.allocations.map((a, i) => [`allocations[${i}].qty`, a.qty])));
+      return write(request, (trx, actor) => so.allocateManually(trx, actor, request.body.lineId, request.body.allocations));
+    },
   );
 
   // ------------------------------------------------------------ pre-checks (read only)

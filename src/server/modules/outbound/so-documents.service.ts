@@ -1,6 +1,7 @@
 import Decimal from 'decimal.js';
 import type { Kysely, Transaction } from 'kysely';
 import { AppError, type ErrorCode, type FieldError } from '../../../common/errors.js';
+import { isCalendarDate } from './input-checks.js';
 import type { DB } from '../../db/schema.js';
 import { applyStockChanges, type StockChange, type StockScope } from '../inventory/inventory.service.js';
 import { checkAddress } from './address.js';
@@ -282,7 +283,7 @@ export async function splitLine(trx: Transaction<DB>, actor: Actor, lineId: numb
     const fromValue = c.fromValue?.trim() ?? '';
     const toValue = c.toValue?.trim() ?? '';
     if (fromValue === '' || toValue === '') throw new AppError('SPLIT_VALUE_REQUIRED', { field: c.field }, [{ field: `changes[${i}]`, code: 'SPLIT_VALUE_REQUIRED' }]);
-    if ((c.field === 'required_date' || c.field.startsWith('expiry')) && !/^\d{4}-\d{2}-\d{2}$/.test(toValue)) throw new AppError('VALIDATION_FAILED', {}, [{ field: `changes[${i}].toValue`, code: 'FIELD_TYPE' }]);
+    if ((c.field === 'required_date' || c.field.startsWith('expiry')) && !isCalendarDate(toValue)) throw new AppError('VALIDATION_FAILED', {}, [{ field: `changes[${i}].toValue`, code: 'FIELD_TYPE' }]);
     return { field: c.field as SoSplitField, fromValue, toValue };
   });
   if (checked.length === 0) throw new AppError('SPLIT_VALUE_REQUIRED', { field: '' });
@@ -380,13 +381,16 @@ export async function importStoreArrival(trx: Transaction<DB>, actor: Actor, row
   const problems: FieldError[] = [];
   const problem = (row: number, field: string, code: string) => problems.push({ field: `row ${row}: ${field}`, code, params: { row, name: field } });
   const orderNos = rows.map((r) => (typeof r.orderNo === 'string' || typeof r.orderNo === 'number' ? String(r.orderNo).trim() : ''));
-  const orders = new Map((await repo.ordersByNo(trx, actor, orderNos.filter(Boolean))).map((o) => [o.order_no, o]));
+  // A NUL character cannot be looked up (PostgreSQL text holds none): such a cell is refused below.
+  const hasNul = (text: string) => text.includes('\u0000');
+  const orders = new Map((await repo.ordersByNo(trx, actor, orderNos.filter((no) => no && !hasNul(no)))).map((o) => [o.order_no, o]));
   const maintenance = new Set((await repo.maintenanceList(trx, actor)).flatMap((m) => (m.so_id === null ? [] : [Number(m.so_id)])));
   const writes: Array<{ id: number; at: Date }> = [];
   rows.forEach((r, i) => {
     const order = orders.get(orderNos[i]);
     const at = arrivalTime(r.arrival);
     if (!orderNos[i]) problem(r.row, 'orderNo', 'FIELD_REQUIRED');
+    else if (hasNul(orderNos[i])) problem(r.row, 'orderNo', 'FIELD_TYPE');
     else if (!order) problem(r.row, 'orderNo', 'NO_RECORD');
     else if (TERMINAL_STATUSES.includes(order.status as SoStatus)) problem(r.row, 'orderNo', 'ORDER_STATUS_ERROR');
     else if (maintenance.has(order.id)) problem(r.row, 'orderNo', 'ORDER_UNDER_MAINTENANCE');
@@ -592,6 +596,8 @@ export async function importOrders(trx: Transaction<DB>, actor: Actor, rows: Imp
   const taken = await repo.orderNosTaken(trx, actor.projectId, [...new Set(rows.map((r) => get(r, 'orderNo')).filter(Boolean))]);
   const orders = new Map<string, { first: ImportedOrderRow; ownerId: number | undefined; lines: Array<{ skuId: number; qty: string; uom: string; lotNo: string | null; udf1: string | null; udf2: string | null; udf3: string | null }> }>();
   for (const r of rows) {
+    // PostgreSQL text holds no NUL character: a cell with one is refused, not a failed insert.
+    for (const field of Object.keys(r.record)) if (get(r, field).includes('\u0000')) problem(r.row, field, 'FIELD_TYPE');
     const orderNo = get(r, 'orderNo');
     if (!orderNo) problem(r.row, 'orderNo', 'FIELD_REQUIRED');
     else if (taken.has(orderNo)) problem(r.row, 'orderNo', 'FIELD_NOT_UNIQUE');
@@ -609,7 +615,7 @@ export async function importOrders(trx: Transaction<DB>, actor: Actor, rows: Imp
         for (const d of error.details ?? []) problem(r.row, d.field, d.code, d.params);
       }
       const date = get(r, 'requiredShipDate');
-      if (date && !/^\d{4}-\d{2}-\d{2}$/.test(date)) problem(r.row, 'requiredShipDate', 'FIELD_TYPE');
+      if (date && !isCalendarDate(date)) problem(r.row, 'requiredShipDate', 'FIELD_TYPE');
     } else if (group && group.ownerId !== ownerId) problem(r.row, 'ownerCode', 'FIELD_RANGE');
     const skuCode = get(r, 'skuCode');
     const sku = skus.find((s) => s.code === skuCode && s.owner_id === ownerId);

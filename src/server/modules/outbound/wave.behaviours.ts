@@ -21,6 +21,8 @@ const OptDate = Type.Optional(Type.Union([Type.String({ pattern: '^\\d{4}-\\d{2}
  */
 export const createWaveBehaviour = defineBehaviour({
   name: 'outbound.wave.create',
+  // Making a wave writes (as /so/wave/save): the wave page's view right is not enough.
+  right: 'outbound.wave:edit',
   inputs: Type.Object({ carrierCode: OptText(60), shipDateFrom: OptDate, shipDateTo: OptDate, ownerCode: OptText(60), zone: OptText(60) }),
   async run({ trx, session, inputs }) {
     const scope = scopeOf(session);

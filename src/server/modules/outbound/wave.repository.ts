@@ -64,6 +64,23 @@ export async function insertWave(trx: Transaction<DB>, values: { project_id: num
   return trx.insertInto('wave').values({ ...rest, created_by: by, updated_by: by }).returningAll().executeTakeFirstOrThrow();
 }
 
+/**
+ * Serialises the numbering of new waves of a project until the transaction ends: wave numbers are
+ * unique in the project while the WAVE rule may count per warehouse.
+ */
+export async function lockWaveNumbering(trx: Transaction<DB>, projectId: number): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtext('wave.number'), ${projectId}::int)`.execute(trx);
+}
+
+export async function waveNoTaken(trx: Transaction<DB>, projectId: number, waveNo: string): Promise<boolean> {
+  return (await trx.selectFrom('wave').select('id').where('project_id', '=', projectId).where('wave_no', '=', waveNo).executeTakeFirst()) !== undefined;
+}
+
+/** Whether the owner is of the project (a wave's owner filter). */
+export async function ownerOfProject(db: Db, projectId: number, ownerId: number): Promise<boolean> {
+  return (await db.selectFrom('owner').select('id').where('project_id', '=', projectId).where('id', '=', ownerId).executeTakeFirst()) !== undefined;
+}
+
 export async function lockWave(trx: Transaction<DB>, projectId: number, id: number): Promise<WaveRow | undefined> {
   return trx.selectFrom('wave').selectAll().where('project_id', '=', projectId).where('id', '=', id).forUpdate().executeTakeFirst();
 }

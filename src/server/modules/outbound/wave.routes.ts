@@ -5,6 +5,7 @@ import { inTransaction } from '../../db/transaction.js';
 import { requireProject, requireUser, requireWarehouse } from '../../http/access-plugin.js';
 import { ErrorBodySchema, IdSchema } from '../../http/schemas.js';
 import type { StockScope } from '../inventory/inventory.service.js';
+import { assertInputs } from './input-checks.js';
 import { renderPickList } from './pick-list.pdf.js';
 import { confirmPick, orderPickTasks, pickListOf, pickTasks, unpickTask } from './pick.service.js';
 import { SELECTION_CAP } from './wave.repository.js';
@@ -51,7 +52,10 @@ export const waveRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/so/wave',
     { config: { access: WAVE_VIEW }, schema: { tags, summary: 'Orders a wave may take, by carrier, ship date, owner and zone (at most 100)', body: Type.Object(Filters, { additionalProperties: false }), response: Any } },
-    (request) => candidateOrders(db, scopeOf(request), request.body),
+    (request) => {
+      assertInputs({ shipDateFrom: request.body.shipDateFrom, shipDateTo: request.body.shipDateTo });
+      return candidateOrders(db, scopeOf(request), request.body);
+    },
   );
 
   app.post(
@@ -62,6 +66,7 @@ export const waveRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     (request) => {
       const scope = scopeOf(request);
+      assertInputs({ shipDateFrom: request.body.shipDateFrom, shipDateTo: request.body.shipDateTo });
       return inTransaction(db, (trx) => saveWave(trx, scope, request.body));
     },
   );
@@ -150,6 +155,7 @@ export const waveRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     (request) => {
       const scope = scopeOf(request);
+      assertInputs({}, { qty: request.body.qty });
       return inTransaction(db, (trx) => confirmPick(trx, scope, request.body));
     },
   );

@@ -15,7 +15,9 @@ import {
   listWaves,
   lockWave,
   lockWaveByNo,
+  lockWaveNumbering,
   lockWaves,
+  ownerOfProject,
   ordersOfWave,
   refreshWaveProgress,
   SELECTION_CAP,
@@ -24,6 +26,7 @@ import {
   setWavesReference,
   tasksOfWave,
   uncoveredAllocations,
+  waveNoTaken,
   type OrderFilters,
   type WaveRow,
 } from './wave.repository.js';
@@ -59,6 +62,19 @@ export async function refreshWaveStatus(trx: Transaction<DB>, wave: WaveRow, by:
   return next;
 }
 
+/**
+ * The next number of the WAVE rule not yet used in the project. The rule counts per warehouse by
+ * default, while orders name their wave by number within the project: a second warehouse's first
+ * wave of the day would otherwise take the number of the first warehouse's.
+ */
+async function newWaveNo(trx: Transaction<DB>, scope: StockScope): Promise<string> {
+  await lockWaveNumbering(trx, scope.projectId);
+  for (;;) {
+    const waveNo = await nextDocumentNumber(trx, 'WAVE', { projectId: scope.projectId, warehouseId: scope.warehouseId });
+    if (!(await waveNoTaken(trx, scope.projectId, waveNo))) return waveNo;
+  }
+}
+
 export interface SaveWaveInput extends OrderFilters {
   waveId?: number | null;
   orderIds: number[];
@@ -77,10 +93,13 @@ export async function saveWave(trx: Transaction<DB>, scope: StockScope, input: S
     wave = checkWaveScope(await lockWave(trx, scope.projectId, input.waveId), scope);
     if (wave.status === 'cancelled' || wave.status === 'picked') throw new AppError('ORDER_STATUS_ERROR', { orderNo: wave.wave_no, status: wave.status });
   } else {
+    if (input.ownerId) {
+      if (!(await ownerOfProject(trx, scope.projectId, input.ownerId))) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'ownerId', code: 'FIELD_FOREIGN' }]);
+    }
     wave = await insertWave(trx, {
       project_id: scope.projectId,
       warehouse_id: scope.warehouseId,
-      wave_no: await nextDocumentNumber(trx, 'WAVE', { projectId: scope.projectId, warehouseId: scope.warehouseId }),
+      wave_no: await newWaveNo(trx, scope),
       carrier_code: input.carrierCode ?? null,
       ship_date_from: input.shipDateFrom ?? null,
       ship_date_to: input.shipDateTo ?? null,
