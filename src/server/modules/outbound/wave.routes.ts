@@ -109,7 +109,7 @@ export const waveRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/so/pick',
-    { config: { access: PICK_VIEW }, schema: { tags, summary: 'The pick tasks of an allocated order (made when missing)', body: Type.Object({ soId: IdSchema }, { additionalProperties: false }), response: Any } },
+    { config: { access: PICK_CONFIRM }, schema: { tags, summary: 'The pick tasks of an allocated order (made when missing, so it needs the pick verb)', body: Type.Object({ soId: IdSchema }, { additionalProperties: false }), response: Any } },
     (request) => {
       const scope = scopeOf(request);
       return inTransaction(db, (trx) => orderPickTasks(trx, scope, request.body.soId));

@@ -69,10 +69,12 @@ export async function refreshWaveStatus(trx: Transaction<DB>, wave: WaveRow, by:
  */
 async function newWaveNo(trx: Transaction<DB>, scope: StockScope): Promise<string> {
   await lockWaveNumbering(trx, scope.projectId);
-  for (;;) {
+  for (let tries = 0; tries < 1000; tries += 1) {
     const waveNo = await nextDocumentNumber(trx, 'WAVE', { projectId: scope.projectId, warehouseId: scope.warehouseId });
     if (!(await waveNoTaken(trx, scope.projectId, waveNo))) return waveNo;
   }
+  // The WAVE rule keeps giving numbers already used (a counter too short for the project's waves).
+  throw new AppError('SYSTEM_CONFIG');
 }
 
 export interface SaveWaveInput extends OrderFilters {
