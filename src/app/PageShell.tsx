@@ -201,6 +201,10 @@ export default function PageShell() {
   const layout = status?.navLayout ?? 'left';
   // Below antd's sm breakpoint (576 px): a phone or a handheld scanner.
   const compact = Grid.useBreakpoint().sm === false;
+  // Below lg the left menu folds away; its open button then sits in the header's left corner
+  // instead of over the page tabs.
+  const [siderFolded, setSiderFolded] = useState(false);
+  const headerPadding = compact ? 6 : 12;
   const brand = (
     <Typography.Text strong style={{ color: '#fff', whiteSpace: 'nowrap', padding: '0 16px' }} data-testid="app-name">
       {t('ui.appName')}
@@ -208,7 +212,7 @@ export default function PageShell() {
   );
   const headerTools = (
     // On a phone the tools keep to one compact row, so a handheld screen keeps its height.
-    <Space size={compact ? 'small' : 'middle'} wrap style={{ marginLeft: 'auto', justifyContent: 'flex-end', minWidth: 0 }}>
+    <Space size={compact ? 'small' : 'middle'} wrap={!compact} style={{ marginLeft: 'auto', justifyContent: 'flex-end', minWidth: 0 }}>
       <NotificationBell />
       <ScopeSwitcher onChanged={onScopeChanged} compact={compact} />
       <UserMenu onScopeChanged={onScopeChanged} onLayout={onLayout} compact={compact} />
@@ -224,14 +228,21 @@ export default function PageShell() {
   return (
     <Layout style={{ minHeight: '100vh' }} data-layout={layout}>
       {layout === 'left' && (
-        <Sider width={220} breakpoint="lg" collapsedWidth={0} data-testid="sider">
+        <Sider
+          width={220}
+          breakpoint="lg"
+          collapsedWidth={0}
+          onCollapse={setSiderFolded}
+          zeroWidthTriggerStyle={{ top: compact ? 4 : 12, height: 40, lineHeight: '40px', borderRadius: 6 }}
+          data-testid="sider"
+        >
           <div style={{ height: 56, display: 'flex', alignItems: 'center' }}>{brand}</div>
           <NavMenu mode="left" />
         </Sider>
       )}
       <Layout>
         <Header
-          style={{ display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: compact ? 4 : 12, padding: compact ? '0 6px' : '0 12px', color: '#fff', height: 'auto', minHeight: compact ? 48 : 64, lineHeight: compact ? '48px' : undefined }}
+          style={{ display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: compact ? 4 : 12, padding: `0 ${headerPadding}px 0 ${layout === 'left' && siderFolded ? headerPadding + 44 : headerPadding}px`, color: '#fff', height: 'auto', minHeight: compact ? 48 : 64, lineHeight: compact ? '48px' : undefined }}
         >
           {layout === 'top' && brand}
           {layout === 'top' && <NavMenu mode="top" />}

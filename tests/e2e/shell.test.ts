@@ -234,6 +234,14 @@ describe('application shell in Chromium', () => {
         // Codes only in the switchers, nothing wider than the phone.
         expect(await page.getByTestId('warehouse-switcher').innerText()).toBe('WH1');
         expect(await page.evaluate(() => document.scrollingElement!.scrollWidth <= window.innerWidth)).toBe(true);
+        // The folded menu's button sits in the header, not over the page's tab.
+        const menuButton = (await page.locator('.ant-layout-sider-zero-width-trigger').boundingBox())!;
+        expect(menuButton.y + menuButton.height).toBeLessThanOrEqual(header!.y + header!.height);
+        const tab = (await page.locator('.ant-tabs-tab').first().boundingBox())!;
+        expect(tab.y).toBeGreaterThanOrEqual(header!.y + header!.height);
+        expect(await page.locator('.ant-tabs-tab').first().isVisible()).toBe(true);
+        await page.locator('.ant-layout-sider-zero-width-trigger').click();
+        await expect.poll(async () => (await page.getByTestId('sider').boundingBox())?.width).toBe(220);
       } finally {
         await context.close();
       }

@@ -25,7 +25,7 @@ export function ScopeSwitcher({ onChanged, compact = false }: { onChanged: () =>
         aria-label={t('ui.shell.project')}
         placeholder={t('ui.shell.project')}
         size="small"
-        style={compact ? { width: 96 } : { minWidth: 160 }}
+        style={compact ? { width: 84 } : { minWidth: 160 }}
         popupMatchSelectWidth={!compact}
         optionLabelProp={compact ? 'code' : 'label'}
         value={status.project?.id}
@@ -37,7 +37,7 @@ export function ScopeSwitcher({ onChanged, compact = false }: { onChanged: () =>
         aria-label={t('ui.shell.warehouse')}
         placeholder={t('ui.shell.warehouse')}
         size="small"
-        style={compact ? { width: 96 } : { minWidth: 160 }}
+        style={compact ? { width: 84 } : { minWidth: 160 }}
         popupMatchSelectWidth={!compact}
         optionLabelProp={compact ? 'code' : 'label'}
         value={status.warehouse?.id}
