@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PageDefinition } from '../../engine/schema/index.js';
 import { defineBehaviour, defineModule } from '../../src/server/modules/area.js';
 import { buildTestApp, createUser, injectAs, json, signIn, type TestApp } from '../helpers/app.js';
-import { outboundFixture, stock, type OutboundFixture } from '../helpers/outbound.js';
+import { orderCalls, outboundFixture, outboundSnapshot, stock, type OutboundFixture } from '../helpers/outbound.js';
 
 /**
  * A behaviour's preview (`/api/generic/behavior` with `preview: true`) through the real server: the
@@ -54,45 +54,13 @@ const preview = (behaviour: string, keys: number[], token = admin) => gen('behav
 const runIt = (behaviour: string, keys: number[], token = admin) => gen('behavior', { behaviour, keys }, token);
 const db = () => t.database.db;
 
-async function newOrder(lines: Array<{ sku: number; qty: number }>): Promise<number> {
-  seq += 1;
-  const added = await gen('adding', { record: { order_no: `PV-${seq}`, owner_id: f.ownerId, ship_to_address_en: '1 Harbour Road', required_ship_date: '2030-01-31' } });
-  expect(added.statusCode, added.body).toBe(200);
-  const id = json<{ row: { _key: number } }>(added).row._key;
-  const saved = await post('/so/save/soDetail', { soId: id, lines: lines.map((l) => ({ skuCode: `SKU-PV-${l.sku}`, qty: l.qty })) });
-  expect(saved.statusCode, saved.body).toBe(200);
-  return id;
-}
-
-async function allocate(soId: number) {
-  const response = await post('/so/header/allocation', { soIds: [soId] });
-  expect(response.statusCode, response.body).toBe(200);
-  expect(json<{ shortages: unknown[] }>(response).shortages).toEqual([]);
-}
-
+const orders = () => orderCalls(t.app, admin, db());
+const newOrder = (lines: Array<{ sku: number; qty: number }>) => orders().enter(`PV-${++seq}`, f.ownerId, lines.map((l) => ({ skuCode: `SKU-PV-${l.sku}`, qty: l.qty })));
+const allocate = (soId: number) => orders().allocate(soId);
 /** Picks every open task of the order for this SKU in full, onto a tote at the staging location. */
-async function pickSku(soId: number, skuIndex: number) {
-  const tasks = await db().selectFrom('pick_task').select(['id', 'qty', 'location_id']).where('so_id', '=', soId).where('sku_id', '=', f.skuIds[skuIndex]).where('status', '=', 'open').execute();
-  expect(tasks.length).toBeGreaterThan(0);
-  for (const task of tasks) {
-    const location = await db().selectFrom('location').select('code').where('id', '=', task.location_id).executeTakeFirstOrThrow();
-    const picked = await post('/pick/confirm', { taskId: task.id, locationCode: location.code, sku: `SKU-PV-${skuIndex}`, qty: new Decimal(task.qty).toString(), toLpn: `TOTE-PV-${soId}` });
-    expect(picked.statusCode, picked.body).toBe(200);
-  }
-}
-
+const pickSku = (soId: number, skuIndex: number) => orders().pickSku(soId, f.skuIds[skuIndex], `SKU-PV-${skuIndex}`, `TOTE-PV-${soId}`);
 /** Everything a preview must leave as it was. */
-async function snapshot() {
-  const soIds = Object.values(ids);
-  return {
-    orders: await db().selectFrom('so_header').select(['id', 'status', 'wave_id', 'remark', 'updated_at']).where('id', 'in', soIds).orderBy('id').execute(),
-    lines: await db().selectFrom('so_line').select(['id', 'qty', 'allocated_qty', 'picked_qty', 'updated_at']).where('so_id', 'in', soIds).orderBy('id').execute(),
-    allocations: await db().selectFrom('so_allocation').select(['id', 'qty']).orderBy('id').execute(),
-    tasks: await db().selectFrom('pick_task').select(['id', 'status', 'picked_qty']).orderBy('id').execute(),
-    balances: await db().selectFrom('inventory_balance').select(['id', 'on_hand_qty', 'allocated_qty', 'picked_qty']).orderBy('id').execute(),
-    ledger: (await db().selectFrom('inventory_transaction').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n,
-  };
-}
+const snapshot = () => outboundSnapshot(db(), Object.values(ids));
 
 function refused(response: { statusCode: number; body: string }, statusCode: number, code: string) {
   expect(response.statusCode, response.body).toBe(statusCode);

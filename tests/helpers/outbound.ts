@@ -1,6 +1,10 @@
+import Decimal from 'decimal.js';
+import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
+import { expect } from 'vitest';
 import type { DB } from '../../src/server/db/schema.js';
 import { inTransaction } from '../../src/server/db/transaction.js';
+import { injectAs, json } from './app.js';
 import { holdStock, lotFor, receiveStock, type LotAttributes, type StockScope } from '../../src/server/modules/inventory/inventory.service.js';
 
 /** Master data and stock for the outbound tests and benchmark, made through the inventory service. */
@@ -41,4 +45,53 @@ export async function stock(db: Kysely<DB>, f: OutboundFixture, skuId: number, l
     if (held > 0) await holdStock(trx, f.scope, { key, qty: held });
     return row.id;
   });
+}
+
+/** Sales orders through the real server as one caller: entered on the /so pages, allocated, picked. */
+export function orderCalls(app: FastifyInstance, token: string, db: Kysely<DB>) {
+  const post = (url: string, payload: Record<string, unknown>) => injectAs(app, token, { method: 'POST', url: `/api${url}`, payload });
+  return {
+    post,
+    /** A new order of the owner (the /so page's add), its lines by SKU code through /so/save/soDetail. */
+    async enter(orderNo: string, ownerId: number, lines: Array<{ skuCode: string; qty: number }>): Promise<number> {
+      const added = await post('/generic/adding', {
+        moduleCode: 'outbound',
+        functionCode: 'so',
+        record: { order_no: orderNo, owner_id: ownerId, ship_to_address_en: '1 Harbour Road', required_ship_date: '2030-01-31' },
+      });
+      expect(added.statusCode, added.body).toBe(200);
+      const id = json<{ row: { _key: number } }>(added).row._key;
+      const saved = await post('/so/save/soDetail', { soId: id, lines });
+      expect(saved.statusCode, saved.body).toBe(200);
+      return id;
+    },
+    /** Allocates the whole order; every line must be served. */
+    async allocate(soId: number): Promise<void> {
+      const response = await post('/so/header/allocation', { soIds: [soId] });
+      expect(response.statusCode, response.body).toBe(200);
+      expect(json<{ shortages: unknown[] }>(response).shortages).toEqual([]);
+    },
+    /** Picks every open task of the order for this SKU in full, onto `toLpn` at the staging location. */
+    async pickSku(soId: number, skuId: number, skuCode: string, toLpn: string): Promise<void> {
+      const tasks = await db.selectFrom('pick_task').select(['id', 'qty', 'location_id']).where('so_id', '=', soId).where('sku_id', '=', skuId).where('status', '=', 'open').execute();
+      expect(tasks.length).toBeGreaterThan(0);
+      for (const task of tasks) {
+        const location = await db.selectFrom('location').select('code').where('id', '=', task.location_id).executeTakeFirstOrThrow();
+        const picked = await post('/pick/confirm', { taskId: task.id, locationCode: location.code, sku: skuCode, qty: new Decimal(task.qty).toString(), toLpn });
+        expect(picked.statusCode, picked.body).toBe(200);
+      }
+    },
+  };
+}
+
+/** The orders, their lines, allocations, tasks, balances and the ledger's size: what a read-only or refused call must leave as it was. */
+export async function outboundSnapshot(db: Kysely<DB>, soIds: readonly number[]) {
+  return {
+    orders: await db.selectFrom('so_header').select(['id', 'status', 'wave_id', 'remark', 'updated_at']).where('id', 'in', [...soIds]).orderBy('id').execute(),
+    lines: await db.selectFrom('so_line').select(['id', 'qty', 'allocated_qty', 'picked_qty', 'updated_at']).where('so_id', 'in', [...soIds]).orderBy('id').execute(),
+    allocations: await db.selectFrom('so_allocation').select(['id', 'qty']).orderBy('id').execute(),
+    tasks: await db.selectFrom('pick_task').select(['id', 'status', 'picked_qty']).orderBy('id').execute(),
+    balances: await db.selectFrom('inventory_balance').select(['id', 'on_hand_qty', 'allocated_qty', 'picked_qty']).orderBy('id').execute(),
+    ledger: (await db.selectFrom('inventory_transaction').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n,
+  };
 }
