@@ -2,7 +2,7 @@ import Decimal from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerAgreement } from '../../src/server/modules/inventory/inventory.repository.js';
 import { buildTestApp, createUser, injectAs, json, signIn, type TestApp } from '../helpers/app.js';
-import { outboundFixture, stock, type OutboundFixture } from '../helpers/outbound.js';
+import { orderCalls, outboundFixture, stock, type OutboundFixture } from '../helpers/outbound.js';
 
 /**
  * A short pick that looks for the rest elsewhere (spec section 1: "short pick (reason, remaining
@@ -31,17 +31,8 @@ const call = (url: string, payload: Record<string, unknown>, token = admin) => i
 const gen = (functionCode: string, url: string, payload: Record<string, unknown>) =>
   injectAs(t.app, admin, { method: 'POST', url: `/api/generic/${url}`, payload: { moduleCode: 'outbound', functionCode, ...payload } });
 
-async function newOrder(lines: Array<{ skuId: number; qty: number }>): Promise<number> {
-  orderSeq += 1;
-  const added = await gen('so', 'adding', { record: { order_no: `SOSP-${orderSeq}`, owner_id: f.ownerId, ship_to_address_en: '1 Harbour Road', required_ship_date: '2030-02-15', carrier_code: 'SPC' } });
-  expect(added.statusCode, added.body).toBe(200);
-  const soId = json<{ row: { _key: number } }>(added).row._key;
-  for (const line of lines) {
-    const response = await gen('soDetail', 'adding', { record: { so_id: soId, sku_id: line.skuId, qty: String(line.qty) } });
-    expect(response.statusCode, response.body).toBe(200);
-  }
-  return soId;
-}
+const newOrder = (lines: Array<{ skuId: number; qty: number }>) =>
+  orderCalls(t.app, admin, t.database.db).enterOnPages({ order_no: `SOSP-${++orderSeq}`, owner_id: f.ownerId, required_ship_date: '2030-02-15', carrier_code: 'SPC' }, lines);
 
 const db = () => t.database.db;
 const order = (id: number) => db().selectFrom('so_header').select(['status', 'order_no', 'wave_id']).where('id', '=', id).executeTakeFirstOrThrow();

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gs1CheckDigit } from '../../src/common/gs1.js';
 import { ledgerAgreement } from '../../src/server/modules/inventory/inventory.repository.js';
 import { buildTestApp, createUser, injectAs, json, signIn, type TestApp } from '../helpers/app.js';
-import { outboundFixture, stock, type OutboundFixture } from '../helpers/outbound.js';
+import { orderCalls, outboundFixture, stock, type OutboundFixture } from '../helpers/outbound.js';
 
 /**
  * Waves and picking through the real server: orders chosen by filters within the selection cap,
@@ -38,19 +38,8 @@ const call = (url: string, payload: Record<string, unknown>, token = admin) => i
 const gen = (functionCode: string, url: string, payload: Record<string, unknown>, token = admin) =>
   injectAs(t.app, token, { method: 'POST', url: `/api/generic/${url}`, payload: { moduleCode: 'outbound', functionCode, ...payload } });
 
-async function newOrder(lines: Array<{ skuId: number; qty: number }>, header: Record<string, unknown> = {}): Promise<number> {
-  orderSeq += 1;
-  const added = await gen('so', 'adding', {
-    record: { order_no: `SOW-${orderSeq}`, owner_id: f.ownerId, ship_to_address_en: '1 Harbour Road', required_ship_date: '2030-02-15', carrier_code: 'WVC', ...header },
-  });
-  expect(added.statusCode, added.body).toBe(200);
-  const soId = json<{ row: { _key: number } }>(added).row._key;
-  for (const line of lines) {
-    const response = await gen('soDetail', 'adding', { record: { so_id: soId, sku_id: line.skuId, qty: String(line.qty) } });
-    expect(response.statusCode, response.body).toBe(200);
-  }
-  return soId;
-}
+const newOrder = (lines: Array<{ skuId: number; qty: number }>, header: Record<string, unknown> = {}) =>
+  orderCalls(t.app, admin, t.database.db).enterOnPages({ order_no: `SOW-${++orderSeq}`, owner_id: f.ownerId, required_ship_date: '2030-02-15', carrier_code: 'WVC', ...header }, lines);
 
 const db = () => t.database.db;
 const order = (id: number) => db().selectFrom('so_header').select(['status', 'order_no', 'wave_id']).where('id', '=', id).executeTakeFirstOrThrow();

@@ -1,11 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { apiCall, apiSignIn, eventually, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
+import type { Page } from 'playwright-core';
 
 /**
  * The /pick screen for a shift on the demo data: Unpick asks before it moves stock back; on the
  * handheld, Escape starts over and a scanned barcode is not taken for a quantity, and a scanner
  * that reads the tote twice while the confirm is under way confirms once and shows the pick as done.
  */
+/** Types into the handheld's scan field as a scanner does: the text, then Enter. */
+function scanner(page: Page) {
+  return async (text: string) => {
+    await page.getByTestId('scan-field').waitFor();
+    await page.keyboard.type(text);
+    await page.keyboard.press('Enter');
+  };
+}
+
 describe('/pick: unpick confirmation and a double scan on the handheld', () => {
   const e2e = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }));
   let token = '';
@@ -41,11 +51,7 @@ describe('/pick: unpick confirmation and a double scan on the handheld', () => {
     const page = await signedInPage(e2e.browser, e2e.server, '/page/pick', { viewport: { width: 360, height: 640 } });
     await page.getByTestId('pick-handheld').waitFor();
     await page.getByTestId(`pick-task-${open.id}`).click();
-    const scan = async (text: string) => {
-      await page.getByTestId('scan-field').waitFor();
-      await page.keyboard.type(text);
-      await page.keyboard.press('Enter');
-    };
+    const scan = scanner(page);
     await scan(open.location_code);
     await scan(open.sku_code);
     await scan('1e0');
@@ -69,11 +75,7 @@ describe('/pick: unpick confirmation and a double scan on the handheld', () => {
     });
     await page.getByTestId('pick-handheld').waitFor();
     await page.getByTestId(`pick-task-${open.id}`).click();
-    const scan = async (text: string) => {
-      await page.getByTestId('scan-field').waitFor();
-      await page.keyboard.type(text);
-      await page.keyboard.press('Enter');
-    };
+    const scan = scanner(page);
     await scan(open.location_code);
     await scan(open.sku_code);
     await scan(String(Number(open.qty) - Number(open.picked_qty)));

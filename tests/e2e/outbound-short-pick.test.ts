@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiCall, apiSignIn, eventually, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
+import { apiCall, apiSelection, apiSignIn, eventually, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
 
 /**
  * A short pick on the handheld (360x640, keyboard only) that finds the rest elsewhere: the picker
@@ -12,9 +12,7 @@ describe('short pick with re-allocation on the handheld in Chromium', () => {
   let token = '';
   const call = <T>(path: string, body?: unknown) => apiCall<T>(e2e.server, token, path, body);
 
-  async function selection<T>(moduleCode: string, functionCode: string, rules: unknown[] = []): Promise<T[]> {
-    return (await call<{ rows: T[] }>('/generic/selection', { moduleCode, functionCode, page: 1, pageSize: 100, ...(rules.length ? { conditions: { combinator: 'and', rules } } : {}) })).rows;
-  }
+  const selection = <T>(moduleCode: string, functionCode: string, rules: unknown[] = []) => apiSelection<T>(e2e.server, token, moduleCode, functionCode, rules);
 
   it('short picks, finds the rest in another location with Enter and picks it there', async () => {
     token = await apiSignIn(e2e.server);

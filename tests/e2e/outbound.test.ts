@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { apiCall, apiSignIn, chooseByTyping, eventually, saveEngineForm, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
+import { apiCall, apiSelection, apiSignIn, chooseByTyping, eventually, saveEngineForm, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
 
 /**
  * Outbound in Chromium against the built app on demo data: two orders entered on the /so page, the
@@ -17,9 +17,7 @@ describe('outbound from order to pick in Chromium', () => {
   const toolbar = (page: Page, functionCode: string) => grid(page, functionCode).locator(':scope > [data-testid="engine-toolbar"]');
   const rows = (page: Page, functionCode: string) => grid(page, functionCode).locator(':scope > [data-testid="engine-grid"] .ag-row:not(.ag-row-loading)');
 
-  async function selection<T>(moduleCode: string, functionCode: string, rules: unknown[] = []): Promise<T[]> {
-    return (await call<{ rows: T[] }>('/generic/selection', { moduleCode, functionCode, page: 1, pageSize: 100, ...(rules.length ? { conditions: { combinator: 'and', rules } } : {}) })).rows;
-  }
+  const selection = <T>(moduleCode: string, functionCode: string, rules: unknown[] = []) => apiSelection<T>(e2e.server, token, moduleCode, functionCode, rules);
 
   it('allocates by FEFO, builds and releases a wave, prints the pick list, picks on the handheld with a short pick', async () => {
     token = await apiSignIn(e2e.server);

@@ -135,6 +135,11 @@ export async function signedInPage(
   return page;
 }
 
+/** The first 100 rows of an engine page through `/api/generic/selection`, optionally filtered by rules. */
+export async function apiSelection<T>(server: E2eServer, token: string, moduleCode: string, functionCode: string, rules: unknown[] = []): Promise<T[]> {
+  return (await apiCall<{ rows: T[] }>(server, token, '/generic/selection', { moduleCode, functionCode, page: 1, pageSize: 100, ...(rules.length ? { conditions: { combinator: 'and', rules } } : {}) })).rows;
+}
+
 /** Polls `read` until the assertion that follows holds (30 s at most): the browser tests' one wait. */
 export function eventually<T>(read: () => T | Promise<T>) {
   return expect.poll(read, { timeout: 30_000, interval: 100 });

@@ -50,19 +50,27 @@ export async function stock(db: Kysely<DB>, f: OutboundFixture, skuId: number, l
 /** Sales orders through the real server as one caller: entered on the /so pages, allocated, picked. */
 export function orderCalls(app: FastifyInstance, token: string, db: Kysely<DB>) {
   const post = (url: string, payload: Record<string, unknown>) => injectAs(app, token, { method: 'POST', url: `/api${url}`, payload });
+  const addHeader = async (record: Record<string, unknown>): Promise<number> => {
+    const added = await post('/generic/adding', { moduleCode: 'outbound', functionCode: 'so', record: { ship_to_address_en: '1 Harbour Road', required_ship_date: '2030-01-31', ...record } });
+    expect(added.statusCode, added.body).toBe(200);
+    return json<{ row: { _key: number } }>(added).row._key;
+  };
   return {
     post,
     /** A new order of the owner (the /so page's add), its lines by SKU code through /so/save/soDetail. */
     async enter(orderNo: string, ownerId: number, lines: Array<{ skuCode: string; qty: number }>): Promise<number> {
-      const added = await post('/generic/adding', {
-        moduleCode: 'outbound',
-        functionCode: 'so',
-        record: { order_no: orderNo, owner_id: ownerId, ship_to_address_en: '1 Harbour Road', required_ship_date: '2030-01-31' },
-      });
-      expect(added.statusCode, added.body).toBe(200);
-      const id = json<{ row: { _key: number } }>(added).row._key;
+      const id = await addHeader({ order_no: orderNo, owner_id: ownerId });
       const saved = await post('/so/save/soDetail', { soId: id, lines });
       expect(saved.statusCode, saved.body).toBe(200);
+      return id;
+    },
+    /** A new order with these header fields (the /so page's add), its lines added one by one on the lines page, SKU by id. */
+    async enterOnPages(record: Record<string, unknown>, lines: Array<{ skuId: number; qty: number }>): Promise<number> {
+      const id = await addHeader(record);
+      for (const line of lines) {
+        const response = await post('/generic/adding', { moduleCode: 'outbound', functionCode: 'soDetail', record: { so_id: id, sku_id: line.skuId, qty: String(line.qty) } });
+        expect(response.statusCode, response.body).toBe(200);
+      }
       return id;
     },
     /** Allocates the whole order; every line must be served. */

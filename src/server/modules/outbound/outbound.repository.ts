@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import type { SoAllocationTable, SoHeaderTable, SoLineTable, SoRuleTable } from './outbound.tables.js';
+import type { OfferedLot, WantedLot } from './lot-match.js';
 import './outbound.tables.js';
 import '../inventory/inventory.tables.js';
 import '../masterdata/masterdata.tables.js';
@@ -92,7 +93,7 @@ export async function countLines(trx: Transaction<DB>, soId: number): Promise<nu
   return Number(row.n);
 }
 
-export interface LockedBalance {
+export interface LockedBalance extends OfferedLot {
   balance_id: number;
   warehouse_id: number;
   owner_id: number;
@@ -102,13 +103,6 @@ export interface LockedBalance {
   lpn: string;
   available: string;
   lot_no: string;
-  /** YYYY-MM-DD or null. */
-  expiry_date: string | null;
-  /** Days from today to the expiry; null without expiry. */
-  days_left: number | null;
-  udf1: string | null;
-  udf2: string | null;
-  udf3: string | null;
   received_at: number;
   location_type: string;
   location_code: string;
@@ -135,7 +129,7 @@ export async function addLinesAllocated(trx: Transaction<DB>, deltas: ReadonlyAr
 }
 
 /** An order line as allocation sees it: its quantities, the owner, and the rule that applies. */
-export interface AllocationLine {
+export interface AllocationLine extends WantedLot {
   id: number;
   so_id: number;
   line_no: number;
@@ -145,12 +139,6 @@ export interface AllocationLine {
   allocated_qty: string;
   picked_qty: string;
   uom: string;
-  lot_no: string | null;
-  expiry_from: string | null;
-  expiry_to: string | null;
-  udf1: string | null;
-  udf2: string | null;
-  udf3: string | null;
   /** The SKU's rule, else the owner's rule for every SKU; null fields when neither exists. */
   strategy: SoRuleRow['strategy'] | null;
   min_shelf_life_days: number | null;
