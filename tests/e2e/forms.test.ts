@@ -118,7 +118,8 @@ describe('forms in Chromium', () => {
         localeText('en', 'md.group.address'),
         localeText('en', 'md.group.status'),
       ]);
-      // code and name side by side; the first address line over the whole row
+      // code and name side by side; the first address line over the whole row (measured once the opening form has settled)
+      await expect.poll(async () => Math.abs((await cellBox(wide.page, 'code')).y - (await cellBox(wide.page, 'name')).y)).toBeLessThan(2);
       const [code, name, address1, city, province] = await Promise.all(['code', 'name', 'address1', 'city', 'province'].map((n) => cellBox(wide.page, n)));
       expect(Math.abs(code.y - name.y)).toBeLessThan(2);
       expect(name.x).toBeGreaterThan(code.x + code.width / 2);
@@ -135,6 +136,7 @@ describe('forms in Chromium', () => {
       const form = await openAddForm(phone.page, 'whs');
       expect(await form.getAttribute('data-columns')).toBe('1');
       await form.getByTestId('engine-form-group-title').first().waitFor();
+      await expect.poll(async () => Math.abs((await cellBox(phone.page, 'code')).x - (await cellBox(phone.page, 'name')).x)).toBeLessThan(2);
       const [code, name] = await Promise.all(['code', 'name'].map((n) => cellBox(phone.page, n)));
       expect(Math.abs(code.x - name.x)).toBeLessThan(2);
       expect(name.y).toBeGreaterThan(code.y + code.height / 2);
