@@ -39,6 +39,9 @@ export const ERRORS = {
   // Picking (waves and pick tasks)
   OVER_PICK: 409,
   PICK_WRONG_LOCATION: 400,
+  // A pick task that is not open any more, or no longer covered by its line's allocation record
+  PICK_TASK_CLOSED: 409,
+  PICK_TASK_STALE: 409,
   SELECTION_CAP: 400,
   // Ship-to address rule (spec section 5), as `details` of VALIDATION_FAILED
   ADDRESS_ENGLISH_ONLY: 400,

@@ -324,7 +324,7 @@ describe('waves, release and picking', () => {
     const code = await skuCode(f.skuIds[3]);
     const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => call('/pick/confirm', { taskId: task.id, locationCode: location, sku: code, qty: 6, toLpn: `RACE-${i}` })));
     expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(1);
-    for (const a of answers.filter((x) => x.statusCode !== 200)) expect(json(a)).toMatchObject({ code: 'ORDER_STATUS_ERROR' });
+    for (const a of answers.filter((x) => x.statusCode !== 200)) expect(json(a)).toMatchObject({ code: 'PICK_TASK_CLOSED' });
     const rows = await balances(f.skuIds[3]);
     expect(rows.reduce((n, r) => n + Number(r.picked_qty), 0)).toBe(6);
     expect(rows.reduce((n, r) => n + Number(r.on_hand_qty), 0)).toBe(6);

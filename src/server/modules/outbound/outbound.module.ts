@@ -4,6 +4,7 @@ import * as m0121 from './migrations/0121_wave_pick.js';
 import * as m0122 from './migrations/0122_outbound_documents.js';
 import * as m0123 from './migrations/0123_allocation_indexes.js';
 import * as m0124 from './migrations/0124_line_lot_attributes.js';
+import * as m0200 from './migrations/0200_end_stale_pick_tasks.js';
 import {
   allocateLinesBehaviour,
   allocateOrdersBehaviour,
@@ -29,7 +30,7 @@ import './wave.tables.js';
  */
 export const outboundModule = defineModule({
   name: 'outbound',
-  migrations: { '0120_outbound': m0120, '0121_wave_pick': m0121, '0122_outbound_documents': m0122, '0123_allocation_indexes': m0123, '0124_line_lot_attributes': m0124 },
+  migrations: { '0120_outbound': m0120, '0121_wave_pick': m0121, '0122_outbound_documents': m0122, '0123_allocation_indexes': m0123, '0124_line_lot_attributes': m0124, '0200_end_stale_pick_tasks': m0200 },
   async routes(app) {
     await app.register(soDocumentRoutes);
     await app.register(waveRoutes);

@@ -18,6 +18,7 @@ import {
   type SoRuleRow,
 } from './outbound.repository.js';
 import { lotFits } from './lot-match.js';
+import { endTasksOfLines } from './open-tasks.js';
 import { ALLOCATABLE, assertTransition, statusFromLines, type LineQuantities, type SoStatus } from './so-status.js';
 
 /**
@@ -236,19 +237,29 @@ export async function allocateOrders(trx: Transaction<DB>, scope: StockScope, so
   return { allocated: total.toString(), shortages, statuses };
 }
 
-/** Gives back exactly the balance rows the lines hold (every line of the orders when `lineIds` is absent). */
+/**
+ * Gives back exactly the balance rows the lines hold (every line of the orders when `lineIds` is
+ * absent), and ends the lines' open pick tasks with it: a task must never outlive the allocation
+ * it was made from, or confirming it would take stock another order holds by then.
+ */
 async function releaseAllocations(trx: Transaction<DB>, scope: StockScope, headers: SoHeaderRow[], lineIds?: readonly number[]): Promise<Decimal> {
   const only = lineIds ? new Set(lineIds) : null;
-  const lines = (
+  const lineIdsToRelease = (
     await linesOfOrders(
       trx,
       headers.map((h) => Number(h.id)),
     )
-  ).filter((l) => !only || only.has(Number(l.id)));
-  const held = await allocationsOfLines(
-    trx,
-    lines.map((l) => Number(l.id)),
-  );
+  )
+    .filter((l) => !only || only.has(Number(l.id)))
+    .map((l) => Number(l.id));
+  const total = await giveBack(trx, scope, headers, lineIdsToRelease);
+  await endTasksOfLines(trx, scope, lineIdsToRelease);
+  return total;
+}
+
+/** Every allocation record of the lines goes back to available through the inventory service; the records go, the lines follow. */
+async function giveBack(trx: Transaction<DB>, scope: StockScope, headers: SoHeaderRow[], lineIds: readonly number[]): Promise<Decimal> {
+  const held = await allocationsOfLines(trx, lineIds);
   if (held.length === 0) return new Decimal(0);
   const orderNo = new Map(headers.map((h) => [Number(h.id), h.order_no]));
   await applyStockChanges(

@@ -19,6 +19,7 @@ import {
   firstStageLocation,
   listPickTasks,
   locationCode,
+  lockAllocationRecord,
   lockTask,
   lockWave,
   openTaskIds,
@@ -29,7 +30,8 @@ import {
   type PickListRow,
   type PickTaskRow,
 } from './wave.repository.js';
-import { createPickTasks, refreshWaveStatus } from './wave.service.js';
+import { refreshWaveStatus } from './open-tasks.js';
+import { createPickTasks } from './wave.service.js';
 
 /**
  * Picking (spec sections 1, 2 and 4): pick tasks by wave or order, grouped by zone and sorted by
@@ -144,13 +146,30 @@ async function findRestElsewhere(trx: Transaction<DB>, scope: StockScope, header
   return { reallocatedQty: allocation.allocated, newTaskIds, heldQty: doubtful.toString() };
 }
 
+/** Order statuses in which a task may be picked: neither past picking nor ended (a new order holds nothing, so the record check refuses its tasks). */
+const PICKABLE: readonly SoStatus[] = ['new', 'partial_allocated', 'allocated', 'partial_picked'];
+
+/**
+ * Whether the locked task may still be picked: it is open (else PICK_TASK_CLOSED), its order is
+ * in a status that picks (else ORDER_STATUS_ERROR), and its line still holds at least what the task
+ * has left at the task's balance row (else PICK_TASK_STALE: the order was unallocated or allocated
+ * elsewhere since the task was made). The record is locked, so nothing changes it until commit.
+ */
+async function assertTaskPickable(trx: Transaction<DB>, task: PickTaskRow, header: SoHeaderRow): Promise<void> {
+  if (task.status !== 'open') throw new AppError('PICK_TASK_CLOSED');
+  if (!PICKABLE.includes(header.status as SoStatus)) throw new AppError('ORDER_STATUS_ERROR', { orderNo: header.order_no, status: header.status });
+  const held = await lockAllocationRecord(trx, Number(task.so_line_id), Number(task.balance_id));
+  const left = new Decimal(task.qty).minus(task.picked_qty);
+  if (held === undefined || new Decimal(held).lessThan(left)) throw new AppError('PICK_TASK_STALE');
+}
+
 /**
  * Confirms a pick task (or a short pick of it). Picking more than the task still holds is refused
- * with nothing changed (OVER_PICK).
+ * with nothing changed (OVER_PICK); so is a task that no longer matches its order's allocation.
  */
 export async function confirmPick(trx: Transaction<DB>, scope: StockScope, input: ConfirmPickInput) {
   const { task, header } = await lockTaskAndOrder(trx, scope, input.taskId);
-  if (task.status !== 'open') throw new AppError('ORDER_STATUS_ERROR', { orderNo: header.order_no, status: header.status });
+  await assertTaskPickable(trx, task, header);
   const location = await locationCode(trx, Number(task.location_id));
   if (input.locationCode.trim() !== location) throw new AppError('PICK_WRONG_LOCATION', { location });
   if (!(await skuMatches(trx, Number(task.sku_id), skuCodesOf(input.sku)))) throw new AppError('INVALID_SKU');
@@ -220,8 +239,8 @@ export async function unpickTask(trx: Transaction<DB>, scope: StockScope, taskId
   });
   await changeAllocation(trx, { project_id: scope.projectId, warehouse_id: scope.warehouseId, so_id: Number(task.so_id), so_line_id: Number(task.so_line_id), balance_id: Number(task.balance_id) }, picked.toString());
   await changeLineQuantities(trx, Number(task.so_line_id), picked.toString(), picked.negated().toString(), scope.operator);
-  // A short task keeps only what was picked; the shorted rest was given back when it was shorted.
-  const qty = task.status === 'short' ? picked : new Decimal(task.qty);
+  // A shorted (or ended) task keeps only what was picked: its rest was given back when it ended.
+  const qty = task.status === 'open' || task.status === 'picked' ? new Decimal(task.qty) : picked;
   await updateTask(trx, Number(task.id), { qty: qty.toString(), picked_qty: '0', status: 'open', to_location_id: null, to_lpn: null, reason: null, picked_at: null }, scope.operator);
   return { taskStatus: 'open', ...(await afterTaskChange(trx, scope, header, task)) };
 }

@@ -196,6 +196,29 @@ export async function insertPickTasks(trx: Transaction<DB>, rows: ReadonlyArray<
   return rows.length;
 }
 
+/**
+ * Ends the open pick tasks of these order lines once their allocation has been given back: a task
+ * with nothing picked is cancelled, a partly picked one is shorted (what it picked stays picked, the
+ * rest is no longer held for it). Answers the waves of the tasks it ended.
+ */
+export async function endOpenTasksOfLines(trx: Transaction<DB>, lineIds: readonly number[], by: string): Promise<number[]> {
+  if (lineIds.length === 0) return [];
+  const rows = await trx
+    .updateTable('pick_task')
+    .set({ status: sql<PickTaskRow['status']>`case when picked_qty > 0 then 'short' else 'cancelled' end`, updated_by: by, updated_at: sql`now()` })
+    .where('so_line_id', 'in', [...lineIds])
+    .where('status', '=', 'open')
+    .returning('wave_id')
+    .execute();
+  return [...new Set(rows.flatMap((r) => (r.wave_id === null ? [] : [Number(r.wave_id)])))].sort((a, b) => a - b);
+}
+
+/** Locks the line's allocation record of one balance row and answers what it holds (undefined: none). */
+export async function lockAllocationRecord(trx: Transaction<DB>, lineId: number, balanceId: number): Promise<string | undefined> {
+  const row = await trx.selectFrom('so_allocation').select('qty').where('so_line_id', '=', lineId).where('balance_id', '=', balanceId).forUpdate().executeTakeFirst();
+  return row?.qty;
+}
+
 export async function cancelOpenTasks(trx: Transaction<DB>, soIds: readonly number[], by: string): Promise<void> {
   if (soIds.length === 0) return;
   await trx.updateTable('pick_task').set({ status: 'cancelled', updated_by: by, updated_at: sql`now()` }).where('so_id', 'in', [...soIds]).where('status', '=', 'open').execute();

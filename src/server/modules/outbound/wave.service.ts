@@ -6,6 +6,7 @@ import type { StockScope } from '../inventory/inventory.service.js';
 import { nextDocumentNumber } from '../masterdata/id-generator.service.js';
 import { lockOrders } from './outbound.repository.js';
 import { allocateOrders, type AllocationResult } from './outbound.service.js';
+import { refreshWaveStatus } from './open-tasks.js';
 import { ALLOCATABLE, TERMINAL_STATUSES, type SoStatus } from './so-status.js';
 import {
   cancelOpenTasks,
@@ -24,7 +25,6 @@ import {
   setOrdersWave,
   setWaveStatus,
   setWavesReference,
-  tasksOfWave,
   uncoveredAllocations,
   waveNoTaken,
   type OrderFilters,
@@ -48,18 +48,6 @@ function checkWaveScope(wave: WaveRow | undefined, scope: StockScope): WaveRow {
   if (!wave) throw new AppError('NO_RECORD');
   if (Number(wave.warehouse_id) !== scope.warehouseId) throw new AppError('OUT_OF_SCOPE', { scope: 'warehouse' });
   return wave;
-}
-
-/** The wave's status from its tasks: picked when nothing is open and something was picked, partial picked when something was. */
-export async function refreshWaveStatus(trx: Transaction<DB>, wave: WaveRow, by: string): Promise<WaveRow['status']> {
-  await refreshWaveProgress(trx, wave);
-  if (wave.status === 'new' || wave.status === 'cancelled') return wave.status;
-  const tasks = await tasksOfWave(trx, Number(wave.id));
-  const picked = tasks.some((t) => new Decimal(t.picked_qty).greaterThan(0));
-  const open = tasks.some((t) => t.status === 'open');
-  const next: WaveRow['status'] = picked ? (open ? 'partial_picked' : 'picked') : 'released';
-  if (next !== wave.status) await setWaveStatus(trx, Number(wave.id), next, by);
-  return next;
 }
 
 /**
