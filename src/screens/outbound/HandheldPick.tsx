@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { Button, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { looksLikeGs1, parseGs1 } from '../../common/gs1';
-import { api } from '../../app/public';
+import { api, ApiError } from '../../app/public';
 import { BIG, beep, FeedbackLine, HandheldFrame, messageOf, ScanField, type Feedback } from '../inbound/handheld';
 import { left, type PickTask } from './pick-types';
 
@@ -88,7 +88,11 @@ export default function HandheldPick() {
       await load();
     } catch (error) {
       fail(messageOf(error));
-      setStep({ kind: 'sku', task });
+      // A task ended or undone meanwhile (its order unallocated, cancelled or closed) is gone from the list.
+      if (error instanceof ApiError && (error.body.code === 'PICK_TASK_CLOSED' || error.body.code === 'PICK_TASK_STALE')) {
+        setStep({ kind: 'list' });
+        await load();
+      } else setStep({ kind: 'sku', task });
     } finally {
       confirming.current = false;
       setBusy(false);
