@@ -13,6 +13,7 @@ import { lockOrders } from '../../src/server/modules/outbound/outbound.repositor
 import { allocateOrders, unallocateOrders } from '../../src/server/modules/outbound/outbound.service.js';
 import { assertTransition, statusFromLines } from '../../src/server/modules/outbound/so-status.js';
 import { createTestDatabase, onRealServer, type TestDatabase } from '../helpers/database.js';
+import { orderInvariantViolations } from '../helpers/order-invariant.js';
 import { outboundFixture, stock, type OutboundFixture } from '../helpers/outbound.js';
 
 /**
@@ -229,6 +230,7 @@ describe('allocation, unallocation and picking under 8 concurrent sessions', () 
       const lines = await sql<{ id: number; allocated_qty: string; held: string | null }>`
         select l.id, l.allocated_qty, (select sum(a.qty) from so_allocation a where a.so_line_id = l.id) as held from so_line l`.execute(db);
       for (const row of lines.rows) expect(new Decimal(row.allocated_qty).equals(row.held ?? 0), `line ${row.id}`).toBe(true);
+      expect(await orderInvariantViolations(db)).toEqual([]);
     },
     SECONDS * 1000 + 120_000,
   );

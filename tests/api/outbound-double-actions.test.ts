@@ -1,7 +1,8 @@
 import Decimal from 'decimal.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerAgreement } from '../../src/server/modules/inventory/inventory.repository.js';
 import { buildTestApp, createUser, injectAs, json, signIn, type TestApp } from '../helpers/app.js';
+import { orderInvariantViolations } from '../helpers/order-invariant.js';
 import { outboundFixture, stock, type OutboundFixture } from '../helpers/outbound.js';
 
 /**
@@ -29,6 +30,10 @@ beforeAll(async () => {
   await db().insertInto('location').values({ warehouse_id: f.scope.warehouseId, code: 'STAGE-DB', location_type: 'stage' }).execute();
 });
 afterAll(() => t?.close());
+// Whatever won each race, stock, orders, allocation records and pick tasks still agree.
+afterEach(async () => {
+  expect(await orderInvariantViolations(db())).toEqual([]);
+});
 
 async function newOrder(skuId: number, qty: number): Promise<number> {
   seq += 1;
@@ -124,6 +129,27 @@ describe('double clicks and races of a shift', () => {
         expect(unwave.statusCode, unwave.body).toBe(200);
         expect(after.status).toBe('cancelled');
         expect(order.wave_id).toBeNull();
+      }
+    }
+    await expectLedgerAgrees();
+  });
+
+  it('a pick confirmed while its order is unallocated or cancelled: one wins, the task never outlives the allocation', async () => {
+    const location = await db().selectFrom('location').select('code').where('id', '=', f.locationIds[0]).executeTakeFirstOrThrow();
+    for (let round = 0; round < 4; round += 1) {
+      const soId = await newOrder(f.skuIds[2], 2);
+      expect((await call('/so/header/allocation', { soIds: [soId] })).statusCode).toBe(200);
+      const taskId = json<{ tasks: Array<{ id: number }> }>(await call('/so/pick', { soId })).tasks[0].id;
+      const undo = round % 2 === 0 ? call('/so/header/allocation', { soIds: [soId], unallocate: true }) : gen('so', 'behavior', { behaviour: 'cancel', keys: [soId], inputs: {} });
+      const [pick, undone] = await Promise.all([call('/pick/confirm', { taskId, locationCode: location.code, sku: 'SKU-DB-2', qty: 2, toLpn: `RACE-UN-${round}` }, picker), undo]);
+      const task = await db().selectFrom('pick_task').select(['status', 'picked_qty']).where('id', '=', taskId).executeTakeFirstOrThrow();
+      if (pick.statusCode === 200) {
+        expect(undone.statusCode, undone.body).toBe(409);
+        expect(task).toEqual({ status: 'picked', picked_qty: '2.0000' });
+      } else {
+        expect(undone.statusCode, undone.body).toBe(200);
+        expect(json(pick)).toMatchObject({ code: 'PICK_TASK_CLOSED' });
+        expect(task).toEqual({ status: 'cancelled', picked_qty: '0.0000' });
       }
     }
     await expectLedgerAgrees();
