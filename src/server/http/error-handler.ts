@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type ErrorBody, type ErrorCode, type FieldError } from '../../common/errors.js';
 import { DEFAULT_LANGUAGE, languageFromAcceptHeader, toLanguage, type Language } from '../../common/languages.js';
+import { databaseErrorAnswer } from './database-errors.js';
 import { translate } from './i18n.js';
 
 declare module 'fastify' {
@@ -72,6 +73,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
         message: v.message ?? 'invalid',
       }));
       return sendError(request, reply, 400, 'VALIDATION_FAILED', {}, details);
+    }
+    // A refusal of the database (a constraint, a value it cannot take, a conflict it gave up on).
+    const refusal = databaseErrorAnswer(error);
+    if (refusal) {
+      request.log.warn({ err: error }, 'database refused the request');
+      return sendError(request, reply, refusal.status, refusal.code, refusal.params, refusal.details);
     }
     switch (fastifyError.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
