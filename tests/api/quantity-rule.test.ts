@@ -166,6 +166,29 @@ describe('inbound quantities', () => {
   });
 });
 
+describe('quantities on the engine pages', () => {
+  /** What the line pages may not store: beyond 10^12, not a number, rounded, or not above 0. */
+  const ODD: unknown[] = [1e13, '10000000000000', 1e308, true, '1.23456', 1.23456, 1e-7, '1e3', 'abc', -1, 0];
+
+  it('refuses an ASN line or order line quantity that breaks the rule, nothing written', async () => {
+    const asn = await ok<{ id: number }>('/asn/saveHeader', { ownerCode: 'OW-QR' });
+    const order = await ok<{ row: { _key: number } }>('/generic/adding', {
+      moduleCode: 'outbound',
+      functionCode: 'so',
+      record: { order_no: 'QR-PAGE', owner_id: f.ownerId, ship_to_address_en: '1 Road', required_ship_date: '2030-01-31' },
+    });
+    const before = await state();
+    for (const value of ODD) {
+      const asnLine = await post('/generic/adding', { moduleCode: 'inbound', functionCode: 'asnLine', record: { asn_id: asn.id, sku_id: f.skuIds[0], expected_qty: value } });
+      expect(asnLine.statusCode, `asnLine ${JSON.stringify(value)}: ${asnLine.body}`).toBe(400);
+      const soLine = await post('/generic/adding', { moduleCode: 'outbound', functionCode: 'soDetail', record: { so_id: order.row._key, sku_id: f.skuIds[0], qty: value } });
+      expect(soLine.statusCode, `soDetail ${JSON.stringify(value)}: ${soLine.body}`).toBe(400);
+    }
+    expect(await state()).toEqual(before);
+    await ok('/generic/adding', { moduleCode: 'inbound', functionCode: 'asnLine', record: { asn_id: asn.id, sku_id: f.skuIds[0], expected_qty: '1000000000000' } });
+  });
+});
+
 describe('a stale pick task', () => {
   it('answers the database refusal as a 4xx with a clear code, nothing changed', async () => {
     const db = t.database.db;
