@@ -189,6 +189,21 @@ describe('quantities on the engine pages', () => {
   });
 });
 
+describe('quantities of an order import', () => {
+  it('refuses a quantity cell by the same rule, with its own code, nothing imported', async () => {
+    const before = await state();
+    const boundary = 'qr-boundary';
+    const rows = ['1.23456', '10000000000000', 'abc', '0'].map((qty, i) => `QR-IMP-${i},OW-QR,Shop,1 Road,2030-02-10,${sku},${qty}`);
+    const csv = `Order no,Owner,Ship-to name,Address (English),Ship date,SKU,Qty\r\n${rows.join('\r\n')}\r\n`;
+    const payload = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="orders.csv"\r\nContent-Type: text/csv\r\n\r\n${csv}\r\n--${boundary}--\r\n`;
+    const response = await injectAs(t.app, admin, { method: 'POST', url: '/api/so/import', headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, payload });
+    expect(response.statusCode, response.body).toBe(400);
+    const details = json<Refusal>(response).details ?? [];
+    expect(details.filter((d) => d.field.endsWith(': qty')).map((d) => d.code)).toEqual(['FIELD_DECIMALS', 'FIELD_RANGE', 'FIELD_TYPE', 'QTY_NOT_POSITIVE']);
+    expect(await state()).toEqual(before);
+  });
+});
+
 describe('a stale pick task', () => {
   it('answers the database refusal as a 4xx with a clear code, nothing changed', async () => {
     const db = t.database.db;
