@@ -112,6 +112,9 @@ describe('the handheld move', () => {
     const en = json<Refusal>(await post('/inventory/handheld/move', { fromLocation: from, sku, qty: '1.23456', toLocation: to }));
     const zh = json<Refusal>(await post('/inventory/handheld/move', { fromLocation: from, sku, qty: '1.23456', toLocation: to }, 'zh'));
     expect(en.details![0]).toMatchObject({ field: 'qty', code: 'FIELD_DECIMALS', params: { max: 4 }, message: 'qty has too many decimals (at most 4).' });
+    // The handheld shows only the answer's message: it is the field's own text.
+    expect(en).toMatchObject({ code: 'VALIDATION_FAILED', message: 'qty has too many decimals (at most 4).' });
+    expect(zh.message).toBe(zh.details![0].message);
     expect(zh.details![0].message).not.toBe(en.details![0].message);
     expect(zh.details![0].message).toContain('qty');
   });

@@ -79,7 +79,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
       });
       // Only quantities not above 0: answered as the services answer them (QTY_NOT_POSITIVE).
       const code = details.every((d) => d.code === 'QTY_NOT_POSITIVE') ? 'QTY_NOT_POSITIVE' : 'VALIDATION_FAILED';
-      return sendError(request, reply, 400, code, {}, details);
+      const body = errorBody(request.language ?? DEFAULT_LANGUAGE, code, {}, details);
+      // One quantity refused: its own text (naming the field) is the message, for screens that show only that.
+      const only = fastifyError.validation.length === 1 && fastifyError.validation[0].keyword === QUANTITY_KEYWORD ? body.details?.[0]?.message : undefined;
+      return reply.status(400).send(only ? { ...body, message: only } : body);
     }
     // A refusal of the database (a constraint, a value it cannot take, a conflict it gave up on).
     const refusal = databaseErrorAnswer(error);
