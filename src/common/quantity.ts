@@ -1,8 +1,8 @@
 import Decimal from 'decimal.js';
 
 /**
- * The one rule of a quantity sent by a user, for every route that takes one (server) and every
- * screen that checks one before sending it (browser). A quantity is a JSON number or the text of a
+ * The one rule of a quantity sent by a user, for every route that takes one (and shared, so that a
+ * screen may check a typed quantity the same way before sending it). A quantity is a JSON number or the text of a
  * decimal number ("12", "0.5", "-3"; not "1e3", not "", not `true`), above 0 (or at least 0 where a
  * zero means something, such as a count or a short pick), with at most four decimals (quantities are
  * stored as numeric(18,4): a fifth decimal would be rounded away without anyone knowing) and at most
