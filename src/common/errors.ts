@@ -94,6 +94,13 @@ export const ERRORS = {
   TOO_MANY_REQUESTS: 429,
   STALE_UPDATE: 409,
   DUPLICATE_VALUE: 409,
+  // Refusals of the database itself that no check before it caught (http/database-errors.ts)
+  DATA_RULE_VIOLATED: 409,
+  REFERENCE_NOT_FOUND: 409,
+  RECORD_IN_USE: 409,
+  VALUE_REQUIRED: 400,
+  VALUE_TOO_LONG: 400,
+  VALUE_INVALID: 400,
   INTERNAL: 500,
   DATABASE_UNAVAILABLE: 503,
   MODULE_NOT_FOUND: 404,

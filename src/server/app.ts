@@ -13,6 +13,7 @@ import type { AppConfig } from './config.js';
 import type { Database } from './db/database.js';
 import { registerErrorHandling, sendError } from './http/error-handler.js';
 import { registerInputGuard } from './http/input-guard.js';
+import { quantityKeyword } from './http/quantity-schema.js';
 import accessPlugin from './http/access-plugin.js';
 import { setAfterCommitReporter } from './db/transaction.js';
 import { EventBus, type DomainEventHandler } from './events/events.js';
@@ -60,7 +61,8 @@ export async function buildApp({ config, database, logger, modules = MODULES }: 
     bodyLimit: config.bodyLimitBytes,
     requestIdHeader: 'x-request-id',
     genReqId: () => crypto.randomUUID(),
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: true } },
+    // Quantities have a keyword of their own (http/quantity-schema.ts) that sees the value before any coercion.
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: true }, plugins: [quantityKeyword] },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('config', config);

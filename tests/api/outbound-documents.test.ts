@@ -107,9 +107,13 @@ describe('order lines', () => {
     const [line] = await linesOf(order.id);
     expect(line).toMatchObject({ line_no: 1, qty: expect.stringMatching(/^3(\.0+)?$/) });
 
-    const bad = await post('/so/save/soDetail', { soId: order.id, lines: [{ id: line.id, skuCode: sku(0), qty: 0 }, { skuCode: 'NO-SUCH', qty: 1 }, { skuCode: sku(1), qty: 2 }] });
+    // Quantities are refused by the request's rule, every one at once, before any line is looked at.
+    const badQty = await post('/so/save/soDetail', { soId: order.id, lines: [{ id: line.id, skuCode: sku(0), qty: 0 }, { skuCode: 'NO-SUCH', qty: 1 }, { skuCode: sku(1), qty: -2 }] });
+    expect(badQty.statusCode).toBe(400);
+    expect(json<{ details: { field: string; code: string }[] }>(badQty).details.map((d) => `${d.field}:${d.code}`)).toEqual(['lines[0].qty:QTY_NOT_POSITIVE', 'lines[2].qty:QTY_NOT_POSITIVE']);
+    const bad = await post('/so/save/soDetail', { soId: order.id, lines: [{ id: line.id, skuCode: 'NO-SUCH-2', qty: 4 }, { skuCode: 'NO-SUCH', qty: 1 }, { skuCode: sku(1), qty: 2 }] });
     expect(bad.statusCode).toBe(400);
-    expect(json<{ details: { field: string; code: string }[] }>(bad).details.map((d) => `${d.field}:${d.code}`)).toEqual(['lines[0].qty:QTY_NOT_POSITIVE', 'lines[1].skuCode:INVALID_SKU']);
+    expect(json<{ details: { field: string; code: string }[] }>(bad).details.map((d) => `${d.field}:${d.code}`)).toEqual(['lines[0].skuCode:INVALID_SKU', 'lines[1].skuCode:INVALID_SKU']);
     expect(await linesOf(order.id)).toEqual([line]);
 
     const saved = await post('/so/save/soDetail', { soId: order.id, lines: [{ id: line.id, skuCode: sku(0), qty: 5 }, { skuCode: sku(1), qty: 2, requiredDate: '2030-02-01' }] });
@@ -191,7 +195,7 @@ describe('allocation by line and by hand', () => {
     expect(missing.statusCode).toBe(400);
     expect(json(missing)).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'allocations[0].qty', code: 'ALLOCATION_QTY_REQUIRED' }] });
     refused(await post('/so/manualAllocation', { lineId: line.id, allocations: [] }), 400, 'VALIDATION_FAILED');
-    refused(await post('/so/manualAllocation', { lineId: line.id, allocations: [{ balanceId, qty: 0 }] }), 400, 'VALIDATION_FAILED');
+    refused(await post('/so/manualAllocation', { lineId: line.id, allocations: [{ balanceId, qty: 0 }] }), 400, 'QTY_NOT_POSITIVE');
     refused(await post('/so/manualAllocation', { lineId: line.id, allocations: [{ balanceId, qty: 6 }] }), 409, 'INSUFFICIENT_INVENTORY');
     for (const other of heldOrExpired) refused(await post('/so/manualAllocation', { lineId: line.id, allocations: [{ balanceId: other, qty: 1 }] }), 409, 'INSUFFICIENT_INVENTORY');
     refused(await post('/so/manualAllocation', { lineId: line.id, allocations: [{ balanceId, qty: 1 }] }, viewer), 403, 'FORBIDDEN');

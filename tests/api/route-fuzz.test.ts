@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseQuantity } from '../../src/common/quantity.js';
+import { QUANTITY_KEYWORD, type QuantitySchemaOptions } from '../../src/server/http/quantity-schema.js';
 import { buildTestApp, injectAs, json, signIn, type TestApp } from '../helpers/app.js';
 
 /**
@@ -11,6 +13,13 @@ const deep = (levels: number): unknown => (levels === 0 ? 'x' : { a: deep(levels
 
 /** Values that have broken servers before: NUL, extreme and non-integer numbers, wrong types. */
 const VALUES: unknown[] = [
+  // Quantities that were rounded or answered 500 (1e308, true, -1, 0 and null are below).
+  1e-7,
+  '0.00001',
+  '1.23456',
+  '1e3',
+  1e13,
+  'abc',
   'a\u0000b',
   '\u0000',
   1e308,
@@ -33,6 +42,98 @@ const VALUES: unknown[] = [
   "'; drop table sku; --",
 ];
 
+/** Values that have been rounded, turned into 1 or answered 500 where a quantity was expected. */
+const QUANTITY_VALUES: unknown[] = [1e308, -1e308, 1e-7, '0.00001', '1.23456', 1.23456, 99999999999.99998, true, false, -1, '-1', 0, '0', '1e3', 1e13, '10000000000000', 'abc', '', ' ', 'Infinity', 'NaN', '0x10', '1,5', null, [], {}, [1]];
+
+interface JsonSchema {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  enum?: unknown[];
+  const?: unknown;
+  minimum?: number;
+  minLength?: number;
+  pattern?: string;
+  [QUANTITY_KEYWORD]?: QuantitySchemaOptions;
+}
+
+/** Every quantity of a body schema, by its path (the first item of each array), with its rule. */
+function quantityPaths(schema: JsonSchema | undefined, path: Array<string | number> = []): Array<{ path: Array<string | number>; rule: QuantitySchemaOptions }> {
+  if (!schema) return [];
+  if (schema[QUANTITY_KEYWORD]) return [{ path, rule: schema[QUANTITY_KEYWORD] }];
+  const out = [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])].flatMap((s) => quantityPaths(s, path));
+  for (const [name, property] of Object.entries(schema.properties ?? {})) out.push(...quantityPaths(property, [...path, name]));
+  if (schema.items) out.push(...quantityPaths(schema.items, [...path, 0]));
+  return out;
+}
+
+/** Body properties, at any depth, that hold a quantity by their name (qty, expectedQty, quantity...). */
+function quantityNamedPaths(schema: JsonSchema | undefined, path: Array<string | number> = []): Array<{ path: Array<string | number>; schema: JsonSchema }> {
+  if (!schema) return [];
+  const out = [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])].flatMap((s) => quantityNamedPaths(s, path));
+  for (const [name, property] of Object.entries(schema.properties ?? {})) {
+    if (/qty|quantit/i.test(name)) out.push({ path: [...path, name], schema: property });
+    else out.push(...quantityNamedPaths(property, [...path, name]));
+  }
+  if (schema.items) out.push(...quantityNamedPaths(schema.items, [...path, 0]));
+  return out;
+}
+
+/** Every quantity of a body, by the schema's keyword or by its name, with its rule (by default above 0). */
+function quantityTargets(schema: JsonSchema | undefined): Array<{ path: Array<string | number>; rule: QuantitySchemaOptions }> {
+  const targets = new Map(quantityPaths(schema).map((q) => [fieldName(q.path), q]));
+  for (const named of quantityNamedPaths(schema)) {
+    if (!targets.has(fieldName(named.path))) targets.set(fieldName(named.path), { path: named.path, rule: named.schema[QUANTITY_KEYWORD] ?? {} });
+  }
+  return [...targets.values()];
+}
+
+/** A body of the schema's shape with plausible values, its quantities included (so that they can be replaced). */
+function sample(schema: JsonSchema): unknown {
+  if (schema[QUANTITY_KEYWORD]) return 1;
+  if (schema.const !== undefined) return schema.const;
+  if (schema.enum?.length) return schema.enum[0];
+  const union = schema.anyOf ?? schema.oneOf;
+  if (union?.length) return sample(union.find((s) => s.type !== 'null') ?? union[0]);
+  const type = Array.isArray(schema.type) ? schema.type.find((x) => x !== 'null') : schema.type;
+  switch (type) {
+    case 'object': {
+      const out: Record<string, unknown> = {};
+      for (const [name, property] of Object.entries(schema.properties ?? {})) {
+        if (schema.required?.includes(name) || quantityTargets(property).length || /qty|quantit/i.test(name)) out[name] = sample(property);
+      }
+      return out;
+    }
+    case 'array':
+      return schema.items ? [sample(schema.items)] : [];
+    case 'integer':
+    case 'number':
+      return Math.max(1, schema.minimum ?? 1);
+    case 'boolean':
+      return false;
+    case 'string':
+      return schema.pattern?.includes('\\d{4}') ? '2030-01-01' : 'x'.repeat(Math.max(1, schema.minLength ?? 1));
+    default:
+      return 'x';
+  }
+}
+
+function withValue(body: unknown, path: Array<string | number>, value: unknown): unknown {
+  const copy = structuredClone(body) as Record<string | number, unknown>;
+  let at = copy;
+  for (const step of path.slice(0, -1)) at = at[step] as Record<string | number, unknown>;
+  at[path[path.length - 1]] = value;
+  return copy;
+}
+
+/** A path as the error answer names it: `lines[0].qty`. */
+function fieldName(path: Array<string | number>): string {
+  return path.reduce<string>((name, step) => (typeof step === 'number' ? `${name}[${step}]` : name ? `${name}.${step}` : step), '');
+}
+
 /** Whole bodies: the values above in every property the route's schema names, plus odd shapes. */
 function bodies(schemaProperties: string[]): unknown[] {
   const out: unknown[] = [null, [], 'text', 42, deep(60), JSON.parse('{"__proto__": {"isAdmin": true}}'), { constructor: { prototype: { x: 1 } } }];
@@ -49,6 +150,7 @@ interface Operation {
   path: string;
   properties: string[];
   queryNames: string[];
+  body?: JsonSchema;
 }
 
 function operations(doc: { paths: Record<string, Record<string, { requestBody?: unknown; parameters?: Array<{ in: string; name: string }> }>> }): Operation[] {
@@ -56,12 +158,13 @@ function operations(doc: { paths: Record<string, Record<string, { requestBody?: 
   for (const [path, methods] of Object.entries(doc.paths)) {
     if (path.startsWith('/api/docs')) continue;
     for (const [method, op] of Object.entries(methods)) {
-      const schema = (op.requestBody as { content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> } | undefined)?.content?.['application/json']?.schema;
+      const schema = (op.requestBody as { content?: Record<string, { schema?: JsonSchema }> } | undefined)?.content?.['application/json']?.schema;
       ops.push({
         method: method.toUpperCase(),
         path,
         properties: Object.keys(schema?.properties ?? {}),
         queryNames: (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name),
+        body: schema,
       });
     }
   }
@@ -122,6 +225,38 @@ describe('route fuzz', () => {
           continue;
         }
         if (status >= 500) failures.push(`${op.method} ${attempt.url} ${JSON.stringify(attempt.payload ?? attempt.query).slice(0, 120)} -> ${status}`);
+      }
+    }
+    expect(failures.join('\n')).toBe('');
+  }, 300_000);
+
+  it('takes every quantity of every route by the one quantity rule', () => {
+    const loose = ops.flatMap((op) => quantityNamedPaths(op.body).filter((q) => !quantityPaths(q.schema).length).map((q) => `${op.method} ${op.path} ${fieldName(q.path)}`));
+    expect(loose).toEqual([]);
+    expect(ops.filter((op) => quantityPaths(op.body).length).length).toBeGreaterThan(10);
+  });
+
+  it('refuses every value that is no quantity with the field and the rule, never a 500, never a write', async () => {
+    const failures: string[] = [];
+    for (const op of ops) {
+      if (!op.body) continue;
+      const base = sample(op.body);
+      for (const { path, rule } of quantityTargets(op.body)) {
+        for (const value of QUANTITY_VALUES) {
+          const url = fill(op.path, '1');
+          const response = await injectAs(t.app, token, { method: op.method as 'POST', url, payload: JSON.stringify(withValue(base, path, value)), headers: { 'content-type': 'application/json' } });
+          const label = `${op.method} ${url} ${fieldName(path)}=${JSON.stringify(value)}`;
+          if (response.statusCode >= 500) {
+            failures.push(`${label} -> ${response.statusCode}`);
+            continue;
+          }
+          const accepted = (rule.nullable && (value === null || value === '')) || parseQuantity(value, rule).ok;
+          if (accepted) continue;
+          const expected = parseQuantity(value, rule);
+          const code = expected.ok ? '' : expected.problem.code;
+          const details = (json<{ details?: Array<{ field: string; code: string }> }>(response).details ?? []).map((d) => `${d.field}:${d.code}`);
+          if (response.statusCode !== 400 || !details.includes(`${fieldName(path)}:${code}`)) failures.push(`${label} -> ${response.statusCode} ${response.body.slice(0, 200)}`);
+        }
       }
     }
     expect(failures.join('\n')).toBe('');

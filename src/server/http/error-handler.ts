@@ -1,7 +1,9 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type ErrorBody, type ErrorCode, type FieldError } from '../../common/errors.js';
 import { DEFAULT_LANGUAGE, languageFromAcceptHeader, toLanguage, type Language } from '../../common/languages.js';
+import { databaseErrorAnswer } from './database-errors.js';
 import { translate } from './i18n.js';
+import { QUANTITY_KEYWORD, type QuantityErrorParams } from './quantity-schema.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -66,12 +68,27 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     const fastifyError = error as FastifyError;
     if (fastifyError.validation) {
-      const details: FieldError[] = fastifyError.validation.map((v) => ({
-        field: fieldPath(v.instancePath, v.params),
-        code: 'VALIDATION_FAILED',
-        message: v.message ?? 'invalid',
-      }));
-      return sendError(request, reply, 400, 'VALIDATION_FAILED', {}, details);
+      const details: FieldError[] = fastifyError.validation.map((v) => {
+        const field = fieldPath(v.instancePath, v.params);
+        // A quantity refused by the quantity rule: its own code and text, naming the field.
+        if (v.keyword === QUANTITY_KEYWORD) {
+          const { problem } = v.params as unknown as QuantityErrorParams;
+          return { field, code: problem.code, ...(Object.keys(problem.params).length ? { params: problem.params } : {}) };
+        }
+        return { field, code: 'VALIDATION_FAILED', message: v.message ?? 'invalid' };
+      });
+      // Only quantities not above 0: answered as the services answer them (QTY_NOT_POSITIVE).
+      const code = details.every((d) => d.code === 'QTY_NOT_POSITIVE') ? 'QTY_NOT_POSITIVE' : 'VALIDATION_FAILED';
+      const body = errorBody(request.language ?? DEFAULT_LANGUAGE, code, {}, details);
+      // One quantity refused: its own text (naming the field) is the message, for screens that show only that.
+      const only = fastifyError.validation.length === 1 && fastifyError.validation[0].keyword === QUANTITY_KEYWORD ? body.details?.[0]?.message : undefined;
+      return reply.status(400).send(only ? { ...body, message: only } : body);
+    }
+    // A refusal of the database (a constraint, a value it cannot take, a conflict it gave up on).
+    const refusal = databaseErrorAnswer(error);
+    if (refusal) {
+      request.log.warn({ err: error }, 'database refused the request');
+      return sendError(request, reply, refusal.status, refusal.code, refusal.params, refusal.details);
     }
     switch (fastifyError.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -97,8 +114,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 }
 
+/** A field's path as the services name it: `/lines/0/qty` is `lines[0].qty`. */
 function fieldPath(instancePath: string, params: Record<string, unknown>): string {
-  const base = instancePath.replace(/^\//, '').replace(/\//g, '.');
-  const missing = typeof params.missingProperty === 'string' ? params.missingProperty : undefined;
-  return [base, missing].filter(Boolean).join('.') || '(body)';
+  const segments = instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (typeof params.missingProperty === 'string') segments.push(params.missingProperty);
+  return segments.reduce((path, s) => (/^\d+$/.test(s) ? `${path}[${s}]` : path ? `${path}.${s}` : s), '') || '(body)';
 }

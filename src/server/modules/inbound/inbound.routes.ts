@@ -5,6 +5,7 @@ import { Type } from 'typebox';
 import type { DB } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import { requireProject, requireUser, requireWarehouse } from '../../http/access-plugin.js';
+import { Quantity } from '../../http/quantity-schema.js';
 import { ErrorBodySchema, IdSchema } from '../../http/schemas.js';
 import * as inbound from './inbound.service.js';
 import type { Actor } from './inbound.service.js';
@@ -12,8 +13,8 @@ import type { Actor } from './inbound.service.js';
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema };
 const Any = { 200: Type.Any(), ...errors };
 
-/** A quantity: a number, or its text with up to 4 decimals. 0 and negatives pass here and are refused by the rules with their own message. */
-const Qty = Type.Union([Type.Number({ minimum: -1e12, maximum: 1e12 }), Type.String({ pattern: '^-?\\d{1,12}(\\.\\d{1,4})?$' })]);
+/** A quantity above 0 (the one rule of every route: http/quantity-schema.ts). */
+const Qty = Quantity();
 const Text = (max = 100) => Type.String({ maxLength: max });
 const OptText = (max = 100) => Type.Optional(Type.Union([Type.String({ maxLength: max }), Type.Null()]));
 const DateText = Type.Optional(Type.Union([Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' }), Type.Null()]));
@@ -34,8 +35,8 @@ const ReceiveLine = Type.Object(
     asnLineId: IdSchema,
     qty: Qty,
     locationCode: Type.String({ maxLength: 100 }),
-    damageQty: Type.Optional(Type.Union([Qty, Type.Null()])),
-    holdQty: Type.Optional(Type.Union([Qty, Type.Null()])),
+    damageQty: Type.Optional(Quantity({ zero: true, nullable: true })),
+    holdQty: Type.Optional(Quantity({ zero: true, nullable: true })),
     lpn: OptText(),
     palletId: OptText(),
     cartonId: OptText(),

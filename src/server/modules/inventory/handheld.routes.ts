@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { inTransaction } from '../../db/transaction.js';
 import { requireUser } from '../../http/access-plugin.js';
+import { Quantity } from '../../http/quantity-schema.js';
 import { ErrorBodySchema } from '../../http/schemas.js';
 import { confirmVerb } from './document.service.js';
 import { handheldCountTicket, handheldCountTickets, handheldMove, handheldStock } from './handheld.service.js';
@@ -46,7 +47,7 @@ export const handheldRoutes: FastifyPluginAsyncTypebox = async (app) => {
             sku: Code(60),
             lotNo: Optional(60),
             lpn: Optional(60),
-            qty: Type.Union([Type.Number({ minimum: -1e12, maximum: 1e12 }), Type.String({ maxLength: 30 })]),
+            qty: Quantity(),
             toLocation: Code(40),
             toLpn: Optional(60),
             reason: Optional(40),

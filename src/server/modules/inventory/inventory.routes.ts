@@ -6,6 +6,7 @@ import type { RightName } from '../../../common/rights.js';
 import { inTransaction } from '../../db/transaction.js';
 import { requireUser } from '../../http/access-plugin.js';
 import { translate } from '../../http/i18n.js';
+import { Quantity } from '../../http/quantity-schema.js';
 import { ErrorBodySchema } from '../../http/schemas.js';
 import { approveTicket, closeTickets, createCountOrder, enterCount, recountTicket } from './count.service.js';
 import { reasonCodeList } from './document.repository.js';
@@ -225,7 +226,7 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'Blind count entry of one ticket line (its recount when sent to recount)',
-        body: Type.Object({ lineId: Type.Integer({ minimum: 1, maximum: 2147483647 }), qty: Type.Union([Type.Number({ minimum: -1e12, maximum: 1e12 }), Type.String({ maxLength: 30 })]) }, { additionalProperties: false }),
+        body: Type.Object({ lineId: Type.Integer({ minimum: 1, maximum: 2147483647 }), qty: Quantity({ zero: true }) }, { additionalProperties: false }),
         response: { 200: Done, ...errors },
       },
     },

@@ -1,8 +1,6 @@
 import Decimal from 'decimal.js';
 import { AppError, type FieldError } from '../../../common/errors.js';
-
-/** Quantities are stored with this many decimals (numeric(18,4)); more would be rounded away silently. */
-export const QTY_DECIMALS = 4;
+import { QTY_DECIMALS } from '../../../common/quantity.js';
 
 /** Whether a YYYY-MM-DD text is a day of the calendar (2030-02-30 and 0000-00-00 are not). */
 export function isCalendarDate(text: string): boolean {

@@ -12,6 +12,7 @@ import { inTransaction } from '../../db/transaction.js';
 import { requireProject, requireUser, requireWarehouse } from '../../http/access-plugin.js';
 import { translate } from '../../http/i18n.js';
 import { readMultipart } from '../../http/multipart.js';
+import { Quantity } from '../../http/quantity-schema.js';
 import { ErrorBodySchema, IdSchema } from '../../http/schemas.js';
 import { assertInputs } from './input-checks.js';
 import { allocateOrders, ordersOfLines, unallocateOrders } from './outbound.service.js';
@@ -24,8 +25,8 @@ const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchem
 const Any = { 200: Type.Any(), ...errors };
 const tags = ['outbound'];
 
-/** A quantity: a number, or its text with up to 4 decimals; 0 and negatives are refused by the rules with their own message. */
-const Qty = Type.Union([Type.Number({ minimum: -1e12, maximum: 1e12 }), Type.String({ pattern: '^-?\\d{1,12}(\\.\\d{1,4})?$' })]);
+/** A quantity above 0 (the one rule of every route: http/quantity-schema.ts). */
+const Qty = Quantity();
 const OptText = (max = 100) => Type.Optional(Type.Union([Type.String({ maxLength: max }), Type.Null()]));
 const DateText = Type.Optional(Type.Union([Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' }), Type.Null()]));
 const Code = Type.String({ minLength: 1, maxLength: 100 });
@@ -231,7 +232,7 @@ export const soDocumentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: Type.Object(
           {
             lineId: IdSchema,
-            allocations: Type.Array(Type.Object({ balanceId: IdSchema, qty: Type.Optional(Type.Union([Qty, Type.Null(), Type.Literal('')])) }, { additionalProperties: false }), { maxItems: 100 }),
+            allocations: Type.Array(Type.Object({ balanceId: IdSchema, qty: Type.Optional(Quantity({ nullable: true })) }, { additionalProperties: false }), { maxItems: 100 }),
           },
           { additionalProperties: false },
         ),

@@ -1,6 +1,7 @@
 import Decimal from 'decimal.js';
 import type { Kysely, Transaction } from 'kysely';
 import { AppError, type ErrorCode, type FieldError } from '../../../common/errors.js';
+import { parseQuantity } from '../../../common/quantity.js';
 import { isCalendarDate } from './input-checks.js';
 import type { DB } from '../../db/schema.js';
 import { applyStockChanges, type StockChange, type StockScope } from '../inventory/inventory.service.js';
@@ -621,9 +622,10 @@ export async function importOrders(trx: Transaction<DB>, actor: Actor, rows: Imp
     const sku = skus.find((s) => s.code === skuCode && s.owner_id === ownerId);
     if (!skuCode) problem(r.row, 'skuCode', 'FIELD_REQUIRED');
     else if (ownerId !== undefined && !sku) problem(r.row, 'skuCode', 'INVALID_SKU');
-    const qtyText = get(r, 'qty');
-    const qty = /^\d{1,12}(\.\d{1,4})?$/.test(qtyText) ? new Decimal(qtyText) : null;
-    if (!qty || !qty.greaterThan(0)) problem(r.row, 'qty', 'QTY_NOT_POSITIVE');
+    // The quantity rule of every route: a cell of five decimals is refused, never rounded.
+    const parsed = parseQuantity(get(r, 'qty'));
+    const qty = parsed.ok ? new Decimal(parsed.value) : null;
+    if (!parsed.ok) problem(r.row, 'qty', parsed.problem.code, parsed.problem.params);
     if (group && sku && qty) group.lines.push({ skuId: sku.id, qty: qty.toString(), uom: get(r, 'uom') || sku.base_uom, lotNo: get(r, 'lotNo') || null, udf1: get(r, 'udf1') || null, udf2: get(r, 'udf2') || null, udf3: get(r, 'udf3') || null });
   }
   if (problems.length) throw new AppError('IMPORT_REJECTED', { rows: rows.length }, problems);

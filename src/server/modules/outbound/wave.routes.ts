@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { inTransaction } from '../../db/transaction.js';
 import { requireProject, requireUser, requireWarehouse } from '../../http/access-plugin.js';
+import { Quantity } from '../../http/quantity-schema.js';
 import { ErrorBodySchema, IdSchema } from '../../http/schemas.js';
 import type { StockScope } from '../inventory/inventory.service.js';
 import { assertInputs } from './input-checks.js';
@@ -18,7 +19,6 @@ const tags = ['outbound'];
 const OptText = (max = 100) => Type.Optional(Type.Union([Type.String({ maxLength: max }), Type.Null()]));
 const OptDate = Type.Optional(Type.Union([Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' }), Type.Null()]));
 const OptId = Type.Optional(Type.Union([IdSchema, Type.Null()]));
-const Qty = Type.Union([Type.Number({ minimum: -1e12, maximum: 1e12 }), Type.String({ pattern: '^-?\\d{1,12}(\\.\\d{1,4})?$' })]);
 /** A selection of records: at most 100 (spec section 5). */
 const Ids = Type.Array(IdSchema, { minItems: 1, maxItems: SELECTION_CAP });
 
@@ -142,7 +142,8 @@ export const waveRoutes: FastifyPluginAsyncTypebox = async (app) => {
             taskId: IdSchema,
             locationCode: Type.String({ minLength: 1, maxLength: 100 }),
             sku: Type.String({ minLength: 1, maxLength: 200 }),
-            qty: Qty,
+            // 0 is a short pick of nothing; the service refuses it without a short reason.
+            qty: Quantity({ zero: true }),
             toLpn: OptText(100),
             toLocationCode: OptText(100),
             shortReason: OptText(200),
