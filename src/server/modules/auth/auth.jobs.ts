@@ -9,6 +9,7 @@ import { KNOWN_ADDRESS_DAYS } from './sign-in-guard.js';
  */
 export const purgeExpiredJob: JobDefinition = {
   name: 'auth.purgeExpired',
+  scope: 'system',
   async run({ db, params, log }) {
     const keepDays = params.keepDays === undefined || params.keepDays === '' ? 30 : Number(params.keepDays);
     if (!Number.isInteger(keepDays) || keepDays < 0 || keepDays > 3650) throw new Error(`keepDays must be a whole number from 0 to 3650, got "${params.keepDays}"`);
