@@ -152,6 +152,7 @@ export const ERRORS = {
   JOB_DELETE_ACTIVE: 409,
   CRON_INVALID: 400,
   JOB_HANDLER_UNKNOWN: 400,
+  JOB_SYSTEM_ONLY: 400,
   // Grants of organizations, projects, warehouses and roles to users (the /user screen's tabs)
   GRANT_EXISTS: 409,
   GRANT_WAREHOUSE_OUTSIDE_PROJECTS: 400,

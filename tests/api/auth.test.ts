@@ -192,6 +192,56 @@ describe('lockout and rate limits', () => {
     expect(tried + refused).toBe(40);
   });
 
+  it('never turns a stranger spraying names from the owner address into a lock of the owner', async () => {
+    await createUserAccount(t, { loginAccount: 'office-owner' });
+    // The owner works from the office address; so does the attacker behind the same router.
+    expect((await login('office-owner', TEST_USER_PASSWORD, '10.3.3.3')).statusCode).toBe(200);
+    const spray: number[] = [];
+    for (let i = 0; i < 22; i++) spray.push((await login(`random-${i}`, 'Wrong!Passw0rd', '10.3.3.3')).statusCode);
+    expect(spray.filter((c) => c === 429).length).toBeGreaterThan(0);
+    // The owner's right password from the address he signed in from is never refused, however often.
+    const owner: number[] = [];
+    for (let i = 0; i < 12; i++) owner.push((await login('office-owner', TEST_USER_PASSWORD, '10.3.3.3')).statusCode);
+    expect(owner).toEqual(Array(12).fill(200));
+  });
+
+  it('does not count refused attempts: a right password from a new address waits for the limit, never for a lock', async () => {
+    await createUserAccount(t, { loginAccount: 'newcomer' });
+    for (let i = 0; i < 21; i++) await login(`sprayer-${i}`, 'Wrong!Passw0rd', '10.4.4.4');
+    // A new address for this account: the address limit applies, the attempts it refuses count for nothing.
+    const refused: number[] = [];
+    for (let i = 0; i < 12; i++) refused.push((await login('newcomer', TEST_USER_PASSWORD, '10.4.4.4')).statusCode);
+    expect(refused).toEqual(Array(12).fill(429));
+    expect(await t.database.db.selectFrom('login_failure').select('id').where('login_account', '=', 'newcomer').execute()).toEqual([]);
+    // The address's wrong sign-ins age out of its window (5 minutes): the right password gets in.
+    await t.database.db.updateTable('login_failure').set({ at: new Date(Date.now() - 6 * 60_000) }).where('ip', '=', '10.4.4.4').execute();
+    expect((await login('newcomer', TEST_USER_PASSWORD, '10.4.4.4')).statusCode).toBe(200);
+  });
+
+  it('lets the right password in from an address the account used even after ten wrong ones from there', async () => {
+    await createUserAccount(t, { loginAccount: 'shared-desk' });
+    expect((await login('shared-desk', TEST_USER_PASSWORD, '10.5.5.5')).statusCode).toBe(200);
+    const wrong: number[] = [];
+    for (let i = 1; i <= 10; i++) wrong.push((await login('shared-desk', `Wrong!Passw0rd${i}`, '10.5.5.5')).statusCode);
+    expect(wrong.slice(0, 9)).toEqual(Array(9).fill(401));
+    expect(wrong[9]).toBe(423);
+    // A wrong password stays refused as locked; the right one opens the session.
+    expect((await login('shared-desk', 'Wrong!Passw0rd11', '10.5.5.5')).statusCode).toBe(423);
+    expect((await login('shared-desk', TEST_USER_PASSWORD, '10.5.5.5')).statusCode).toBe(200);
+    // From an address the account never used, the lock stays.
+    for (let i = 1; i <= 10; i++) await login('shared-desk', `Wrong!Passw0rd${i}`, '10.5.5.6');
+    expect((await login('shared-desk', TEST_USER_PASSWORD, '10.5.5.6')).statusCode).toBe(423);
+  });
+
+  it('remembers the addresses an account signed in from after its sessions are purged', async () => {
+    await createUserAccount(t, { loginAccount: 'long-gone' });
+    expect((await login('long-gone', TEST_USER_PASSWORD, '10.11.0.1')).statusCode).toBe(200);
+    const user = await t.database.db.selectFrom('app_user').select('id').where('login_account', '=', 'long-gone').executeTakeFirstOrThrow();
+    await t.database.db.deleteFrom('user_session').where('user_id', '=', user.id).execute();
+    for (let i = 1; i <= 10; i++) await login('long-gone', `Wrong!Passw0rd${i}`, '10.11.0.1');
+    expect((await login('long-gone', TEST_USER_PASSWORD, '10.11.0.1')).statusCode).toBe(200);
+  });
+
   it('limits sign-in per address and account name, existing or not, without touching other addresses', async () => {
     const codes: number[] = [];
     for (let i = 0; i < 12; i++) codes.push((await login('nobody', 'Wrong!Passw0rd', '10.0.0.9')).statusCode);

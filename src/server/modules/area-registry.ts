@@ -73,8 +73,10 @@ export class AreaRegistry {
   }
 
   /** Every job handler with the area that brings it, by name. */
-  jobHandlers(): { name: string; area: string }[] {
-    return this.modules.flatMap((module) => (module.jobs ?? []).map((job) => ({ name: job.name, area: module.name }))).sort((a, b) => a.name.localeCompare(b.name));
+  jobHandlers(): { name: string; area: string; scope: 'project' | 'system' }[] {
+    return this.modules
+      .flatMap((module) => (module.jobs ?? []).map((job) => ({ name: job.name, area: module.name, scope: job.scope ?? ('project' as const) })))
+      .sort((a, b) => a.name.localeCompare(b.name));
   }
 
   rightVerbs(): RightVerbDefinition[] {

@@ -164,8 +164,11 @@ export interface JobContext {
   attempt: number;
   /** The run: its id, what started it and the tick (or request time) it is for. */
   run: { id: number; trigger: 'schedule' | 'manual'; scheduledFor: Date };
-  /** The job being run: who created it receives what it produces when no one else is named. */
-  job: { id: number; name: string; createdBy: string | null };
+  /**
+   * The job being run: who created it receives what it produces when no one else is named; the
+   * project and warehouse it belongs to (null for a job of a system class).
+   */
+  job: { id: number; name: string; createdBy: string | null; projectId?: number | null; warehouseId?: number | null };
   /** The bus a handler raises notifications and domain events with, inside its own transactions. */
   events: EventBus;
 }
@@ -178,6 +181,13 @@ export interface JobContext {
 export interface JobDefinition {
   /** `<area>.<name>`, e.g. `auth.purgeExpired`. */
   name: string;
+  /**
+   * `project` (the default): a job of this class belongs to the project it was made in, and its
+   * parameters `project`, `warehouse` and `user` may name only what its maker and its creator may
+   * see there (checked on save and before every run). `system`: the class works across projects
+   * (a purge, the outbox); its jobs belong to no project and only administrators make and see them.
+   */
+  scope?: 'project' | 'system';
   run(context: JobContext): Promise<void>;
 }
 

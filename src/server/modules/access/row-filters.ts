@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { RowFilter } from '../../../../engine/server/index.js';
+import type { EngineSession, RowFilter } from '../../../../engine/server/index.js';
 
 /** The grant's user shares a project with the caller (the /user screen's own filter, on a grant row). */
 const sharesProject = (callerId: number) =>
@@ -13,6 +13,12 @@ const ofSessionProject =
   (table: string): RowFilter =>
   (session, key) =>
     session.projectId === null ? sql`false` : sql`${key} in (select x.id from ${sql.table(table)} x where x.project_id = ${session.projectId})`;
+
+/** A job (`j`) the session sees: of its project, or, for an administrator, of no project (a system job). */
+const visibleJob = (session: EngineSession) => {
+  const own = session.projectId === null ? sql`false` : sql`j.project_id = ${session.projectId}`;
+  return session.isAdmin ? sql`(${own} or j.project_id is null)` : own;
+};
 
 /**
  * The row filters page definitions may name (`rowFilter`, issue 9 item 5): what a caller who is not
@@ -77,9 +83,13 @@ export const ROW_FILTERS: ReadonlyMap<string, RowFilter> = new Map<string, RowFi
   ['outbound.sessionProjectPsos', ofSessionProject('pso_header')],
   ['outbound.sessionProjectPsoLines', ofSessionProject('pso_line')],
   ['outbound.sessionProjectShipmentOrders', ofSessionProject('shipment_order')],
-  // /job and /timer are two screens over one table (spec section 3: "A timer entity also exists"); for everyone.
-  ['job.jobsOnly', (_session, key) => sql`${key} in (select j.id from job j where j.type = 'job')`],
-  ['job.timersOnly', (_session, key) => sql`${key} in (select j.id from job j where j.type = 'timer')`],
+  // /job and /timer are two screens over one table (spec section 3: "A timer entity also exists"),
+  // each listing the jobs of the session's project (administrators also the system jobs, of no
+  // project); the parameter and run tabs only those of such jobs.
+  ['job.jobsOnly', (session, key) => sql`${key} in (select j.id from job j where j.type = 'job' and ${visibleJob(session)})`],
+  ['job.timersOnly', (session, key) => sql`${key} in (select j.id from job j where j.type = 'timer' and ${visibleJob(session)})`],
+  ['job.paramsOfVisibleJobs', (session, key) => sql`${key} in (select p.id from job_param p join job j on j.id = p.job_id where ${visibleJob(session)})`],
+  ['job.runsOfVisibleJobs', (session, key) => sql`${key} in (select r.id from job_run r join job j on j.id = r.job_id where ${visibleJob(session)})`],
 ]);
 
 /**

@@ -10,7 +10,7 @@ import type { Notifier } from '../notify/notify.service.js';
 import { translate } from '../../http/i18n.js';
 import type { Language } from '../../../common/languages.js';
 import { claimTotpCounter, findUserById, findUserByLogin, type UserRow } from '../user/user.repository.js';
-import { beginSignIn, clearSignInFailures, PAIR_FAILURES } from './sign-in-guard.js';
+import { beginSignIn, clearSignInFailures, forgetSignInAttempt, PAIR_FAILURES, rememberAddress } from './sign-in-guard.js';
 import { hashPassword, verifyPassword } from './password.js';
 import {
   findLiveTrustedBrowser,
@@ -70,10 +70,12 @@ export async function login(
 ): Promise<LoginAnswer> {
   const ip = meta.ip ?? 'unknown';
   const user = await findUserByLogin(db, input.loginAccount);
-  const wrongInARow = await beginSignIn(db, ip, input.loginAccount, user?.id, config.loginLockMinutes);
+  const attempt = await beginSignIn(db, ip, input.loginAccount, user?.id, config.loginLockMinutes);
   const failed = (): never => {
-    // The tenth wrong password in a row locks the account for this address (issue 9, item 7).
-    if (wrongInARow >= PAIR_FAILURES) throw lockedError(new Date(Date.now() + config.loginLockMinutes * 60_000));
+    // From an address the account knows, a refusal of the limits is answered to a wrong password only.
+    if (attempt.refusal) throw attempt.refusal;
+    // The tenth wrong password in a row locks the account for this address.
+    if (attempt.wrongInARow >= PAIR_FAILURES) throw lockedError(new Date(Date.now() + config.loginLockMinutes * 60_000));
     throw new AppError('AUTH_BAD_CREDENTIALS');
   };
   if (!user) {
@@ -81,7 +83,10 @@ export async function login(
     return failed();
   }
   // An administrator's lock (the user list's unlock) still applies to every address.
-  if (user.locked_until && new Date(user.locked_until) > new Date()) throw lockedError(new Date(user.locked_until));
+  if (user.locked_until && new Date(user.locked_until) > new Date()) {
+    await inTransaction(db, (trx) => forgetSignInAttempt(trx, attempt.failureId));
+    throw lockedError(new Date(user.locked_until));
+  }
   if (!(await verifyPassword(user.password_hash, input.password))) return failed();
   if (!user.enabled) throw new AppError('ACCOUNT_DISABLED');
   await inTransaction(db, (trx) => clearSignInFailures(trx, ip, input.loginAccount));
@@ -114,6 +119,7 @@ async function openSession(trx: Kysely<DB>, config: AuthConfig, user: UserRow, m
     ip: meta.ip,
     userAgent: meta.userAgent?.slice(0, 500) ?? null,
   });
+  await rememberAddress(trx, user.id, meta.ip);
   return {
     token,
     expiresAt: expiresAt.toISOString(),

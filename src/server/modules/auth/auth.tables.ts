@@ -9,6 +9,7 @@ declare module '../../db/schema.js' {
     trusted_browser: TrustedBrowserTable;
     verification_code: VerificationCodeTable;
     login_failure: LoginFailureTable;
+    user_known_address: UserKnownAddressTable;
   }
 }
 
@@ -70,4 +71,12 @@ export interface LoginFailureTable {
   ip: string;
   login_account: string;
   at: Generated<Date>;
+}
+
+/** Migration 0220: the addresses an account has signed in from, kept beyond its sessions. */
+export interface UserKnownAddressTable {
+  user_id: number;
+  ip: string;
+  first_seen_at: Generated<Date>;
+  last_seen_at: Generated<Date>;
 }

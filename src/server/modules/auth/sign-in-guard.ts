@@ -3,34 +3,52 @@ import { AppError } from '../../../common/errors.js';
 import type { DB } from '../../db/schema.js';
 
 /**
- * Sign-in abuse (issue 9, item 7; OWASP authentication cheat sheet), counted in the database so it
- * holds across app nodes:
+ * Sign-in abuse (OWASP authentication cheat sheet), counted in the database so it holds across app
+ * nodes. Only wrong passwords count: an attempt refused before its password was looked at leaves
+ * no trace, so waiting out a refusal never turns into a lock.
  * - per address, across account names: more than ADDRESS_FAILURES wrong sign-ins within
  *   ADDRESS_WINDOW_MINUTES answer 429 until they age out (password spraying from one address);
  * - per account and address pair: PAIR_FAILURES wrong passwords in a row lock that account for that
  *   address for LOGIN_LOCK_MINUTES, so a stranger elsewhere cannot lock the owner out;
  * - per account, across addresses: past ACCOUNT_FAILURES within LOGIN_LOCK_MINUTES the account is
- *   closed to addresses it was never signed in from, while the owner's known addresses still work.
+ *   closed to addresses it was never signed in from.
+ * None of the three stops the right password from an address the account has signed in from
+ * before (`user_known_address`): there a refusal is answered only when the password is wrong.
  */
 export const ADDRESS_FAILURES = 20;
 export const ADDRESS_WINDOW_MINUTES = 5;
 export const PAIR_FAILURES = 10;
 export const ACCOUNT_FAILURES = 50;
 
+/** How long an address an account signed in from stays known after its last sign-in there. */
+export const KNOWN_ADDRESS_DAYS = 365;
+
 function accountKey(loginAccount: string): string {
   return loginAccount.trim().toLowerCase().slice(0, 200);
 }
 
+export interface SignInAttempt {
+  /** This attempt's row in `login_failure`. */
+  failureId: number;
+  /** Wrong passwords of this account from this address within the lock time, this attempt included. */
+  wrongInARow: number;
+  /**
+   * From an address the account knows, the refusal the limits would give: it is answered only if
+   * the password turns out wrong. (From any other address a refusal is thrown at once.)
+   */
+  refusal: AppError | undefined;
+}
+
 /**
  * Counts this sign-in attempt as a failure before the password is even checked (a right password
- * takes it back with `clearSignInFailures`), then throws when this address, or this account from
- * this address, may not try now. Counting first keeps parallel attempts from all passing one check.
- * Answers how many wrong passwords this pair has in a row, this attempt included.
+ * takes it back with `clearSignInFailures`), then refuses when this address, or this account from
+ * this address, may not try now. Counting first keeps parallel attempts from all passing one check;
+ * an attempt refused here is taken back out of the count at once.
  */
-export async function beginSignIn(db: Kysely<DB>, ip: string, loginAccount: string, userId: number | undefined, lockMinutes: number): Promise<number> {
+export async function beginSignIn(db: Kysely<DB>, ip: string, loginAccount: string, userId: number | undefined, lockMinutes: number): Promise<SignInAttempt> {
   const account = accountKey(loginAccount);
-  await db.insertInto('login_failure').values({ ip, login_account: account }).execute();
-  const { rows } = await sql<{ address: number; pair: number; pair_last: Date | null; account: number }>`
+  const inserted = await db.insertInto('login_failure').values({ ip, login_account: account }).returning('id').executeTakeFirstOrThrow();
+  const { rows } = await sql<{ address: number; pair: number; account: number }>`
     select
       count(*) filter (where ip = ${ip} and at > now() - make_interval(mins => ${ADDRESS_WINDOW_MINUTES}))::int as address,
       count(*) filter (where ip = ${ip} and login_account = ${account} and at > now() - make_interval(mins => ${lockMinutes}))::int as pair,
@@ -39,27 +57,55 @@ export async function beginSignIn(db: Kysely<DB>, ip: string, loginAccount: stri
     where (ip = ${ip} or login_account = ${account}) and at > now() - make_interval(mins => ${Math.max(lockMinutes, ADDRESS_WINDOW_MINUTES)})
   `.execute(db);
   const counts = rows[0];
+  let refusal: AppError | undefined;
   // This attempt is in the counts: the pair was locked when the earlier ones already reached the limit.
   if (counts.pair - 1 >= PAIR_FAILURES) {
-    const { rows: last } = await sql<{ at: Date }>`
-      select at from login_failure where ip = ${ip} and login_account = ${account}
-      order by at desc offset ${counts.pair - PAIR_FAILURES} limit 1
+    // The lock lasts until the oldest of the last PAIR_FAILURES wrong passwords leaves the window.
+    const { rows: oldest } = await sql<{ at: Date }>`
+      select at from login_failure where ip = ${ip} and login_account = ${account} and id <> ${inserted.id}
+      order by at desc offset ${PAIR_FAILURES - 1} limit 1
     `.execute(db);
-    throw new AppError('ACCOUNT_LOCKED', { until: new Date(new Date(last[0]?.at ?? Date.now()).getTime() + lockMinutes * 60_000).toISOString() });
+    refusal = new AppError('ACCOUNT_LOCKED', { until: new Date(new Date(oldest[0]?.at ?? Date.now()).getTime() + lockMinutes * 60_000).toISOString() });
+  } else if (counts.address > ADDRESS_FAILURES) {
+    refusal = new AppError('TOO_MANY_REQUESTS');
+  } else if (counts.account > ACCOUNT_FAILURES && userId !== undefined) {
+    refusal = new AppError('ACCOUNT_LOCKED', { until: new Date(Date.now() + lockMinutes * 60_000).toISOString() });
   }
-  if (counts.address > ADDRESS_FAILURES) throw new AppError('TOO_MANY_REQUESTS');
-  if (counts.account > ACCOUNT_FAILURES && userId !== undefined && !(await isKnownAddress(db, userId, ip))) {
-    throw new AppError('ACCOUNT_LOCKED', { until: new Date(Date.now() + lockMinutes * 60_000).toISOString() });
+  if (refusal && !(userId !== undefined && (await isKnownAddress(db, userId, ip)))) {
+    // Refused without looking at the password: the attempt counts for nothing.
+    await db.deleteFrom('login_failure').where('id', '=', inserted.id).execute();
+    throw refusal;
   }
   // Old rows are of no use to any limit; trimming them here keeps the table small without a job.
   await db.deleteFrom('login_failure').where('at', '<', sql<Date>`now() - interval '1 day'`).execute();
-  return counts.pair;
+  return { failureId: Number(inserted.id), wrongInARow: counts.pair, refusal };
 }
 
-/** An address the user has signed in from before (a session of theirs came from it). */
+/** An address the user has signed in from before, within KNOWN_ADDRESS_DAYS of the last time. */
 async function isKnownAddress(db: Kysely<DB>, userId: number, ip: string): Promise<boolean> {
-  const row = await db.selectFrom('user_session').select('id').where('user_id', '=', userId).where('ip', '=', ip).limit(1).executeTakeFirst();
+  const row = await db
+    .selectFrom('user_known_address')
+    .select('user_id')
+    .where('user_id', '=', userId)
+    .where('ip', '=', ip)
+    .where('last_seen_at', '>', sql<Date>`now() - make_interval(days => ${KNOWN_ADDRESS_DAYS})`)
+    .executeTakeFirst();
   return row !== undefined;
+}
+
+/** Records that the user signed in from this address (a session was opened for it). */
+export async function rememberAddress(db: Kysely<DB>, userId: number, ip: string | null): Promise<void> {
+  if (ip === null || ip === '') return;
+  await db
+    .insertInto('user_known_address')
+    .values({ user_id: userId, ip })
+    .onConflict((oc) => oc.columns(['user_id', 'ip']).doUpdateSet({ last_seen_at: sql`now()` }))
+    .execute();
+}
+
+/** Takes an attempt back out of the count: it was refused for another reason than its password. */
+export async function forgetSignInAttempt(db: Kysely<DB>, failureId: number): Promise<void> {
+  await db.deleteFrom('login_failure').where('id', '=', failureId).execute();
 }
 
 /** A right password from this address starts the pair's count again (this attempt's row included). */

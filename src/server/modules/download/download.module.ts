@@ -12,6 +12,7 @@ export const downloadModule = defineModule({
   jobs: [
     {
       name: 'download.purgeExpired',
+      scope: 'system',
       async run({ db }) {
         await purgeExpiredDownloads(db);
       },

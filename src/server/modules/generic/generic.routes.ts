@@ -4,7 +4,6 @@ import { readMultipart } from '../../http/multipart.js';
 import { translate } from '../../http/i18n.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import ExcelJS from 'exceljs';
 import { Type } from 'typebox';
 import {
   AddingRequestSchema,
@@ -28,7 +27,7 @@ import type { GenericContext } from './generic.context.js';
 import { dropdown, planExport, selectRows, tabRows, uomOptions, viewPage } from './generic.read.js';
 import { addRow, deleteRows, importRows, updateRowOfPage } from './generic.write.js';
 import { runBehaviour } from './generic.behaviour.js';
-import { cellOf, DATE_FORMATS } from './export-workbook.js';
+import { createExportSheet } from './export-workbook.js';
 
 /**
  * Every generic call needs a session; the module right (`<moduleCode>:view|add|edit|delete`)
@@ -128,21 +127,17 @@ export const genericRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const plan = await planExport(context(request), request.body);
       const stream = new PassThrough();
-      // Streaming writer (issue 5): rows go out as they are read, the file is never whole in memory.
-      const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: false, useSharedStrings: false });
-      const sheet = workbook.addWorksheet(plan.title.slice(0, 31).replace(/[\\/?*[\]:]/g, ' ') || 'Sheet1');
-      sheet.columns = plan.columns.map((c) => ({ header: c.header, key: c.field.name, width: 18, ...(DATE_FORMATS[c.field.type] ? { style: { numFmt: DATE_FORMATS[c.field.type] } } : {}) }));
+      // Streaming writer: rows go out as they are read, the file is never whole in memory.
+      const sheet = createExportSheet(plan, stream);
       // Nothing is sent before the first batch is read: a failure up to then is an ordinary JSON
       // error. A failure later (the connection to the database lost midway) cannot change the
       // status any more, so the file is finished with a row saying it is incomplete instead of a
-      // dropped connection (issue 9, item 6).
+      // dropped connection.
       let firstBatch!: () => void;
       const started = new Promise<void>((resolve) => (firstBatch = resolve));
       let streaming = false;
       const write = async (rows: EngineRow[], labelOf: (field: FieldDefinition, value: unknown) => string | undefined) => {
-        for (const row of rows) {
-          sheet.addRow(plan.columns.map((c) => labelOf(c.field, row[c.field.name]) ?? cellOf(c.field.type, row[c.field.name]))).commit();
-        }
+        sheet.addRows(rows, labelOf);
         if (!streaming) {
           streaming = true;
           firstBatch();
@@ -151,16 +146,12 @@ export const genericRoutes: FastifyPluginAsyncTypebox = async (app) => {
         await new Promise((resolve) => setImmediate(resolve));
       };
       const finished = plan.run(write).then(
-        async () => {
-          sheet.commit();
-          await workbook.commit();
-        },
+        () => sheet.finish(),
         async (error: unknown) => {
           if (!streaming) throw error;
           request.log.error({ err: error }, 'export failed while streaming');
-          sheet.addRow([translate(request.language, 'errors.EXPORT_INCOMPLETE')]).commit();
-          sheet.commit();
-          await workbook.commit();
+          sheet.addNote(translate(request.language, 'errors.EXPORT_INCOMPLETE'));
+          await sheet.finish();
         },
       );
       await Promise.race([started, finished]);

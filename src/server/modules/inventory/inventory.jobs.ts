@@ -21,6 +21,9 @@ import { dayInZone, findExpiringLots, findWarehouses, markAlertsSent, replaceSna
  *   days       1 to 3650, default 30.
  *   warehouse  a warehouse code; default every warehouse.
  *   A lot is announced once a day per warehouse; a run with nothing new raises nothing.
+ *
+ * Both work on whole warehouses across every project they serve: they are system classes, whose
+ * jobs belong to no project and are made and seen by administrators only.
  */
 
 /** The right whose holders in a warehouse hear of expiring stock there. */
@@ -51,6 +54,7 @@ async function snapshotDay(context: JobContext, warehouse: WarehouseRow): Promis
 
 export const storageSnapshotJob: JobDefinition = {
   name: 'inventory.storageSnapshot',
+  scope: 'system',
   async run(context) {
     const { db, log } = context;
     const by = `job:${context.job.name}`.slice(0, 100);
@@ -72,6 +76,7 @@ function expiryDays(params: Record<string, string>): number {
 
 export const expiryAlertJob: JobDefinition = {
   name: 'inventory.expiryAlert',
+  scope: 'system',
   async run(context) {
     const { db, log, events } = context;
     const days = expiryDays(context.params);

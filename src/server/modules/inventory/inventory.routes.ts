@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import ExcelJS from 'exceljs';
+import { spreadsheetCell } from '../../files/spreadsheet-cell.js';
 import { Type } from 'typebox';
 import type { RightName } from '../../../common/rights.js';
 import { inTransaction } from '../../db/transaction.js';
@@ -167,7 +168,9 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const finished = (async () => {
         try {
           for await (const batch of transactionLogExport(db, filter)) {
-            for (const row of batch) sheet.addRow(columns.map((c) => (c === 'trans_time' ? row.trans_time.toISOString() : c === 'qty' || c === 'before_qty' || c === 'after_qty' ? Number(row[c]) : row[c]))).commit();
+            for (const row of batch) {
+              sheet.addRow(columns.map((c) => spreadsheetCell(c === 'trans_time' ? row.trans_time.toISOString() : c === 'qty' || c === 'before_qty' || c === 'after_qty' ? Number(row[c]) : row[c], 'xlsx'))).commit();
+            }
             await new Promise((resolve) => setImmediate(resolve));
           }
         } catch (error) {

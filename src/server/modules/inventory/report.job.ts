@@ -16,10 +16,12 @@ import { warehouseTimeZone } from './query.repository.js';
  * notification when it is ready (or failed). Parameters:
  *   report     transactionLog | balance | standardBalance (required)
  *   warehouse  warehouse code (required)
- *   project    project code; may be left out when the warehouse serves one project
+ *   project    project code; may be left out (the job's own project; for a job of no project,
+ *              the one project the warehouse serves)
  *   format     xlsx (default) | csv
- *   user       login account the file is for; default the job's creator. He must hold the report's
- *              view right and work in the project and warehouse, or the run fails.
+ *   user       login account the file is for; default the job's creator. He, and the job's creator,
+ *              must hold the report's view right and work in the project and warehouse, or the run
+ *              fails. The job's project is the only one it reports on.
  *   transactionLog: transType (default all), and from/to (YYYY-MM-DD) or days (the whole days before
  *              the run's day, default 1: yesterday); the period rule of the screen applies
  *              (INV_TRANS_LOG_MAX_DAYS).
@@ -70,17 +72,28 @@ export const scheduledReportJob: JobDefinition = {
     const warehouseCode = text(params, 'warehouse') ?? fail('warehouse (a warehouse code) is required');
     const warehouse = (await findReportWarehouse(db, warehouseCode)) ?? fail(`no warehouse has the code "${warehouseCode}"`);
     const projectCode = text(params, 'project');
-    const projects = await findWarehouseProjects(db, warehouse.id, projectCode);
-    if (projects.length === 0) fail(projectCode ? `project "${projectCode}" is not served by warehouse ${warehouse.code}` : `warehouse ${warehouse.code} serves no project`);
+    const jobProject = context.job.projectId ?? null;
+    // A job of a project reports on its own project only, whatever the warehouse serves besides.
+    const projects = (await findWarehouseProjects(db, warehouse.id, projectCode)).filter((p) => jobProject === null || p.id === jobProject);
+    if (projects.length === 0) {
+      if (jobProject !== null) fail(`warehouse ${warehouse.code} does not serve the job's project${projectCode ? ` ${projectCode}` : ''}`);
+      fail(projectCode ? `project "${projectCode}" is not served by warehouse ${warehouse.code}` : `warehouse ${warehouse.code} serves no project`);
+    }
     if (projects.length > 1) fail(`warehouse ${warehouse.code} serves several projects: name one with the parameter project`);
     const project = projects[0];
-    const login = text(params, 'user') ?? context.job.createdBy ?? fail('user is required: the job has no creator to send the report to');
-    const recipient = await findReportRecipient(db, login, project.id, warehouse.id);
-    if (!recipient) fail(`no enabled user "${login}"`);
     const right = REPORT_RIGHTS[report] as RightName;
-    if (!recipient.inScope || !(await hasRight(db, { userId: recipient.id, isAdmin: recipient.isAdmin }, right))) {
-      fail(`user "${login}" may not see this report in ${project.code}/${warehouse.code} (needs ${right} there)`);
-    }
+    const mayRead = async (login: string, role: string) => {
+      const user = await findReportRecipient(db, login, project.id, warehouse.id);
+      if (!user) fail(`no enabled user "${login}"`);
+      if (!user.inScope || !(await hasRight(db, { userId: user.id, isAdmin: user.isAdmin }, right))) {
+        fail(`${role} "${login}" may not see this report in ${project.code}/${warehouse.code} (needs ${right} there)`);
+      }
+      return user;
+    };
+    // Nobody gets a report through a job that its creator could not read himself.
+    if (jobProject !== null && context.job.createdBy) await mayRead(context.job.createdBy, 'the job\'s creator');
+    const login = text(params, 'user') ?? context.job.createdBy ?? fail('user is required: the job has no creator to send the report to');
+    const recipient = await mayRead(login, 'user');
     const language: Language = isLanguage(recipient.language) ? recipient.language : 'en';
     const plan = await planOf(context, report, { organizationId: project.organizationId, projectId: project.id, warehouseId: warehouse.id }, language);
     const by = `job:${context.job.name}`.slice(0, 100);

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import { AppError } from '../../../common/errors.js';
 import type { Language } from '../../../common/languages.js';
 import type { DB } from '../../db/schema.js';
+import { spreadsheetCell } from '../../files/spreadsheet-cell.js';
 import { translate } from '../../http/i18n.js';
 import { endOfDay, standardBalance, transactionLogBatches, transactionLogPage, warehouseTimeZone, type TransactionLogRow } from './query.repository.js';
 import { transactionLogFilter, validDay, type ReportScope, type TransactionLogInput } from './query.service.js';
@@ -133,21 +134,15 @@ export async function planBalance(db: Kysely<DB>, scope: ReportScope, input: Bal
   };
 }
 
-function csvCell(value: string | number | null): string {
-  if (value === null) return '';
-  const text = String(value);
-  return /[",\r\n]/.test(text) || /^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
 /** Writes the plan's rows as a file, reporting the rows written after every batch. */
 export async function renderReport(plan: ReportPlan, format: ReportFormat, progress: (rows: number) => void): Promise<{ content: Buffer; rows: number }> {
   let rows = 0;
   const pause = () => new Promise((resolve) => setImmediate(resolve));
   if (format === 'csv') {
     // A byte-order mark, so that spreadsheet programs read the text as UTF-8.
-    const parts: string[] = ['\uFEFF' + plan.columns.map((c) => csvCell(c.header)).join(',') + '\r\n'];
+    const parts: string[] = ['\uFEFF' + plan.columns.map((c) => spreadsheetCell(c.header, 'csv')).join(',') + '\r\n'];
     for await (const batch of plan.batches()) {
-      for (const row of batch) parts.push(plan.columns.map((c) => csvCell(row[c.key] ?? null)).join(',') + '\r\n');
+      for (const row of batch) parts.push(plan.columns.map((c) => spreadsheetCell(row[c.key] ?? null, 'csv')).join(',') + '\r\n');
       rows += batch.length;
       progress(rows);
       await pause();
@@ -165,7 +160,7 @@ export async function renderReport(plan: ReportPlan, format: ReportFormat, progr
   const sheet = workbook.addWorksheet(plan.report);
   sheet.columns = plan.columns.map((c) => ({ header: c.header, key: c.key, width: 16 }));
   for await (const batch of plan.batches()) {
-    for (const row of batch) sheet.addRow(plan.columns.map((c) => (c.numeric && row[c.key] !== null ? Number(row[c.key]) : row[c.key]))).commit();
+    for (const row of batch) sheet.addRow(plan.columns.map((c) => spreadsheetCell(c.numeric && row[c.key] !== null ? Number(row[c.key]) : row[c.key], 'xlsx'))).commit();
     rows += batch.length;
     progress(rows);
     await pause();

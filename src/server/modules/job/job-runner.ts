@@ -7,6 +7,7 @@ import type { EventBus } from '../../events/events.js';
 import type { AreaRegistry } from '../area-registry.js';
 import { raiseNotification } from '../notification/notification.service.js';
 import { findJob, findJobParams, jobWatchers, postponeRun, recordRunOutcome, startRun, touchRun } from './job.repository.js';
+import { runRefusal } from './job.service.js';
 
 /** How often a running job tells the others it is alive, and when a silent one counts as abandoned. */
 export const HEARTBEAT_SECONDS = 15;
@@ -25,8 +26,11 @@ function isUniqueViolation(error: unknown): boolean {
 /**
  * Runs one attempt of a job run: marks it running (at most one per job across every node, by the
  * unique index on running runs), runs the job's handler with its parameters, and records the
- * outcome and log. A failed attempt is retried after `retry_delay_seconds`, doubled on each further
- * attempt, up to `retry_limit` retries; the last failure is recorded failed and raises `job.failed`.
+ * outcome and log. Before the handler runs, the job is checked against its creator (a project's
+ * job needs a creator still working in its project, and parameters within the creator's reach); a
+ * job refused so fails without retries. A failed attempt is retried after `retry_delay_seconds`,
+ * doubled on each further attempt, up to `retry_limit` retries; the last failure is recorded
+ * failed and raises `job.failed`.
  */
 export class JobRunner {
   constructor(
@@ -72,11 +76,26 @@ export class JobRunner {
     }, HEARTBEAT_SECONDS * 1000);
     heartbeat.unref();
     let failure: string | undefined;
+    // A job that may not run (out of its creator's reach) fails at once: a retry would find the same.
+    let final = false;
     try {
       const handler = areas.job(job.handler);
       if (!handler) throw new Error(`no area of this application registers the job handler "${job.handler}"`);
+      // Checked before every run, whoever changed the parameters since and however.
+      const refusal = await runRefusal(db, { id: Number(job.id), handler: job.handler, project_id: job.project_id, created_by: job.created_by });
+      if (refusal !== undefined) {
+        final = true;
+        throw new Error(`refused: ${refusal}`);
+      }
       const params = Object.fromEntries((await findJobParams(db, Number(job.id))).map((p) => [p.name, p.value ?? '']));
-      await handler.run({ db, params, log, config, logger: logger.child({ job: job.name, runId }), attempt: started.attempts, run, job: { id: Number(job.id), name: job.name, createdBy: job.created_by }, events });
+      const about = {
+        id: Number(job.id),
+        name: job.name,
+        createdBy: job.created_by,
+        projectId: job.project_id === null ? null : Number(job.project_id),
+        warehouseId: job.warehouse_id === null ? null : Number(job.warehouse_id),
+      };
+      await handler.run({ db, params, log, config, logger: logger.child({ job: job.name, runId }), attempt: started.attempts, run, job: about, events });
       log('succeeded');
     } catch (error) {
       failure = error instanceof Error ? error.message : String(error);
@@ -89,7 +108,7 @@ export class JobRunner {
       await inTransaction(db, (trx) => recordRunOutcome(trx, runId, { status: 'succeeded', log: text(), error: null }));
       return;
     }
-    if (started.attempts <= job.retry_limit) {
+    if (!final && started.attempts <= job.retry_limit) {
       const delay = Math.min(MAX_RETRY_DELAY_SECONDS, job.retry_delay_seconds * 2 ** (started.attempts - 1));
       log(`retry in ${delay} s`);
       await inTransaction(db, (trx) => recordRunOutcome(trx, runId, { status: 'retrying', log: text(), error: failure, retryInSeconds: delay }));

@@ -1,8 +1,9 @@
 import { defineModule } from '../area.js';
 import * as m0070 from './migrations/0070_job.js';
+import * as m0221 from './migrations/0221_job_scope.js';
 import { jobBehaviours, jobRightVerbs } from './job.behaviours.js';
 import { jobRoutes } from './job.routes.js';
-import { jobWriter } from './job.writer.js';
+import { jobParamWriter, jobWriter } from './job.writer.js';
 import './job.events.js';
 import './job.tables.js';
 
@@ -10,14 +11,16 @@ import './job.tables.js';
  * Scheduled jobs and timers (spec sections 2-5 and 7: /job, /timer, /schedule, /manual/schedule):
  * jobs name a handler another area registers in its `jobs`, run on a Quartz-style cron expression
  * (croner) or on "run now", once per tick across every node (pg-boss on the PostgreSQL server, an
- * in-process queue on the embedded database), with retries, back-off and a run history.
+ * in-process queue on the embedded database), with retries, back-off and a run history. A job
+ * belongs to the project it was made in; jobs of system classes belong to none and are for
+ * administrators only.
  */
 export const jobModule = defineModule({
   name: 'job',
-  migrations: { '0070_job': m0070 },
+  migrations: { '0070_job': m0070, '0221_job_scope': m0221 },
   routes: jobRoutes,
   behaviours: jobBehaviours,
-  writers: [jobWriter],
+  writers: [jobWriter, jobParamWriter],
   rights: jobRightVerbs,
   serviceOnlyTables: ['job_run'],
 });

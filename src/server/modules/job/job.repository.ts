@@ -1,16 +1,16 @@
 import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../../db/schema.js';
-import type { JobRunStatus, JobStatus } from './job.tables.js';
+import type { JobRunStatus, JobScope, JobStatus } from './job.tables.js';
 
 /** All SQL of the job area. */
 
 /** Makes `job_handler` equal to the handlers the areas declare; a vanished one stays, unavailable, for the jobs that name it. */
-export async function syncJobHandlers(trx: Transaction<DB>, handlers: { name: string; area: string }[]): Promise<void> {
+export async function syncJobHandlers(trx: Transaction<DB>, handlers: { name: string; area: string; scope: JobScope }[]): Promise<void> {
   for (const handler of handlers) {
     await trx
       .insertInto('job_handler')
-      .values({ name: handler.name, area: handler.area, available: true })
-      .onConflict((oc) => oc.column('name').doUpdateSet({ area: handler.area, available: true }))
+      .values({ name: handler.name, area: handler.area, available: true, scope: handler.scope })
+      .onConflict((oc) => oc.column('name').doUpdateSet({ area: handler.area, available: true, scope: handler.scope }))
       .execute();
   }
   let gone = trx.updateTable('job_handler').set({ available: false }).where('available', '=', true);
@@ -22,9 +22,63 @@ export async function findJob(db: Kysely<DB>, id: number) {
   return db.selectFrom('job').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export async function lockJobs(trx: Transaction<DB>, ids: number[]) {
+/** Who looks at jobs: the session's project, and whether an administrator (who also sees system jobs). */
+export interface JobViewer {
+  projectId: number | null;
+  isAdmin: boolean;
+}
+
+/** The jobs a viewer sees: those of the session's project, and for an administrator those of no project. */
+export function visibleJobCondition(viewer: JobViewer, projectColumn = 'project_id') {
+  const column = sql.ref(projectColumn);
+  const own = viewer.projectId === null ? sql<boolean>`false` : sql<boolean>`${column} = ${viewer.projectId}`;
+  return viewer.isAdmin ? sql<boolean>`(${own} or ${column} is null)` : own;
+}
+
+export async function findVisibleJob(db: Kysely<DB>, id: number, viewer: JobViewer) {
+  return db.selectFrom('job').selectAll().where('id', '=', id).where(visibleJobCondition(viewer)).executeTakeFirst();
+}
+
+/** Locks the jobs of these ids the viewer sees (all of them when no viewer is given). */
+export async function lockJobs(trx: Transaction<DB>, ids: number[], viewer?: JobViewer) {
   if (!ids.length) return [];
-  return trx.selectFrom('job').selectAll().where('id', 'in', ids).orderBy('id').forUpdate().execute();
+  let query = trx.selectFrom('job').selectAll().where('id', 'in', ids);
+  if (viewer) query = query.where(visibleJobCondition(viewer));
+  return query.orderBy('id').forUpdate().execute();
+}
+
+export async function findHandlerScope(db: Kysely<DB>, name: string): Promise<JobScope | undefined> {
+  const row = await db.selectFrom('job_handler').select('scope').where('name', '=', name).executeTakeFirst();
+  return row?.scope;
+}
+
+/** An enabled user by login account, with whether an administrator. */
+export async function findEnabledUser(db: Kysely<DB>, loginAccount: string) {
+  const row = await db.selectFrom('app_user').select(['id', 'is_admin']).where('login_account', '=', loginAccount).where('enabled', '=', true).executeTakeFirst();
+  return row ? { userId: Number(row.id), isAdmin: row.is_admin } : undefined;
+}
+
+export async function hasProjectGrant(db: Kysely<DB>, userId: number, projectId: number): Promise<boolean> {
+  const row = await db.selectFrom('user_project').select('id').where('user_id', '=', userId).where('project_id', '=', projectId).executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function findProjectCode(db: Kysely<DB>, projectId: number): Promise<string | undefined> {
+  return (await db.selectFrom('project').select('code').where('id', '=', projectId).executeTakeFirst())?.code;
+}
+
+/** A warehouse by code: whether it serves the project and whether the user holds a grant of it. */
+export async function findWarehouseForJob(db: Kysely<DB>, code: string, projectId: number, userId: number) {
+  const row = await db
+    .selectFrom('warehouse as w')
+    .select((eb) => [
+      'w.id',
+      eb.exists(eb.selectFrom('project_warehouse as pw').select('pw.warehouse_id').whereRef('pw.warehouse_id', '=', 'w.id').where('pw.project_id', '=', projectId)).as('serves'),
+      eb.exists(eb.selectFrom('user_warehouse as g').select('g.id').whereRef('g.warehouse_id', '=', 'w.id').where('g.user_id', '=', userId)).as('granted'),
+    ])
+    .where('w.code', '=', code)
+    .executeTakeFirst();
+  return row ? { id: Number(row.id), serves: Boolean(row.serves), granted: Boolean(row.granted) } : undefined;
 }
 
 export async function setJobStatus(trx: Transaction<DB>, ids: number[], status: JobStatus, by: string): Promise<void> {
@@ -36,14 +90,11 @@ export async function findJobParams(db: Kysely<DB>, jobId: number) {
   return db.selectFrom('job_param').select(['name', 'value', 'seq']).where('job_id', '=', jobId).orderBy('seq').orderBy('name').execute();
 }
 
-/** The active jobs the scheduler evaluates on every tick. */
-export async function listActiveJobs(db: Kysely<DB>) {
-  return db
-    .selectFrom('job')
-    .select(['id', 'name', 'cron_expression', 'start_time', 'updated_at'])
-    .where('status', '=', 'active')
-    .orderBy('id')
-    .execute();
+/** The active jobs the scheduler evaluates on every tick, or, given a viewer, those the viewer sees. */
+export async function listActiveJobs(db: Kysely<DB>, viewer?: JobViewer) {
+  let query = db.selectFrom('job').select(['id', 'name', 'cron_expression', 'start_time', 'updated_at']).where('status', '=', 'active');
+  if (viewer) query = query.where(visibleJobCondition(viewer));
+  return query.orderBy('id').execute();
 }
 
 export async function listHandlers(db: Kysely<DB>) {

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { translate } from '../../http/i18n.js';
 import { requireUser } from '../../http/access-plugin.js';
@@ -8,13 +9,19 @@ import { CRON_MAX_LENGTH } from './cron.js';
 import { InProcessRunQueue, PgBossRunQueue } from './job-queue.js';
 import { JobRunner } from './job-runner.js';
 import { JobScheduler } from './job-scheduler.js';
-import { listActiveJobs, listHandlers, syncJobHandlers } from './job.repository.js';
+import { listActiveJobs, listHandlers, syncJobHandlers, type JobViewer } from './job.repository.js';
 import { activateJobs, inactivateJobs, jobRunHistory, previewCron, requestRun } from './job.service.js';
 
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema };
 const JobId = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
 const JobIds = Type.Object({ ids: Type.Array(JobId, { minItems: 1, maxItems: 100 }) }, { additionalProperties: false });
 const Ok = Type.Object({ ok: Type.Literal(true) });
+
+/** The caller as a viewer of jobs: the session's project's jobs, and the system jobs for an administrator. */
+function viewerOf(request: FastifyRequest): JobViewer {
+  const user = requireUser(request);
+  return { projectId: user.projectId, isAdmin: user.isAdmin };
+}
 
 const CronPreview = Type.Union([
   Type.Object({ valid: Type.Literal(true), nextRuns: Type.Array(Type.String()) }),
@@ -39,7 +46,8 @@ const Run = Type.Object({
  * Jobs and timers (spec section 7: `/job/*`, `/timer/*`, `/schedule*`, `/manual/schedule`). The
  * records themselves are edited through the engine (definitions/job); these calls are what the
  * engine cannot do: the cron expression editor's preview, the handler list, activate and
- * inactivate, "run now" and the run history. The plugin also starts this node's scheduler with the
+ * inactivate, "run now" and the run history, each for the jobs of the session's project only (and
+ * the system jobs, for an administrator). The plugin also starts this node's scheduler with the
  * application (unless JOB_SCHEDULER is off) and stops it on close.
  */
 export const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -109,7 +117,7 @@ export const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Type.Object({ items: Type.Array(Run) }), ...errors },
       },
     },
-    async (request) => ({ items: await jobRunHistory(db, request.query.jobId, request.query.limit) }),
+    async (request) => ({ items: await jobRunHistory(db, viewerOf(request), request.query.jobId, request.query.limit) }),
   );
 
   app.get(
@@ -118,12 +126,12 @@ export const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { access: { right: 'job.job:view', scope: 'none' } },
       schema: {
         tags: ['job'],
-        summary: 'The active jobs and timers with their next run time',
+        summary: "The active jobs and timers of the session's project (and, for an administrator, the system jobs) with their next run time",
         response: { 200: Type.Object({ items: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), cronExpression: Type.String(), nextRun: Type.Union([Type.String(), Type.Null()]) })) }), ...errors },
       },
     },
-    async () => {
-      const jobs = await listActiveJobs(db);
+    async (request) => {
+      const jobs = await listActiveJobs(db, viewerOf(request));
       return {
         items: jobs.map((job) => {
           const preview = previewCron(job.cron_expression);
@@ -141,7 +149,7 @@ export const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const user = requireUser(request);
-      await inTransaction(db, (trx) => activateJobs(trx, request.body.ids, user.loginAccount));
+      await inTransaction(db, (trx) => activateJobs(trx, request.body.ids, user.loginAccount, viewerOf(request)));
       return { ok: true as const };
     },
   );
@@ -154,7 +162,7 @@ export const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const user = requireUser(request);
-      await inTransaction(db, (trx) => inactivateJobs(trx, request.body.ids, user.loginAccount));
+      await inTransaction(db, (trx) => inactivateJobs(trx, request.body.ids, user.loginAccount, viewerOf(request)));
       return { ok: true as const };
     },
   );
@@ -172,7 +180,7 @@ export const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const user = requireUser(request);
-      const runId = await inTransaction(db, (trx) => requestRun(trx, request.body.id, user.loginAccount), { afterCommit: () => scheduler?.wake() });
+      const runId = await inTransaction(db, (trx) => requestRun(trx, request.body.id, user.loginAccount, viewerOf(request)), { afterCommit: () => scheduler?.wake() });
       return { runId };
     },
   );

@@ -15,11 +15,14 @@ export type JobType = 'job' | 'timer';
 export type JobStatus = 'active' | 'inactive';
 export type JobRunTrigger = 'schedule' | 'manual';
 export type JobRunStatus = 'queued' | 'running' | 'retrying' | 'succeeded' | 'failed' | 'skipped';
+/** A class's jobs belong to a project, or (system) to none and to administrators only; migration 0221. */
+export type JobScope = 'project' | 'system';
 
 export interface JobHandlerTable {
   name: string;
   area: string;
   available: Generated<boolean>;
+  scope: Generated<JobScope>;
 }
 
 export interface JobTable extends Audit {
@@ -36,6 +39,9 @@ export interface JobTable extends Audit {
   action_no: string | null;
   retry_limit: Generated<number>;
   retry_delay_seconds: Generated<number>;
+  /** Migration 0221: the project and warehouse of the session that made it; null for a system job. */
+  project_id: number | null;
+  warehouse_id: number | null;
 }
 
 export interface JobParamTable extends Audit {

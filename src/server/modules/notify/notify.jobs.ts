@@ -17,6 +17,7 @@ function wholeNumber(value: string | undefined, fallback: number, max: number, n
  */
 export const sendOutboxEmailJob: JobDefinition = {
   name: 'notify.sendOutboxEmail',
+  scope: 'system',
   async run({ db, params, config, log }) {
     if (!config.smtpUrl) {
       log('SMTP_URL is not set: nothing sent');

@@ -10,6 +10,7 @@ import { AppError } from '../../../common/errors.js';
 import type { DB } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import { requireProject, requireUser, requireWarehouse } from '../../http/access-plugin.js';
+import { spreadsheetCell } from '../../files/spreadsheet-cell.js';
 import { translate } from '../../http/i18n.js';
 import { readMultipart } from '../../http/multipart.js';
 import { Quantity } from '../../http/quantity-schema.js';
@@ -97,6 +98,9 @@ export const soDocumentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const actor = actorOf(request);
     return inTransaction(db, (trx) => work(trx, actor));
   };
+  /** A field's declared length in the project's published /so pages (the order import keeps its texts to it). */
+  const lengthOf = (request: FastifyRequest) => async (functionCode: 'so' | 'soDetail', field: string) =>
+    (await app.definitions.resolve(actorOf(request).projectId, 'outbound', functionCode)).prepared.fieldsByName.get(field)?.length;
   const scopeOf = (actor: Actor) => ({ projectId: actor.projectId, warehouseId: actor.warehouseId, operator: actor.login });
 
   // ------------------------------------------------------------ lines
@@ -285,7 +289,8 @@ export const soDocumentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { config: { access: ADD }, schema: { tags, summary: 'Imports sales orders from an xlsx or csv file (multipart; all or none)', response: Any } },
     async (request) => {
       const rows = so.orderImportRows(await uploadedRows(request));
-      return write(request, (trx, actor) => so.importOrders(trx, actor, rows));
+      const lengths = await so.declaredImportLengths(lengthOf(request));
+      return write(request, (trx, actor) => so.importOrders(trx, actor, rows, lengths));
     },
   );
 
@@ -295,7 +300,8 @@ export const soDocumentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const cells = await uploadedRows(request);
       const rows = cells.slice(1).flatMap((values, i) => (values.some((v) => so.cellText(v) !== '') ? [{ row: i + 2, orderNo: values[0], arrival: values[1] }] : []));
-      return { updated: await write(request, (trx, actor) => so.importStoreArrival(trx, actor, rows)) };
+      const orderNoLength = (await lengthOf(request)('so', 'order_no')) ?? so.LONGEST_DECLARED_TEXT;
+      return { updated: await write(request, (trx, actor) => so.importStoreArrival(trx, actor, rows, orderNoLength)) };
     },
   );
 
@@ -316,10 +322,7 @@ export const soDocumentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const titles = columns.map((c) => translate(request.language, `outbound.export.${c}`));
       const stream = new PassThrough();
       const csv = request.body.format === 'csv';
-      const quote = (v: unknown) => {
-        const text = typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '';
-        return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-      };
+      const quote = (v: unknown) => spreadsheetCell(typeof v === 'string' || typeof v === 'number' ? v : null, 'csv');
       const workbook = csv ? null : new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: false, useSharedStrings: false });
       const sheet = workbook?.addWorksheet('orders');
       if (sheet) sheet.columns = columns.map((c, i) => ({ header: titles[i], key: c, width: 16 }));
@@ -330,7 +333,7 @@ export const soDocumentRoutes: FastifyPluginAsyncTypebox = async (app) => {
           for await (const batch of exportOrderLines(db, actor, request.body.status)) {
             for (const row of batch) {
               const values = columns.map((c) => (numeric.has(c) ? Number(row[c]) : row[c]));
-              if (sheet) sheet.addRow(values).commit();
+              if (sheet) sheet.addRow(values.map((v) => spreadsheetCell(typeof v === 'string' || typeof v === 'number' ? v : null, 'xlsx'))).commit();
               else stream.write(`${values.map(quote).join(',')}\r\n`);
             }
             await new Promise((resolve) => setImmediate(resolve));

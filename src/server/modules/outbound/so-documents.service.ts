@@ -378,13 +378,19 @@ export function arrivalTime(value: unknown): Date | null {
  * onto the orders, all or none: every row's problems are listed (unknown order, bad time, a
  * terminal order, an order under maintenance) and nothing is written on any of them.
  */
-export async function importStoreArrival(trx: Transaction<DB>, actor: Actor, rows: Array<{ row: number; orderNo: unknown; arrival: unknown }>): Promise<number> {
+export async function importStoreArrival(
+  trx: Transaction<DB>,
+  actor: Actor,
+  rows: Array<{ row: number; orderNo: unknown; arrival: unknown }>,
+  orderNoLength: number,
+): Promise<number> {
   const problems: FieldError[] = [];
   const problem = (row: number, field: string, code: string) => problems.push({ field: `row ${row}: ${field}`, code, params: { row, name: field } });
   const orderNos = rows.map((r) => (typeof r.orderNo === 'string' || typeof r.orderNo === 'number' ? String(r.orderNo).trim() : ''));
   // A NUL character cannot be looked up (PostgreSQL text holds none): such a cell is refused below.
   const hasNul = (text: string) => text.includes('\u0000');
-  const orders = new Map((await repo.ordersByNo(trx, actor, orderNos.filter((no) => no && !hasNul(no)))).map((o) => [o.order_no, o]));
+  const tooLong = (text: string) => text.length > orderNoLength && [...text].length > orderNoLength;
+  const orders = new Map((await repo.ordersByNo(trx, actor, orderNos.filter((no) => no && !hasNul(no) && !tooLong(no)))).map((o) => [o.order_no, o]));
   const maintenance = new Set((await repo.maintenanceList(trx, actor)).flatMap((m) => (m.so_id === null ? [] : [Number(m.so_id)])));
   const writes: Array<{ id: number; at: Date }> = [];
   rows.forEach((r, i) => {
@@ -392,6 +398,7 @@ export async function importStoreArrival(trx: Transaction<DB>, actor: Actor, row
     const at = arrivalTime(r.arrival);
     if (!orderNos[i]) problem(r.row, 'orderNo', 'FIELD_REQUIRED');
     else if (hasNul(orderNos[i])) problem(r.row, 'orderNo', 'FIELD_TYPE');
+    else if (tooLong(orderNos[i])) problems.push({ field: `row ${r.row}: orderNo`, code: 'FIELD_TOO_LONG', params: { row: r.row, name: 'orderNo', max: orderNoLength } });
     else if (!order) problem(r.row, 'orderNo', 'NO_RECORD');
     else if (TERMINAL_STATUSES.includes(order.status as SoStatus)) problem(r.row, 'orderNo', 'ORDER_STATUS_ERROR');
     else if (maintenance.has(order.id)) problem(r.row, 'orderNo', 'ORDER_UNDER_MAINTENANCE');
@@ -581,13 +588,57 @@ export const ORDER_IMPORT_COLUMNS = {
   'Lot attribute 3': 'udf3',
 } as const;
 
+/** The text fields of the order import and the page field (`so` header or `soDetail` line) whose declared length each keeps. */
+export const ORDER_IMPORT_TEXT_FIELDS = {
+  orderNo: ['so', 'order_no'],
+  customerOrderNo: ['so', 'customer_order_no'],
+  shipToName: ['so', 'ship_to_name'],
+  addressEn: ['so', 'ship_to_address_en'],
+  addressCn: ['so', 'ship_to_address_cn'],
+  carrierCode: ['so', 'carrier_code'],
+  uom: ['soDetail', 'uom'],
+  lotNo: ['soDetail', 'lot_no'],
+  udf1: ['soDetail', 'udf1'],
+  udf2: ['soDetail', 'udf2'],
+  udf3: ['soDetail', 'udf3'],
+} as const;
+
+/** Longest text a page may declare for a field; a field that declares none keeps to it. */
+export const LONGEST_DECLARED_TEXT = 100_000;
+
+/** The most characters each text field of an import may hold, by import field name. */
+export type ImportLengths = Record<string, number>;
+
+/**
+ * The declared lengths of the import's text fields in the project's /so pages as published (a
+ * project may have its own copy of a page): `lengthOf` answers a page field's declared length.
+ */
+export async function declaredImportLengths(lengthOf: (functionCode: 'so' | 'soDetail', field: string) => Promise<number | undefined>): Promise<ImportLengths> {
+  const lengths: ImportLengths = {};
+  for (const [field, [functionCode, column]] of Object.entries(ORDER_IMPORT_TEXT_FIELDS)) lengths[field] = (await lengthOf(functionCode, column)) ?? LONGEST_DECLARED_TEXT;
+  return lengths;
+}
+
+/** Characters of a text as the page rules count them (code points, not UTF-16 units). */
+function characters(text: string): number {
+  return [...text].length;
+}
+
+/** One FIELD_TOO_LONG problem per text of the row longer than its field's declared length. */
+function checkLengths(record: Record<string, unknown>, lengths: ImportLengths, problem: (field: string, code: string, params: Record<string, string | number>) => void): void {
+  for (const [field, max] of Object.entries(lengths)) {
+    const text = textOf(record[field]);
+    if (text.length > max && characters(text) > max) problem(field, 'FIELD_TOO_LONG', { max, length: characters(text) });
+  }
+}
+
 /**
  * Imports sales orders from sheet rows (one row per line; rows of the same order number make one
  * order, whose header is read from its first row): all or none. Every row's problems are listed
  * with its row number (unknown owner or SKU, SKU of another owner, quantity, date, the address rule,
  * an order number already on file) and nothing is written on any of them.
  */
-export async function importOrders(trx: Transaction<DB>, actor: Actor, rows: ImportedOrderRow[]): Promise<{ orders: number; lines: number }> {
+export async function importOrders(trx: Transaction<DB>, actor: Actor, rows: ImportedOrderRow[], lengths: ImportLengths): Promise<{ orders: number; lines: number }> {
   if (rows.length === 0) throw new AppError('IMPORT_FILE_INVALID', { reason: 'no rows' });
   const problems: FieldError[] = [];
   const problem = (row: number, field: string, code: string, params: Record<string, string | number> = {}) => problems.push({ field: `row ${row}: ${field}`, code, params: { ...params, row, name: field } });
@@ -599,6 +650,8 @@ export async function importOrders(trx: Transaction<DB>, actor: Actor, rows: Imp
   for (const r of rows) {
     // PostgreSQL text holds no NUL character: a cell with one is refused, not a failed insert.
     for (const field of Object.keys(r.record)) if (get(r, field).includes('\u0000')) problem(r.row, field, 'FIELD_TYPE');
+    // Every text keeps to its column's declared length: an over-long one is its row's problem, never stored.
+    checkLengths(r.record, lengths, (field, code, params) => problem(r.row, field, code, params));
     const orderNo = get(r, 'orderNo');
     if (!orderNo) problem(r.row, 'orderNo', 'FIELD_REQUIRED');
     else if (taken.has(orderNo)) problem(r.row, 'orderNo', 'FIELD_NOT_UNIQUE');
