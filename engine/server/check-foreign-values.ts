@@ -1,11 +1,9 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { FieldDefinition, NamedSql, PageScope } from '../schema/index.js';
-import { bindNamedSql } from './bind-named-sql.js';
+import type { FieldDefinition, PageScope } from '../schema/index.js';
 import type { BoundValue } from './coerce-field-value.js';
-import { configuratorSqlFailure, enterConfiguratorRole, requireAllowedSql } from './configurator-sql.js';
-import type { EngineDb, EngineTransaction } from './engine-db.js';
-import { EngineError, type EngineFieldError } from './engine-error.js';
-import { sessionSqlParams, type EngineSession } from './engine-session.js';
+import type { EngineDb } from './engine-db.js';
+import type { EngineFieldError } from './engine-error.js';
+import type { EngineSession } from './engine-session.js';
 import { foreignRowConditions, type ForeignRowFilters } from './foreign-rows.js';
 import type { PreparedPage } from './prepared-page.js';
 import type { PreparedRecord } from './prepare-record.js';
@@ -27,19 +25,6 @@ function tableSourcesOf(field: FieldDefinition): TableSource[] {
   return sources;
 }
 
-/** The `:named` parameters of a dropdown SQL: the record's fields, the search text and the session's names. */
-export function dropdownSqlParams(prepared: PreparedPage, session: EngineSession, record: Record<string, BoundValue>, search: string | null): Record<string, unknown> {
-  const params: Record<string, unknown> = { search };
-  for (const field of prepared.page.fields) params[field.name] = record[field.name] ?? null;
-  return { ...params, ...sessionSqlParams(session) };
-}
-
-function namedSqlOf(prepared: PreparedPage, name: string): NamedSql {
-  const named = (prepared.page.sqls ?? []).find((s) => s.name === name);
-  if (!named) throw new EngineError('SYSTEM_CONFIG', { reason: `dropdown SQL ${name} missing` });
-  return named;
-}
-
 function sameValue(stored: unknown, value: BoundValue): boolean {
   if (typeof stored !== 'string' && typeof stored !== 'number' && typeof stored !== 'boolean') return false;
   return String(stored) === String(value);
@@ -54,25 +39,23 @@ export interface ForeignCheckOptions {
 
 /**
  * THE scope check of foreign values (README: foreign and options): every value a write sets in a
- * field that names a foreign table (its dropdown's table or its `foreign` rule) or a dropdown SQL
- * must be one the field's dropdown would offer this caller: in the table under the same scope,
- * project, warehouse and row filter conditions as the dropdown (`foreignRowConditions`), or among
- * the rows of the dropdown SQL run for this record under the configurator read role (whose
- * row-level security keeps to the session's scope). Anything else is FIELD_FOREIGN, one error per
- * field, all returned at once. Code-master and static choices name no scoped rows and are not
- * checked here. Runs inside the write's transaction; the SQL checks in a savepoint that is rolled
- * back, which restores the engine's role and settings.
+ * field that names a foreign table (its dropdown's table or its `foreign` rule) must be one the
+ * field's dropdown would offer this caller, found in the table under the same scope, project,
+ * warehouse and row filter conditions (`foreignRowConditions`). Anything else is FIELD_FOREIGN, one
+ * error per field, all returned at once. Code-master and static choices name no scoped rows; a
+ * dropdown of the page's own SQL runs under row-level security that may be narrower than what the
+ * page's rules allow (another warehouse of the project), so its values are left to the page's
+ * writer and validation SQL.
  */
 export async function checkForeignValues(
-  trx: EngineTransaction,
+  trx: EngineDb,
   prepared: PreparedPage,
   session: EngineSession,
-  record: Pick<PreparedRecord, 'values' | 'unstored' | 'merged' | 'failed'>,
+  record: Pick<PreparedRecord, 'values' | 'unstored' | 'failed'>,
   rowFilters: ForeignRowFilters | undefined,
   options: ForeignCheckOptions = {},
 ): Promise<EngineFieldError[]> {
   const errors: EngineFieldError[] = [];
-  const bySql: Array<{ field: FieldDefinition; named: NamedSql; value: BoundValue }> = [];
   for (const [name, value] of Object.entries({ ...record.values, ...record.unstored })) {
     if (value === null || record.failed.has(name)) continue;
     const field = prepared.fieldsByName.get(name);
@@ -89,43 +72,9 @@ export async function checkForeignValues(
       }
       options.found?.add(key);
     }
-    if (refused) {
-      errors.push({ field: name, code: 'FIELD_FOREIGN', params: { table: refused.table } });
-      continue;
-    }
-    if (field.options?.type === 'sql') bySql.push({ field, named: namedSqlOf(prepared, field.options.sql), value });
+    if (refused) errors.push({ field: name, code: 'FIELD_FOREIGN', params: { table: refused.table } });
   }
-  if (bySql.length) errors.push(...(await checkSqlChoices(trx, prepared, session, record.merged, bySql)));
   return errors;
-}
-
-/** Values of fields whose dropdown is a named SQL: each must be among the rows it answers for this record. */
-async function checkSqlChoices(
-  trx: EngineTransaction,
-  prepared: PreparedPage,
-  session: EngineSession,
-  merged: Record<string, BoundValue>,
-  checks: Array<{ field: FieldDefinition; named: NamedSql; value: BoundValue }>,
-): Promise<EngineFieldError[]> {
-  for (const { named } of checks) await requireAllowedSql(named.name, named.text, 'read');
-  const params = dropdownSqlParams(prepared, session, merged, null);
-  await sql`savepoint engine_foreign_sql`.execute(trx);
-  try {
-    await enterConfiguratorRole(trx, session, 'read');
-    const errors: EngineFieldError[] = [];
-    for (const { field, named, value } of checks) {
-      const { rows } = await sql`
-        select 1 from (${bindNamedSql(named.text, params)}) as d where cast(d.value as text) = ${String(value)} limit 1
-      `.execute(trx);
-      if (!rows.length) errors.push({ field: field.name, code: 'FIELD_FOREIGN', params: { sql: named.name } });
-    }
-    return errors;
-  } catch (error) {
-    throw configuratorSqlFailure(error);
-  } finally {
-    await sql`rollback to savepoint engine_foreign_sql`.execute(trx);
-    await sql`release savepoint engine_foreign_sql`.execute(trx);
-  }
 }
 
 async function exists(db: EngineDb, from: RawBuilder<unknown>, where: RawBuilder<unknown>[]): Promise<boolean> {

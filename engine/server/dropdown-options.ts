@@ -2,12 +2,11 @@ import { sql, type RawBuilder } from 'kysely';
 import { toText } from '../core/index.js';
 import type { DropdownOption } from '../schema/api.js';
 import { bindNamedSql } from './bind-named-sql.js';
-import { dropdownSqlParams } from './check-foreign-values.js';
-import { coerceFieldValue, type BoundValue } from './coerce-field-value.js';
+import { coerceFieldValue } from './coerce-field-value.js';
 import { CONFIGURATOR_SQL_LIMITS, inConfiguratorTransaction, requireAllowedSql } from './configurator-sql.js';
 import type { EngineDb } from './engine-db.js';
 import { EngineError } from './engine-error.js';
-import type { EngineSession } from './engine-session.js';
+import { sessionSqlParams, type EngineSession } from './engine-session.js';
 import { foreignRowConditions, type ForeignRowFilters } from './foreign-rows.js';
 import type { PreparedPage } from './prepared-page.js';
 
@@ -68,12 +67,12 @@ export async function dropdownOptions(
     case 'sql': {
       const named = (prepared.page.sqls ?? []).find((s) => s.name === options.sql);
       if (!named) throw new EngineError('SYSTEM_CONFIG', { reason: `dropdown SQL ${options.sql} missing` });
-      const values: Record<string, BoundValue> = {};
+      const params: Record<string, unknown> = { search: search ?? null };
       for (const f of prepared.page.fields) {
         const parsed = coerceFieldValue(f, record[f.name]);
-        values[f.name] = parsed.ok ? parsed.value : null;
+        params[f.name] = parsed.ok ? parsed.value : null;
       }
-      const params = dropdownSqlParams(prepared, session, values, search ?? null);
+      Object.assign(params, sessionSqlParams(session));
       await requireAllowedSql(named.name, named.text, 'read');
       const rows = await inConfiguratorTransaction(db, session, 'read', async (trx) => {
         const filter = pattern ? sql`where cast(d.label as text) ilike ${pattern} escape '\\'` : sql``;

@@ -38,6 +38,9 @@ function sourcesOf(field: FieldDefinition): string[] {
 /** Sources shared by every project and warehouse (the test checks the tables carry no scope column). */
 const GLOBAL_TABLES = ['currency', 'job_handler', 'app_user', 'role', 'right_verb', 'sys_module', 'job'];
 const GLOBAL_SQLS = ['sql:reasons', 'sql:module_groups', 'sql:right_modules'];
+/** Dropdowns of a page's own SQL whose values the page's writer checks (see the transfer test). */
+const WRITER_SQLS = ['sql:warehouses', 'sql:to_locations'];
+const unscoped = (source: string) => GLOBAL_SQLS.includes(source) || WRITER_SQLS.includes(source) || GLOBAL_TABLES.includes(source.split('.')[0]);
 /** Pages over global tables: their sub-pages have no scope to keep. */
 const GLOBAL_PARENT_PAGES = ['job', 'timer', 'role'];
 
@@ -166,14 +169,13 @@ function valueFor(rows: ProjectRows, source: string): number | string | undefine
     'count_plan.id': rows.planId,
     'wave.id': rows.waveId,
     'import_template.id': rows.templateId,
-    'sql:to_locations': rows.locationId,
   };
   return values[source];
 }
 
 /** B's values of the access masters and B-only dropdown SQL that A's rows do not need. */
 function foreignValueOfB(source: string): number | string | undefined {
-  const special: Record<string, number> = { 'project.id': b.projectId, 'warehouse.id': wh2, 'organization.id': org2, 'sql:warehouses': wh2 };
+  const special: Record<string, number> = { 'project.id': b.projectId, 'warehouse.id': wh2, 'organization.id': org2 };
   return special[source] ?? valueFor(b, source);
 }
 
@@ -243,7 +245,7 @@ describe('foreign ids of another project', () => {
     let tried = 0;
     for (const page of pages) {
       for (const field of page.fields) {
-        const sources = sourcesOf(field).filter((s) => !GLOBAL_SQLS.includes(s) && !GLOBAL_TABLES.includes(s.split('.')[0]));
+        const sources = sourcesOf(field).filter((s) => !unscoped(s));
         if (!sources.length) continue;
         const foreign = foreignValueOfB(sources[0]);
         if (foreign === undefined) {
@@ -264,8 +266,8 @@ describe('foreign ids of another project', () => {
     // A's own values pass the same check (the refusal above is about the scope, not the value's kind).
     for (const page of pages) {
       for (const field of page.fields) {
-        const sources = sourcesOf(field).filter((s) => !GLOBAL_SQLS.includes(s) && !GLOBAL_TABLES.includes(s.split('.')[0]) && valueFor(a, s) !== undefined);
-        if (!sources.length || sources[0] === 'sql:to_locations') continue;
+        const sources = sourcesOf(field).filter((s) => !unscoped(s) && valueFor(a, s) !== undefined);
+        if (!sources.length) continue;
         const own = await post(tokenA, '/generic/adding', { moduleCode: page.moduleCode, functionCode: page.functionCode, record: { [field.name]: valueFor(a, sources[0]) } });
         if (details(own.body).some((d) => d.field === field.name && d.code === 'FIELD_FOREIGN')) problems.push(`own ${page.functionCode}.${field.name} -> ${own.body.slice(0, 200)}`);
       }
@@ -318,11 +320,26 @@ describe('foreign ids of another project', () => {
     expect(await snapshot()).toEqual(before);
   });
 
+  it("a transfer to B's warehouse or B's location is refused by the transfer's rules", async () => {
+    const before = await snapshot();
+    const header = await post(tokenA, '/generic/adding', { moduleCode: 'inventory', functionCode: 'invTransfer', record: { to_warehouse_id: wh2, reason: 'OWNER' } });
+    expect(header.statusCode, header.body).toBe(400);
+    expect(details(header.body)).toContainEqual(expect.objectContaining({ field: 'to_warehouse_id', code: 'FIELD_FOREIGN' }));
+    const line = await post(tokenA, '/generic/adding', {
+      moduleCode: 'inventory',
+      functionCode: 'invTransferLine',
+      record: { document_id: a.docs.transfer, owner_id: a.ownerId, sku_id: a.skuId, location_id: a.locationId, to_owner_id: a.ownerId, to_sku_id: a.skuId, to_location_id: b.locationId, qty: 1, reason: 'OWNER' },
+    });
+    expect(line.statusCode, line.body).toBe(400);
+    expect(details(line.body)).toContainEqual(expect.objectContaining({ field: 'to_location_id', code: 'FIELD_FOREIGN' }));
+    expect(await snapshot()).toEqual(before);
+  });
+
   it("dropdowns offer none of B's rows", async () => {
     const leaks: string[] = [];
     for (const page of shippedPages()) {
       for (const field of page.fields) {
-        const sources = sourcesOf(field).filter((s) => !GLOBAL_SQLS.includes(s) && !GLOBAL_TABLES.includes(s.split('.')[0]));
+        const sources = sourcesOf(field).filter((s) => !unscoped(s));
         if (!sources.length || !field.options) continue;
         const foreign = foreignValueOfB(sources[0]);
         const response = await post(tokenA, '/generic/dropdown', { moduleCode: page.moduleCode, functionCode: page.functionCode, field: field.name });
