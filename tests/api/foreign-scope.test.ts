@@ -412,3 +412,94 @@ describe('sub-pages of another project', () => {
     expect(tried).toBeGreaterThan(15);
   });
 });
+
+describe("hand-written routes with B's ids", () => {
+  it('refuse every id and code of another project and change nothing', async () => {
+    const { uid, token } = await createUserAccount(t, {
+      loginAccount: 'a-routes',
+      rights: ['outbound.pick:confirm', 'outbound.wave:release', 'outbound.pso:confirm', 'outbound.shipmentOrder:view', 'outbound.shipmentOrder:edit'],
+      projectCodes: ['PRJ1'],
+      warehouseCodes: ['WH1'],
+    });
+    const role = await db().selectFrom('role').select('id').where('name', '=', 'Supervisor').executeTakeFirstOrThrow();
+    await db().insertInto('user_role').values({ user_id: uid, role_id: role.id }).execute();
+    const asnLineB = Number((await db().selectFrom('asn_line').select('id').where('asn_id', '=', b.asnId).executeTakeFirstOrThrow()).id);
+    const asnLineA = Number((await db().selectFrom('asn_line').select('id').where('asn_id', '=', a.asnId).executeTakeFirstOrThrow()).id);
+    const poLineB = Number((await db().selectFrom('po_line').select('id').where('po_id', '=', b.poId).executeTakeFirstOrThrow()).id);
+    const countLineB = Number((await db().selectFrom('count_ticket_line').select('id').where('ticket_id', '=', b.ticketId).executeTakeFirstOrThrow()).id);
+    const balanceB = Number((await db().selectFrom('inventory_balance').select('id').where('project_id', '=', b.projectId).executeTakeFirstOrThrow()).id);
+    // 'foreign': a field error FIELD_FOREIGN; 'refused': 400, 404 or 409 with the route's own code
+    // (a SKU or location code by scan keeps the spec's INVALID_SKU and LOCATION_NOT_FOUND).
+    const calls: Array<[string, Record<string, unknown>, 'foreign' | 'refused']> = [
+      // Inbound: B's ASN, PO and lines; A's ASN with B's owner, supplier, SKU and location.
+      ['/asn/getHeader', { id: b.asnId }, 'refused'],
+      ['/asn/getDetail', { id: b.asnId }, 'refused'],
+      ['/asn/saveHeader', { ownerCode: 'OW-B', expectedDate: '2030-01-31' }, 'foreign'],
+      ['/asn/saveHeader', { id: a.asnId, supplierCode: 'P-B' }, 'foreign'],
+      ['/asn/saveHeader', { ownerCode: 'OW-A', supplierCode: 'P-B', expectedDate: '2030-01-31' }, 'foreign'],
+      ['/asn/saveHeader', { id: b.asnId, remark: 'mine' }, 'refused'],
+      ['/asn/saveDetail', { asnId: a.asnId, lines: [{ skuCode: 'SKU-B', expectedQty: '1' }] }, 'refused'],
+      ['/asn/saveDetail', { asnId: b.asnId, lines: [] }, 'refused'],
+      ['/asn/deletelist', { ids: [b.asnId] }, 'refused'],
+      ['/asn/cancel', { id: b.asnId }, 'refused'],
+      ['/asn/close', { id: b.asnId }, 'refused'],
+      ['/asn/fromPo', { poId: b.poId, lines: [{ poLineId: poLineB, qty: '1' }] }, 'refused'],
+      ['/inbound/batch/receive', { lines: [{ asnLineId: asnLineB, qty: '1', locationCode: 'S-A' }] }, 'refused'],
+      ['/inbound/batch/receive', { lines: [{ asnLineId: asnLineA, qty: '1', locationCode: 'L-B' }] }, 'refused'],
+      ['/split/table', { asnId: b.asnId }, 'refused'],
+      // Outbound: B's orders, waves, shipments, balances; A's order with B's SKU.
+      ['/so/create/soDetail', { soId: a.soId, skuCode: 'SKU-B', qty: '1' }, 'refused'],
+      ['/so/save/soDetail', { soId: a.soId, lines: [{ skuCode: 'SKU-B', qty: '1' }] }, 'refused'],
+      ['/so/save/soDetail', { soId: b.soId, lines: [] }, 'refused'],
+      ['/so/header/allocation', { soIds: [b.soId] }, 'refused'],
+      ['/so/detail/allocation', { lineIds: [b.soLineId] }, 'refused'],
+      ['/so/manualAllocation', { lineId: a.soLineId, allocations: [{ balanceId: balanceB, qty: '1' }] }, 'refused'],
+      ['/so/addMaintenanceList', { entries: [{ orderNo: 'SO-B', reason: 'x' }] }, 'refused'],
+      ['/so/addMaintenanceList', { entries: [{ skuCode: 'SKU-B', reason: 'x' }] }, 'refused'],
+      ['/so/addOrderToShipmentId', { shipmentOrderId: b.shipmentId, soIds: [a.soId] }, 'refused'],
+      ['/so/addOrderToShipmentId', { shipmentOrderId: a.shipmentId, soIds: [b.soId] }, 'refused'],
+      ['/so/wave/save', { orderIds: [b.soId] }, 'refused'],
+      ['/so/wave/save', { waveId: b.waveId, orderIds: [a.soId] }, 'refused'],
+      ['/so/wave/save', { orderIds: [a.soId], ownerCode: 'OW-B' }, 'refused'],
+      ['/wave/release', { waveId: b.waveId }, 'refused'],
+      ['/wave/batchUpdateRef', { waveIds: [b.waveId], reference: 'mine' }, 'refused'],
+      ['/so/pick', { soId: b.soId }, 'refused'],
+      // Inventory: B's documents, count tickets and plans, B's stock by code.
+      ...(['invAdjHeader', 'invMoveHeader', 'invTransferHeader', 'invHoldHeader'] as const).flatMap((path, i) =>
+        ['confirm', 'cancel', 'requestApproval'].map((action) => [`/inventory/${path}/${action}`, { id: [b.docs.adjust, b.docs.move, b.docs.transfer, b.docs.hold][i] }, 'refused'] as [string, Record<string, unknown>, 'refused']),
+      ),
+      ['/inventory/cycleCount/count', { lineId: countLineB, qty: '3' }, 'refused'],
+      ['/inventory/cycleCount/recount', { id: b.ticketId }, 'refused'],
+      ['/inventory/cycleCount/approve', { id: b.ticketId }, 'refused'],
+      ['/inventory/cycleCount/close', { ids: [b.ticketId] }, 'refused'],
+      ['/inventory/cycleCountMaster/createCountOrder', { id: b.planId }, 'refused'],
+      ['/inventory/handheld/move', { fromLocation: 'S-B', sku: 'SKU-B', qty: 1, toLocation: 'L-A' }, 'refused'],
+      ['/inventory/handheld/move', { fromLocation: 'S-A', sku: 'SKU-A', qty: 1, toLocation: 'L-B' }, 'refused'],
+      ['/inventory/handheld/countTicket', { id: b.ticketId }, 'refused'],
+      ['/inventory/handheld/countTicket', { ticketNo: 'CT-B' }, 'refused'],
+    ];
+    const before = await snapshot();
+    const problems: string[] = [];
+    for (const [url, body, expected] of calls) {
+      const response = await post(token, url, body);
+      const refused = response.statusCode === 400 || response.statusCode === 404 || response.statusCode === 409;
+      if (!refused) problems.push(`${url} ${JSON.stringify(body)} -> ${response.statusCode} ${response.body.slice(0, 200)}`);
+      else if (expected === 'foreign' && !details(response.body).some((d) => d.code === 'FIELD_FOREIGN')) problems.push(`${url} ${JSON.stringify(body)} -> not FIELD_FOREIGN: ${response.body.slice(0, 200)}`);
+    }
+    // Reads with B's ids or codes answer nothing of B.
+    for (const [url, body] of [
+      ['/so/sku', { ownerCode: 'OW-B', text: 'SKU' }],
+      ['/so/sku', { soId: b.soId, text: 'SKU' }],
+      ['/so/wave', { ownerCode: 'OW-B' }],
+      ['/so/findShipmentReference', { shipmentNo: 'SH-B' }],
+      ['/pick/tasks', { soId: b.soId }],
+      ['/inventory/handheld/stock', { location: 'S-B' }],
+      ['/so/balance', { soId: b.soId }],
+    ] as const) {
+      const response = await post(token, url, body);
+      if (response.statusCode >= 500 || (response.statusCode === 200 && /SKU-B|SO-B|SH-B|OW-B/.test(response.body))) problems.push(`read ${url} -> ${response.statusCode} ${response.body.slice(0, 200)}`);
+    }
+    expect(problems).toEqual([]);
+    expect(await snapshot()).toEqual(before);
+  });
+});
