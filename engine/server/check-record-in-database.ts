@@ -1,23 +1,26 @@
 import { sql, type RawBuilder } from 'kysely';
 import { isUnique, keyFieldOf, tableAliasOf } from '../schema/index.js';
-import type { EngineDb } from './engine-db.js';
+import { checkForeignValues, type ForeignCheckOptions } from './check-foreign-values.js';
+import type { EngineDb, EngineTransaction } from './engine-db.js';
 import type { EngineFieldError } from './engine-error.js';
+import type { ForeignRowFilters } from './foreign-rows.js';
 import { requireScopeValue, scopeColumnOf, type EngineSession } from './engine-session.js';
 import { columnRef, type PreparedPage } from './prepared-page.js';
 import type { PreparedRecord } from './prepare-record.js';
 
 /**
  * The field rules that ask the database, inside the write's transaction: unique within the scope
- * (excluding the row itself on update) and foreign values that must exist (within the foreign
- * table's scope column when it has the page's one). Every problem is returned, none thrown.
+ * (excluding the row itself on update) and foreign values, which must be ones the field's dropdown
+ * would offer the caller (`checkForeignValues`). Every problem is returned, none thrown.
  */
 export async function checkRecordInDatabase(
-  trx: EngineDb,
+  trx: EngineTransaction,
   prepared: PreparedPage,
   session: EngineSession,
-  record: Pick<PreparedRecord, 'values' | 'failed'>,
-  ownKey?: string | number,
+  record: Pick<PreparedRecord, 'values' | 'unstored' | 'merged' | 'failed'>,
+  options: ForeignCheckOptions & { ownKey?: string | number; rowFilters?: ForeignRowFilters } = {},
 ): Promise<EngineFieldError[]> {
+  const { ownKey } = options;
   const { page } = prepared;
   const errors: EngineFieldError[] = [];
   const scopeColumn = scopeColumnOf(page.scope);
@@ -35,15 +38,10 @@ export async function checkRecordInDatabase(
         continue;
       }
     }
-    if (field.foreign) {
-      const foreignColumns = prepared.catalog.get(field.foreign.table);
-      const where: RawBuilder<unknown>[] = [sql`${sql.ref(`f.${field.foreign.field}`)} = ${value}`];
-      if (scopeColumn !== null && foreignColumns?.has(scopeColumn)) where.push(sql`${sql.ref(`f.${scopeColumn}`)} = ${scopeValue}`);
-      if (!(await exists(trx, sql`${sql.table(field.foreign.table)} as f`, where))) {
-        errors.push({ field: name, code: 'FIELD_FOREIGN', params: { table: field.foreign.table } });
-      }
-    }
   }
+  // A field already refused as a duplicate gets no second error.
+  const failed = new Set([...record.failed, ...errors.map((e) => e.field)]);
+  errors.push(...(await checkForeignValues(trx, prepared, session, { ...record, failed }, options.rowFilters, options)));
   return errors;
 }
 

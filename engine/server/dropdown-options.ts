@@ -6,18 +6,16 @@ import { coerceFieldValue } from './coerce-field-value.js';
 import { CONFIGURATOR_SQL_LIMITS, inConfiguratorTransaction, requireAllowedSql } from './configurator-sql.js';
 import type { EngineDb } from './engine-db.js';
 import { EngineError } from './engine-error.js';
-import { requireScopeValue, scopeColumnOf, sessionSqlParams, type EngineSession } from './engine-session.js';
-import type { PreparedPage, RowFilter } from './prepared-page.js';
+import { sessionSqlParams, type EngineSession } from './engine-session.js';
+import { foreignRowConditions, type ForeignRowFilters } from './foreign-rows.js';
+import type { PreparedPage } from './prepared-page.js';
 
 /** What the application provides for dropdowns the engine cannot answer alone (STYLE.md: ports). */
 export interface DropdownPorts {
   /** Codes of one code type of the code master, labelled in the session's language. */
   codeMaster(db: EngineDb, codeType: string, session: EngineSession): Promise<DropdownOption[]>;
-  /**
-   * Which rows of a foreign table the caller may choose, as a row filter on the table's `id`
-   * (projects and warehouses only as granted); undefined lets every row through.
-   */
-  foreignRowFilter?(table: string): RowFilter | undefined;
+  /** Which rows of a foreign table the caller may choose (see `ForeignRowFilters`). */
+  foreignRowFilter?: ForeignRowFilters;
 }
 
 export interface DropdownAnswer {
@@ -56,15 +54,8 @@ export async function dropdownOptions(
     case 'foreign': {
       const value = sql.ref(`f.${options.valueField}`);
       const label = sql.ref(`f.${options.labelField ?? options.valueField}`);
-      const where: RawBuilder<unknown>[] = [sql`${value} is not null`];
-      // Without an explicit scope, a foreign table that carries the page's scope column is limited
-      // to the session's value too: a dropdown never shows another project's rows by omission.
-      const pageScopeColumn = scopeColumnOf(prepared.page.scope);
-      const scope = options.scope ?? (pageScopeColumn !== null && prepared.catalog.get(options.table)?.has(pageScopeColumn) ? prepared.page.scope : 'none');
-      const scopeColumn = scopeColumnOf(scope);
-      if (scopeColumn !== null) where.push(sql`${sql.ref(`f.${scopeColumn}`)} = ${requireScopeValue(session, scope)}`);
-      const granted = ports.foreignRowFilter?.(options.table)?.(session, sql.ref('f.id'));
-      if (granted) where.push(granted);
+      // The same rows a write of the field accepts (checkForeignValues): never another project's by omission.
+      const where: RawBuilder<unknown>[] = [sql`${value} is not null`, ...foreignRowConditions(prepared, session, options.table, options.scope, ports.foreignRowFilter)];
       if (pattern) where.push(sql`cast(${label} as text) ilike ${pattern} escape '\\'`);
       const { rows } = await sql<{ value: unknown; label: unknown }>`
         select distinct ${value} as value, cast(${label} as text) as label

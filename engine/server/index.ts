@@ -22,10 +22,12 @@ export {
   configuratorSqlFailure,
 } from './configurator-sql.js';
 export { checkConfiguratorSql, type ConfiguratorSqlMode, type ConfiguratorSqlVerdict } from './check-configurator-sql.js';
-export { compileRowQuery, inPageReadTransaction, selectPage, PAGE_COUNT_LIMITS, iterateRows, findRowsByKeys, parseRowKey, type RowQuery } from './page-rows.js';
+export { compileRowQuery, findListedRow, inPageReadTransaction, selectPage, PAGE_COUNT_LIMITS, iterateRows, findRowsByKeys, parseRowKey, type RowQuery } from './page-rows.js';
 export { normalizeRow, type EngineRow } from './normalize-row.js';
 export { prepareRecord, type PreparedRecord } from './prepare-record.js';
 export { checkRecordInDatabase } from './check-record-in-database.js';
+export { checkForeignValues, type ForeignCheckOptions } from './check-foreign-values.js';
+export { foreignRowConditions, type ForeignRowFilters } from './foreign-rows.js';
 export { runValidationSql } from './run-validation-sql.js';
 export { insertRow, updateRow, deleteRow } from './write-rows.js';
 export { databaseWriteError } from './database-error.js';

@@ -8,9 +8,9 @@ import type { EngineTransaction } from './engine-db.js';
 import { compileConditions } from './compile-conditions.js';
 import { compileSort } from './compile-sort.js';
 import { EngineError, throwIfFieldErrors, type EngineFieldError } from './engine-error.js';
-import { requireScopeValue, scopeColumnOf, sessionSqlParams, type EngineSession } from './engine-session.js';
+import { sessionSqlParams, type EngineSession } from './engine-session.js';
 import { normalizeRow, type EngineRow } from './normalize-row.js';
-import { columnRef, keyColumnIsInteger, rowFilterCondition, versionExpression, type PreparedPage } from './prepared-page.js';
+import { columnRef, keyColumnIsInteger, pageScopeConditions, rowFilterCondition, versionExpression, type PreparedPage } from './prepared-page.js';
 
 export interface RowQuery {
   /** A react-querybuilder group over searchable fields. */
@@ -51,9 +51,7 @@ export function compileRowQuery(prepared: PreparedPage, session: EngineSession, 
     from = sql`${sql.table(page.table.name)} as ${alias}`;
   }
 
-  const where: RawBuilder<unknown>[] = [];
-  const scopeColumn = scopeColumnOf(page.scope);
-  if (scopeColumn !== null) where.push(sql`${columnRef(page, scopeColumn)} = ${requireScopeValue(session, page.scope)}`);
+  const where: RawBuilder<unknown>[] = pageScopeConditions(prepared, session, (name) => columnRef(page, name), { tableColumns: page.listSql === undefined });
   const filtered = rowFilterCondition(prepared, session);
   if (filtered) where.push(filtered);
 
@@ -147,6 +145,17 @@ export async function selectPage(
   return { rows: normalized, total: Math.max(estimate, limit + 1), totalEstimated: true };
 }
 
+/**
+ * The row of this key as the page lists it to the caller, or undefined: the page's whole selection
+ * (scope, row filter, list SQL) limited to the key. Run it in the page's read transaction
+ * (`inPageReadTransaction`), as a selection is.
+ */
+export async function findListedRow(db: EngineDb, prepared: PreparedPage, session: EngineSession, key: string | number): Promise<EngineRow | undefined> {
+  const compiled = compileRowQuery(prepared, session, { links: [{ field: keyFieldOf(prepared.page), value: key }] });
+  const { rows } = await sql<Record<string, unknown>>`select ${compiled.select} from ${compiled.from} where ${compiled.where} limit 1`.execute(db);
+  return rows.length ? normalizeRow(prepared, rows[0]) : undefined;
+}
+
 /** Every matching row in batches, for export; stops after maxRows. */
 export async function* iterateRows(
   db: EngineDb,
@@ -192,9 +201,7 @@ export async function findRowsByKeys(
   const parsed = keys.map((k) => parseRowKey(prepared, k)).filter((k): k is string | number => k !== undefined);
   if (!parsed.length) return [];
   const { page } = prepared;
-  const where: RawBuilder<unknown>[] = [sql`${columnRef(page, keyFieldOf(page))} in (${sql.join(parsed)})`];
-  const scopeColumn = scopeColumnOf(page.scope);
-  if (scopeColumn !== null) where.push(sql`${columnRef(page, scopeColumn)} = ${requireScopeValue(session, page.scope)}`);
+  const where: RawBuilder<unknown>[] = [sql`${columnRef(page, keyFieldOf(page))} in (${sql.join(parsed)})`, ...pageScopeConditions(prepared, session, (name) => columnRef(page, name))];
   const filtered = options.rowFilter === false ? undefined : rowFilterCondition(prepared, session);
   if (filtered) where.push(filtered);
   const select = sql.join([

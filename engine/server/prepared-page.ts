@@ -3,7 +3,7 @@ import type { FieldDefinition, PageDefinition } from '../schema/index.js';
 import { isSearchable, keyFieldOf, tableAliasOf, versionFieldOf } from '../schema/index.js';
 import type { TableColumns } from './catalog.js';
 import { EngineError } from './engine-error.js';
-import type { EngineSession } from './engine-session.js';
+import { requireScopeValue, scopeColumnOf, type EngineSession } from './engine-session.js';
 
 /**
  * A published definition that passed the catalog check, with what the engine derives from it once:
@@ -45,6 +45,30 @@ export function preparePage(page: PageDefinition, catalog: ReadonlyMap<string, T
 /** The condition of the page's row filter for this caller, if any. */
 export function rowFilterCondition(prepared: PreparedPage, session: EngineSession): RawBuilder<unknown> | undefined {
   return prepared.rowFilter?.(session, columnRef(prepared.page, keyFieldOf(prepared.page)));
+}
+
+/**
+ * The scope of a page's own rows (README: page property `scope`), as conditions on its table's
+ * columns through `column`: the scope column at the session's value, and on a page scoped by
+ * warehouse whose table also carries project_id, the session's project too: a warehouse serves
+ * several projects, and one project's users read, change or open (as the parent of a sub-page)
+ * nothing of another's. `tableColumns: false` leaves that second condition out, for rows listed by
+ * a page's own SQL, which the configurator role's row-level security keeps to the project already.
+ */
+export function pageScopeConditions(
+  prepared: PreparedPage,
+  session: EngineSession,
+  column: (name: string) => RawBuilder<unknown>,
+  options: { tableColumns?: boolean } = {},
+): RawBuilder<unknown>[] {
+  const { page } = prepared;
+  const where: RawBuilder<unknown>[] = [];
+  const scopeColumn = scopeColumnOf(page.scope);
+  if (scopeColumn !== null) where.push(sql`${column(scopeColumn)} = ${requireScopeValue(session, page.scope)}`);
+  if (page.scope === 'warehouse' && options.tableColumns !== false && tableColumns(prepared).has('project_id')) {
+    where.push(session.projectId === null ? sql`false` : sql`${column('project_id')} = ${session.projectId}`);
+  }
+  return where;
 }
 
 /** `"t"."name"`: an identifier of the definition (pattern- and catalog-checked), quoted by Kysely. */

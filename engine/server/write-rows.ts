@@ -6,7 +6,7 @@ import type { EngineDb } from './engine-db.js';
 import { EngineError } from './engine-error.js';
 import { requireScopeValue, scopeColumnOf, type EngineSession } from './engine-session.js';
 import { parseRowKey } from './page-rows.js';
-import { tableColumns, type PreparedPage } from './prepared-page.js';
+import { pageScopeConditions, tableColumns, type PreparedPage } from './prepared-page.js';
 
 const INTEGER_TYPES = ['integer', 'bigint', 'smallint'];
 
@@ -97,10 +97,7 @@ async function matchRow(
 }
 
 function keyAndScope(prepared: PreparedPage, session: EngineSession, key: string | number): RawBuilder<unknown>[] {
-  const where: RawBuilder<unknown>[] = [sql`${sql.id(keyFieldOf(prepared.page))} = ${key}`];
-  const scopeColumn = scopeColumnOf(prepared.page.scope);
-  if (scopeColumn !== null) where.push(sql`${sql.id(scopeColumn)} = ${requireScopeValue(session, prepared.page.scope)}`);
-  return where;
+  return [sql`${sql.id(keyFieldOf(prepared.page))} = ${key}`, ...pageScopeConditions(prepared, session, (name) => sql.id(name))];
 }
 
 /** A row of another scope is answered as missing, so its existence does not leak (access contract). */

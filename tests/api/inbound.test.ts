@@ -51,6 +51,7 @@ beforeAll(async () => {
     .executeTakeFirstOrThrow();
   await db.insertInto('project_warehouse').values({ project_id: project.id, warehouse_id: wh2.id }).execute();
   ownerId = (await db.insertInto('owner').values({ project_id: project.id, code: 'ACME', name: 'Acme', created_by: 't', updated_by: 't' }).returning('id').executeTakeFirstOrThrow()).id;
+  await db.insertInto('partner').values({ project_id: project.id, partner_type: 'supplier', code: 'SUP1', name: 'Supplier 1' }).execute();
   for (const code of ['SKU-A', 'SKU-B', 'SKU-C']) {
     const sku = await db
       .insertInto('sku')

@@ -181,11 +181,12 @@ describe('user grants', () => {
     });
 
     it('cannot grant a project or warehouse outside his own, nor the administrator role', async () => {
+      // Not among the choices his dropdown offers: a field error before any grant rule runs.
       const project = await grant(editor, 'userProject', { user_id: staff, project_id: ids.prj2 });
-      expect(project.statusCode).toBe(403);
-      expect(json(project)).toMatchObject({ code: 'OUT_OF_SCOPE', details: [{ field: 'project_id' }] });
+      expect(project.statusCode).toBe(400);
+      expect(json(project)).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'project_id', code: 'FIELD_FOREIGN' }] });
       const warehouse = await grant(editor, 'userWarehouse', { user_id: staff, warehouse_id: ids.wh3 });
-      expect(json(warehouse)).toMatchObject({ code: 'OUT_OF_SCOPE' });
+      expect(json(warehouse)).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'warehouse_id', code: 'FIELD_FOREIGN' }] });
       const role = await grant(editor, 'userRole', { user_id: staff, role_id: ids.administrator });
       expect(role.statusCode).toBe(403);
       expect(json(role)).toMatchObject({ code: 'GRANT_ROLE_BEYOND_REACH', details: [{ field: 'role_id' }] });

@@ -3,8 +3,9 @@ import type { RowKey } from '../../../../engine/schema/api.js';
 import {
   checkPageAgainstCatalog,
   EngineError,
-  findRowsByKeys,
+  findListedRow,
   inConfiguratorTransaction,
+  parseRowKey,
   requireAllowedSql,
   preparePage,
   readTableColumns,
@@ -110,7 +111,9 @@ export async function previewTab(
   const session = engineSessionOf(ctx);
   return engineCall(() =>
     inPreviewTransaction(ctx, parent, async (trx) => {
-      const [header] = await findRowsByKeys(trx, parent, session, [request.parentKey]);
+      // As /generic/tab: the header must be a row the (edited) parent page lists to this caller.
+      const key = parseRowKey(parent, request.parentKey);
+      const header = key === undefined ? undefined : await findListedRow(trx, parent, session, key);
       if (!header) throw new AppError('NO_RECORD');
       const links = subPage.links.map((link) => ({
         field: link.childField,

@@ -12,6 +12,7 @@ import { keyFieldOf, type FieldDefinition } from '../../../../engine/schema/inde
 import {
   compileRowQuery,
   dropdownOptions,
+  findListedRow,
   iterateRows,
   parseRowKey,
   selectPage,
@@ -21,7 +22,7 @@ import {
 import { AppError } from '../../../common/errors.js';
 import { actionRights } from '../access/rights.js';
 import { dropdownPorts, findUomOptions } from './code-master.repository.js';
-import { engine, engineSession, labelText, openPage, pageRight, readOnly, rowByKey, type GenericContext } from './generic.context.js';
+import { engine, engineSession, labelText, openPage, pageRight, readOnly, type GenericContext } from './generic.context.js';
 import { optionLabels, type OptionLabels } from './option-labels.js';
 
 /** Largest export (rows) of one call. */
@@ -137,7 +138,11 @@ export async function tabRows(ctx: GenericContext, request: TabRequest): Promise
   return engine(async () => {
     const key = parseRowKey(parent.prepared, request.parentKey);
     if (key === undefined) throw new AppError('NO_RECORD');
-    const header = await rowByKey(ctx.db, parent.prepared, session, key);
+    // The header must be a row the parent page itself lists to this caller (its scope, row filter
+    // and list SQL), whatever the sub-page: a key of another project's or warehouse's row, or of a
+    // row the page does not list, is answered as missing.
+    const header = await readOnly(ctx, parent.prepared, (trx) => findListedRow(trx, parent.prepared, session, key));
+    if (!header) throw new AppError('NO_RECORD');
     const links = subPage.links.map((link) => ({
       field: link.childField,
       value: link.parentField === keyFieldOf(parent.prepared.page) ? header._key : header[link.parentField],

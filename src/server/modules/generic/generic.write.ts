@@ -17,6 +17,7 @@ import {
   type EngineFieldError,
   type EngineRow,
   type EngineSession,
+  type ForeignCheckOptions,
   type ImportRecord,
   type PreparedPage,
   type PreparedRecord,
@@ -24,6 +25,7 @@ import {
 import { AppError } from '../../../common/errors.js';
 import type { DB } from '../../db/schema.js';
 import { inTransaction, withSavepoint } from '../../db/transaction.js';
+import { FOREIGN_ROW_FILTERS } from '../access/row-filters.js';
 import type { WriterDefinition, WriterOperation } from '../area.js';
 import { engine, engineSession, labelText, openPage, refuseReadOnly, rowByKey, type GenericContext } from './generic.context.js';
 import { optionLabels } from './option-labels.js';
@@ -49,10 +51,22 @@ function writerOf(ctx: GenericContext, prepared: PreparedPage): WriterDefinition
   return writer;
 }
 
-/** Field rules that need the database, validation SQL included, all inside the write's transaction. */
-async function databaseChecks(trx: Transaction<DB>, prepared: PreparedPage, session: EngineSession, record: PreparedRecord, key?: string | number): Promise<EngineFieldError[]> {
+/** Which rows of the access masters a foreign value may name: those the dropdowns offer. */
+const foreignRowFilter = (table: string) => FOREIGN_ROW_FILTERS.get(table);
+
+/**
+ * Field rules that need the database, validation SQL and the scope of foreign values included, all
+ * inside the write's transaction. On update, `stored` is the row as read and `ownKey` its key.
+ */
+async function databaseChecks(
+  trx: Transaction<DB>,
+  prepared: PreparedPage,
+  session: EngineSession,
+  record: PreparedRecord,
+  options: ForeignCheckOptions & { ownKey?: string | number } = {},
+): Promise<EngineFieldError[]> {
   const sqlErrors = await runValidationSql(trx, prepared, session, record);
-  const dbErrors = await checkRecordInDatabase(trx, prepared, session, record, key);
+  const dbErrors = await checkRecordInDatabase(trx, prepared, session, record, { ...options, rowFilters: foreignRowFilter });
   return [...record.errors, ...sqlErrors, ...dbErrors];
 }
 
@@ -121,7 +135,7 @@ export async function updateRowOfPage(ctx: GenericContext, request: UpdatingRequ
       const record = prepareRecord(prepared, 'update', request.record, stored);
       // Nothing changeable was sent: nothing is written and the version stays (spec section 5: unchanged data needs no save).
       if (!record.errors.length && !Object.keys(record.values).length && !Object.keys(record.unstored).length) return { row: stored };
-      throwIfFieldErrors(await databaseChecks(trx, prepared, session, record, key));
+      throwIfFieldErrors(await databaseChecks(trx, prepared, session, record, { ownKey: key, stored }));
       await saveRecord(ctx, trx, prepared, record, 'update', { key, version: request.version, old: stored });
       return { row: await rowByKey(trx, prepared, session, key) };
     });
@@ -221,8 +235,10 @@ async function saveImportedRecords(ctx: GenericContext, prepared: PreparedPage, 
       params: { ...error.params, row, name: error.field },
     });
     let inserted = 0;
+    // Foreign values found in scope once need no second look in the rows that follow.
+    const found = new Set<string>();
     for (const { row, record } of candidates) {
-      const errors = await databaseChecks(trx, prepared, session, record);
+      const errors = await databaseChecks(trx, prepared, session, record, { found });
       if (errors.length) {
         problems.push(...errors.map((e) => rowProblem(row, e)));
         continue;

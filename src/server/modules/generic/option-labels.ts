@@ -1,9 +1,10 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { FieldDefinition, PageDefinition } from '../../../../engine/schema/index.js';
-import { requireScopeValue, scopeColumnOf, type EngineSession, type PreparedPage } from '../../../../engine/server/index.js';
+import { foreignRowConditions, type EngineSession, type PreparedPage } from '../../../../engine/server/index.js';
 import type { Language } from '../../../common/languages.js';
 import type { DB } from '../../db/schema.js';
 import { translate } from '../../http/i18n.js';
+import { FOREIGN_ROW_FILTERS } from '../access/row-filters.js';
 import { findCodeMasterOptions } from './code-master.repository.js';
 
 /** A field's stored values and the texts a user sees for them, both ways. */
@@ -56,14 +57,11 @@ export async function optionLabels(
       const where: RawBuilder<unknown>[] = [];
       if (values.length) where.push(sql`cast(${value} as text) in (${sql.join(values.map((v) => key(v)))})`);
       if (labels.length) where.push(sql`cast(${label} as text) in (${sql.join(labels)})`);
-      // As the dropdown does: a table carrying the page's scope column answers within the session's scope.
-      const pageScope = scopeColumnOf(prepared.page.scope);
-      const scope = options.scope ?? (pageScope !== null && prepared.catalog.get(options.table)?.has(pageScope) ? prepared.page.scope : 'none');
-      const scopeColumn = scopeColumnOf(scope);
-      const scoped = scopeColumn === null ? sql`true` : sql`${sql.ref(`f.${scopeColumn}`)} = ${requireScopeValue(session, scope)}`;
+      // The rows the dropdown offers, no others: a label of another project's row is not turned into its id.
+      const scoped = foreignRowConditions(prepared, session, options.table, options.scope, (table) => FOREIGN_ROW_FILTERS.get(table));
       const { rows } = await sql<{ value: unknown; label: string | null }>`
         select distinct ${value} as value, cast(${label} as text) as label from ${sql.table(options.table)} as f
-        where (${sql.join(where, sql` or `)}) and ${scoped}
+        where (${sql.join(where, sql` or `)})${sql.join(scoped.map((c) => sql` and ${c}`), sql``)}
       `.execute(db);
       pairs = rows.filter((r) => r.label !== null).map((r) => ({ value: r.value, label: r.label! }));
       break;

@@ -8,6 +8,7 @@ import type { EventBus } from '../../events/events.js';
 import { hasRight } from '../access/rights.js';
 import { raiseNotification } from '../notification/notification.service.js';
 import * as repo from './inbound.repository.js';
+import { requireForeignInScope } from '../access/foreign-scope.repository.js';
 import type { AsnLineRow, AsnRow, Scope } from './inbound.repository.js';
 
 /**
@@ -242,8 +243,9 @@ export interface AsnHeaderInput {
 
 /** Creates an ASN (owner required) or changes its header; the owner can change only while the ASN is new. */
 export async function saveAsnHeader(trx: Transaction<DB>, actor: Actor, input: AsnHeaderInput): Promise<AsnRow> {
-  const owner = input.ownerCode === undefined ? undefined : await repo.findOwnerByCode(trx, actor.projectId, input.ownerCode);
-  if (input.ownerCode !== undefined && !owner) throw new AppError('NO_RECORD');
+  // Owner and supplier as the /asn page's dropdowns offer them: of the session's project, else a field error.
+  const owner = input.ownerCode === undefined ? undefined : await requireForeignInScope(trx, actor, 'owner', { code: input.ownerCode }, 'ownerCode');
+  if (input.supplierCode) await requireForeignInScope(trx, actor, 'partner', { code: input.supplierCode }, 'supplierCode');
   if (input.id === undefined) {
     if (!owner) throw new AppError('FIELD_REQUIRED', { field: 'ownerCode' });
     return repo.insertAsn(trx, {
