@@ -36,13 +36,13 @@ function sourcesOf(field: FieldDefinition): string[] {
 }
 
 /** Sources shared by every project and warehouse (the test checks the tables carry no scope column). */
-const GLOBAL_TABLES = ['currency', 'job_handler', 'app_user', 'role', 'right_verb', 'sys_module', 'job'];
+const GLOBAL_TABLES = ['currency', 'job_handler', 'app_user', 'role', 'right_verb', 'sys_module'];
 const GLOBAL_SQLS = ['sql:reasons', 'sql:module_groups', 'sql:right_modules'];
 /** Dropdowns of a page's own SQL whose values the page's writer checks (see the transfer test). */
 const WRITER_SQLS = ['sql:warehouses', 'sql:to_locations'];
 const unscoped = (source: string) => GLOBAL_SQLS.includes(source) || WRITER_SQLS.includes(source) || GLOBAL_TABLES.includes(source.split('.')[0]);
 /** Pages over global tables: their sub-pages have no scope to keep. */
-const GLOBAL_PARENT_PAGES = ['job', 'timer', 'role'];
+const GLOBAL_PARENT_PAGES = ['role'];
 
 const ALL_MODULES = ['inbound', 'inventory', 'job', 'masterdata', 'outbound', 'setup', 'transport'];
 const ALL_RIGHTS = ALL_MODULES.flatMap((m) => ['view', 'add', 'edit', 'delete'].map((a) => `${m}:${a}` as const));
@@ -70,6 +70,8 @@ interface ProjectRows {
   waveId: number;
   shipmentId: number;
   templateId: number;
+  jobId: number;
+  timerId: number;
 }
 
 let t: TestApp;
@@ -124,6 +126,16 @@ async function projectRows(projectId: number, warehouseId: number, placeWarehous
       .returning('id')
       .executeTakeFirstOrThrow();
     await trx.insertInto('import_template_column').values({ project_id: projectId, template_id: template.id, seq: 1, field_name: 'code' }).execute();
+    const job = await trx
+      .insertInto('job')
+      .values({ project_id: projectId, warehouse_id: warehouseId, name: `Job ${tag}`, handler: 'report.scheduled', cron_expression: '0 0 2 * * ?', business_type: 'report' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const timer = await trx
+      .insertInto('job')
+      .values({ project_id: projectId, warehouse_id: warehouseId, name: `Timer ${tag}`, type: 'timer', handler: 'report.scheduled', cron_expression: '0 0 3 * * ?', business_type: 'report' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     return {
       projectId,
       warehouseId,
@@ -147,6 +159,8 @@ async function projectRows(projectId: number, warehouseId: number, placeWarehous
       waveId: Number(wave.id),
       shipmentId: Number(shipment.id),
       templateId: Number(template.id),
+      jobId: Number(job.id),
+      timerId: Number(timer.id),
     };
   });
 }
@@ -169,6 +183,7 @@ function valueFor(rows: ProjectRows, source: string): number | string | undefine
     'count_plan.id': rows.planId,
     'wave.id': rows.waveId,
     'import_template.id': rows.templateId,
+    'job.id': rows.jobId,
   };
   return values[source];
 }
@@ -374,6 +389,8 @@ describe('sub-pages of another project', () => {
         pso: rows.psoId,
         shipmentOrder: rows.shipmentId,
         wave: rows.waveId,
+        job: rows.jobId,
+        timer: rows.timerId,
       }) as Record<string, number>
     )[functionCode];
 
