@@ -15,7 +15,7 @@ import { buildTestApp, createUserAccount, injectAs, json, type TestApp } from '.
  * project, and read only. Reviewed: none holds a secret or a project's own data (job run logs
  * name jobs that run for the whole installation).
  */
-const GLOBAL_READ_ONLY = ['code_master', 'currency', 'id_rule', 'inv_code', 'job', 'job_handler', 'job_param', 'job_run', 'mult_text', 'sys_module'];
+const GLOBAL_READ_ONLY = ['job_handler', 'job_run', 'sys_module'];
 
 interface Actor {
   uid: number;
@@ -46,6 +46,13 @@ describe('configurator SQL reaches only its own project', () => {
     ids.locationA = (await db.insertInto('location').values({ warehouse_id: ids.wh1, code: 'A-01', status: 'active', created_by: 'test', updated_by: 'test' }).returning('id').executeTakeFirstOrThrow()).id;
     ids.locationB2 = (await db.insertInto('location').values({ warehouse_id: ids.wh2, code: 'B2-01', status: 'active', created_by: 'test', updated_by: 'test' }).returning('id').executeTakeFirstOrThrow()).id;
     await db.insertInto('inv_code').values({ code_type: 'adjust', code: 'DAMAGE', description: 'Damage', requires_approval: true, created_by: 'test', updated_by: 'test' }).execute();
+    // One row in each table every project shares, so that a change would show.
+    await sql`insert into job_handler (name, area) values ('test.noop', 'test') on conflict do nothing`.execute(db);
+    await sql`insert into job (name, handler, cron_expression, business_type, status, created_by, updated_by) values ('nightly', 'test.noop', '0 0 2 * * ?', 'x', 'inactive', 'test', 'test')`.execute(db);
+    await sql`insert into mult_text (text_code, text_en, created_by, updated_by) values ('SCOPE_TEST', 'A', 'test', 'test')`.execute(db);
+    await sql`insert into currency (code, description, created_by, updated_by) values ('EUR', 'Euro', 'test', 'test') on conflict do nothing`.execute(db);
+    await sql`insert into id_rule (rule_code, description, created_by, updated_by) values ('SCOPE_TEST', 'x', 'test', 'test')`.execute(db);
+    await sql`insert into code_master (code_type, code, desc_en, created_by, updated_by) values ('SCOPE_TEST', 'A', 'A', 'test', 'test')`.execute(db);
     await db.insertInto('sys_param').values({ organization_id: org.id, param_code: 'SCOPE_TEST', param_value: 'A', created_by: 'test', updated_by: 'test' }).execute();
     // Project A's support ticket with a message, and one of A's inventory documents in WH1.
     const admin = await db.selectFrom('app_user').select('id').where('login_account', '=', 'admin').executeTakeFirstOrThrow();
@@ -105,27 +112,28 @@ describe('configurator SQL reaches only its own project', () => {
   }
 
   it.each([
-    'update inv_code set requires_approval = false',
-    "insert into job (name, handler, cron_expression, business_type, status) values ('every second', 'auth.purgeExpired', '* * * * * ?', 'x', 'active')",
-    "update job set status = 'active', cron_expression = '* * * * * ?'",
-    "update code_master set desc_en = 'changed by B'",
-    'delete from mult_text',
-    "update currency set code = 'XXX'",
-  ])('refuses write SQL on a table every project shares, at save and at run: %s', async (text) => {
-    const run = await runWrite(designerB, text);
-    expect(run.statusCode, run.body).toBe(403);
-    expect(json<{ code: string }>(run).code).toBe('SQL_NOT_PERMITTED');
-    // Even an administrator's configurator SQL leaves them alone: they change through their own screens.
-    expect((await runWrite(adminB, text)).statusCode).toBe(403);
-    const draft = await injectAs(t.app, designerB.token, {
-      method: 'PUT',
-      url: '/api/generic/draft',
-      payload: { moduleCode: 'attack', functionCode: 'draftWrite', content: { schemaVersion: 2, moduleCode: 'attack', functionCode: 'draftWrite', titleCode: 'T', status: 'draft', table: { name: 'sku' }, scope: 'project', fields: [{ name: 'id', labelCode: 'T', type: 'integer', editable: false }], sqls: [{ name: 'change', mode: 'write', text }], texts: { T: { en: 'T' } } } },
-    });
-    expect(draft.statusCode, draft.body).toBe(400);
-    expect(draft.body).toMatch(/permission denied/);
-    const code = await t.database.db.selectFrom('inv_code').select('requires_approval').where('code', '=', 'DAMAGE').executeTakeFirstOrThrow();
-    expect(code.requires_approval).toBe(true);
+    ['update inv_code set requires_approval = false', 'inv_code'],
+    ["update job set status = 'active', cron_expression = '* * * * * ?'", 'job'],
+    ["update code_master set desc_en = 'changed by B'", 'code_master'],
+    ['delete from mult_text', 'mult_text'],
+    ["update currency set code = 'XXX'", 'currency'],
+    ['delete from id_rule', 'id_rule'],
+  ])('changes no row every project shares: %s', async (text, table) => {
+    expect(Number((await sql<{ n: string }>`select count(*) as n from ${sql.table(table)}`.execute(t.database.db)).rows[0].n)).toBeGreaterThan(0);
+    const before = await sql<{ rows: string }>`select md5(string_agg(t::text, ',' order by t::text)) as rows from ${sql.table(table)} t`.execute(t.database.db);
+    expect(affected(await runWrite(designerB, text))).toBe(0);
+    const after = await sql<{ rows: string }>`select md5(string_agg(t::text, ',' order by t::text)) as rows from ${sql.table(table)} t`.execute(t.database.db);
+    expect(after.rows).toEqual(before.rows);
+  });
+
+  it('refuses to add a job, and lets only an administrator change what every project shares', async () => {
+    const insert = await runWrite(designerB, "insert into job (name, handler, cron_expression, business_type, status) values ('every second', 'auth.purgeExpired', '* * * * * ?', 'x', 'active')");
+    expect(insert.statusCode, insert.body).toBe(403);
+    expect(json<{ code: string }>(insert).code).toBe('SQL_NOT_PERMITTED');
+    expect(await t.database.db.selectFrom('job').select('id').where('name', '=', 'every second').execute()).toEqual([]);
+    expect((await t.database.db.selectFrom('inv_code').select('requires_approval').where('code', '=', 'DAMAGE').executeTakeFirstOrThrow()).requires_approval).toBe(true);
+
+    expect(affected(await runWrite(adminB, "update inv_code set description = 'Damaged' where code = 'DAMAGE'"))).toBe(1);
   });
 
   it("leaves project A's location in the shared warehouse to administrators", async () => {

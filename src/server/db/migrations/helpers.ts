@@ -36,8 +36,11 @@ export const CONFIGURATOR_WRITE_ROLE = 'wms_config_write';
  *   shared by several projects, so its rows are writable only when no other project uses the
  *   warehouse, or by an administrator;
  * - a table scoped by organization only: shared by every project of it, writable by administrators;
- * - a table with no scope at all (codes, currencies, texts, jobs): read only, whatever mode is asked.
+ * - a table with no scope at all (codes, currencies, texts, jobs): shared by every project, so
+ *   writable by administrators only (asked for reading, it has no row policy: every row is read).
  * Reading, writing, and the rows a write leaves behind (WITH CHECK) each have their own policy.
+ * The write privilege itself stays, so that published pages may still edit such a table (through
+ * the engine, with the page's rights), as the shipped pages do.
  * Calling it again replaces what an earlier call granted on the table.
  */
 export async function grantConfiguratorAccess<T>(
@@ -53,9 +56,10 @@ export async function grantConfiguratorAccess<T>(
     const id = sql.table(table);
     await sql`grant select on ${id} to ${read}, ${write}`.execute(db);
     await sql`revoke insert, update, delete on ${id} from ${read}, ${write}`.execute(db);
-    const scope = options.through ? await parentScope(db, table, options.through) : await tableScope(db, table);
+    const scoped = options.through ? await parentScope(db, table, options.through) : await tableScope(db, table);
     for (const policy of POLICIES) await sql`drop policy if exists ${sql.id(policy)} on ${id}`.execute(db);
-    if (scope === undefined) continue;
+    if (scoped === undefined && mode === 'read') continue;
+    const scope = scoped ?? { read: sql`true`, write: sql`configurator_is_admin()` };
     await sql`alter table ${id} enable row level security`.execute(db);
     await sql`create policy configurator_scope on ${id} for select to ${read}, ${write} using (${scope.read})`.execute(db);
     if (mode === 'read' || scope.write === undefined) continue;

@@ -4,10 +4,10 @@ import { CONFIGURATOR_READ_ROLE, CONFIGURATOR_WRITE_ROLE, grantConfiguratorAcces
 /**
  * Configurator SQL of one project changes no other project's rows: every table the configurator
  * roles reach gets the policies `grantConfiguratorAccess` now makes, keeping whether it was
- * writable. Tables without a scope become read only (inventory codes, code master, currencies,
- * texts, ID rules, jobs and their parameters), rows of a warehouse that other projects share and
- * organization-wide rows are written by administrators only, and every write is checked against
- * the policy for the row it leaves behind.
+ * writable. Rows that more than one project shares are written by administrators only: tables
+ * without a scope (inventory codes, code master, currencies, texts, ID rules, jobs and their
+ * parameters), rows of a warehouse another project uses too, and organization-wide rows; every
+ * write is checked against the policy for the row it leaves behind.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   const { rows } = await sql<{ table: string; writable: boolean }>`
