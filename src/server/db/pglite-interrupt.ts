@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { PGlite, type Extension, type PGliteOptions } from '@electric-sql/pglite';
@@ -95,15 +97,36 @@ function sharedMemoryModule(): Promise<WebAssembly.Module> {
   return compiled;
 }
 
-/** A freshly initialized cluster as PGlite dumps it, made once per process. */
+/**
+ * A freshly initialized cluster as PGlite dumps it. Making one runs initdb (seconds), so it is made
+ * once per process and kept in the system's temporary folder for this build of PGlite: databases
+ * in memory (the tests) then start from a copy.
+ */
 function freshCluster(): Promise<Blob> {
   cluster ??= (async () => {
-    const plain = await PGlite.create();
+    const wasm = fs.statSync(require.resolve('@electric-sql/pglite/pglite.wasm'));
+    const cached = path.join(os.tmpdir(), `wms-pglite-cluster-${wasm.size}-${Math.trunc(wasm.mtimeMs)}.tar`);
     try {
-      return await plain.dumpDataDir('none');
+      return new Blob([await fs.promises.readFile(cached)]);
+    } catch {
+      // Not made yet on this machine.
+    }
+    const plain = await PGlite.create();
+    let dump: Blob;
+    try {
+      dump = await plain.dumpDataDir('none');
     } finally {
       await plain.close();
     }
+    // Written aside and renamed, so a concurrent reader never sees half a file.
+    const scratch = `${cached}.${process.pid}.${Date.now()}`;
+    try {
+      await fs.promises.writeFile(scratch, new Uint8Array(await dump.arrayBuffer()));
+      await fs.promises.rename(scratch, cached);
+    } catch {
+      await fs.promises.rm(scratch, { force: true });
+    }
+    return dump;
   })();
   return cluster;
 }
