@@ -10,8 +10,8 @@ export type ConfiguratorSqlVerdict = { ok: true } | { ok: false; reason: string 
  * Functions configurator SQL may call (issue 9, item 3: parse, don't grep). Everything else is
  * refused, so no list of forbidden words can be outrun by a name nobody thought of: pg_sleep, file
  * and large-object functions, dblink, set_config/current_setting, backend signalling, advisory
- * locks and anything that could hold the embedded database (which cannot interrupt a running
- * statement) are simply absent. generate_series is absent on purpose: one call can produce
+ * locks and anything meant to hold a session are simply absent (the statement timeout ends the rest,
+ * on the embedded database too). generate_series is absent on purpose: one call can produce
  * billions of rows.
  */
 const ALLOWED_FUNCTIONS = new Set([

@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema.js';
 import { PGliteDialect } from './pglite-dialect.js';
+import { openInterruptiblePGlite } from './pglite-interrupt.js';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
@@ -49,26 +50,33 @@ export async function connectPostgres(url: string, poolSize = 10): Promise<Datab
   };
 }
 
-/** Opens embedded PGlite in `dataDir`, or in memory when `dataDir` is undefined (tests). */
+/**
+ * Opens embedded PGlite in `dataDir`, or in memory when `dataDir` is undefined (tests). Its
+ * statements end at their `statement_timeout` as on a PostgreSQL server (`pglite-interrupt.ts`).
+ */
 export async function openPGlite(dataDir: string | undefined): Promise<Database> {
   const parsers = { [DATE]: (value: string) => value };
-  let pglite: PGlite;
+  let opened: Awaited<ReturnType<typeof openInterruptiblePGlite>>;
   if (dataDir === undefined) {
-    pglite = await PGlite.create({ parsers });
+    opened = await openInterruptiblePGlite({ parsers });
   } else {
     const clusterDir = await ensureClusterDir(dataDir);
     try {
-      pglite = await PGlite.create({ dataDir: clusterDir, parsers });
+      opened = await openInterruptiblePGlite({ dataDir: clusterDir, parsers });
     } catch (error) {
       throw new DatabaseStartError(`cannot open the embedded database in ${clusterDir}: ${(error as Error).message}`);
     }
   }
-  const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
+  const { pglite, timer } = opened;
+  const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite, timer) });
   return {
     db,
     kind: 'pglite',
     version: () => serverVersion(db),
-    close: () => db.destroy(),
+    async close() {
+      await db.destroy();
+      await timer.close();
+    },
   };
 }
 

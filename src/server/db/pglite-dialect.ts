@@ -13,18 +13,32 @@ import {
 } from 'kysely';
 
 /**
+ * Runs each statement so that it ends at the `statement_timeout` in force (see
+ * `pglite-interrupt.ts`); without one, statements run to their end.
+ */
+export interface PGliteStatementTimer {
+  around<T>(statement: () => Promise<T>): Promise<T>;
+}
+
+const UNTIMED: PGliteStatementTimer = { around: (statement) => statement() };
+
+/**
  * A Kysely dialect over embedded PGlite. PGlite has a single session, so the driver hands out
  * one connection at a time: a transaction holds it from BEGIN to COMMIT and every other query
- * waits its turn. That serialization is what makes transactions from concurrent requests safe.
+ * waits its turn. That serialization is what makes transactions from concurrent requests safe,
+ * and why every statement must end by its time limit: the timer cancels one that would not.
  */
 export class PGliteDialect implements Dialect {
-  constructor(private readonly pglite: PGlite) {}
+  constructor(
+    private readonly pglite: PGlite,
+    private readonly timer: PGliteStatementTimer = UNTIMED,
+  ) {}
 
   createAdapter() {
     return new PostgresAdapter();
   }
   createDriver(): Driver {
-    return new PGliteDriver(this.pglite);
+    return new PGliteDriver(this.pglite, this.timer);
   }
   createQueryCompiler() {
     return new PostgresQueryCompiler();
@@ -35,10 +49,13 @@ export class PGliteDialect implements Dialect {
 }
 
 class PGliteConnection implements DatabaseConnection {
-  constructor(private readonly pglite: PGlite) {}
+  constructor(
+    private readonly pglite: PGlite,
+    private readonly timer: PGliteStatementTimer,
+  ) {}
 
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
-    const result = await this.pglite.query<R>(compiledQuery.sql, [...compiledQuery.parameters]);
+    const result = await this.timer.around(() => this.pglite.query<R>(compiledQuery.sql, [...compiledQuery.parameters]));
     const affected = result.affectedRows;
     return {
       rows: result.rows,
@@ -57,8 +74,11 @@ class PGliteDriver implements Driver {
   private readonly connection: PGliteConnection;
   private queue: Promise<void> = Promise.resolve();
 
-  constructor(private readonly pglite: PGlite) {
-    this.connection = new PGliteConnection(pglite);
+  constructor(
+    private readonly pglite: PGlite,
+    timer: PGliteStatementTimer,
+  ) {
+    this.connection = new PGliteConnection(pglite, timer);
   }
 
   async init(): Promise<void> {

@@ -1,4 +1,4 @@
-import { sql, type CreateTableBuilder, type Kysely } from 'kysely';
+import { sql, type CreateTableBuilder, type Kysely, type RawBuilder } from 'kysely';
 
 /** Adds the identity key and the audit columns every business table carries. */
 export function withIdAndAudit<T extends string>(table: CreateTableBuilder<T, never>) {
@@ -27,44 +27,127 @@ export const CONFIGURATOR_WRITE_ROLE = 'wms_config_write';
  * in its own migration for the business tables a configurator may touch, and never for users'
  * secrets, sessions, codes, outbox, audit, grants or definitions. The policy follows the table's
  * scope columns as they are when the migration runs: warehouse_id, project_id, organization_id
- * (each one present is matched), and for the scope tables themselves their own id.
+ * (each one present is matched), for the scope tables themselves their own id, and for a table
+ * without scope columns that belongs to a scoped parent (`through`), the parent row's scope.
+ *
+ * What a configurator of one project writes must not change another project's data:
+ * - a table with a project_id: rows of the transaction's project, new or changed alike;
+ * - a table scoped by warehouse only (locations, vehicles, handheld users): a warehouse may be
+ *   shared by several projects, so its rows are writable only when no other project uses the
+ *   warehouse, or by an administrator;
+ * - a table scoped by organization only: shared by every project of it, writable by administrators;
+ * - a table with no scope at all (codes, currencies, texts, jobs): shared by every project, so
+ *   writable by administrators only (asked for reading, it has no row policy: every row is read).
+ * Reading, writing, and the rows a write leaves behind (WITH CHECK) each have their own policy.
+ * The write privilege itself stays, so that published pages may still edit such a table (through
+ * the engine, with the page's rights), as the shipped pages do.
+ * Calling it again replaces what an earlier call granted on the table.
  */
-export async function grantConfiguratorAccess<T>(db: Kysely<T>, tables: readonly string[], mode: 'read' | 'write'): Promise<void> {
+export async function grantConfiguratorAccess<T>(
+  db: Kysely<T>,
+  tables: readonly string[],
+  mode: 'read' | 'write',
+  options: { through?: { column: string; table: string } } = {},
+): Promise<void> {
+  await createPolicyFunctions(db);
+  const read = sql.id(CONFIGURATOR_READ_ROLE);
+  const write = sql.id(CONFIGURATOR_WRITE_ROLE);
   for (const table of tables) {
     const id = sql.table(table);
-    await sql`grant select on ${id} to ${sql.id(CONFIGURATOR_READ_ROLE)}, ${sql.id(CONFIGURATOR_WRITE_ROLE)}`.execute(db);
-    if (mode === 'write') await sql`grant insert, update, delete on ${id} to ${sql.id(CONFIGURATOR_WRITE_ROLE)}`.execute(db);
-    const scope = await scopePredicate(db, table);
-    if (scope === undefined) continue;
+    await sql`grant select on ${id} to ${read}, ${write}`.execute(db);
+    await sql`revoke insert, update, delete on ${id} from ${read}, ${write}`.execute(db);
+    const scoped = options.through ? await parentScope(db, table, options.through) : await tableScope(db, table);
+    for (const policy of POLICIES) await sql`drop policy if exists ${sql.id(policy)} on ${id}`.execute(db);
+    if (scoped === undefined && mode === 'read') continue;
+    const scope = scoped ?? { read: sql`true`, write: sql`configurator_is_admin()` };
     await sql`alter table ${id} enable row level security`.execute(db);
-    await sql`drop policy if exists configurator_scope on ${id}`.execute(db);
-    await sql`create policy configurator_scope on ${id} for all to ${sql.id(CONFIGURATOR_READ_ROLE)}, ${sql.id(CONFIGURATOR_WRITE_ROLE)} using (${scope}) with check (${scope})`.execute(db);
+    await sql`create policy configurator_scope on ${id} for select to ${read}, ${write} using (${scope.read})`.execute(db);
+    if (mode === 'read' || scope.write === undefined) continue;
+    await sql`grant insert, update, delete on ${id} to ${write}`.execute(db);
+    await sql`create policy configurator_insert on ${id} for insert to ${write} with check (${scope.write})`.execute(db);
+    await sql`create policy configurator_update on ${id} for update to ${write} using (${scope.write}) with check (${scope.write})`.execute(db);
+    await sql`create policy configurator_delete on ${id} for delete to ${write} using (${scope.write})`.execute(db);
   }
 }
 
+/** Every policy name the helper has ever created (the first one applied to every command). */
+const POLICIES = ['configurator_scope', 'configurator_insert', 'configurator_update', 'configurator_delete'];
+
+type ScopeColumn = 'organization_id' | 'project_id' | 'warehouse_id';
+
 /** The transaction's scope setting, null (so no row) when it is not set. */
-function setting(name: 'organization_id' | 'project_id' | 'warehouse_id') {
+function setting(name: ScopeColumn) {
   return sql`nullif(current_setting(${sql.lit(`wms.${name}`)}, true), '')::bigint`;
 }
 
-async function scopePredicate<T>(db: Kysely<T>, table: string) {
-  switch (table) {
-    case 'organization':
-      return sql`id = ${setting('organization_id')}`;
-    case 'project':
-      return sql`id = ${setting('project_id')}`;
-    case 'warehouse':
-      return sql`id in (select pw.warehouse_id from project_warehouse pw where pw.project_id = ${setting('project_id')})`;
-  }
+interface Scope {
+  read: RawBuilder<unknown>;
+  /** Undefined: the rows are shared beyond one project, so the table stays read only. */
+  write?: RawBuilder<unknown>;
+}
+
+async function scopeColumns<T>(db: Kysely<T>, table: string): Promise<ScopeColumn[]> {
   const { rows } = await sql<{ column_name: string }>`
     select column_name from information_schema.columns
     where table_schema = current_schema() and table_name = ${table}
       and column_name in ('organization_id', 'project_id', 'warehouse_id')
   `.execute(db);
-  const columns = rows.map((r) => r.column_name as 'organization_id' | 'project_id' | 'warehouse_id').sort();
-  if (!columns.length) return undefined;
+  return rows.map((r) => r.column_name as ScopeColumn).sort();
+}
+
+function matchAll(columns: ScopeColumn[], qualifier?: string) {
   return sql.join(
-    columns.map((column) => sql`${sql.ref(column)} = ${setting(column)}`),
+    columns.map((column) => sql`${sql.ref(qualifier ? `${qualifier}.${column}` : column)} = ${setting(column)}`),
     sql` and `,
   );
+}
+
+async function tableScope<T>(db: Kysely<T>, table: string): Promise<Scope | undefined> {
+  switch (table) {
+    case 'organization':
+      return { read: sql`id = ${setting('organization_id')}` };
+    case 'project':
+      return { read: sql`id = ${setting('project_id')}` };
+    case 'warehouse':
+      return { read: sql`id in (select pw.warehouse_id from project_warehouse pw where pw.project_id = ${setting('project_id')})` };
+  }
+  const columns = await scopeColumns(db, table);
+  if (!columns.length) return undefined;
+  const read = matchAll(columns);
+  if (columns.includes('project_id')) return { read, write: read };
+  if (columns.includes('warehouse_id')) return { read, write: sql`${read} and configurator_warehouse_writable(warehouse_id)` };
+  return { read, write: sql`${read} and configurator_is_admin()` };
+}
+
+/** Rows of a child table are visible with their parent row; such tables stay read only. */
+async function parentScope<T>(db: Kysely<T>, table: string, through: { column: string; table: string }): Promise<Scope | undefined> {
+  const columns = await scopeColumns(db, through.table);
+  if (!columns.length) throw new Error(`${through.table} has no scope columns for ${table}`);
+  return {
+    read: sql`exists (select 1 from ${sql.table(through.table)} parent where parent.id = ${sql.ref(`${table}.${through.column}`)} and ${matchAll(columns, 'parent')})`,
+  };
+}
+
+/**
+ * The two questions the write policies ask, answered with their owner's rights (the configurator
+ * roles may read neither the users' administrator flag nor other projects' warehouse links):
+ * whether the transaction's user is an administrator, and whether a warehouse's rows belong to the
+ * transaction's project alone.
+ */
+async function createPolicyFunctions<T>(db: Kysely<T>): Promise<void> {
+  await sql`
+    create or replace function configurator_is_admin() returns boolean
+    language sql stable security definer set search_path = public as $$
+      select coalesce((select u.is_admin from app_user u where u.id = nullif(current_setting('wms.user_id', true), '')::bigint), false)
+    $$
+  `.execute(db);
+  await sql`
+    create or replace function configurator_warehouse_writable(warehouse bigint) returns boolean
+    language sql stable security definer set search_path = public as $$
+      select configurator_is_admin() or (
+        exists (select 1 from project_warehouse pw where pw.warehouse_id = warehouse and pw.project_id = nullif(current_setting('wms.project_id', true), '')::bigint)
+        and not exists (select 1 from project_warehouse pw where pw.warehouse_id = warehouse and pw.project_id is distinct from nullif(current_setting('wms.project_id', true), '')::bigint)
+      )
+    $$
+  `.execute(db);
 }

@@ -139,9 +139,14 @@ export async function testRunSql(
     });
     return { ok: true, columns: rows.length ? Object.keys(rows[0]) : [], rows };
   } catch (error) {
+    // Stopped at its time limit: not a fault of the text, so said as such.
+    if ((error as { code?: unknown }).code === QUERY_CANCELED) return { ok: false, columns: [], rows: [], errorCode: 'SQL_TIMEOUT', error: databaseMessage(error) };
     return { ok: false, columns: [], rows: [], errorCode: 'GENERIC_SQL_INVALID', error: databaseMessage(error) };
   }
 }
+
+/** SQLSTATE of a statement stopped by its time limit. */
+const QUERY_CANCELED = '57014';
 
 class Rollback<T> extends Error {
   constructor(readonly value: T) {

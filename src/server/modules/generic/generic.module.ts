@@ -2,10 +2,11 @@ import { defineModule } from '../area.js';
 import { genericRoutes } from './generic.routes.js';
 import * as m0010 from './migrations/0010_page_definition.js';
 import * as m0050 from './migrations/0050_configurator_sql_roles.js';
+import * as m0215 from './migrations/0215_configurator_write_scope.js';
 
 /** The engine's API over every page definition (spec section 7 "Generic"). */
 export const genericModule = defineModule({
   name: 'generic',
-  migrations: { '0010_page_definition': m0010, '0050_configurator_sql_roles': m0050 },
+  migrations: { '0010_page_definition': m0010, '0050_configurator_sql_roles': m0050, '0215_configurator_write_scope': m0215 },
   routes: genericRoutes,
 });

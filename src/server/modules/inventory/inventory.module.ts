@@ -7,6 +7,7 @@ import * as m0101 from './migrations/0101_inventory_documents.js';
 import * as m0102 from './migrations/0102_inventory_views.js';
 import * as m0103 from './migrations/0103_inventory_menu.js';
 import * as m0105 from './migrations/0105_storage_snapshot.js';
+import * as m0217 from './migrations/0217_inventory_views_invoker.js';
 import { inventoryJobs } from './inventory.jobs.js';
 import { scheduledReportJob } from './report.job.js';
 import { inventoryReportRoutes } from './report.routes.js';
@@ -21,7 +22,7 @@ import './storage.tables.js';
  */
 export const inventoryModule = defineModule({
   name: 'inventory',
-  migrations: { '0100_inventory': m0100, '0101_inventory_documents': m0101, '0102_inventory_views': m0102, '0103_inventory_menu': m0103, '0105_storage_snapshot': m0105 },
+  migrations: { '0100_inventory': m0100, '0101_inventory_documents': m0101, '0102_inventory_views': m0102, '0103_inventory_menu': m0103, '0105_storage_snapshot': m0105, '0217_inventory_views_invoker': m0217 },
   async routes(app, options) {
     await inventoryRoutes(app, options);
     await inventoryReportRoutes(app, options);

@@ -1,5 +1,6 @@
 import { defineModule } from '../area.js';
 import * as m0095 from './migrations/0095_support.js';
+import * as m0216 from './migrations/0216_support_message_scope.js';
 import { supportAttachmentRoutes } from './support.attachment.routes.js';
 import { supportRoutes } from './support.routes.js';
 import './support.reopen.js';
@@ -12,7 +13,7 @@ import './support.tables.js';
  */
 export const supportModule = defineModule({
   name: 'support',
-  migrations: { '0095_support': m0095 },
+  migrations: { '0095_support': m0095, '0216_support_message_scope': m0216 },
   async routes(app, options) {
     await supportRoutes(app, options);
     await supportAttachmentRoutes(app, options);
