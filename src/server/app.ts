@@ -19,9 +19,8 @@ import { setAfterCommitReporter } from './db/transaction.js';
 import { EventBus, type DomainEventHandler } from './events/events.js';
 import { listenForEvents } from './events/listener.js';
 import { DefinitionStore } from './definitions/definition-store.js';
-import type { AreaModule } from './modules/area.js';
-import { AreaRegistry } from './modules/area-registry.js';
-import { MODULES } from './modules/index.js';
+import type { AreaModule } from './area-kit/area.js';
+import { AreaRegistry } from './area-kit/area-registry.js';
 import { APP_VERSION } from './version.js';
 import type {} from './http/access.js';
 
@@ -29,8 +28,11 @@ export interface AppOptions {
   config: AppConfig;
   database: Database;
   logger?: FastifyServerOptions['logger'];
-  /** The business areas (default: the list of src/server/modules/index.ts; tests may add their own). */
-  modules?: readonly AreaModule[];
+  /**
+   * The business areas: the composition root hands over the list of src/server/modules/index.ts
+   * (tests may add their own). They bring routes, rights, session and right checks and row filters.
+   */
+  modules: readonly AreaModule[];
 }
 
 declare module 'fastify' {
@@ -47,7 +49,7 @@ declare module 'fastify' {
 }
 
 /** Builds the Fastify application on an open, migrated database; does not listen. */
-export async function buildApp({ config, database, logger, modules = MODULES }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, database, logger, modules }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? {
       level: config.logLevel,
@@ -77,7 +79,7 @@ export async function buildApp({ config, database, logger, modules = MODULES }: 
       for (const handler of handlers as DomainEventHandler[]) events.on(name as never, handler);
     }
   }
-  const definitions = new DefinitionStore(database.db, app.log);
+  const definitions = new DefinitionStore(database.db, app.log, areas.rowFilters());
   events.on('definition.changed', (change) => definitions.invalidate(change));
   events.on('events.resync', () => definitions.invalidate({ projectId: null, all: true }));
   app.decorate('definitions', definitions);

@@ -8,6 +8,7 @@ import { seedFirstStart } from './db/seed/seed.js';
 import { loadDemoData } from './db/seed/demo-data.js';
 import { syncDefinitionsAtStart } from './definitions/definition-sync.js';
 import { syncRightVerbs } from './modules/area-sync.js';
+import { MODULES } from './modules/index.js';
 import { syncMenuAtStart } from './db/seed/sync-menu.js';
 
 export interface RunningServer {
@@ -19,21 +20,24 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** config -> database -> migrations -> seed -> listen (DESIGN.md section 2). */
+/**
+ * config -> database -> migrations -> seed -> listen. This is the composition root: the one place
+ * (with main.ts) that knows the list of areas and hands it to the kernel.
+ */
 export async function startServer(config: AppConfig): Promise<RunningServer> {
   const releaseLock = config.databaseUrl ? () => undefined : lockDataDir(config.dataDir);
   let database: Database | undefined;
   try {
     database = config.databaseUrl ? await connectPostgres(config.databaseUrl) : await openPGlite(config.dataDir);
-    const app = await buildApp({ config, database });
-    const applied = await migrateToLatest(database.db);
+    const app = await buildApp({ config, database, modules: MODULES });
+    const applied = await migrateToLatest(database.db, MODULES);
     if (applied.length) app.log.info({ migrations: applied }, 'database migrated');
     await syncRightVerbs(database.db, app.areas);
     await syncDefinitionsAtStart(database.db, app.log, { areas: app.areas, events: app.events });
     await syncMenuAtStart(database.db, app.log);
-    const seed = await seedFirstStart(database.db, config.adminPassword);
+    const seed = await seedFirstStart(database.db, config.adminPassword, MODULES);
     if (config.demoData) {
-      const demo = await loadDemoData(database.db);
+      const demo = await loadDemoData(database.db, MODULES);
       if (demo.loaded) app.log.info({ counts: demo.counts, milliseconds: demo.milliseconds }, 'demo data loaded');
     }
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDemoData } from '../../src/server/db/seed/demo-data.js';
 import { buildTestApp, createUser, injectAs, json, type TestApp } from '../helpers/app.js';
+import { MODULES } from '../../src/server/modules/index.js';
 
 /**
  * Attachments of records through the real server (spec sections 5 and 7 `/generic/getAttachment`,
@@ -63,7 +64,7 @@ const stored = async () => Number((await t.database.db.selectFrom('attachment').
 
 beforeAll(async () => {
   t = await buildTestApp({ ATTACHMENT_LIMIT_MB: String(LIMIT_MB) });
-  await loadDemoData(t.database.db);
+  await loadDemoData(t.database.db, MODULES);
   const db = t.database.db;
   const org = await db.selectFrom('organization').select('id').executeTakeFirstOrThrow();
   await db.insertInto('project').values({ organization_id: org.id, code: 'PRJ2', name: 'Second project', created_by: 'test', updated_by: 'test' }).execute();

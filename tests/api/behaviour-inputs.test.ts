@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDemoData } from '../../src/server/db/seed/demo-data.js';
 import { buildTestApp, createUser, injectAs, json, type TestApp } from '../helpers/app.js';
+import { MODULES } from '../../src/server/modules/index.js';
 
 /** Declared behaviour inputs (/loa "generate"): checked with the field rules, all at once, before the handler. */
 let t: TestApp;
@@ -8,7 +9,7 @@ let clerk: string;
 
 beforeAll(async () => {
   t = await buildTestApp();
-  await loadDemoData(t.database.db);
+  await loadDemoData(t.database.db, MODULES);
   clerk = await createUser(t, {
     loginAccount: 'inputs1',
     rights: ['masterdata:view', 'masterdata:add', 'masterdata:edit', 'masterdata.loa:generate'],

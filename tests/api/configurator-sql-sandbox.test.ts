@@ -5,6 +5,7 @@ import { migrateToLatest } from '../../src/server/db/migrate.js';
 import { contentHash } from '../../src/server/definitions/definition-sync.js';
 import { buildTestApp, createUserAccount, injectAs, json, type TestApp } from '../helpers/app.js';
 import { onRealServer, withAdminClient } from '../helpers/database.js';
+import { MODULES } from '../../src/server/modules/index.js';
 
 /**
  * Issue 9: configurator SQL, tried the way an attacker with only the designer right would. The
@@ -225,7 +226,7 @@ describe.runIf(onRealServer)('configurator SQL sandbox, server connected as an o
     const inner = await connectPostgres(url.toString(), 5);
     const { rows } = await sql<{ rolsuper: boolean }>`select rolsuper from pg_roles where rolname = current_user`.execute(inner.db);
     expect(rows[0].rolsuper).toBe(false);
-    await migrateToLatest(inner.db);
+    await migrateToLatest(inner.db, MODULES);
     const database = {
       ...inner,
       async close() {

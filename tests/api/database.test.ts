@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedFirstStart, SEED } from '../../src/server/db/seed/seed.js';
 import { verifyPassword } from '../../src/server/modules/auth/password.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { MODULES } from '../../src/server/modules/index.js';
 
 describe('database', () => {
   let database: TestDatabase;
@@ -62,10 +63,10 @@ describe('database', () => {
   });
 
   it('seeds one organization, project, warehouse and admin once', async () => {
-    const first = await seedFirstStart(database.db, undefined);
+    const first = await seedFirstStart(database.db, undefined, MODULES);
     expect(first.seeded).toBe(true);
     expect(first.generatedAdminPassword).toMatch(/^(?=.*[a-z])(?=.*[A-Z])(?=.*\d)(?=.*[^A-Za-z0-9]).{20}$/);
-    const second = await seedFirstStart(database.db, 'Other#Passw0rd');
+    const second = await seedFirstStart(database.db, 'Other#Passw0rd', MODULES);
     expect(second).toEqual({ seeded: false });
     const admin = await database.db.selectFrom('app_user').selectAll().where('login_account', '=', 'admin').executeTakeFirstOrThrow();
     expect(admin.is_admin).toBe(true);

@@ -18,6 +18,8 @@ import { DefinitionStore } from '../../src/server/definitions/definition-store.j
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { loadLocale } from '../helpers/locales.js';
 import { lookupLocaleText } from '../../src/common/locale-tree.js';
+import { MODULES } from '../../src/server/modules/index.js';
+import { AreaRegistry } from '../../src/server/area-kit/area-registry.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const DEFINITIONS = path.join(ROOT, 'definitions');
@@ -75,9 +77,9 @@ beforeAll(async () => {
   // As at start: migrations -> definition sync -> menu sync -> seed (-> demo data).
   sync = await syncShippedDefinitions(database.db);
   await syncMenuAtStart(database.db);
-  await seedFirstStart(database.db, 'Adm1n!Passw0rd');
+  await seedFirstStart(database.db, 'Adm1n!Passw0rd', MODULES);
   baseCodes = await database.db.selectFrom('code_master').select(['code_type', 'code']).execute();
-  await loadDemoData(database.db);
+  await loadDemoData(database.db, MODULES);
   const admin = await database.db.selectFrom('app_user').select(['id', 'login_account']).where('login_account', '=', 'admin').executeTakeFirstOrThrow();
   const project = await database.db.selectFrom('project').select(['id', 'code', 'organization_id']).where('code', '=', 'PRJ1').executeTakeFirstOrThrow();
   const warehouse = await database.db.selectFrom('warehouse').select(['id', 'code']).where('code', '=', 'WH1').executeTakeFirstOrThrow();
@@ -117,7 +119,7 @@ describe('shipped definitions', () => {
 
   it.each(FILES)('%s resolves through the engine to its published shipped version', async (file) => {
     const page = readDefinition(file);
-    const store = new DefinitionStore(database.db, Fastify({ logger: false }).log);
+    const store = new DefinitionStore(database.db, Fastify({ logger: false }).log, new AreaRegistry(MODULES).rowFilters());
     const resolved = await store.resolve(session.projectId, page.moduleCode, page.functionCode);
     expect(resolved).toMatchObject({ version: 1, projectSpecific: false });
     expect(resolved.prepared.page).toEqual(page);

@@ -3,11 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { loadConfig } from '../../src/server/config.js';
 import { seedFirstStart } from '../../src/server/db/seed/seed.js';
-import { DEMO, DEMO_MARKER, gs1CheckDigit, loadDemoData, type DemoDataResult } from '../../src/server/db/seed/demo-data.js';
+import { DEMO_MARKER, loadDemoData, type DemoDataResult } from '../../src/server/db/seed/demo-data.js';
+import { DEMO, gs1CheckDigit } from '../../src/server/modules/masterdata/masterdata.demo.js';
 import { startServer } from '../../src/server/start.js';
 import { connectPostgres } from '../../src/server/db/database.js';
 import { createTestDatabase, onRealServer, type TestDatabase } from '../helpers/database.js';
 import { tempDataDir } from '../helpers/server-process.js';
+import { MODULES } from '../../src/server/modules/index.js';
 
 if (!onRealServer) {
   console.warn('skipped: the two-nodes test of the demo data needs two real PostgreSQL sessions; set TEST_DATABASE_URL to run them');
@@ -23,8 +25,8 @@ async function count(table: 'warehouse' | 'location' | 'owner' | 'sku' | 'sku_up
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  await seedFirstStart(database.db, 'Adm1n!Passw0rd');
-  first = await loadDemoData(database.db);
+  await seedFirstStart(database.db, 'Adm1n!Passw0rd', MODULES);
+  first = await loadDemoData(database.db, MODULES);
   // The load time is part of the issue's report (fast on PGlite).
   console.info(`demo data loaded on ${database.kind} in ${first.milliseconds} ms`, first.counts);
 });
@@ -137,7 +139,7 @@ describe(loadDemoData.name, () => {
 
   it('loads only once: a second run changes nothing', async () => {
     const before = { location: await count('location'), sku: await count('sku'), partner: await count('partner') };
-    const again = await loadDemoData(database.db);
+    const again = await loadDemoData(database.db, MODULES);
     expect(again.loaded).toBe(false);
     expect({ location: await count('location'), sku: await count('sku'), partner: await count('partner') }).toEqual(before);
     const marker = await database.db.selectFrom('sys_param').select('param_value').where('param_code', '=', DEMO_MARKER).execute();
@@ -147,12 +149,12 @@ describe(loadDemoData.name, () => {
   it('writes nothing when one part fails: it is one transaction', async () => {
     const other = await createTestDatabase();
     try {
-      await seedFirstStart(other.db, 'Adm1n!Passw0rd');
+      await seedFirstStart(other.db, 'Adm1n!Passw0rd', MODULES);
       // Drivers are inserted late, after warehouses, locations, SKUs and partners: refusing the
       // last one must leave none of those behind.
       const wh = await other.db.selectFrom('warehouse').select('id').executeTakeFirstOrThrow();
       await other.db.schema.alterTable('driver').addCheckConstraint('no_demo_drivers', sql`code <> 'DRV006'`).execute();
-      await expect(loadDemoData(other.db)).rejects.toThrow();
+      await expect(loadDemoData(other.db, MODULES)).rejects.toThrow();
       for (const table of ['location', 'owner', 'sku', 'partner', 'vehicle'] as const) {
         const row = await other.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
         expect(Number(row.n), table).toBe(0);
@@ -167,8 +169,8 @@ describe(loadDemoData.name, () => {
     const other = await createTestDatabase();
     const nodes = await Promise.all([connectPostgres(other.url!, 2), connectPostgres(other.url!, 2)]);
     try {
-      await seedFirstStart(other.db, 'Adm1n!Passw0rd');
-      const results = await Promise.all(nodes.map((node) => loadDemoData(node.db)));
+      await seedFirstStart(other.db, 'Adm1n!Passw0rd', MODULES);
+      const results = await Promise.all(nodes.map((node) => loadDemoData(node.db, MODULES)));
       expect(results.map((r) => r.loaded).sort()).toEqual([false, true]);
       const row = await other.db.selectFrom('sku').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
       expect(Number(row.n)).toBe(3 * DEMO.skusPerOwner);

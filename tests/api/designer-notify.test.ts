@@ -7,6 +7,7 @@ import { seedFirstStart } from '../../src/server/db/seed/seed.js';
 import type { DefinitionChange } from '../../src/server/events/events.js';
 import { ADMIN, injectAs, signIn } from '../helpers/app.js';
 import { createTestDatabase, onRealServer, type TestDatabase } from '../helpers/database.js';
+import { MODULES } from '../../src/server/modules/index.js';
 
 /**
  * Two app nodes on one PostgreSQL database (DESIGN.md section 9): a publish on one node must reach
@@ -21,10 +22,10 @@ describe.skipIf(!onRealServer)('designer: definition changes reach every app nod
   beforeAll(async () => {
     database = await createTestDatabase();
     const config = loadConfig({ LOG_LEVEL: 'silent', ADMIN_PASSWORD: ADMIN.password, DEMO_DATA: 'false', DATABASE_URL: database.url! });
-    await seedFirstStart(database.db, config.adminPassword);
+    await seedFirstStart(database.db, config.adminPassword, MODULES);
     for (let i = 0; i < 2; i += 1) {
       const node = await connectPostgres(database.url!, 3);
-      const app = await buildApp({ config, database: node, logger: false });
+      const app = await buildApp({ config, database: node, logger: false, modules: MODULES });
       await app.ready();
       nodes.push({ app, database: node });
     }

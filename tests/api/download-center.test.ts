@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDemoData } from '../../src/server/db/seed/demo-data.js';
 import { purgeExpiredDownloads } from '../../src/server/modules/download/download.service.js';
 import { buildTestApp, createUser, injectAs, json, type TestApp } from '../helpers/app.js';
+import { MODULES } from '../../src/server/modules/index.js';
 
 /**
  * The download center through the real server: the engine's export started in the background,
@@ -43,7 +44,7 @@ async function waitUntilFinished(token: string, id: number): Promise<DownloadFil
 
 beforeAll(async () => {
   t = await buildTestApp({ DOWNLOAD_DAYS: '3' });
-  await loadDemoData(t.database.db);
+  await loadDemoData(t.database.db, MODULES);
   clerk = await createUser(t, { loginAccount: 'dl-clerk', rights: ['masterdata:view'], projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] });
   otherClerk = await createUser(t, { loginAccount: 'dl-other', rights: ['masterdata:view'], projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] });
   noRight = await createUser(t, { loginAccount: 'dl-nobody', rights: ['setup.user:view'], projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] });

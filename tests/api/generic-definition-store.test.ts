@@ -9,6 +9,8 @@ import { seedFirstStart } from '../../src/server/db/seed/seed.js';
 import { DefinitionStore } from '../../src/server/definitions/definition-store.js';
 import { contentHash, syncShippedDefinitions } from '../../src/server/definitions/definition-sync.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { MODULES } from '../../src/server/modules/index.js';
+import { AreaRegistry } from '../../src/server/area-kit/area-registry.js';
 
 /** Resolution, cache and start-up sync of page definitions (issue 5, part 2; DESIGN.md section 6). */
 function page(overrides: Partial<PageDefinition> = {}): PageDefinition {
@@ -124,9 +126,9 @@ describe(DefinitionStore.name, () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    await seedFirstStart(database.db, 'Adm1n!Passw0rd');
+    await seedFirstStart(database.db, 'Adm1n!Passw0rd', MODULES);
     projectId = (await database.db.selectFrom('project').select('id').executeTakeFirstOrThrow()).id;
-    store = new DefinitionStore(database.db, log);
+    store = new DefinitionStore(database.db, log, new AreaRegistry(MODULES).rowFilters());
   });
   afterAll(async () => {
     await database?.close();

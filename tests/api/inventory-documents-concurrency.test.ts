@@ -4,6 +4,7 @@ import { loadDemoData } from '../../src/server/db/seed/demo-data.js';
 import { ledgerAgreement } from '../../src/server/modules/inventory/inventory.repository.js';
 import { buildTestApp, createUser, type TestApp } from '../helpers/app.js';
 import { onRealServer } from '../helpers/database.js';
+import { MODULES } from '../../src/server/modules/index.js';
 
 /**
  * The inventory invariants at the document level (DESIGN.md section 5), on the real PostgreSQL
@@ -35,7 +36,7 @@ beforeAll(async () => {
   if (!onRealServer) return;
   t = await buildTestApp();
   const db = t.database.db;
-  await loadDemoData(db);
+  await loadDemoData(db, MODULES);
   const project = await db.selectFrom('project').select('id').where('code', '=', 'PRJ1').executeTakeFirstOrThrow();
   warehouseId = (await db.selectFrom('warehouse').select('id').where('code', '=', 'WH1').executeTakeFirstOrThrow()).id;
   ownerId = (await db.selectFrom('owner').select('id').where('code', '=', 'ACME').where('project_id', '=', project.id).executeTakeFirstOrThrow()).id;

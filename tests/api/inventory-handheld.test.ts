@@ -7,6 +7,7 @@ import { ledgerAgreement } from '../../src/server/modules/inventory/inventory.re
 import { lotFor, receiveStock, type StockScope } from '../../src/server/modules/inventory/inventory.service.js';
 import { onRealServer } from '../helpers/database.js';
 import { buildTestApp, createUser, injectAs, json, signIn, type TestApp } from '../helpers/app.js';
+import { MODULES } from '../../src/server/modules/index.js';
 
 /**
  * The handheld move and count calls through the real server (spec section 5): a move made and
@@ -28,7 +29,7 @@ let locations: { id: number; code: string }[];
 beforeAll(async () => {
   t = await buildTestApp();
   const db = t.database.db;
-  await loadDemoData(db);
+  await loadDemoData(db, MODULES);
   admin = await signIn(t.app);
   mover = await createUser(t, { loginAccount: 'hh-mover', rights: ['inventory.move:confirm', 'inventory.cycleCount:edit'] as RightName[], projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] });
   viewer = await createUser(t, { loginAccount: 'hh-viewer', rights: ['inventory.lnvnMove:view'] as RightName[], projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] });

@@ -5,6 +5,7 @@ import { inTransaction } from '../../src/server/db/transaction.js';
 import { requestApproval } from '../../src/server/modules/inventory/document.service.js';
 import { lotFor, receiveStock, type StockScope } from '../../src/server/modules/inventory/inventory.service.js';
 import { buildTestApp, createUser, createUserAccount, injectAs, json, signIn, type TestApp } from '../helpers/app.js';
+import { MODULES } from '../../src/server/modules/index.js';
 
 /**
  * Inventory's notifications raised with the change itself: a document's approval requested tells
@@ -45,7 +46,7 @@ const COUNT: RightName[] = ['inventory.cycleCount:view', 'inventory.cycleCount:e
 beforeAll(async () => {
   t = await buildTestApp();
   const db = t.database.db;
-  await loadDemoData(db);
+  await loadDemoData(db, MODULES);
   admin = await signIn(t.app);
   // The requester (and counter) holds the approve verbs too: still never told of his own request.
   const account = await createUserAccount(t, {

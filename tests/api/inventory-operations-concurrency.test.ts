@@ -6,6 +6,7 @@ import { ledgerAgreement } from '../../src/server/modules/inventory/inventory.re
 import { lotFor, receiveStock, type StockScope } from '../../src/server/modules/inventory/inventory.service.js';
 import { buildTestApp, injectAs, json, signIn, type TestApp } from '../helpers/app.js';
 import { onRealServer } from '../helpers/database.js';
+import { MODULES } from '../../src/server/modules/index.js';
 
 /**
  * Sessions confirming moves of the same stock at the same moment (real PostgreSQL only: the
@@ -27,7 +28,7 @@ beforeAll(async () => {
   if (!onRealServer) return;
   t = await buildTestApp();
   const db = t.database.db;
-  await loadDemoData(db);
+  await loadDemoData(db, MODULES);
   admin = await signIn(t.app);
   const project = await db.selectFrom('project').select('id').where('code', '=', 'PRJ1').executeTakeFirstOrThrow();
   const warehouse = await db.selectFrom('warehouse').select('id').where('code', '=', 'WH1').executeTakeFirstOrThrow();

@@ -7,6 +7,7 @@ import { inTransaction } from '../../src/server/db/transaction.js';
 import { ledgerAgreement } from '../../src/server/modules/inventory/inventory.repository.js';
 import { lotFor, receiveStock, type StockScope } from '../../src/server/modules/inventory/inventory.service.js';
 import { buildTestApp, createUser, injectAs, json, signIn, type TestApp } from '../helpers/app.js';
+import { MODULES } from '../../src/server/modules/index.js';
 
 /**
  * The inventory operations through the real server (spec sections 4 and 5): adjustment, move,
@@ -48,7 +49,7 @@ const CLERK_RIGHTS: RightName[] = [
 beforeAll(async () => {
   t = await buildTestApp();
   const db = t.database.db;
-  await loadDemoData(db);
+  await loadDemoData(db, MODULES);
   admin = await signIn(t.app);
   clerk = await createUser(t, { loginAccount: 'inv-clerk', rights: CLERK_RIGHTS, projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] });
   approver = await createUser(t, {

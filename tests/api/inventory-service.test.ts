@@ -23,6 +23,7 @@ import {
   type StockScope,
 } from '../../src/server/modules/inventory/inventory.service.js';
 import { createTestDatabase, onRealServer, type TestDatabase } from '../helpers/database.js';
+import { MODULES } from '../../src/server/modules/index.js';
 
 if (!onRealServer) console.warn('skipped: the 8-session inventory invariant test needs real PostgreSQL sessions; set TEST_DATABASE_URL to run it');
 
@@ -35,8 +36,8 @@ let stageId: number;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  await seedFirstStart(database.db, 'Adm1n!Passw0rd');
-  await loadDemoData(database.db);
+  await seedFirstStart(database.db, 'Adm1n!Passw0rd', MODULES);
+  await loadDemoData(database.db, MODULES);
   const db = database.db;
   const project = await db.selectFrom('project').select('id').orderBy('id').executeTakeFirstOrThrow();
   const warehouse = await db.selectFrom('warehouse').select('id').where('code', '=', 'WH1').executeTakeFirstOrThrow();

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDemoData } from '../../src/server/db/seed/demo-data.js';
 import { buildTestApp, createUser, injectAs, json, type TestApp } from '../helpers/app.js';
+import { MODULES } from '../../src/server/modules/index.js';
 
 /** The master-data pages through the real generic API: sign-in, rights, scope, behaviours. */
 let t: TestApp;
@@ -10,7 +11,7 @@ let viewer: string;
 
 beforeAll(async () => {
   t = await buildTestApp();
-  await loadDemoData(t.database.db);
+  await loadDemoData(t.database.db, MODULES);
   const rights = ['masterdata:view', 'masterdata:add', 'masterdata:edit', 'masterdata.loa:generate'] as const;
   clerkWh1 = await createUser(t, { loginAccount: 'clerk1', rights: [...rights], projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] });
   clerkWh2 = await createUser(t, { loginAccount: 'clerk2', rights: [...rights], projectCodes: ['PRJ1'], warehouseCodes: ['WH2'] });

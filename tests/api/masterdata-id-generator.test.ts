@@ -10,6 +10,7 @@ import {
 } from '../../src/server/modules/masterdata/id-generator.service.js';
 import { createTestDatabase, onRealServer, type TestDatabase } from '../helpers/database.js';
 import { inTransaction } from '../../src/server/db/transaction.js';
+import { MODULES } from '../../src/server/modules/index.js';
 
 if (!onRealServer) {
   console.warn('skipped: the concurrent-sessions tests of nextDocumentNumber need two real PostgreSQL sessions; set TEST_DATABASE_URL to run them');
@@ -26,7 +27,7 @@ let projectId: number;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  await seedFirstStart(database.db, 'Adm1n!Passw0rd');
+  await seedFirstStart(database.db, 'Adm1n!Passw0rd', MODULES);
   warehouseId = (await database.db.selectFrom('warehouse').select('id').where('code', '=', 'WH1').executeTakeFirstOrThrow()).id;
   projectId = (await database.db.selectFrom('project').select('id').where('code', '=', 'PRJ1').executeTakeFirstOrThrow()).id;
   await database.db

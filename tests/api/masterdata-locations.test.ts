@@ -11,6 +11,7 @@ import { readGenerateLocationsInputs } from '../../src/server/modules/masterdata
 import { connectPostgres } from '../../src/server/db/database.js';
 import { inTransaction } from '../../src/server/db/transaction.js';
 import { createTestDatabase, onRealServer, type TestDatabase } from '../helpers/database.js';
+import { MODULES } from '../../src/server/modules/index.js';
 
 /** Generates in a transaction of its own, as a behaviour's call does. */
 function generateLocationsNow(...args: Parameters<typeof generateLocations> extends [unknown, ...infer Rest] ? Rest : never) {
@@ -26,7 +27,7 @@ let warehouseId: number;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  await seedFirstStart(database.db, 'Adm1n!Passw0rd');
+  await seedFirstStart(database.db, 'Adm1n!Passw0rd', MODULES);
   warehouseId = (await database.db.selectFrom('warehouse').select('id').where('code', '=', 'WH1').executeTakeFirstOrThrow()).id;
 });
 

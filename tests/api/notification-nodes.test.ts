@@ -8,6 +8,7 @@ import { seedFirstStart } from '../../src/server/db/seed/seed.js';
 import { ADMIN, injectAs, json, signIn } from '../helpers/app.js';
 import { createTestDatabase, onRealServer, type TestDatabase } from '../helpers/database.js';
 import { openEventStream } from '../helpers/sse.js';
+import { MODULES } from '../../src/server/modules/index.js';
 
 /** A push crosses the server (and, between nodes, the database): waits up to 10 s on a loaded machine. */
 const WAIT = { timeout: 10_000 };
@@ -25,10 +26,10 @@ describe.skipIf(!onRealServer)('notifications reach a stream on another app node
   beforeAll(async () => {
     database = await createTestDatabase();
     const config = loadConfig({ LOG_LEVEL: 'silent', ADMIN_PASSWORD: ADMIN.password, DEMO_DATA: 'false', DATABASE_URL: database.url! });
-    await seedFirstStart(database.db, config.adminPassword);
+    await seedFirstStart(database.db, config.adminPassword, MODULES);
     for (let i = 0; i < 2; i += 1) {
       const node = await connectPostgres(database.url!, 3);
-      const app = await buildApp({ config, database: node, logger: false });
+      const app = await buildApp({ config, database: node, logger: false, modules: MODULES });
       await app.listen({ port: 0, host: '127.0.0.1' });
       nodes.push({ app, database: node, url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` });
     }

@@ -15,6 +15,7 @@ import { assertTransition, statusFromLines } from '../../src/server/modules/outb
 import { createTestDatabase, onRealServer, type TestDatabase } from '../helpers/database.js';
 import { orderInvariantViolations } from '../helpers/order-invariant.js';
 import { outboundFixture, stock, type OutboundFixture } from '../helpers/outbound.js';
+import { MODULES } from '../../src/server/modules/index.js';
 
 /**
  * Never oversell (spec section 5, DESIGN.md section 5): 8 sessions on the real PostgreSQL server
@@ -124,7 +125,7 @@ async function unpick(trx: Transaction<DB>, scope: StockScope, soId: number): Pr
 beforeAll(async () => {
   database = await createTestDatabase();
   if (!onRealServer) return;
-  await seedFirstStart(database.db, 'Adm1n!Passw0rd');
+  await seedFirstStart(database.db, 'Adm1n!Passw0rd', MODULES);
   f = await outboundFixture(database.db, 'C', 4, 3);
   const warehouse = await database.db.selectFrom('warehouse').select('id').where('id', '=', f.scope.warehouseId).executeTakeFirstOrThrow();
   stageId = (await database.db.insertInto('location').values({ warehouse_id: warehouse.id, code: 'C-STAGE', location_type: 'stage' }).returning('id').executeTakeFirstOrThrow()).id;

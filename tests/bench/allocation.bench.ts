@@ -21,6 +21,7 @@ import { allocateOrders } from '../../src/server/modules/outbound/outbound.servi
 import { outboundFixture } from '../helpers/outbound.js';
 import { benchServerUrl, freshDatabase, pgbenchTps } from './pg-bench.js';
 import type { BenchReport } from './run.js';
+import { MODULES } from '../../src/server/modules/index.js';
 
 export const name = 'allocation';
 
@@ -44,8 +45,8 @@ export async function run(): Promise<BenchReport> {
   try {
     database = await connectPostgres(url, 2);
     const db = database.db;
-    await migrateToLatest(db);
-    await seedFirstStart(db, 'Bench!Passw0rd1');
+    await migrateToLatest(db, MODULES);
+    await seedFirstStart(db, 'Bench!Passw0rd1', MODULES);
     const f = await outboundFixture(db, 'B', SKUS, 4);
 
     // Stock: two lots of every SKU, each in two locations (one a pick face), 100 each.

@@ -32,6 +32,7 @@ import {
 } from '../../src/server/modules/inventory/inventory.service.js';
 import { benchServerUrl, freshDatabase, pgbenchTps } from './pg-bench.js';
 import type { BenchReport } from './run.js';
+import { MODULES } from '../../src/server/modules/index.js';
 
 export const name = 'inventory';
 
@@ -49,9 +50,9 @@ export async function run(): Promise<BenchReport> {
   try {
     database = await connectPostgres(url, 2);
     const db = database.db;
-    await migrateToLatest(db);
-    await seedFirstStart(db, 'Bench!Passw0rd1');
-    await loadDemoData(db);
+    await migrateToLatest(db, MODULES);
+    await seedFirstStart(db, 'Bench!Passw0rd1', MODULES);
+    await loadDemoData(db, MODULES);
     const project = await db.selectFrom('project').select('id').orderBy('id').executeTakeFirstOrThrow();
     const warehouse = await db.selectFrom('warehouse').select('id').where('code', '=', 'WH1').executeTakeFirstOrThrow();
     const scope: StockScope = { projectId: project.id, warehouseId: warehouse.id, operator: 'bench' };

@@ -29,6 +29,7 @@ import type { DB } from '../../src/server/db/schema.js';
 import { seedFirstStart } from '../../src/server/db/seed/seed.js';
 import { syncShippedDefinitions } from '../../src/server/definitions/definition-sync.js';
 import type { BenchReport } from './run.js';
+import { MODULES } from '../../src/server/modules/index.js';
 
 export const name = 'selection';
 
@@ -66,9 +67,9 @@ export async function run(): Promise<BenchReport> {
     database = await connectPostgres(url.toString(), 4);
     const db = database.db;
     // As at start: migrations -> definition sync -> seed.
-    await migrateToLatest(db);
+    await migrateToLatest(db, MODULES);
     await syncShippedDefinitions(db);
-    await seedFirstStart(db, ADMIN_PASSWORD);
+    await seedFirstStart(db, ADMIN_PASSWORD, MODULES);
     const session = await adminSession(db);
 
     const fillStarted = performance.now();
@@ -206,7 +207,7 @@ interface EngineSide {
 /** Through `POST /api/generic/selection`, signed in as the administrator; undefined when the app cannot answer it. */
 async function httpSide(database: Database, page: PageDefinition): Promise<EngineSide | undefined> {
   const config = loadConfig({ LOG_LEVEL: 'silent', ADMIN_PASSWORD, DEMO_DATA: 'false' });
-  const app = await buildApp({ config, database, logger: false });
+  const app = await buildApp({ config, database, logger: false, modules: MODULES });
   await app.ready();
   const body = { moduleCode: page.moduleCode, functionCode: page.functionCode, conditions: CONDITIONS, sort: SORT, page: PAGE, pageSize: PAGE_SIZE };
   const login = await app.inject({ method: 'POST', url: '/api/user/login', payload: { loginAccount: 'admin', password: ADMIN_PASSWORD } });

@@ -46,7 +46,7 @@ export async function buildTestApp(
   await syncRightVerbs(database.db, areas);
   await syncShippedDefinitions(database.db, undefined, { areas });
   await syncMenuAtStart(database.db);
-  await seedFirstStart(database.db, config.adminPassword);
+  await seedFirstStart(database.db, config.adminPassword, modules);
   const app = await buildApp({ config, database, logger: options.logger ?? false, modules });
   options.beforeReady?.(app);
   await app.ready();

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import pg from 'pg';
 import { connectPostgres, openPGlite, type Database } from '../../src/server/db/database.js';
 import { migrateToLatest } from '../../src/server/db/migrate.js';
+import { MODULES } from '../../src/server/modules/index.js';
 
 /** True when the suite runs against the real PostgreSQL server (TEST_DATABASE_URL is set). */
 export const onRealServer = Boolean(process.env.TEST_DATABASE_URL);
@@ -35,7 +36,7 @@ export async function createTestDatabase(options: { migrate?: boolean } = {}): P
       },
     };
   }
-  if (options.migrate !== false) await migrateToLatest(database.db);
+  if (options.migrate !== false) await migrateToLatest(database.db, MODULES);
   return database;
 }
 

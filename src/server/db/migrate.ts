@@ -1,14 +1,14 @@
 import { Migrator, type Kysely } from 'kysely';
 import type { DB } from './schema.js';
-import { AreaRegistry } from '../modules/area-registry.js';
-import type { AreaModule } from '../modules/area.js';
-import { MODULES } from '../modules/index.js';
+import { AreaRegistry } from '../area-kit/area-registry.js';
+import type { AreaModule } from '../area-kit/area.js';
 
 /**
  * Runs every pending migration of every area (each area declares its own in its module); names
- * sort in the order they run across areas. On PostgreSQL they all run in one transaction.
+ * sort in the order they run across areas. On PostgreSQL they all run in one transaction. The
+ * composition root (start.ts) hands over the module list.
  */
-export async function migrateToLatest(db: Kysely<DB>, modules: readonly AreaModule[] = MODULES): Promise<string[]> {
+export async function migrateToLatest(db: Kysely<DB>, modules: readonly AreaModule[]): Promise<string[]> {
   const migrations = new AreaRegistry(modules).migrations();
   const migrator = new Migrator({
     db,

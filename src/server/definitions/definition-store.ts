@@ -1,8 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { loadPageDefinition } from '../../../engine/schema/index.js';
-import { ROW_FILTERS } from '../modules/access/row-filters.js';
-import { checkPageAgainstCatalog, preparePage, readTableColumns, type PreparedPage } from '../../../engine/server/index.js';
+import { checkPageAgainstCatalog, preparePage, readTableColumns, type PreparedPage, type RowFilter } from '../../../engine/server/index.js';
 import { AppError } from '../../common/errors.js';
 import type { DB } from '../db/schema.js';
 import type { DefinitionChange } from '../events/events.js';
@@ -26,6 +25,8 @@ export class DefinitionStore {
   constructor(
     private readonly db: Kysely<DB>,
     private readonly log: FastifyBaseLogger,
+    /** The row filters a definition may name, as the areas contribute them (AreaRegistry.rowFilters). */
+    private readonly rowFilters: ReadonlyMap<string, RowFilter>,
   ) {}
 
   /** Throws MODULE_NOT_FOUND when nothing is published (spec section 8: an unknown screen). */
@@ -75,7 +76,7 @@ export class DefinitionStore {
       this.db,
       tables.filter((t): t is string => t !== undefined),
     );
-    return { prepared: preparePage(page, catalog, ROW_FILTERS), version: stored.version, projectSpecific: stored.projectId !== null };
+    return { prepared: preparePage(page, catalog, this.rowFilters), version: stored.version, projectSpecific: stored.projectId !== null };
   }
 }
 

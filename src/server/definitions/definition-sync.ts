@@ -8,7 +8,7 @@ import { checkPageAgainstCatalog } from '../../../engine/server/index.js';
 import { stableStringify } from '../../common/designer/stable-json.js';
 import type { DB } from '../db/schema.js';
 import type { EventBus } from '../events/events.js';
-import type { AreaRegistry } from '../modules/area-registry.js';
+import type { AreaRegistry } from '../area-kit/area-registry.js';
 import { findLatestShipped, insertShippedVersion } from './page-definition.repository.js';
 import { inTransaction } from '../db/transaction.js';
 import { ensureDeclaredIndexes } from './definition-indexes.js';

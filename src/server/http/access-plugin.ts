@@ -1,14 +1,9 @@
 import fp from 'fastify-plugin';
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
-import type { Kysely } from 'kysely';
 import { AppError } from '../../common/errors.js';
 import { isLanguage } from '../../common/languages.js';
-import type { DB } from '../db/schema.js';
-import { findActiveSession } from '../modules/auth/session.repository.js';
-import { sha256 } from '../modules/auth/tokens.js';
-import { hasRight } from '../modules/access/rights.js';
-import type { AccessScope, RightName, RouteAccess, SessionUser } from './access.js';
+import type { AccessScope, RouteAccess, SessionUser } from './access.js';
 import { parseRightName } from '../../common/rights.js';
 
 
@@ -37,27 +32,6 @@ export function bearerToken(request: FastifyRequest): string | undefined {
   if (!header) return undefined;
   const match = /^Bearer\s+([A-Za-z0-9_-]{20,200})\s*$/i.exec(header);
   return match?.[1];
-}
-
-/** Resolves a bearer token to the session's user, or undefined when it opens no live session. */
-export async function resolveSessionUser(db: Kysely<DB>, token: string): Promise<(SessionUser & { language: string; expiresAt: Date }) | undefined> {
-  const row = await findActiveSession(db, sha256(token));
-  if (!row) return undefined;
-  return {
-    sessionId: row.sessionId,
-    userId: row.userId,
-    loginAccount: row.loginAccount,
-    displayName: row.displayName,
-    isAdmin: row.isAdmin,
-    organizationId: row.projectOrganizationId ?? row.warehouseOrganizationId,
-    projectId: row.projectId,
-    projectCode: row.projectCode,
-    warehouseId: row.warehouseId,
-    warehouseCode: row.warehouseCode,
-    simulatedBy: row.simulatedUserId === null ? null : row.ownerUserId,
-    language: row.language,
-    expiresAt: new Date(row.expiresAt),
-  };
 }
 
 /** The session's user; throws 401 on a route that was (wrongly) left without a session. */
@@ -119,11 +93,6 @@ export function assertInScope(
   if (outside) throw new AppError(options.hide === false ? 'OUT_OF_SCOPE' : 'NO_RECORD');
 }
 
-/** Throws FORBIDDEN unless the caller holds the right (for services that decide on the data). */
-export async function requireRight(db: Kysely<DB>, user: SessionUser, right: RightName): Promise<void> {
-  if (!(await hasRight(db, user, right))) throw new AppError('FORBIDDEN', { right });
-}
-
 function describeRoute(route: RouteOptions): string {
   return `${Array.isArray(route.method) ? route.method.join(',') : route.method} ${route.url}`;
 }
@@ -140,6 +109,9 @@ async function accessPlugin(app: FastifyInstance): Promise<void> {
   await app.register(fastifyRateLimit, { global: false, hook: 'preHandler' });
 
   app.decorateRequest('user', undefined);
+  // Who the caller is and what they may do are the areas' business (auth and access contribute them
+  // through their modules); this plugin only enforces what each route declares.
+  const { sessions, rightChecker } = app.areas;
   const apiRoutes: DeclaredRoute[] = [];
   app.decorate('apiRoutes', apiRoutes);
 
@@ -155,6 +127,8 @@ async function accessPlugin(app: FastifyInstance): Promise<void> {
       throw new Error(`route ${describeRoute(route)} declares no config.access: every API route must say who may call it`);
     }
     if (!isValidAccess(access)) throw new Error(`route ${describeRoute(route)} has an invalid config.access: ${JSON.stringify(access)}`);
+    if (!('public' in access) && !sessions) throw new Error(`route ${describeRoute(route)} needs a session, but no area resolves sessions`);
+    if ('right' in access && !rightChecker) throw new Error(`route ${describeRoute(route)} needs a right, but no area checks rights`);
     for (const method of Array.isArray(route.method) ? route.method : [route.method]) apiRoutes.push({ method, url: route.url, access });
   });
 
@@ -164,7 +138,7 @@ async function accessPlugin(app: FastifyInstance): Promise<void> {
     if (!access || 'public' in access) return;
     const token = bearerToken(request);
     if (!token) throw new AppError('UNAUTHENTICATED');
-    const user = await resolveSessionUser(app.database.db, token);
+    const user = await sessions?.resolve(app.database.db, token);
     if (!user) throw new AppError('UNAUTHENTICATED');
     const { language, expiresAt: _expiresAt, ...sessionUser } = user;
     request.user = sessionUser;
@@ -176,7 +150,7 @@ async function accessPlugin(app: FastifyInstance): Promise<void> {
       return;
     }
     if ('right' in access) {
-      await requireRight(app.database.db, sessionUser, access.right);
+      if (!(await rightChecker?.hasRight(app.database.db, sessionUser, access.right))) throw new AppError('FORBIDDEN', { right: access.right });
       // The scope must exist before the route runs; services then filter by it (scopeFilter).
       scopeFilter(sessionUser, access.scope);
     }

@@ -6,6 +6,7 @@ import { inTransaction } from '../../../src/server/db/transaction.js';
 import { lotFor, receiveStock, type StockScope } from '../../../src/server/modules/inventory/inventory.service.js';
 import { dayInZone } from '../../../src/server/modules/inventory/storage.repository.js';
 import { buildTestApp, createUser, injectAs, json, signIn, type TestApp } from '../../helpers/app.js';
+import { MODULES } from '../../../src/server/modules/index.js';
 
 /**
  * The inventory area's job handlers run through "run now": the storage snapshot for billing (as of
@@ -34,7 +35,7 @@ interface Item {
 beforeAll(async () => {
   t = await buildTestApp({ JOB_SCHEDULER: 'true' });
   const db = t.database.db;
-  await loadDemoData(db);
+  await loadDemoData(db, MODULES);
   admin = await signIn(t.app);
   const project = await db.selectFrom('project').select('id').where('code', '=', 'PRJ1').executeTakeFirstOrThrow();
   const warehouse = await db.selectFrom('warehouse').select(['id', 'time_zone']).where('code', '=', 'WH1').executeTakeFirstOrThrow();

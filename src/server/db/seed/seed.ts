@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../schema.js';
-import { generatePassword, hashPassword } from '../../modules/auth/password.js';
+import type { AreaModule } from '../../area-kit/area.js';
+import { AreaRegistry } from '../../area-kit/area-registry.js';
 import { inTransaction } from '../transaction.js';
 
 export interface SeedResult {
@@ -17,10 +18,15 @@ export const SEED = {
   admin: { login_account: 'admin', display_name: 'Administrator' },
 } as const;
 
-/** First start on an empty database: one organization, project, warehouse and the administrator. */
-export async function seedFirstStart(db: Kysely<DB>, adminPassword: string | undefined): Promise<SeedResult> {
-  const generated = adminPassword ? undefined : generatePassword();
-  const passwordHash = await hashPassword(adminPassword ?? generated!);
+/**
+ * First start on an empty database: one organization, project, warehouse and the administrator,
+ * whose password is hashed by the area that keeps passwords (it contributes `passwords`).
+ */
+export async function seedFirstStart(db: Kysely<DB>, adminPassword: string | undefined, modules: readonly AreaModule[]): Promise<SeedResult> {
+  const passwords = new AreaRegistry(modules).passwords;
+  if (!passwords) throw new Error('no area keeps passwords: the administrator cannot be seeded');
+  const generated = adminPassword ? undefined : passwords.generatePassword();
+  const passwordHash = await passwords.hashPassword(adminPassword ?? generated!);
   return inTransaction(db, async (trx) => {
     const existing = await trx.selectFrom('organization').select('id').limit(1).executeTakeFirst();
     if (existing) return { seeded: false };

@@ -1,7 +1,9 @@
 import type { Kysely } from 'kysely';
 import { parseRightName, RIGHT_ACTIONS, isRightAction, type ParsedRight as ParsedRightName, type RightAction, type RightName } from '../../../common/rights.js';
 import type { DB } from '../../db/schema.js';
+import { AppError } from '../../../common/errors.js';
 import type { SessionUser } from '../../http/access.js';
+import type { RightChecker } from '../area.js';
 import { findUserPermissions, userHoldsVerb, type PermissionRow } from './access.repository.js';
 
 export interface ParsedRight extends ParsedRightName {
@@ -71,3 +73,11 @@ export async function hasRight(db: Kysely<DB>, user: Pick<SessionUser, 'userId' 
   const parsed = parseRight(right);
   return rowsGrant(await findUserPermissions(db, user.userId, parsed.module), parsed);
 }
+
+/** Throws FORBIDDEN unless the caller holds the right (for services that decide on the data). */
+export async function requireRight(db: Kysely<DB>, user: SessionUser, right: RightName): Promise<void> {
+  if (!(await hasRight(db, user, right))) throw new AppError('FORBIDDEN', { right });
+}
+
+/** What the access area contributes to the access check of every request. */
+export const rightChecker: RightChecker = { hasRight };

@@ -3,7 +3,7 @@ import type { PageDefinition } from '../../../../engine/schema/index.js';
 import { AppError } from '../../../common/errors.js';
 import type { DB } from '../../db/schema.js';
 import { findUserProjects } from '../access/access.repository.js';
-import { requireRight } from '../../http/access-plugin.js';
+import { requireRight } from '../access/rights.js';
 import { insertDesignerAudit } from './designer-audit.repository.js';
 import { contentHash, projectOf, requirePublishable, type DesignerContext } from './designer.context.js';
 import {

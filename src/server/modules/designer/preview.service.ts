@@ -15,7 +15,7 @@ import {
   type PreparedPage,
 } from '../../../../engine/server/index.js';
 import { AppError, isErrorCode } from '../../../common/errors.js';
-import { requireRight } from '../../http/access-plugin.js';
+import { requireRight } from '../access/rights.js';
 import { ROW_FILTERS } from '../access/row-filters.js';
 import type { ResolvedPage } from '../../definitions/definition-store.js';
 import { problemsAsDetails, type DesignerContext } from './designer.context.js';

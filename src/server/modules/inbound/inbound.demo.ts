@@ -1,5 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/schema.js';
+import type { DemoDataProvider } from '../area.js';
+import { DEMO } from '../masterdata/masterdata.demo.js';
 import * as repo from './inbound.repository.js';
 import {
   cancelAsn,
@@ -93,3 +95,11 @@ export async function loadInboundDemo(trx: Transaction<DB>, projectId: number, w
 
   return asns.length;
 }
+
+/** Inbound work in every ASN status, made through the services so the stock ledger agrees. In the demo's first warehouse, for its first owner. */
+export const inboundDemo: DemoDataProvider = {
+  async load(trx, { projectId }) {
+    const warehouse = await trx.selectFrom('warehouse').select('id').where('code', '=', DEMO.warehouses[0].code).executeTakeFirstOrThrow();
+    return { asn: await loadInboundDemo(trx, projectId, warehouse.id, DEMO.owners[0].code) };
+  },
+};

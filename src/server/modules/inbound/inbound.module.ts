@@ -1,4 +1,5 @@
 import { defineModule } from '../area.js';
+import { inboundDemo } from './inbound.demo.js';
 import * as m0110 from './migrations/0110_inbound.js';
 import { inboundBehaviours } from './inbound.behaviours.js';
 import { reopenClosedAsn } from './inbound.repository.js';
@@ -25,5 +26,6 @@ export const inboundModule = defineModule({
   // Receipts and putaway tasks are written with the stock they describe, by the service only.
   serviceOnlyTables: ['receipt', 'receipt_line', 'putaway_task', 'asn_carton'],
   // A support ticket's approved request reopens a closed ASN (spec section 7 sendSupportA01ReopenASN).
+  demoData: inboundDemo,
   supportReopeners: [{ kind: 'asn', reopen: (trx, request) => reopenClosedAsn(trx, request.projectId, request.number, request.by) }],
 });

@@ -3,6 +3,7 @@ import * as m0020 from './migrations/0020_masterdata.js';
 import * as m0021 from './migrations/0021_id_rules.js';
 import * as m0022 from './migrations/0022_code_master_base.js';
 import { generateLocationsBehaviour } from './masterdata.behaviours.js';
+import { masterdataDemo } from './masterdata.demo.js';
 import './masterdata.tables.js';
 
 /**
@@ -16,4 +17,5 @@ export const masterdataModule = defineModule({
   migrations: { '0020_masterdata': m0020, '0021_id_rules': m0021, '0022_code_master_base': m0022 },
   behaviours: [generateLocationsBehaviour],
   rights: [{ right: 'masterdata.loa:generate', labelCode: 'md.verb.generateLocations' }],
+  demoData: masterdataDemo,
 });

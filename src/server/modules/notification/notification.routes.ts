@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { RightName } from '../../../common/rights.js';
-import { bearerToken, requireUser, resolveSessionUser } from '../../http/access-plugin.js';
+import { bearerToken, requireUser } from '../../http/access-plugin.js';
+import { resolveSessionUser } from '../auth/auth.sessions.js';
 import { ErrorBodySchema, IdSchema } from '../../http/schemas.js';
 import { inTransaction } from '../../db/transaction.js';
 import { latestNotifications, listNotifications, raiseNotification, readAllNotifications, readNotification } from './notification.service.js';

@@ -1,5 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/schema.js';
+import type { DemoDataProvider } from '../area.js';
+import { DEMO } from '../masterdata/masterdata.demo.js';
 import { allocateOrders, endOrders } from './outbound.service.js';
 import { confirmPick, pickTasks } from './pick.service.js';
 import { confirmPsos } from './pso.behaviours.js';
@@ -78,3 +80,11 @@ export async function loadOutboundDemo(trx: Transaction<DB>, projectId: number, 
   await addOrdersToShipment(trx, actor, shipment, [allocated, partial]);
   return ids.length + 1;
 }
+
+/** Sales orders in every status reachable before picking, allocated from the stock the inbound part put away. In the demo's first warehouse, for its first owner. */
+export const outboundDemo: DemoDataProvider = {
+  async load(trx, { projectId }) {
+    const warehouse = await trx.selectFrom('warehouse').select('id').where('code', '=', DEMO.warehouses[0].code).executeTakeFirstOrThrow();
+    return { so: await loadOutboundDemo(trx, projectId, warehouse.id, DEMO.owners[0].code) };
+  },
+};

@@ -1,4 +1,5 @@
 import { defineModule } from '../area.js';
+import { outboundDemo } from './outbound.demo.js';
 import * as m0120 from './migrations/0120_outbound.js';
 import * as m0121 from './migrations/0121_wave_pick.js';
 import * as m0122 from './migrations/0122_outbound_documents.js';
@@ -57,4 +58,5 @@ export const outboundModule = defineModule({
     { right: 'outbound.pick:confirm', labelCode: 'outbound.verb.pick' },
   ],
   serviceOnlyTables: ['so_allocation', 'wave', 'pick_task'],
+  demoData: outboundDemo,
 });

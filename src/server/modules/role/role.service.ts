@@ -2,9 +2,9 @@ import type { Kysely } from 'kysely';
 import { AppError } from '../../../common/errors.js';
 import type { DB } from '../../db/schema.js';
 import type { RightAction, SessionUser } from '../../http/access.js';
-import { requireProject, requireRight } from '../../http/access-plugin.js';
+import { requireProject } from '../../http/access-plugin.js';
 import { findUserPermissions, insertAuditLog } from '../access/access.repository.js';
-import { rowsGrant } from '../access/rights.js';
+import { requireRight, rowsGrant } from '../access/rights.js';
 import { paging } from '../user/user.service.js';
 import { replaceGrants, userHasProject } from '../user/user.repository.js';
 import {

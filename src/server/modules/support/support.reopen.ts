@@ -30,7 +30,7 @@ export interface SupportReopener {
   reopen(trx: Transaction<DB>, request: ReopenRequest): Promise<ReopenOutcome>;
 }
 
-declare module '../area.js' {
+declare module '../../area-kit/area.js' {
   interface AreaModule {
     /** Kinds of documents this area reopens when a support request to reopen one is approved. */
     supportReopeners?: SupportReopener[];
