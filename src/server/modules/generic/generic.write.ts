@@ -69,7 +69,9 @@ async function databaseChecks(
 ): Promise<EngineFieldError[]> {
   const sqlErrors = await runValidationSql(trx, prepared, session, record);
   const codeMaster = (codeType: string) => findCodeMasterOptions(trx, codeType, session.language as Language);
-  const dbErrors = await checkRecordInDatabase(trx, prepared, session, record, { codeMaster, ...options, rowFilters: foreignRowFilter });
+  // A field its validation SQL already refused gets no second error.
+  const failed = new Set([...record.failed, ...sqlErrors.map((e) => e.field)]);
+  const dbErrors = await checkRecordInDatabase(trx, prepared, session, { ...record, failed }, { codeMaster, ...options, rowFilters: foreignRowFilter });
   return [...record.errors, ...sqlErrors, ...dbErrors];
 }
 
