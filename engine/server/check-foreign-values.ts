@@ -1,9 +1,11 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { FieldDefinition, PageScope } from '../schema/index.js';
+import { bindNamedSql } from './bind-named-sql.js';
 import type { BoundValue } from './coerce-field-value.js';
-import type { EngineDb } from './engine-db.js';
+import { configuratorSqlFailure, enterConfiguratorRole, requireAllowedSql } from './configurator-sql.js';
+import type { EngineDb, EngineTransaction } from './engine-db.js';
 import type { EngineFieldError } from './engine-error.js';
-import type { EngineSession } from './engine-session.js';
+import { sessionSqlParams, type EngineSession } from './engine-session.js';
 import { foreignRowConditions, type ForeignRowFilters } from './foreign-rows.js';
 import type { PreparedPage } from './prepared-page.js';
 import type { PreparedRecord } from './prepare-record.js';
@@ -35,6 +37,8 @@ export interface ForeignCheckOptions {
   stored?: Record<string, unknown>;
   /** Shared by the rows of one import: foreign table values already found in scope. */
   found?: Set<string>;
+  /** The codes a code-master dropdown offers the caller (the application's port); without it, such values are not checked. */
+  codeMaster?: (codeType: string, session: EngineSession) => Promise<Array<{ value: unknown }>>;
 }
 
 /**
@@ -42,16 +46,15 @@ export interface ForeignCheckOptions {
  * field that names a foreign table (its dropdown's table or its `foreign` rule) must be one the
  * field's dropdown would offer this caller, found in the table under the same scope, project,
  * warehouse and row filter conditions (`foreignRowConditions`). Anything else is FIELD_FOREIGN, one
- * error per field, all returned at once. Code-master and static choices name no scoped rows; a
- * dropdown of the page's own SQL runs under row-level security that may be narrower than what the
- * page's rules allow (another warehouse of the project), so its values are left to the page's
- * writer and validation SQL.
+ * error per field, all returned at once. A field whose dropdown is the page's own SQL takes only a
+ * value that SQL offers, run as the dropdown runs it (`sqlOffers`); a code-master or static list
+ * only one of its codes.
  */
 export async function checkForeignValues(
-  trx: EngineDb,
+  trx: EngineTransaction,
   prepared: PreparedPage,
   session: EngineSession,
-  record: Pick<PreparedRecord, 'values' | 'unstored' | 'failed'>,
+  record: Pick<PreparedRecord, 'values' | 'unstored' | 'merged' | 'failed'>,
   rowFilters: ForeignRowFilters | undefined,
   options: ForeignCheckOptions = {},
 ): Promise<EngineFieldError[]> {
@@ -61,6 +64,14 @@ export async function checkForeignValues(
     const field = prepared.fieldsByName.get(name);
     if (!field) continue;
     if (options.stored && sameValue(options.stored[name], value)) continue;
+    if (!(await listOffers(prepared, session, field, value, options))) {
+      errors.push({ field: name, code: 'FIELD_FOREIGN', params: { list: field.options!.type === 'codeMaster' ? field.options!.codeType : field.name } });
+      continue;
+    }
+    if (field.options?.type === 'sql' && !(await sqlOffers(trx, prepared, session, field, value, record.merged))) {
+      errors.push({ field: name, code: 'FIELD_FOREIGN', params: { sql: field.options.sql } });
+      continue;
+    }
     let refused: TableSource | undefined;
     for (const source of tableSourcesOf(field)) {
       const key = `${source.table}\u0000${source.column}\u0000${source.scope ?? ''}\u0000${String(value)}`;
@@ -75,6 +86,53 @@ export async function checkForeignValues(
     if (refused) errors.push({ field: name, code: 'FIELD_FOREIGN', params: { table: refused.table } });
   }
   return errors;
+}
+
+/** A static or code-master dropdown offers the value (true for a field of another kind of dropdown). */
+async function listOffers(prepared: PreparedPage, session: EngineSession, field: FieldDefinition, value: BoundValue, options: ForeignCheckOptions): Promise<boolean> {
+  const list = field.options;
+  if (list?.type === 'static') return list.items.some((item) => sameValue(item.value, value));
+  if (list?.type !== 'codeMaster' || !options.codeMaster) return true;
+  const key = `codeMaster\u0000${list.codeType}\u0000${String(value)}`;
+  if (options.found?.has(key)) return true;
+  const offered = (await options.codeMaster(list.codeType, session)).some((o) => sameValue(o.value, value));
+  if (offered) options.found?.add(key);
+  return offered;
+}
+
+/**
+ * The field's dropdown SQL offers the value: the SQL runs as the dropdown runs it (same configurator
+ * read role, scope settings, the record's values and the session's names as parameters, no search),
+ * wrapped as a subquery filtered by its value column, in a savepoint of the write's transaction that
+ * is rolled back afterwards to restore the engine's role.
+ */
+async function sqlOffers(
+  trx: EngineTransaction,
+  prepared: PreparedPage,
+  session: EngineSession,
+  field: FieldDefinition,
+  value: BoundValue,
+  merged: Record<string, BoundValue>,
+): Promise<boolean> {
+  if (field.options?.type !== 'sql') return true;
+  const sqlName = field.options.sql;
+  const named = (prepared.page.sqls ?? []).find((s) => s.name === sqlName);
+  if (!named) return false;
+  await requireAllowedSql(named.name, named.text, 'read');
+  const params: Record<string, unknown> = { search: null };
+  for (const f of prepared.page.fields) params[f.name] = merged[f.name] ?? null;
+  Object.assign(params, sessionSqlParams(session));
+  await sql`savepoint engine_foreign_sql`.execute(trx);
+  try {
+    await enterConfiguratorRole(trx, session, 'read');
+    const { rows } = await sql`select 1 from (${bindNamedSql(named.text, params)}) as d where cast(d.value as text) = ${String(value)} limit 1`.execute(trx);
+    return rows.length > 0;
+  } catch (error) {
+    throw configuratorSqlFailure(error);
+  } finally {
+    await sql`rollback to savepoint engine_foreign_sql`.execute(trx);
+    await sql`release savepoint engine_foreign_sql`.execute(trx);
+  }
 }
 
 async function exists(db: EngineDb, from: RawBuilder<unknown>, where: RawBuilder<unknown>[]): Promise<boolean> {

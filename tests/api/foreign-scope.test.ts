@@ -36,11 +36,10 @@ function sourcesOf(field: FieldDefinition): string[] {
 }
 
 /** Sources shared by every project and warehouse (the test checks the tables carry no scope column). */
-const GLOBAL_TABLES = ['currency', 'job_handler', 'app_user', 'role', 'right_verb', 'sys_module'];
+const GLOBAL_TABLES = ['currency', 'job_handler', 'role', 'right_verb', 'sys_module'];
+/** Dropdown SQL over codes every project shares: a value the SQL does not offer stands for B's. */
 const GLOBAL_SQLS = ['sql:reasons', 'sql:module_groups', 'sql:right_modules'];
-/** Dropdowns of a page's own SQL whose values the page's writer checks (see the transfer test). */
-const WRITER_SQLS = ['sql:warehouses', 'sql:to_locations'];
-const unscoped = (source: string) => GLOBAL_SQLS.includes(source) || WRITER_SQLS.includes(source) || GLOBAL_TABLES.includes(source.split('.')[0]);
+const unscoped = (source: string) => GLOBAL_TABLES.includes(source.split('.')[0]);
 /** Pages over global tables: their sub-pages have no scope to keep. */
 const GLOBAL_PARENT_PAGES = ['role'];
 
@@ -184,13 +183,16 @@ function valueFor(rows: ProjectRows, source: string): number | string | undefine
     'wave.id': rows.waveId,
     'import_template.id': rows.templateId,
     'job.id': rows.jobId,
+    'sql:to_locations': rows.locationId,
+    'sql:warehouses': rows.warehouseId,
   };
   return values[source];
 }
 
 /** B's values of the access masters and B-only dropdown SQL that A's rows do not need. */
 function foreignValueOfB(source: string): number | string | undefined {
-  const special: Record<string, number> = { 'project.id': b.projectId, 'warehouse.id': wh2, 'organization.id': org2 };
+  if (GLOBAL_SQLS.includes(source)) return 'NOT-OFFERED';
+  const special: Record<string, number> = { 'project.id': b.projectId, 'warehouse.id': wh2, 'organization.id': org2, 'sql:warehouses': wh2, 'app_user.id': userB };
   return special[source] ?? valueFor(b, source);
 }
 
@@ -518,5 +520,57 @@ describe("hand-written routes with B's ids", () => {
     }
     expect(problems).toEqual([]);
     expect(await snapshot()).toEqual(before);
+  });
+});
+
+describe('dropdown lists the engine checks itself', () => {
+  const dropdown = async (token: string, moduleCode: string, functionCode: string, field: string) => {
+    const response = await post(token, '/generic/dropdown', { moduleCode, functionCode, field });
+    expect(response.statusCode, response.body).toBe(200);
+    return json<{ options: Array<{ value: unknown }> }>(response).options.map((o) => String(o.value));
+  };
+
+  it("a transfer of B goes to B's other warehouse, offered by the dropdowns; A is offered none of it", async () => {
+    await db().insertInto('inv_code').values({ code_type: 'transfer', code: 'OWNER', description: 'Change of owner' }).onConflict((oc) => oc.columns(['code_type', 'code']).doNothing()).execute();
+    const { token } = await createUserAccount(t, { loginAccount: 'b-transfer', rights: [...ALL_RIGHTS], projectCodes: ['PRJ2'], warehouseCodes: ['WH1'] });
+    expect(await dropdown(token, 'inventory', 'invTransfer', 'to_warehouse_id')).toEqual(expect.arrayContaining([String(b.warehouseId), String(wh2)]));
+    expect(await dropdown(token, 'inventory', 'invTransferLine', 'to_location_id')).toContain(String(b.locationId));
+    expect(await dropdown(tokenA, 'inventory', 'invTransfer', 'to_warehouse_id')).toEqual([String(a.warehouseId)]);
+    expect(await dropdown(tokenA, 'inventory', 'invTransferLine', 'to_location_id')).not.toContain(String(b.locationId));
+    const header = await post(token, '/generic/adding', { moduleCode: 'inventory', functionCode: 'invTransfer', record: { to_warehouse_id: wh2, reason: 'OWNER' } });
+    expect(header.statusCode, header.body).toBe(200);
+    const documentId = Number(json<{ row: { _key: number } }>(header).row._key);
+    const stock = await db().selectFrom('location').select('id').where('code', '=', 'S-B').executeTakeFirstOrThrow();
+    const line = await post(token, '/generic/adding', {
+      moduleCode: 'inventory',
+      functionCode: 'invTransferLine',
+      record: { document_id: documentId, owner_id: b.ownerId, sku_id: b.skuId, location_id: Number(stock.id), to_owner_id: b.ownerId, to_sku_id: b.skuId, to_location_id: b.locationId, qty: 1, reason: 'OWNER' },
+    });
+    expect(line.statusCode, line.body).toBe(200);
+  });
+
+  it('a reason the dropdown SQL does not offer, a code not in the code master and a choice not in a fixed list are FIELD_FOREIGN', async () => {
+    const cases: Array<[string, string, Record<string, unknown>, string]> = [
+      ['inventory', 'invTransfer', { reason: 'NO-SUCH-REASON' }, 'reason'],
+      ['masterdata', 'sku', { code: 'SKU-CM', description: 'x', owner_id: a.ownerId, base_uom: 'NOUOM' }, 'base_uom'],
+      ['masterdata', 'importConfig', { code: 'IT-FL', name_en: 'x', module_code: 'masterdata', function_code: 'sku', file_type: 'pdf' }, 'file_type'],
+    ];
+    const before = await snapshot();
+    for (const [moduleCode, functionCode, record, field] of cases) {
+      const response = await post(tokenA, '/generic/adding', { moduleCode, functionCode, record });
+      expect(response.statusCode, `${functionCode}: ${response.body}`).toBe(400);
+      expect(details(response.body)).toContainEqual(expect.objectContaining({ field, code: 'FIELD_FOREIGN' }));
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("the handheld-user page offers and takes only users of the session's project", async () => {
+    const uidA = Number((await db().selectFrom('app_user').select('id').where('login_account', '=', 'a-user').executeTakeFirstOrThrow()).id);
+    const offered = await dropdown(tokenA, 'masterdata', 'rfUser', 'user_id');
+    expect(offered).toContain(String(uidA));
+    expect(offered).not.toContain(String(userB));
+    const refused = await post(tokenA, '/generic/adding', { moduleCode: 'masterdata', functionCode: 'rfUser', record: { user_id: userB } });
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(details(refused.body)).toContainEqual(expect.objectContaining({ field: 'user_id', code: 'FIELD_FOREIGN' }));
   });
 });

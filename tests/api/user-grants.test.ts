@@ -196,8 +196,10 @@ describe('user grants', () => {
 
     it('cannot touch users outside his projects nor administrators', async () => {
       const far = await createUserAccount(t, { loginAccount: 'far.user', projectCodes: ['PRJ2'], warehouseCodes: ['WH2'] });
+      // Not among the users his dropdown offers (none of his project): a field error.
       const outside = await grant(editor, 'userWarehouse', { user_id: far.uid, warehouse_id: ids.wh1 });
-      expect(outside.statusCode).toBe(404);
+      expect(outside.statusCode).toBe(400);
+      expect(json(outside)).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'user_id', code: 'FIELD_FOREIGN' }] });
       const adminUid = (await t.database.db.selectFrom('app_user').select('id').where('login_account', '=', 'admin').executeTakeFirstOrThrow()).id;
       const toAdmin = await grant(editor, 'userRole', { user_id: adminUid, role_id: ids.operator });
       expect(toAdmin.statusCode).toBe(403);

@@ -110,6 +110,17 @@ async function tableScope<T>(db: Kysely<T>, table: string): Promise<Scope | unde
       return { read: sql`id = ${setting('project_id')}` };
     case 'warehouse':
       return { read: sql`id in (select pw.warehouse_id from project_warehouse pw where pw.project_id = ${setting('project_id')})` };
+    // Every warehouse the transaction's project is served by, not only the session's (a transfer
+    // chooses another one of the project as its destination).
+    case 'project_warehouse':
+      return { read: sql`project_id = ${setting('project_id')}` };
+    // Locations are read in every warehouse of the project (a transfer's destination); they are
+    // still written only in the session's warehouse, and only when no other project uses it.
+    case 'location':
+      return {
+        read: sql`warehouse_id in (select pw.warehouse_id from project_warehouse pw where pw.project_id = ${setting('project_id')})`,
+        write: sql`warehouse_id = ${setting('warehouse_id')} and configurator_warehouse_writable(warehouse_id)`,
+      };
   }
   const columns = await scopeColumns(db, table);
   if (!columns.length) return undefined;

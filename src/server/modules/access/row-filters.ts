@@ -93,10 +93,21 @@ export const ROW_FILTERS: ReadonlyMap<string, RowFilter> = new Map<string, RowFi
 ]);
 
 /**
+ * Users granted the session's project; an administrator chooses among every user, as on /user.
+ */
+const usersOfSessionProject: RowFilter = (session, key) => {
+  if (session.isAdmin) return undefined;
+  if (session.projectId === null) return sql`false`;
+  return sql`${key} in (select g.user_id from user_project g where g.project_id = ${session.projectId})`;
+};
+
+/**
  * The access masters a dropdown offers (a foreign-table choice of any page): a caller who is not an
- * administrator chooses only among the organizations, projects and warehouses granted to it.
+ * administrator chooses only among the organizations, projects and warehouses granted to it, and
+ * among the users granted the session's project.
  */
 export const FOREIGN_ROW_FILTERS: ReadonlyMap<string, RowFilter> = new Map<string, RowFilter>([
+  ['app_user', usersOfSessionProject],
   ['organization', ROW_FILTERS.get('access.grantedOrganizations')!],
   ['project', ROW_FILTERS.get('access.grantedProjects')!],
   ['warehouse', ROW_FILTERS.get('access.grantedWarehouses')!],

@@ -23,11 +23,13 @@ import {
   type PreparedRecord,
 } from '../../../../engine/server/index.js';
 import { AppError } from '../../../common/errors.js';
+import type { Language } from '../../../common/languages.js';
 import type { DB } from '../../db/schema.js';
 import { inTransaction, withSavepoint } from '../../db/transaction.js';
 import { FOREIGN_ROW_FILTERS } from '../access/row-filters.js';
 import type { WriterDefinition, WriterOperation } from '../area.js';
 import { engine, engineSession, labelText, openPage, refuseReadOnly, rowByKey, type GenericContext } from './generic.context.js';
+import { findCodeMasterOptions } from './code-master.repository.js';
 import { optionLabels } from './option-labels.js';
 
 /** Largest import (rows) of one call. */
@@ -66,7 +68,10 @@ async function databaseChecks(
   options: ForeignCheckOptions & { ownKey?: string | number } = {},
 ): Promise<EngineFieldError[]> {
   const sqlErrors = await runValidationSql(trx, prepared, session, record);
-  const dbErrors = await checkRecordInDatabase(trx, prepared, session, record, { ...options, rowFilters: foreignRowFilter });
+  const codeMaster = (codeType: string) => findCodeMasterOptions(trx, codeType, session.language as Language);
+  // A field its validation SQL already refused gets no second error.
+  const failed = new Set([...record.failed, ...sqlErrors.map((e) => e.field)]);
+  const dbErrors = await checkRecordInDatabase(trx, prepared, session, { ...record, failed }, { codeMaster, ...options, rowFilters: foreignRowFilter });
   return [...record.errors, ...sqlErrors, ...dbErrors];
 }
 
