@@ -49,12 +49,15 @@ export async function connectPostgres(url: string, poolSize = 10): Promise<Datab
   };
 }
 
-/** Opens embedded PGlite in `dataDir`, or in memory when `dataDir` is undefined (tests). */
-export async function openPGlite(dataDir: string | undefined): Promise<Database> {
+/**
+ * Opens embedded PGlite in `dataDir`, or in memory when `dataDir` is undefined (tests); an
+ * in-memory database may start as a copy of a dump made with `dumpDataDir` (`loadDataDir`).
+ */
+export async function openPGlite(dataDir: string | undefined, options: { loadDataDir?: Blob } = {}): Promise<Database> {
   const parsers = { [DATE]: (value: string) => value };
   let pglite: PGlite;
   if (dataDir === undefined) {
-    pglite = await PGlite.create({ parsers });
+    pglite = await PGlite.create({ parsers, ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}) });
   } else {
     const clusterDir = await ensureClusterDir(dataDir);
     try {
