@@ -1,7 +1,11 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // One worker per core: the test files wait on their databases, so the main process that
+    // hands out the files needs no core of its own (vitest's default keeps one free).
+    maxWorkers: os.availableParallelism(),
     projects: [
       {
         test: {
@@ -16,6 +20,12 @@ export default defineConfig({
           name: 'api',
           include: ['tests/api/**/*.test.ts'],
           environment: 'node',
+          // Makes this run's test database templates once, before the first test file.
+          globalSetup: ['tests/helpers/global-setup.ts'],
+          // A worker runs its files one after another in one process, so the server's modules load
+          // once per worker instead of once per file. Every file builds its own app on its own
+          // database and closes both; API tests replace no module, timer or global.
+          isolate: false,
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
