@@ -35,6 +35,8 @@ export default defineConfig({
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
           environment: 'node',
+          // Makes this run's data directories of a first start once, before the first test file.
+          globalSetup: ['tests/helpers/e2e-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 240_000,
           fileParallelism: false,
