@@ -39,7 +39,9 @@ export default defineConfig({
           globalSetup: ['tests/helpers/e2e-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 240_000,
-          fileParallelism: false,
+          // Files run side by side: each starts its own server process on its own data directory
+          // and its own Chromium, so they share nothing but the built app in dist/.
+          isolate: false,
           // A browser step on a loaded CI machine can take seconds: polls wait up to 15 s, not 1 s.
           expect: { poll: { timeout: 15_000, interval: 100 } },
         },
