@@ -3,8 +3,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    // One worker per core: the test files wait on their databases, so the main process that
-    // hands out the files needs no core of its own (vitest's default keeps one free).
+    // One worker per core: the main process only hands out files and collects results while the
+    // workers run, so it needs no core of its own (vitest's default keeps one free).
     maxWorkers: os.availableParallelism(),
     projects: [
       {
