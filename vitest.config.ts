@@ -1,7 +1,11 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // One worker per core: the main process only hands out files and collects results while the
+    // workers run, so it needs no core of its own (vitest's default keeps one free).
+    maxWorkers: os.availableParallelism(),
     projects: [
       {
         test: {
@@ -16,6 +20,12 @@ export default defineConfig({
           name: 'api',
           include: ['tests/api/**/*.test.ts'],
           environment: 'node',
+          // Makes this run's test database templates once, before the first test file.
+          globalSetup: ['tests/helpers/global-setup.ts'],
+          // A worker runs its files one after another in one process, so the server's modules load
+          // once per worker instead of once per file. Every file builds its own app on its own
+          // database and closes both; API tests replace no module, timer or global.
+          isolate: false,
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
@@ -25,9 +35,13 @@ export default defineConfig({
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
           environment: 'node',
+          // Makes this run's data directories of a first start once, before the first test file.
+          globalSetup: ['tests/helpers/e2e-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 240_000,
-          fileParallelism: false,
+          // Files run side by side: each starts its own server process on its own data directory
+          // and its own Chromium, so they share nothing but the built app in dist/.
+          isolate: false,
           // A browser step on a loaded CI machine can take seconds: polls wait up to 15 s, not 1 s.
           expect: { poll: { timeout: 15_000, interval: 100 } },
         },

@@ -1,21 +1,17 @@
 import type { FastifyInstance, FastifyServerOptions, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/server/app.js';
 import { loadConfig, type AppConfig } from '../../src/server/config.js';
-import { seedFirstStart } from '../../src/server/db/seed/seed.js';
-import { syncShippedDefinitions } from '../../src/server/definitions/definition-sync.js';
-import { syncMenuAtStart } from '../../src/server/db/seed/sync-menu.js';
 import { hashPassword } from '../../src/server/modules/auth/password.js';
 import type { RightName } from '../../src/server/http/access.js';
 import { inTransaction } from '../../src/server/db/transaction.js';
 import { migrateToLatest } from '../../src/server/db/migrate.js';
 import type { AreaModule } from '../../src/server/modules/area.js';
-import { AreaRegistry } from '../../src/server/modules/area-registry.js';
-import { syncRightVerbs } from '../../src/server/modules/area-sync.js';
 import { MODULES } from '../../src/server/modules/index.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
+import { syncAsAtStart, TEST_ADMIN_PASSWORD } from './template.js';
 
 /** The seeded administrator of every test app. */
-export const ADMIN = { loginAccount: 'admin', password: 'Adm1n!Passw0rd' } as const;
+export const ADMIN = { loginAccount: 'admin', password: TEST_ADMIN_PASSWORD } as const;
 
 export interface TestApp {
   app: FastifyInstance;
@@ -24,29 +20,30 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** Builds the real app on a fresh, migrated and seeded database (fastify/demo's `build()`). */
+/**
+ * Builds the real app on a fresh, migrated and seeded database (fastify/demo's `build()`). The
+ * database is a copy of this run's ready template unless the test brings its own; an extra area's
+ * migrations and verbs are then added on top, as a restarted server would add them.
+ */
 export async function buildTestApp(
   env: Record<string, string> = {},
   options: {
     logger?: FastifyServerOptions['logger'];
     beforeReady?: (app: FastifyInstance) => void;
     database?: TestDatabase;
-    /** Areas besides the product's own (a test's tiny area); their migrations run first. */
+    /** Areas besides the product's own (a test's tiny area); their migrations run last. */
     extraModules?: AreaModule[];
   } = {},
 ): Promise<TestApp> {
   // The job scheduler stays off unless a test asks for it (JOB_SCHEDULER=true).
   const config = loadConfig({ LOG_LEVEL: 'silent', ADMIN_PASSWORD: ADMIN.password, DEMO_DATA: 'false', JOB_SCHEDULER: 'false', ...env });
   // A test may bring its own migrated database (another connection role, for example).
-  const database = options.database ?? (await createTestDatabase());
+  const ready = !options.database && config.adminPassword === ADMIN.password;
+  const database = options.database ?? (await createTestDatabase({ ready }));
   const modules = [...MODULES, ...(options.extraModules ?? [])];
   if (options.extraModules?.length) await migrateToLatest(database.db, modules);
-  // As start.ts: migrations (in createTestDatabase) -> right verbs and definition sync -> seed.
-  const areas = new AreaRegistry(modules);
-  await syncRightVerbs(database.db, areas);
-  await syncShippedDefinitions(database.db, undefined, { areas });
-  await syncMenuAtStart(database.db);
-  await seedFirstStart(database.db, config.adminPassword, modules);
+  // As start.ts: migrations -> right verbs and definition sync -> seed.
+  if (!ready || options.extraModules?.length) await syncAsAtStart(database.db, modules, config.adminPassword);
   const app = await buildApp({ config, database, logger: options.logger ?? false, modules });
   options.beforeReady?.(app);
   await app.ready();

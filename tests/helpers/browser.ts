@@ -4,6 +4,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { afterAll, beforeAll, expect } from 'vitest';
 import { spawnServer, tempDataDir, type ServerProcess } from './server-process.js';
 import { ADMIN } from './app.js';
+import { copyE2eTemplate } from './e2e-template.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -36,14 +37,19 @@ export interface E2eServer {
   stop(): Promise<void>;
 }
 
-/** Starts the real built server on a fresh embedded database, as `npm start` would. */
+/**
+ * Starts the real built server on a fresh embedded database, as `npm start` would; the database is
+ * a copy of this run's template for the same settings when there is one (tests/helpers/e2e-template.ts).
+ */
 export async function startE2eServer(env: Record<string, string> = {}): Promise<E2eServer> {
   const distDir = process.env.DIST_DIR ?? path.join(ROOT, 'dist');
   if (!fs.existsSync(path.join(distDir, 'index.html'))) {
     throw new Error(`${distDir}/index.html is missing: run \`npm run build\` before the browser tests`);
   }
   const dataDir = tempDataDir('wms-e2e-');
-  const server = spawnServer({ DATA_DIR: dataDir, ADMIN_PASSWORD: ADMIN.password, ...env });
+  const serverEnv = { ADMIN_PASSWORD: ADMIN.password, ...env };
+  copyE2eTemplate(serverEnv, dataDir);
+  const server = spawnServer({ DATA_DIR: dataDir, ...serverEnv });
   const url = await server.ready;
   return {
     server,

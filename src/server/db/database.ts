@@ -51,14 +51,15 @@ export async function connectPostgres(url: string, poolSize = 10): Promise<Datab
 }
 
 /**
- * Opens embedded PGlite in `dataDir`, or in memory when `dataDir` is undefined (tests). Its
+ * Opens embedded PGlite in `dataDir`, or in memory when `dataDir` is undefined (tests); an
+ * in-memory database may start as a copy of a dump made with `dumpDataDir` (`loadDataDir`). Its
  * statements end at their `statement_timeout` as on a PostgreSQL server (`pglite-interrupt.ts`).
  */
-export async function openPGlite(dataDir: string | undefined): Promise<Database> {
+export async function openPGlite(dataDir: string | undefined, options: { loadDataDir?: Blob } = {}): Promise<Database> {
   const parsers = { [DATE]: (value: string) => value };
   let opened: Awaited<ReturnType<typeof openInterruptiblePGlite>>;
   if (dataDir === undefined) {
-    opened = await openInterruptiblePGlite({ parsers });
+    opened = await openInterruptiblePGlite({ parsers }, options.loadDataDir);
   } else {
     const clusterDir = await ensureClusterDir(dataDir);
     try {

@@ -32,8 +32,14 @@ export interface StatementTimer {
   close(): Promise<void>;
 }
 
-/** Opens PGlite with interruptible statements. `options.dataDir` must hold an existing cluster, or be undefined (memory). */
-export async function openInterruptiblePGlite(options: Omit<PGliteOptions, 'loadDataDir' | 'pgliteWasmModule' | 'extensions'>): Promise<{ pglite: PGlite; timer: StatementTimer }> {
+/**
+ * Opens PGlite with interruptible statements. `options.dataDir` must hold an existing cluster, or be
+ * undefined (memory); a cluster in memory starts from `initialCluster` (a `dumpDataDir` dump) when given.
+ */
+export async function openInterruptiblePGlite(
+  options: Omit<PGliteOptions, 'loadDataDir' | 'pgliteWasmModule' | 'extensions'>,
+  initialCluster?: Blob,
+): Promise<{ pglite: PGlite; timer: StatementTimer }> {
   const module = await sharedMemoryModule();
   const memory = new WebAssembly.Memory({ initial: INITIAL_PAGES, maximum: MAXIMUM_PAGES, shared: true });
   let emscripten: EmscriptenModule | undefined;
@@ -48,7 +54,7 @@ export async function openInterruptiblePGlite(options: Omit<PGliteOptions, 'load
   };
   // A cluster in memory is loaded from a fresh one (PGlite's own initdb cannot run on the
   // changed module).
-  const loadDataDir = options.dataDir === undefined ? await freshCluster() : undefined;
+  const loadDataDir = options.dataDir === undefined ? (initialCluster ?? (await freshCluster())) : undefined;
   const pglite = await PGlite.create({
     ...options,
     ...(loadDataDir ? { loadDataDir } : {}),
