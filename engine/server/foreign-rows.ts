@@ -17,8 +17,10 @@ export type ForeignRowFilters = (table: string) => RowFilter | undefined;
  * - the session's project and warehouse whenever the table carries project_id or warehouse_id,
  *   whatever the declared scope (a warehouse serves several projects, a project several
  *   warehouses: a row of another one is never a choice; without a project or warehouse in the
- *   session, no such row is);
- * - the application's row filter of the table.
+ *   session, no such row is), unless the application gives the table a row filter of its own;
+ * - the application's row filter of the table, which then says alone which rows of the session's
+ *   scope are a choice (jobs: those of the session's project, and system jobs of no project for
+ *   an administrator).
  */
 export function foreignRowConditions(
   prepared: PreparedPage,
@@ -35,6 +37,12 @@ export function foreignRowConditions(
   const scope = declaredScope ?? (pageScopeColumn !== null && columns?.has(pageScopeColumn) ? prepared.page.scope : 'none');
   const scopeColumn = scopeColumnOf(scope);
   if (scopeColumn !== null) where.push(sql`${column(scopeColumn)} = ${requireScopeValue(session, scope)}`);
+  const own = rowFilters?.(table);
+  if (own) {
+    const granted = own(session, column('id'));
+    if (granted) where.push(granted);
+    return where;
+  }
   for (const [name, value] of [
     ['project_id', session.projectId],
     ['warehouse_id', session.warehouseId],
@@ -42,7 +50,5 @@ export function foreignRowConditions(
     if (name === scopeColumn || !columns?.has(name)) continue;
     where.push(value === null ? sql`false` : sql`${column(name)} = ${value}`);
   }
-  const granted = rowFilters?.(table)?.(session, column('id'));
-  if (granted) where.push(granted);
   return where;
 }

@@ -234,4 +234,15 @@ describe('system jobs', () => {
     const run = await finishedRun(admin, jobId, json<{ runId: number }>(started).runId);
     expect(run.status, run.log).toBe('succeeded');
   });
+
+  it("take parameters from an administrator on the parameter page, never from a supervisor naming one", async () => {
+    const jobId = await addJob(admin, 'auth.purgeExpired');
+    const own = await addParam(admin, jobId, 'keepDays', '30');
+    expect(own.statusCode, own.body).toBe(200);
+    const refused = await addParam(supervisorA, jobId, 'keepDays', '1');
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(json<{ details: { field: string; code: string }[] }>(refused).details).toContainEqual(expect.objectContaining({ field: 'job_id', code: 'FIELD_FOREIGN' }));
+    const params = await t.database.db.selectFrom('job_param').select(['name', 'value']).where('job_id', '=', jobId).execute();
+    expect(params).toEqual([{ name: 'keepDays', value: '30' }]);
+  });
 });

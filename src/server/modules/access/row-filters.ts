@@ -104,10 +104,11 @@ const usersOfSessionProject: RowFilter = (session, key) => {
 /**
  * The access masters a dropdown offers (a foreign-table choice of any page): a caller who is not an
  * administrator chooses only among the organizations, projects and warehouses granted to it, and
- * among the users granted the session's project.
+ * among the users granted the session's project; jobs as the job screens show them.
  */
 export const FOREIGN_ROW_FILTERS: ReadonlyMap<string, RowFilter> = new Map<string, RowFilter>([
   ['app_user', usersOfSessionProject],
+  ['job', (session, key) => sql`${key} in (select j.id from job j where ${visibleJob(session)})`],
   ['organization', ROW_FILTERS.get('access.grantedOrganizations')!],
   ['project', ROW_FILTERS.get('access.grantedProjects')!],
   ['warehouse', ROW_FILTERS.get('access.grantedWarehouses')!],
