@@ -64,7 +64,7 @@ export interface BehaviourOutcome {
 }
 
 /**
- * A named action that page behaviours may name (DESIGN.md section 6). `inputs` is one TypeBox
+ * A named action that page behaviours may name (see modules/README.md). `inputs` is one TypeBox
  * object schema: a definition's declared inputs are checked against it at publish, and the values
  * are checked against it before `run`. `right` is the action's own verb, e.g.
  * `outbound.so:allocate`, held beside view/add/edit/delete and granted on the role screen; the
@@ -128,7 +128,7 @@ export interface BeforeDeleteContext extends WriterContextBase {
 }
 
 /**
- * Domain rules on engine saves (DESIGN.md section 6, after Frappe's document controllers): a page
+ * Domain rules on engine saves (after the document controllers of Frappe): a page
  * definition names a writer, whose hooks run inside the engine's transaction on add, update,
  * delete and import. A hook refuses by throwing an AppError (nothing is written); `beforeSave`
  * may change the values it is given.
