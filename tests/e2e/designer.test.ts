@@ -180,8 +180,17 @@ describe('designer in Chromium', () => {
     await page.waitForSelector('[data-testid="designer-preview"] .ag-root-wrapper');
     await expect.poll(() => page.locator('[data-testid="designer-preview"]').innerText()).toContain('Item');
     await page.getByTestId('designer-publish').click();
-    await page.getByTestId('designer-publish-menu').click();
-    await page.getByTestId('designer-publish-group').click();
+    // The dialog may still be opening on a loaded machine: tick "with a menu entry" until it is
+    // ticked (only while it is not, so a tick that landed is never undone), then its group shows.
+    const withMenu = page.getByTestId('designer-publish-menu');
+    await expect
+      .poll(async () => {
+        if (!(await withMenu.isChecked())) await withMenu.click();
+        return withMenu.isChecked();
+      })
+      .toBe(true);
+    const group = page.getByTestId('designer-publish-group');
+    await group.click();
     await page.locator('.ant-select-item-option').filter({ hasText: 'Master data' }).click();
     await page.getByTestId('designer-publish-ok').click();
     await expect.poll(() => page.locator('[data-testid="designer-editor"] .ant-tag-green').count()).toBe(1);
