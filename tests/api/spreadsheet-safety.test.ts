@@ -5,6 +5,7 @@ import { adjustStock, lotFor, receiveStock } from '../../src/server/modules/inve
 import { dayInZone } from '../../src/server/modules/inventory/storage.repository.js';
 import { buildTestApp, injectAs, json, signIn, type TestApp } from '../helpers/app.js';
 import { outboundFixture, type OutboundFixture } from '../helpers/outbound.js';
+import { csvFields } from '../helpers/csv.js';
 
 /**
  * Spreadsheet safety of every export and import: text that a spreadsheet program would take for a
@@ -56,36 +57,6 @@ async function xlsxCells(content: Buffer): Promise<{ type: ExcelJS.ValueType; te
     row.eachCell({ includeEmpty: true }, (cell, column) => (cells[column - 1] = { type: cell.type, text: cell.text, value: cell.value }));
     rows.push(cells);
   });
-  return rows;
-}
-
-/** RFC 4180 fields as written (quotes removed, apostrophes kept). */
-function csvFields(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  for (let i = 0; i < body.length; i += 1) {
-    const c = body[i];
-    if (quoted) {
-      if (c === '"' && body[i + 1] === '"') {
-        field += '"';
-        i += 1;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(field);
-      field = '';
-    } else if (c === '\r' && body[i + 1] === '\n') {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-      i += 1;
-    } else field += c;
-  }
   return rows;
 }
 
