@@ -30,8 +30,9 @@ export default tseslint.config(
   },
   // Import directions between the folders: one local rule that resolves every relative import
   // (static, `export ... from` and dynamic `import()`) to the file it lands on and refuses those that
-  // cross a boundary (scripts/eslint/import-boundaries.mjs, which lists them). Packages a folder may
-  // not use are refused by `no-restricted-imports` below.
+  // cross a boundary (scripts/eslint/import-boundaries.mjs, which lists them), among them an area
+  // reaching into another area's folder past its public entry `modules/<area>/index.ts`. Packages a
+  // folder may not use are refused by `no-restricted-imports` below.
   {
     files: ['**/*.{ts,tsx,js,mjs}'],
     plugins: { local: localRules },
@@ -74,7 +75,14 @@ export default tseslint.config(
   },
   {
     // SQL lives in each area's repositories; services hold the rules, routes the HTTP (src/server/modules/README.md).
-    files: ['src/server/modules/**/*.service.ts', 'src/server/modules/**/*.routes.ts', 'src/server/modules/**/*.writer.ts', 'src/server/modules/**/*.behaviours.ts'],
+    files: [
+      'src/server/modules/**/*.service.ts',
+      'src/server/modules/**/*.routes.ts',
+      'src/server/modules/**/*.writer.ts',
+      'src/server/modules/**/*.writers.ts',
+      'src/server/modules/**/*.behaviour.ts',
+      'src/server/modules/**/*.behaviours.ts',
+    ],
     rules: {
       'no-restricted-syntax': [
         'error',

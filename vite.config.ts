@@ -28,7 +28,7 @@ export default defineConfig({
             // than the many small chunks they would otherwise be spread over.
             { name: 'vendor', test: /[\\/]node_modules[\\/]/, tags: ['$initial'] },
             // One chunk per language with every area's texts, loaded when the language is shown.
-            { name: (id: string) => localeChunkOf(id) },
+            { name: (id: string) => localeChunkOf(id), debugName: 'locales' },
             // The grid, its own chunk: cached apart from the engine's code, which changes more often.
             { name: 'ag-grid', test: /[\\/]node_modules[\\/](ag-grid-community|ag-grid-react|ag-stack)[\\/]/, includeDependenciesRecursively: false },
           ],

@@ -13,6 +13,8 @@ export default defineConfig({
           include: ['tests/unit/**/*.test.{ts,tsx}'],
           // Component tests opt in with `// @vitest-environment jsdom` at the top of the file.
           environment: 'node',
+          // A component test renders antd in jsdom, which takes tens of seconds on a loaded machine.
+          testTimeout: 120_000,
         },
       },
       {

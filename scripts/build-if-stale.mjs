@@ -6,7 +6,7 @@ import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
 const built = path.join(root, 'dist', 'index.html');
-const sources = ['src/app', 'src/screens', 'src/common', 'engine', 'designer', 'locales', 'index.html', 'vite.config.ts', 'package-lock.json'];
+const sources = ['src/app', 'src/screens', 'src/common', 'engine', 'locales', 'index.html', 'vite.config.ts', 'package-lock.json'];
 
 function newestMtime(target) {
   const full = path.join(root, target);
@@ -21,7 +21,7 @@ function newestMtime(target) {
 const builtAt = fs.existsSync(built) ? fs.statSync(built).mtimeMs : 0;
 const changedAt = Math.max(...sources.map(newestMtime));
 if (builtAt < changedAt) {
-  console.log('Building the browser app (dist/) ...');
+  console.log('Building the web app into dist/: about a minute, and only when its sources changed since the last build ...');
   execFileSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], {
     cwd: root,
     stdio: 'inherit',

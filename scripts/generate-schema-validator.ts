@@ -1,7 +1,7 @@
 /**
  * Writes the page-definition validator as plain code (ajv standalone), so that neither the browser
  * nor the server compiles it at run time: compiling uses `new Function`, which the app's
- * Content-Security-Policy forbids (issue 9, item 8). Run `npm run generate` after changing
+ * Content-Security-Policy forbids. Run `npm run generate` after changing
  * engine/schema/page-definition.schema.ts; a unit test fails while the file is out of date.
  */
 import fs from 'node:fs';

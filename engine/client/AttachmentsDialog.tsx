@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type HTMLAttributes } from 'react';
 import { Alert, Button, Input, Modal, Progress, Space, Table, Typography } from 'antd';
 import type { PageDefinition } from '../schema/index.js';
-import { useEngineServices } from './services.js';
+import { confirmDeletion, useEngineServices } from './services.js';
 
 /** One attachment as `/generic/getAttachment` answers it. */
 export interface AttachmentItem {
@@ -43,7 +43,7 @@ function limitText(bytes: number): string {
 }
 
 /**
- * The attachments of one record (spec sections 2 and 5: a screen without a path): the list with
+ * The attachments of one record (a screen without a path): the list with
  * preview, download, rename, replace and delete, and an upload of several files with its progress.
  * Uploads that would bring the record past the cap are refused here before anything is sent, with
  * the server's own message and the cap it reports; the server checks again.
@@ -106,13 +106,7 @@ export function AttachmentsDialog(props: AttachmentsDialogProps) {
   };
 
   const remove = async (item: AttachmentItem) => {
-    const ok = await services.confirm({
-      content: services.t('ui.attachment.confirmDelete', { name: item.fileName }),
-      okType: 'danger',
-      iconType: 'warning',
-      okText: services.t('ui.engine.delete'),
-      cancelText: services.t('ui.engine.cancel'),
-    });
+    const ok = await confirmDeletion(services, services.t('ui.attachment.confirmDelete', { name: item.fileName }));
     if (!ok) return;
     try {
       await services.call('/generic/deleteAttachment', { id: item.id });

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Checkbox, Form, Input, Modal, Typography } from 'antd';
+import { Checkbox, Form, Input, Modal, Select, Typography } from 'antd';
 import type { BehaviourDefinition, BehaviourInputDefinition, ScalarValue } from '../schema/index.js';
 import { useEngineServices } from './services.js';
 
@@ -95,6 +95,14 @@ export function BehaviourInputsDialog(props: BehaviourInputsDialogProps) {
           >
             {input.type === 'boolean' ? (
               <Checkbox data-testid={`engine-input-${input.name}`} />
+            ) : input.choices ? (
+              <Select
+                data-testid={`engine-input-${input.name}`}
+                showSearch
+                optionFilterProp="label"
+                allowClear={input.mandatory !== true}
+                options={input.choices.map((choice) => ({ value: choice.value, label: props.label(choice.labelCode) }))}
+              />
             ) : (
               <Input
                 data-testid={`engine-input-${input.name}`}

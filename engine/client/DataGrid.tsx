@@ -31,8 +31,8 @@ export interface GridColumn {
   hidden: boolean;
   /** The width the user gave the column; without one it is sized to its content. */
   width?: number;
-  /** Text of a value (labels of booleans and dropdowns, dates). */
-  format(value: unknown): string;
+  /** Text of a value (labels of booleans and dropdowns, dates); `row` carries the server's `_labels`. */
+  format(value: unknown, row?: GenericRow): string;
   /** Set for a hyperlink: opens the linked page filtered by this value. */
   onLink?: (value: ScalarValue, row: GenericRow) => void;
 }
@@ -65,13 +65,17 @@ export interface DataGridProps {
 
 interface CellParams extends ICellRendererParams<GenericRow> {
   gridColumn: GridColumn;
+  /** The list's key column (its first shown column, the document number): never cut. */
+  whole: boolean;
 }
 
 /**
  * A cell as a plain element, not a React component: the grid paints thousands of cells while the
  * user scrolls and a React root per cell costs far more (ag-grid runs a class with `getGui` as a
  * plain JavaScript renderer). Text past 12 characters is cut with an ellipsis and the full text is
- * on hover (spec section 5); the text is set as text, never as markup.
+ * on hover, except in the first shown column: it names the record (an order or document number),
+ * and a number cut short is a number a shift cannot read or tell from the next one. The text is
+ * set as text, never as markup.
  */
 class TextCell implements ICellRendererComp<GenericRow> {
   private element: HTMLElement = document.createElement('span');
@@ -95,8 +99,8 @@ class TextCell implements ICellRendererComp<GenericRow> {
     const column = params.gridColumn;
     const row = params.data;
     const value = row ? row[column.field.name] : undefined;
-    const text = row ? column.format(value) : '';
-    const shown = truncateText(text);
+    const text = row ? column.format(value, row) : '';
+    const shown = params.whole ? text : truncateText(text);
     const linked = column.onLink !== undefined && row !== undefined && text !== '';
     const element = document.createElement(linked ? 'a' : 'span');
     element.textContent = shown;
@@ -118,9 +122,9 @@ class TextCell implements ICellRendererComp<GenericRow> {
 }
 
 /**
- * The list of a page (DESIGN.md section 6): ag-grid's infinite row model asks the server for one
+ * The list of a page: ag-grid's infinite row model asks the server for one
  * page at a time as the user scrolls (or, with paging, as the user turns the grid's pages), with the sort of the clicked headers; blocks are exactly one
- * server page so no request overlaps another. Selection is capped at 100 rows (spec section 5).
+ * server page so no request overlaps another. Selection is capped at 100 rows.
  */
 export function DataGrid(props: DataGridProps) {
   const apiRef = useRef<GridApi<GenericRow> | null>(null);
@@ -131,7 +135,7 @@ export function DataGrid(props: DataGridProps) {
 
   const columnDefs = useMemo<ColDef<GenericRow>[]>(
     () =>
-      props.columns.map((column) => ({
+      props.columns.map((column, index, all) => ({
         colId: column.field.name,
         field: column.field.name,
         headerName: column.header,
@@ -141,7 +145,7 @@ export function DataGrid(props: DataGridProps) {
         ...(column.width ? { width: column.width } : {}),
         minWidth: 90,
         cellRenderer: TextCell,
-        cellRendererParams: { gridColumn: column },
+        cellRendererParams: { gridColumn: column, whole: index === all.findIndex((c) => !c.hidden) },
         sort: props.defaultSort?.find((sort) => sort.field === column.field.name)?.direction ?? null,
       })),
     [props.columns, props.defaultSort],
@@ -158,10 +162,10 @@ export function DataGrid(props: DataGridProps) {
             const estimated = answer.totalEstimated === true;
             propsRef.current.onTotal(answer.total, estimated);
             // An estimated total is not a row count the grid may trust: the last row is known only
-            // once a page comes back short (issue 11, item 10).
+            // once a page comes back short.
             const lastRow = !estimated ? answer.total : answer.rows.length < pageSize ? params.startRow + answer.rows.length : undefined;
             params.successCallback(answer.rows, lastRow);
-            // Columns without a width of the user's fit what the first rows show (issue 11, item 8).
+            // Columns without a width of the user's fit what the first rows show.
             if (params.startRow === 0) {
               const unsized = propsRef.current.columns.filter((column) => !column.width && !column.hidden).map((column) => column.field.name);
               if (unsized.length) setTimeout(() => apiRef.current?.autoSizeColumns(unsized, false), 0);

@@ -19,11 +19,10 @@ interface ImportTemplateChoice {
 }
 
 /**
- * Import of a file through one of the page's field maps (spec section 3 "field maps"; section 7
- * multipart upload) or one of the project's import templates for the page (spec section 3 "report
- * setting and import template": xlsx, delimited or fixed-width text). The server adds every row or
- * none; when it refuses, each row's problems are listed here so the user can fix the file and try
- * again.
+ * Import of a file, uploaded as multipart, through one of the page's field maps or one of the
+ * project's import templates for the page (xlsx, delimited or fixed-width text). The server adds
+ * every row or none; when it refuses, each row's problems are listed here so the user can fix the
+ * file and try again.
  */
 export function ImportDialog(props: ImportDialogProps) {
   const services = useEngineServices();

@@ -1,8 +1,8 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Button, Checkbox, Popover, Progress, Space, Tooltip, Typography } from 'antd';
 import type { BehaviourDefinition, PageDefinition, RuleGroup, Sort } from '../schema/index.js';
 import type { DeletionResponse, GenericRow } from '../schema/api.js';
-import { useEngineServices } from './services.js';
+import { confirmDeletion, useEngineServices } from './services.js';
 import { AttachmentsDialog } from './AttachmentsDialog.js';
 import type { GridColumn } from './DataGrid.js';
 import { isBehaviourEnabled } from './model/isBehaviourEnabled.js';
@@ -29,10 +29,12 @@ export interface PageToolbarProps {
   onImport: () => void;
   /** After a deletion was tried: the list reloads whether or not it went through. */
   onDeleted: () => void;
+  /** The host's own actions for this page (EngineServices.toolbarActions), after the behaviours. */
+  hostActions?: ReactNode;
 }
 
 /**
- * The buttons above a page's list (DESIGN.md section 6): add, edit, delete, the behaviours, export,
+ * The buttons above a page's list: add, edit, delete, the behaviours, export,
  * import and the column chooser, with the export progress and the total. Each button shows only
  * with its right; the server checks the right again.
  */
@@ -44,13 +46,7 @@ export function PageToolbar(props: PageToolbarProps) {
   const header = selected.length === 1 ? selected[0] : undefined;
 
   const deleteSelected = async () => {
-    const ok = await services.confirm({
-      content: services.t('ui.engine.confirmDelete', { count: selected.length }),
-      okType: 'danger',
-      iconType: 'warning',
-      okText: services.t('ui.engine.delete'),
-      cancelText: services.t('ui.engine.cancel'),
-    });
+    const ok = await confirmDeletion(services, services.t('ui.engine.confirmDelete', { count: selected.length }));
     if (!ok) return;
     try {
       const answer = await services.call<DeletionResponse>('/generic/deletion', {
@@ -142,6 +138,7 @@ export function PageToolbar(props: PageToolbarProps) {
           {label(behaviour.labelCode)}
         </Button>
       ))}
+      {props.hostActions}
       <Button data-testid="engine-export" loading={exportProgress !== undefined} onClick={() => void exportRows()}>
         {services.t('ui.engine.export')}
       </Button>

@@ -56,7 +56,7 @@ export interface PageViewProps {
 type Loaded = { state: 'loading' } | { state: 'missing' } | { state: 'failed'; message: string } | { state: 'ready'; view: PageViewResponse };
 
 /**
- * A page rendered from its resolved definition (DESIGN.md section 6): search panel, toolbar of
+ * A page rendered from its resolved definition: search panel, toolbar of
  * behaviours, grid, add/edit form and sub-pages as tabs. The definition and the caller's rights
  * come from `GET /api/generic/module/view`; every list, save and action goes through the generic
  * API, which checks the same rights again.
@@ -107,6 +107,8 @@ function PageBody(props: PageViewProps & { view: PageViewResponse }) {
   const services = useEngineServices();
   const page = props.view.definition;
   const rights = effectiveRights(props.view.rights, page.readOnly);
+  // The host's own toolbar action of this page, only where the page stands on its own.
+  const HostAction = props.link ? undefined : services.toolbarActions?.[`${page.moduleCode}/${page.functionCode}`];
   const label = useCallback((code: string) => resolveLabel(code, page, services), [page, services]);
   const ordered = useMemo(() => fieldsInOrder(page), [page]);
   // A field that is not a column (a new password) belongs to the form only, never to the list.
@@ -114,8 +116,20 @@ function PageBody(props: PageViewProps & { view: PageViewResponse }) {
   const searchable = useMemo(() => ordered.filter(isSearchable), [ordered]);
   const pageSize = pageSizeOf(page);
 
-  // Dropdown labels in the list and the search panel: only lists that depend on no other field.
-  const listedChoiceFields = useMemo(() => ordered.filter((field) => field.options && !(field.triggerFields ?? []).length), [ordered]);
+  // Dropdown labels in the list and choices of the search panel: lists that depend on no other
+  // field. A foreign value's label comes with its row (`_labels`), so a foreign list is loaded only
+  // for the search panel, or for a page listing through its own SQL (whose rows carry no labels);
+  // an empty record leaves it unfiltered by the fields it follows.
+  const showsSearch = !props.link;
+  const listedChoiceFields = useMemo(
+    () =>
+      ordered.filter((field) => {
+        if (!field.options) return false;
+        if (field.options.type !== 'foreign') return !(field.triggerFields ?? []).length;
+        return page.listSql !== undefined || (showsSearch && isSearchable(field));
+      }),
+    [ordered, page.listSql, showsSearch],
+  );
   const { choices, reloadFor } = useChoices(page, listedChoiceFields, {}, label);
   useEffect(() => reloadFor(null, {}), [reloadFor]);
 
@@ -139,7 +153,9 @@ function PageBody(props: PageViewProps & { view: PageViewResponse }) {
   }, [page.queryConditions, search, searchable, fixedFilter]);
   const rows = usePageRows(page, conditions, props.link);
   const { reload, selected } = rows;
-  const behaviours = useBehaviours(page, rights, selected, label, reload);
+  // A behaviour follows its own right and the rows' status, not the page's read-only flag: a
+  // read-only list (a count ticket) still offers the approve or close its user may run.
+  const behaviours = useBehaviours(page, props.view.rights, selected, label, reload);
   const { asking } = behaviours;
 
   const columns = useMemo<GridColumn[]>(
@@ -152,11 +168,12 @@ function PageBody(props: PageViewProps & { view: PageViewResponse }) {
           header: label(field.labelCode),
           hidden: columnPreference.hidden.includes(field.name),
           width: columnPreference.widths?.[field.name],
-          format: (value: unknown) =>
+          format: (value: unknown, row?: GenericRow) =>
             formatCellValue(field, value, {
               yes: services.t('ui.engine.yes'),
               no: services.t('ui.engine.no'),
-              choice: fieldChoices ? (v) => fieldChoices.find((c) => String(c.value) === String(v))?.label : undefined,
+              // A foreign value reads as the code the server joined to the row; else as its choice's label.
+              choice: (v) => row?._labels?.[field.name] ?? fieldChoices?.find((c) => String(c.value) === String(v))?.label,
               dateTime: services.formatDateTime,
             }),
           onLink: link ? (value: ScalarValue) => services.openPage(link.moduleCode, link.functionCode, { [link.field ?? field.name]: value }) : undefined,
@@ -167,10 +184,12 @@ function PageBody(props: PageViewProps & { view: PageViewResponse }) {
 
   const subPages = [...(page.subPages ?? [])].sort((a, b) => (a.sequence ?? 0) - (b.sequence ?? 0));
   const header = selected.length === 1 ? selected[0] : undefined;
-  const gridHeight = props.link ? 300 : 'calc(100vh - 320px)';
+  // A header page with sub-pages is a split view: its list takes the upper half of the screen, so
+  // that the selected header's tabs (its lines and their Add button) show without scrolling.
+  const gridHeight = props.link ? 260 : subPages.length > 0 ? 'calc(50vh - 150px)' : 'calc(100vh - 320px)';
 
   const gridTexts = useMemo(
-    // ag-grid's own texts (paging bar, loading, no rows) in the user's language (issue 11, item 8).
+    // ag-grid's own texts (paging bar, loading, no rows) in the user's language.
     () => ({
       loadingOoo: services.t('ui.engine.loading'),
       noRowsToShow: services.t('ui.engine.noRows'),
@@ -194,6 +213,11 @@ function PageBody(props: PageViewProps & { view: PageViewResponse }) {
         <Typography.Title level={4} style={{ marginTop: 0 }}>
           {label(page.titleCode)}
         </Typography.Title>
+      )}
+      {!props.link && page.helpCode && (
+        <Typography.Paragraph type="secondary" data-testid="engine-page-help" style={{ marginTop: -4 }}>
+          {label(page.helpCode)}
+        </Typography.Paragraph>
       )}
       {!props.link && searchable.length + (page.queryConditions?.length ?? 0) > 0 && (
         <SearchPanel
@@ -243,8 +267,9 @@ function PageBody(props: PageViewProps & { view: PageViewResponse }) {
         onEdit={(row) => setForm({ mode: 'edit', initial: row, row })}
         onImport={() => setImporting(true)}
         onDeleted={reload}
+        hostActions={HostAction && <HostAction rights={rights} selected={selected} reload={reload} />}
       />
-      <div style={{ height: gridHeight, minHeight: 280 }} data-testid="engine-grid">
+      <div style={{ height: gridHeight, minHeight: props.link || subPages.length > 0 ? 220 : 280 }} data-testid="engine-grid">
         <DataGrid
           label={label(page.titleCode)}
           columns={columns}

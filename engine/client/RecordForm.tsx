@@ -4,7 +4,7 @@ import type { IChangeEvent, default as CoreForm } from '@rjsf/core';
 import type { ErrorSchema, FormValidation, ObjectFieldTemplateProps, RJSFValidationError, WidgetProps } from '@rjsf/utils';
 import { Alert, Input, Modal, Typography } from 'antd';
 import { formValidator as validator } from './model/formValidator.js';
-import { formColumnsOf, keyFieldOf, type PageDefinition, type ScalarValue } from '../schema/index.js';
+import { formColumnsOf, isEditable, keyFieldOf, type FieldDefinition, type PageDefinition, type ScalarValue } from '../schema/index.js';
 import type { AddingResponse, GenericRow, RecordValues } from '../schema/api.js';
 import { useEngineServices } from './services.js';
 import { buildFormSchema, isFormField, type FormMode } from './model/buildFormSchema.js';
@@ -43,6 +43,25 @@ function toFormValues(page: PageDefinition, values: FormRecord): FormRecord {
     else result[field.name] = value;
   }
   return result;
+}
+
+const isBlank = (value: unknown) => value === undefined || value === null || value === '';
+
+/** A filled text as the form holds the field's values (numbers as numbers, dates as YYYY-MM-DD). */
+function fromText(field: FieldDefinition, text: string): unknown {
+  switch (field.type) {
+    case 'integer':
+    case 'decimal':
+      return text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text;
+    case 'boolean':
+      return text === 'true' || text === 't';
+    case 'date':
+      return text.slice(0, 10);
+    case 'datetime':
+      return Number.isNaN(Date.parse(text)) ? text : new Date(text).toISOString();
+    default:
+      return text;
+  }
 }
 
 function sameValue(a: unknown, b: unknown): boolean {
@@ -158,7 +177,7 @@ interface FieldProblem {
 const MODAL_WIDTHS = [720, 720, 900, 1160];
 
 /**
- * The add/edit form of a page (DESIGN.md section 6): rjsf with the antd theme, generated from the
+ * The add/edit form of a page: rjsf with the antd theme, generated from the
  * definition's fields; dropdowns from the server, defaults, field conditions, calculated and
  * trigger fields. The browser checks what it can before sending (mandatory, length, range,
  * decimals); the server checks everything again, and every field problem it answers (duplicate,
@@ -183,7 +202,49 @@ export function RecordForm(props: RecordFormProps) {
   const columns = columnsFor(formColumnsOf(page), narrow);
   const initialValues = useMemo(() => toFormValues(page, props.initial), [page, props.initial]);
   const formFields = useMemo(() => page.fields.filter((field) => isFormField(page, field, mode)), [page, mode]);
-  const { choices, truncated, reloadFor, searchChoices } = useChoices(page, formFields, record, label);
+  const { choices, truncated, reloadFor, searchChoices, fetchFill } = useChoices(page, formFields, record, label);
+
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
+
+  /**
+   * Picking a choice whose dropdown fills other fields (a consignee's name and address onto the
+   * order): the server reads the chosen row, and each such field the form shows, may change and
+   * is still empty takes its text. What the user already typed stays; a choice changed again
+   * before the answer came fills nothing.
+   */
+  const fillFrom = useCallback(
+    (field: FieldDefinition, value: unknown, current: FormRecord) => {
+      if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return;
+      fetchFill(field, value, current)
+        .then((texts) => {
+          if (!mounted.current || Object.keys(texts).length === 0) return;
+          setRecord((previous) => {
+            if (!sameValue(previous[field.name], value)) return previous;
+            const filled: FormRecord = { ...previous };
+            const names: string[] = [];
+            for (const [name, text] of Object.entries(texts)) {
+              const target = formFields.find((candidate) => candidate.name === name);
+              if (!target || target.calc || (mode === 'edit' && !isEditable(target)) || !isBlank(previous[name])) continue;
+              filled[name] = fromText(target, text);
+              names.push(name);
+            }
+            if (names.length === 0) return previous;
+            const next = computeCalculatedFields(page.fields, filled);
+            reloadFor(names, next);
+            return next;
+          });
+        })
+        // A failed fill leaves the fields as they were; the host already showed the error.
+        .catch(() => undefined);
+    },
+    [fetchFill, formFields, mode, page.fields, reloadFor],
+  );
 
   const widgets = useMemo(() => ({ ...WIDGETS, ...services.widgets }), [services.widgets]);
   const hostWidgets = useMemo(() => Object.keys(services.widgets ?? {}), [services.widgets]);
@@ -240,9 +301,20 @@ export function RecordForm(props: RecordFormProps) {
     (event: IChangeEvent<FormRecord>) => {
       const next = computeCalculatedFields(page.fields, { ...(event.formData ?? {}) });
       setRecord((previous) => {
-        const changed = Object.keys({ ...previous, ...next }).filter((name) => !sameValue(previous[name], next[name]));
+        const differs = (name: string) => !sameValue(previous[name], next[name]);
+        // A choice that follows another field (the lot of the chosen SKU) is emptied when that field
+        // changes: it belonged to the old one.
+        for (const field of formFields) {
+          if (field.options?.type !== 'foreign' || differs(field.name) || isBlank(next[field.name])) continue;
+          if ((field.options.filter ?? []).some((filter) => 'field' in filter && differs(filter.field))) delete next[field.name];
+        }
+        const changed = Object.keys({ ...previous, ...next }).filter(differs);
         if (changed.length > 0) {
           reloadFor(changed, next);
+          for (const name of changed) {
+            const field = page.fields.find((candidate) => candidate.name === name);
+            if (field?.options?.type === 'foreign' && field.options.fill?.length && !isBlank(next[name])) fillFrom(field, next[name], next);
+          }
           // A problem the server reported on a field goes away once the user changes that field.
           setExtraErrors((errors) => {
             if (!errors) return errors;
@@ -255,7 +327,7 @@ export function RecordForm(props: RecordFormProps) {
         return next;
       });
     },
-    [page.fields, reloadFor],
+    [page.fields, formFields, reloadFor, fillFrom],
   );
 
   const transformErrors = useCallback(
@@ -315,7 +387,7 @@ export function RecordForm(props: RecordFormProps) {
       }
     }
     if (mode === 'edit' && Object.keys(values).length === 0) {
-      // Spec section 5: unchanged data needs no save.
+      // Unchanged data needs no save.
       await services.message({ type: 'info', content: services.t('ui.engine.nothingChanged') });
       return;
     }

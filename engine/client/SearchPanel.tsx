@@ -1,5 +1,6 @@
 import { lazy, Suspense, useMemo, useState, type ComponentType } from 'react';
-import { Button, Form, Input, InputNumber, Select, Space, Spin } from 'antd';
+import { Button, DatePicker, Form, Input, InputNumber, Select, Space, Spin } from 'antd';
+import dayjs from 'dayjs';
 import type { Field, FullCombinator, FullField, FullOperator, QueryBuilderProps, RuleGroupType, RuleType } from 'react-querybuilder';
 import 'react-querybuilder/dist/query-builder.css';
 import { QUERY_OPERATORS, type FieldDefinition, type PageDefinition, type QueryRule, type RuleGroup } from '../schema/index.js';
@@ -62,6 +63,40 @@ interface FieldInputProps {
   onChange?: (value: unknown) => void;
 }
 
+const ISO_DATE = 'YYYY-MM-DD';
+const ISO_DATE_TIME = 'YYYY-MM-DDTHH:mm';
+
+const DATE_TOKENS: Partial<Record<Intl.DateTimeFormatPartTypes, string>> = { year: 'YYYY', month: 'MM', day: 'DD' };
+
+/**
+ * The short date pattern of the page's language (the `lang` the host sets), as picker tokens:
+ * YYYY/MM/DD in Chinese and Japanese, MM/DD/YYYY in English, YYYY. MM. DD. in Korean.
+ */
+export function datePatternOf(tag: string): string {
+  try {
+    const parts = new Intl.DateTimeFormat(tag || 'en', { year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(new Date(2006, 0, 2));
+    return parts.map((part) => DATE_TOKENS[part.type] ?? (part.type === 'literal' ? part.value.replace(/[A-Za-z]/g, '') : '')).join('');
+  } catch {
+    return ISO_DATE;
+  }
+}
+
+/** A date (or date and time) box in the format of the user's language; its value is the ISO text. */
+function DateBox({ id, value, onChange, withTime }: Pick<FieldInputProps, 'id' | 'value' | 'onChange'> & { withTime: boolean }) {
+  const parsed = typeof value === 'string' && value !== '' ? dayjs(value) : null;
+  const pattern = datePatternOf(document.documentElement.lang);
+  return (
+    <DatePicker
+      id={id}
+      value={parsed?.isValid() ? parsed : null}
+      showTime={withTime ? { format: 'HH:mm' } : false}
+      format={withTime ? `${pattern} HH:mm` : pattern}
+      onChange={(date) => onChange?.(date ? date.format(withTime ? ISO_DATE_TIME : ISO_DATE) : undefined)}
+      style={{ width: withTime ? 200 : 160 }}
+    />
+  );
+}
+
 function FieldInput({ field, choices, yes, no, id, value, onChange }: FieldInputProps) {
   const control = { id, value: value as never, onChange: onChange as never };
   if (choices) {
@@ -92,10 +127,12 @@ function FieldInput({ field, choices, yes, no, id, value, onChange }: FieldInput
           ]}
         />
       );
+    // The browser's own date box writes dates the browser's way, whatever the user's language: the
+    // picker writes them the way the user's language does, and the value sent stays ISO.
     case 'date':
-      return <Input {...control} type="date" style={{ width: 160 }} />;
+      return <DateBox id={id} value={value} onChange={onChange} withTime={false} />;
     case 'datetime':
-      return <Input {...control} type="datetime-local" style={{ width: 200 }} />;
+      return <DateBox id={id} value={value} onChange={onChange} withTime />;
     case 'string':
     case 'text':
       return <Input {...control} allowClear style={{ width: 160 }} />;
@@ -103,9 +140,9 @@ function FieldInput({ field, choices, yes, no, id, value, onChange }: FieldInput
 }
 
 /**
- * The search panel of a page (DESIGN.md section 6, spec section 3 "searchable", "query
- * conditions"): one input per searchable field, the page's saved query conditions, and a query
- * builder for AND/OR groups over the searchable fields with the operators the server knows.
+ * The search panel of a page (docs/architecture.md, "The engine"): one input per searchable field,
+ * the page's saved query conditions, and a query builder for AND/OR groups over the searchable
+ * fields with the operators the server knows.
  */
 export function SearchPanel(props: SearchPanelProps) {
   const services = useEngineServices();

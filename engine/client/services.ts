@@ -1,9 +1,10 @@
 import { createContext, useContext, type ComponentType } from 'react';
 import type { WidgetProps } from '@rjsf/utils';
 import type { ScalarValue } from '../schema/index.js';
+import type { GenericRow } from '../schema/api.js';
 import type { ConfirmItem, MessageItem } from './host/popups.js';
 
-/** One field's problem as the server reports it (`details` of a 400/409 answer, DESIGN.md section 7). */
+/** One field's problem as the server reports it (`details` of a 400/409 answer, docs/architecture.md "Errors"). */
 export interface EngineFieldError {
   field: string;
   code: string;
@@ -30,8 +31,8 @@ export interface EngineCallOptions {
 export type TransferProgress = (fraction: number | null) => void;
 
 /**
- * Everything the engine needs from the application that hosts it (STYLE.md "Engine apart from its
- * screens"): the engine never imports `src/`, never calls `fetch` or touches browser storage
+ * Everything the engine needs from the application that hosts it, so the engine stays apart from
+ * the screens: it never imports `src/`, never calls `fetch` or touches browser storage
  * itself; the host fills this interface (src/app/engine-services.tsx) and tests can fill it too.
  */
 export interface EngineServices {
@@ -43,11 +44,11 @@ export interface EngineServices {
   upload<T>(path: string, form: FormData, onProgress?: TransferProgress): Promise<T>;
   /** The server's error of a rejected call, or undefined when it was not an API refusal. */
   callError(error: unknown): EngineCallError | undefined;
-  /** The global confirm popup (spec section 3); true on OK. */
+  /** The global confirm popup; true on OK. */
   confirm(item: ConfirmItem): Promise<boolean>;
-  /** The global message popup (spec section 3); resolves when it closes. */
+  /** The global message popup; resolves when it closes. */
   message(item: MessageItem): Promise<void>;
-  /** Opens another page filtered by field values (a hyperlink, DESIGN.md section 6). */
+  /** Opens another page filtered by field values (a hyperlink). */
   openPage(moduleCode: string, functionCode: string, filter: Record<string, ScalarValue>): void;
   /** Opens the preview of an attachment (an image or a PDF) at the host's preview screen; absent: no preview. */
   previewAttachment?(id: number): void;
@@ -57,7 +58,7 @@ export interface EngineServices {
   hasText(key: string): boolean;
   /** The user's language code (en, zh, zh_tw, kor, th, jp). */
   language: string;
-  /** A stored date and time as the user reads it: in the user's time zone and language (issue 11, item 3). */
+  /** A stored date and time as the user reads it: in the user's time zone and language. */
   formatDateTime?: (value: string) => string;
   /** Who is signed in, to keep per-user preferences apart; null when unknown. */
   userKey: string | null;
@@ -66,11 +67,29 @@ export interface EngineServices {
    * `cron` field with the host's cron expression editor). The engine knows none of them.
    */
   widgets?: Readonly<Record<string, ComponentType<WidgetProps>>>;
+  /**
+   * Toolbar actions the host brings, by page (`<moduleCode>/<functionCode>`): each is rendered
+   * after the page's own buttons when the page is opened on its own (not as a sub-page tab), e.g. a
+   * dialog of the host's that makes a record in one step. The engine knows none of them.
+   */
+  toolbarActions?: Readonly<Record<string, ComponentType<HostToolbarActionProps>>>;
   /** Per-user preferences (column choice); the host decides where they live. */
   preferences: { get(key: string): string | null; set(key: string, value: string): void };
 }
 
+/** What a host's toolbar action gets: the page's rights for the caller, the selected rows, and a reload of the list. */
+export interface HostToolbarActionProps {
+  rights: { view: boolean; add: boolean; edit: boolean; delete: boolean };
+  selected: readonly GenericRow[];
+  reload: () => void;
+}
+
 export const EngineServicesContext = createContext<EngineServices | null>(null);
+
+/** The confirm popup of a deletion (a red Delete button, the warning icon); true on OK. */
+export function confirmDeletion(services: EngineServices, content: string): Promise<boolean> {
+  return services.confirm({ content, okType: 'danger', iconType: 'warning', okText: services.t('ui.engine.delete'), cancelText: services.t('ui.engine.cancel') });
+}
 
 /** The host's services; throws when the host forgot the provider (a programming error). */
 export function useEngineServices(): EngineServices {

@@ -26,7 +26,7 @@ function behaviourMessage(services: EngineServices, page: PageDefinition, answer
 }
 
 /**
- * The toolbar behaviours of a page (DESIGN.md section 6): confirm, ask for inputs, dispatch to
+ * The toolbar behaviours of a page: confirm, ask for inputs, dispatch to
  * `/generic/behavior` with the selected rows' keys, tell the outcome, then reload the list through
  * `onDone`. The server checks the right and the enabling rule again.
  */

@@ -15,7 +15,7 @@ function recordValues(record: Record<string, unknown>): Record<string, ScalarVal
 }
 
 /**
- * Dropdown choices of a page's fields (spec section 3 "option type"): static lists come from the
+ * Dropdown choices of a page's fields: static lists come from the
  * definition, code masters, foreign tables and SQL from `/api/generic/dropdown`. `reloadFor(null)`
  * loads every list; `reloadFor(changed)` reloads only the lists whose trigger fields changed, with
  * the record as it is now, so a dependent dropdown follows the field it depends on.
@@ -103,5 +103,24 @@ export function useChoices(page: PageDefinition, fields: readonly FieldDefinitio
     [fields, load],
   );
 
-  return { choices, truncated, reloadFor, searchChoices, record };
+  /**
+   * What picking `value` in a field's foreign dropdown fills (its `options.fill`): the filled fields'
+   * texts by name, as the server read them from the chosen row; nothing for another kind of field.
+   */
+  const fetchFill = useCallback(
+    async (field: FieldDefinition, value: ScalarValue, current: Record<string, unknown>): Promise<Record<string, string>> => {
+      if (field.options?.type !== 'foreign' || !field.options.fill?.length || value === null) return {};
+      const answer = await services.call<DropdownResponse>('/generic/dropdown', {
+        moduleCode: page.moduleCode,
+        functionCode: page.functionCode,
+        field: field.name,
+        record: recordValues(current),
+        fillFrom: value,
+      });
+      return Object.fromEntries(answer.options.map((option) => [String(option.value), option.label ?? '']));
+    },
+    [page.moduleCode, page.functionCode, services],
+  );
+
+  return { choices, truncated, reloadFor, searchChoices, fetchFill, record };
 }

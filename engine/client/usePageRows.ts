@@ -32,7 +32,7 @@ export interface PageRows {
 }
 
 /**
- * The rows of a page's list (DESIGN.md section 6): the grid's data source filtered by the current
+ * The rows of a page's list: the grid's data source filtered by the current
  * conditions, the selection, the total and the reload signal. A sub-page tab lists the rows of its
  * header row through the tab API instead.
  */

@@ -7,8 +7,8 @@ import { toText } from './to-text.js';
 export type CalculatedField = Pick<FieldDefinition, 'type' | 'decimal'> & { calc: FieldCalc };
 
 /**
- * The value of a calculated field (spec section 3 "calc type and parameters") from the record's
- * values, with exact decimal arithmetic, never floats (DESIGN.md section 4): 0.1 + 0.2 is 0.3.
+ * The value of a calculated field from the record's
+ * values, with exact decimal arithmetic, never floats: 0.1 + 0.2 is 0.3.
  * Arithmetic takes its parameters left to right and answers null while one is empty or not a number,
  * or on a division by zero, so nothing shows rather than a wrong figure. The result has the bound
  * form of the field's type: an integer field a number rounded half up, any other field exact text

@@ -1,5 +1,5 @@
 /**
- * Public entry of the engine's core (DESIGN.md section 6): the logic that the browser renderer
+ * Public entry of the engine's core: the logic that the browser renderer
  * (engine/client) and the server (engine/server) must answer alike, written once. It is pure: it
  * imports only engine/schema and decimal.js, never React, the DOM, Node or the database.
  */

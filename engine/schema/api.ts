@@ -1,6 +1,5 @@
 /**
- * Requests and answers of the generic engine API (`/api/generic/*`, spec section 7 "Generic
- * builder"). Written once with TypeBox: the server's route schemas are these objects, the client
+ * Requests and answers of the generic engine API (`/api/generic/*`). Written once with TypeBox: the server's route schemas are these objects, the client
  * imports the derived types.
  *
  * Every row the server answers carries the page's field values by field name plus two reserved
@@ -10,11 +9,13 @@
 import { Type, type Static } from 'typebox';
 import { CODE_PATTERN, ScalarValueSchema, SortSchema, type PageDefinition, type RuleGroup } from './page-definition.schema.js';
 
-/** The largest page of a selection (spec section 5: a selection is limited to 100 rows). */
+/** The largest page of a selection: a selection is limited to 100 rows. */
 export const MAX_PAGE_SIZE = 100;
 
 const ModuleCode = Type.String({ pattern: CODE_PATTERN });
 const FunctionCode = Type.String({ pattern: CODE_PATTERN });
+/** The key of the page a request is for, the first properties of nearly every request. */
+const PageKeyFields = { moduleCode: ModuleCode, functionCode: FunctionCode };
 
 /**
  * A react-querybuilder rule group. The route schema checks only its outer shape (a cyclic schema
@@ -32,22 +33,36 @@ export const RecordValuesSchema = Type.Record(Type.String(), ScalarValueSchema);
 /** Values of one record by field name, as the form sends them. */
 export type RecordValues = Static<typeof RecordValuesSchema>;
 
-/** A row as the server answers it: field values plus `_key` and `_version`. */
-export type GenericRow = Record<string, unknown> & { _key: RowKey; _version: string | null };
+/**
+ * A row as the server answers it: field values plus `_key` and `_version`. A list (selection, tab)
+ * also answers `_labels`: for each field with a foreign dropdown, the label column of the row its
+ * value names (a SKU's code for `sku_id`), so the list never shows a raw key.
+ */
+export type GenericRow = Record<string, unknown> & { _key: RowKey; _version: string | null; _labels?: Record<string, string> };
 
-export const PageRefSchema = Type.Object({ moduleCode: ModuleCode, functionCode: FunctionCode });
+export const PageRefSchema = Type.Object(PageKeyFields);
 export type PageRef = Static<typeof PageRefSchema>;
 
 /** Page inputs for a list SQL's `:named` parameters (not the reserved session names). */
 export const PageInputsSchema = Type.Record(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$' }), ScalarValueSchema);
 
-export const SelectionRequestSchema = Type.Object({
-  moduleCode: ModuleCode,
-  functionCode: FunctionCode,
+/** The filters and sort of a list: what the search panel and the grid's columns ask for. */
+const ListFilterFields = {
   conditions: Type.Optional(ConditionsSchema),
   sort: Type.Optional(Type.Array(SortSchema, { maxItems: 10 })),
+};
+/** One page of a list's rows. */
+const PagingFields = {
   page: Type.Integer({ minimum: 1 }),
   pageSize: Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE }),
+};
+/** The `_version` of a row the client read (null when the page has no version field). */
+const RowVersionSchema = Type.Union([Type.String({ maxLength: 100 }), Type.Null()]);
+
+export const SelectionRequestSchema = Type.Object({
+  ...PageKeyFields,
+  ...ListFilterFields,
+  ...PagingFields,
   inputs: Type.Optional(PageInputsSchema),
 });
 export type SelectionRequest = Static<typeof SelectionRequestSchema>;
@@ -59,8 +74,7 @@ export interface SelectionResponse {
 }
 
 export const AddingRequestSchema = Type.Object({
-  moduleCode: ModuleCode,
-  functionCode: FunctionCode,
+  ...PageKeyFields,
   record: RecordValuesSchema,
 });
 export type AddingRequest = Static<typeof AddingRequestSchema>;
@@ -69,11 +83,10 @@ export interface AddingResponse {
 }
 
 export const UpdatingRequestSchema = Type.Object({
-  moduleCode: ModuleCode,
-  functionCode: FunctionCode,
+  ...PageKeyFields,
   key: RowKeySchema,
   /** The `_version` the client read; required when the page has a version field. */
-  version: Type.Union([Type.String({ maxLength: 100 }), Type.Null()]),
+  version: RowVersionSchema,
   /** Only the fields being changed need to be sent. */
   record: RecordValuesSchema,
 });
@@ -81,9 +94,8 @@ export type UpdatingRequest = Static<typeof UpdatingRequestSchema>;
 export type UpdatingResponse = AddingResponse;
 
 export const DeletionRequestSchema = Type.Object({
-  moduleCode: ModuleCode,
-  functionCode: FunctionCode,
-  rows: Type.Array(Type.Object({ key: RowKeySchema, version: Type.Union([Type.String({ maxLength: 100 }), Type.Null()]) }), {
+  ...PageKeyFields,
+  rows: Type.Array(Type.Object({ key: RowKeySchema, version: RowVersionSchema }), {
     minItems: 1,
     maxItems: MAX_PAGE_SIZE,
   }),
@@ -95,10 +107,8 @@ export interface DeletionResponse {
 
 /** `POST /api/generic/export`: the selection's filters and sort; answers an xlsx file (all matching rows). */
 export const ExportRequestSchema = Type.Object({
-  moduleCode: ModuleCode,
-  functionCode: FunctionCode,
-  conditions: Type.Optional(ConditionsSchema),
-  sort: Type.Optional(Type.Array(SortSchema, { maxItems: 10 })),
+  ...PageKeyFields,
+  ...ListFilterFields,
   inputs: Type.Optional(PageInputsSchema),
   /** Columns to export, in order; default every displayable field. */
   fields: Type.Optional(Type.Array(Type.String(), { maxItems: 500 })),
@@ -116,13 +126,18 @@ export interface ImportResponse {
 }
 
 export const DropdownRequestSchema = Type.Object({
-  moduleCode: ModuleCode,
-  functionCode: FunctionCode,
+  ...PageKeyFields,
   field: Type.String({ maxLength: 63 }),
   /** Current values of the record, for SQL dropdowns that depend on trigger fields. */
   record: Type.Optional(RecordValuesSchema),
   /** Text typed into the dropdown; filters labels (contains, case-insensitive). */
   search: Type.Optional(Type.String({ maxLength: 200 })),
+  /**
+   * The value the user just picked: instead of the list, answer what that choice fills (the
+   * field's `options.fill`), one option per filled field with `value` the field's name and `label`
+   * the text to put there.
+   */
+  fillFrom: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Number(), Type.Boolean()])),
 });
 export type DropdownRequest = Static<typeof DropdownRequestSchema>;
 export interface DropdownOption {
@@ -145,8 +160,7 @@ export type UomRequest = Static<typeof UomRequestSchema>;
 export type UomResponse = DropdownResponse;
 
 export const BehaviourRequestSchema = Type.Object({
-  moduleCode: ModuleCode,
-  functionCode: FunctionCode,
+  ...PageKeyFields,
   behaviour: Type.String({ pattern: CODE_PATTERN }),
   /** `_key`s of the selected rows (as many as the behaviour's selection rule asks). */
   keys: Type.Array(RowKeySchema, { maxItems: MAX_PAGE_SIZE }),
@@ -172,15 +186,12 @@ export interface BehaviourRefusal {
 }
 
 export const TabRequestSchema = Type.Object({
-  moduleCode: ModuleCode,
-  functionCode: FunctionCode,
+  ...PageKeyFields,
   subPage: Type.String({ pattern: CODE_PATTERN }),
   /** `_key` of the header row. */
   parentKey: RowKeySchema,
-  conditions: Type.Optional(ConditionsSchema),
-  sort: Type.Optional(Type.Array(SortSchema, { maxItems: 10 })),
-  page: Type.Integer({ minimum: 1 }),
-  pageSize: Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE }),
+  ...ListFilterFields,
+  ...PagingFields,
 });
 export type TabRequest = Static<typeof TabRequestSchema>;
 /** The child page's rows, plus which page that is so the client can render it. */

@@ -2,7 +2,7 @@ import type { PageDefinition, RuleGroup } from './page-definition.schema.js';
 import type { ValidationProblem } from './validation-problem.js';
 
 /**
- * The checks a JSON Schema cannot express (issue 5): unique names, and every reference from one
+ * The checks a JSON Schema cannot express: unique names, and every reference from one
  * part of the page to another (sort, SQL, dropdowns, calculations, behaviours, sub-pages, field
  * maps, query conditions) names something that exists. Reports every problem, never the first only.
  */
@@ -44,6 +44,26 @@ export function checkPageSemantics(page: PageDefinition): ValidationProblem[] {
       report(`${at}/min`, 'range', `min ${field.min} is above max ${field.max}`);
     }
     if (field.options?.type === 'sql') needSql(`${at}/options/sql`, field.options.sql, 'dropdown SQL');
+    if (field.options?.type === 'foreign') {
+      (field.options.filter ?? []).forEach((filter, j) => {
+        if (!('field' in filter)) return;
+        const path = `${at}/options/filter/${j}/field`;
+        needField(path, filter.field, 'filter field');
+        if (filter.field === field.name) report(path, 'selfReference', `the dropdown of "${field.name}" is filtered by its own value`);
+        // The form reloads a dropdown when one of its trigger fields changes: without it the list would not follow.
+        else if (!(field.triggerFields ?? []).includes(filter.field)) {
+          report(path, 'notTrigger', `the dropdown of "${field.name}" follows field "${filter.field}", which must be one of its triggerFields`);
+        }
+      });
+      const filled = new Set<string>();
+      (field.options.fill ?? []).forEach((fill, j) => {
+        const path = `${at}/options/fill/${j}/field`;
+        needField(path, fill.field, 'filled field');
+        if (fill.field === field.name) report(path, 'selfReference', `field "${field.name}" is filled from its own choice`);
+        if (filled.has(fill.field)) report(path, 'duplicate', `field "${fill.field}" is filled twice`);
+        filled.add(fill.field);
+      });
+    }
     if (field.validationSql) needSql(`${at}/validationSql/sql`, field.validationSql.sql, 'validation SQL');
     field.calc?.params.forEach((param, j) => {
       needField(`${at}/calc/params/${j}`, param, 'calculation parameter');
@@ -74,6 +94,8 @@ export function checkPageSemantics(page: PageDefinition): ValidationProblem[] {
       const numeric = input.type === 'integer' || input.type === 'number';
       if ((input.min !== undefined || input.max !== undefined) && !numeric) report(`${at}/inputs/${j}/min`, 'notApplicable', 'min and max apply to integer and number inputs only');
       if (input.min !== undefined && input.max !== undefined && input.min > input.max) report(`${at}/inputs/${j}/max`, 'badRange', 'max is below min');
+      if (input.choices && input.type !== 'text') report(`${at}/inputs/${j}/choices`, 'notApplicable', 'choices apply to text inputs only');
+      if (input.choices) uniqueNames(input.choices, (choice) => choice.value, `${at}/inputs/${j}/choices`, 'value', report);
     });
   });
 

@@ -1,4 +1,4 @@
-/** Public entry of the page-definition schema (DESIGN.md section 6). */
+/** Public entry of the page-definition schema. */
 export * from './page-definition.schema.js';
 export * from './query-operators.js';
 export * from './validation-problem.js';

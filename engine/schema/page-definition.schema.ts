@@ -1,5 +1,5 @@
 /**
- * THE page-definition schema (DESIGN.md section 6; spec section 3 "Generic page configuration").
+ * THE page-definition schema.
  * It is written once, with TypeBox, so that it is at the same time the JSON Schema the validator
  * runs and the source of every TypeScript type of a definition (`Static<>`); there is no
  * hand-written twin. engine/schema imports nothing of ours.
@@ -34,7 +34,7 @@ export const FieldTypeSchema = Type.Enum(FIELD_TYPES, { description: 'Value type
 export type FieldType = Static<typeof FieldTypeSchema>;
 
 export const PAGE_STATUSES = ['draft', 'published', 'inactive'] as const;
-export const PageStatusSchema = Type.Enum(PAGE_STATUSES, { description: 'Publish status (spec section 4)' });
+export const PageStatusSchema = Type.Enum(PAGE_STATUSES, { description: 'Publish status' });
 export type PageStatus = Static<typeof PageStatusSchema>;
 
 export const PAGE_SCOPES = ['none', 'organization', 'project', 'warehouse'] as const;
@@ -91,6 +91,30 @@ export const RuleGroupSchema = Type.Cyclic({ RuleGroup: RuleGroupObject }, 'Rule
 export type RuleGroup = Static<typeof RuleGroupSchema>;
 const RuleGroupRef = Type.Ref('RuleGroup');
 
+/**
+ * A condition on the rows a foreign dropdown offers: the column equals a fixed value (partners of
+ * one type), or the current value of another field of the record (the lots of the chosen SKU; that
+ * field belongs in `triggerFields` so the list reloads when it changes).
+ */
+export const ForeignFilterSchema = Type.Union([
+  Type.Object(
+    { column: Identifier('Column of the foreign table'), value: Type.Union([Type.String(), Type.Number(), Type.Boolean()]) },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    { column: Identifier('Column of the foreign table'), field: Identifier('A field of this page; while it is empty the list is not narrowed by it') },
+    { additionalProperties: false },
+  ),
+]);
+export type ForeignFilter = Static<typeof ForeignFilterSchema>;
+
+/** A column of the chosen row copied into a field of the form (a consignee's address onto the order). */
+export const ForeignFillSchema = Type.Object(
+  { column: Identifier('Column of the chosen row'), field: Identifier('A field of this page, filled when it is still empty') },
+  { additionalProperties: false },
+);
+export type ForeignFill = Static<typeof ForeignFillSchema>;
+
 /** Where a field's dropdown takes its choices from (the spec's "option type"). */
 export const OptionsSchema = Type.Union([
   Type.Object(
@@ -106,7 +130,22 @@ export const OptionsSchema = Type.Union([
       table: Identifier('Table the choices come from'),
       valueField: Identifier('Column stored in this field'),
       labelField: Type.Optional(Identifier('Column shown; default valueField')),
+      descriptionField: Type.Optional(
+        Identifier('Second column shown after the label ("CODE - Name"), searched with it; the list and exports show the label column only'),
+      ),
       scope: Type.Optional(PageScopeSchema),
+      filter: Type.Optional(
+        Type.Array(ForeignFilterSchema, {
+          minItems: 1,
+          description: 'Only rows where every column equals its value, or the current value of a field of the record (once that field has one)',
+        }),
+      ),
+      fill: Type.Optional(
+        Type.Array(ForeignFillSchema, {
+          minItems: 1,
+          description: 'When the user picks a choice, each of these fields still empty in the form gets the column of the chosen row',
+        }),
+      ),
     },
     { additionalProperties: false },
   ),
@@ -241,6 +280,18 @@ export const BehaviourInputSchema = Type.Object(
     length: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, description: 'Maximum characters (text)' })),
     min: Type.Optional(Type.Number({ description: 'Range: smallest allowed number' })),
     max: Type.Optional(Type.Number({ description: 'Range: largest allowed number' })),
+    choices: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            value: Type.String({ minLength: 1, maxLength: 100, description: 'The value handed to the action' }),
+            labelCode: TextCode('What the user reads for this choice'),
+          },
+          { additionalProperties: false },
+        ),
+        { minItems: 1, description: 'Text inputs: the dialog offers these values only (a dropdown), and the server refuses any other' },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -357,11 +408,12 @@ const PageDefinitionObject = Type.Object(
     moduleCode: Code('Module; rights are <moduleCode>:view|add|edit|delete'),
     functionCode: Code('Function (page) within the module'),
     titleCode: TextCode('Page title'),
+    helpCode: Type.Optional(TextCode('A line under the title saying what the page is for and what it edits')),
     genericName: Type.Optional(Type.String({ maxLength: 200, description: 'Internal name shown to configurators' })),
     status: PageStatusSchema,
     startup: Type.Optional(Type.Boolean({ description: 'The page the module opens with; one per module; default false' })),
     paging: Type.Optional(Type.Boolean({ description: 'Paged grid; default true' })),
-    pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Rows per page; at most 100 (spec section 5); default 20' })),
+    pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Rows per page; at most 100; default 20' })),
     formColumns: Type.Optional(
       Type.Integer({ minimum: 1, maximum: 3, description: 'Columns of the add/edit form on a wide screen; default 2; always 1 on a phone-sized screen' }),
     ),
@@ -382,7 +434,7 @@ const PageDefinitionObject = Type.Object(
     ),
     readOnly: Type.Optional(Type.Boolean({ description: 'No adding, updating, deletion or import; default false' })),
     attachments: Type.Optional(
-      Type.Boolean({ description: 'Records of the page carry file attachments (spec section 5: at most 500M in all per record); default false' }),
+      Type.Boolean({ description: 'Records of the page carry file attachments (at most 500M in all per record); default false' }),
     ),
     rowFilter: Type.Optional(
       Type.String({
@@ -415,7 +467,7 @@ const PageDefinitionObject = Type.Object(
 /** THE schema: the page object with the recursive rule group in its `$defs`. */
 export const PageDefinitionSchema = Type.Cyclic({ RuleGroup: RuleGroupObject, PageDefinition: PageDefinitionObject }, 'PageDefinition');
 
-/** A page definition as stored and served (DESIGN.md section 6). */
+/** A page definition as stored and served. */
 export type PageDefinition = Static<typeof PageDefinitionSchema>;
 // The parts are typed from the whole, where the rule-group references are resolved.
 export type FieldDefinition = PageDefinition['fields'][number];

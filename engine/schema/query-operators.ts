@@ -1,5 +1,5 @@
 /**
- * The fixed list of query-condition operators (issue 5): react-querybuilder's names, each with a
+ * The fixed list of query-condition operators: react-querybuilder's names, each with a
  * server translation in engine/server. Anything else is refused.
  */
 export const QUERY_OPERATORS = [

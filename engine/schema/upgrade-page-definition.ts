@@ -11,7 +11,7 @@ export interface UpgradeResult {
 
 /**
  * Brings a stored or shipped document up to CURRENT_SCHEMA_VERSION by running every numbered
- * migration above its version in order (DESIGN.md section 6). A document without schemaVersion is
+ * migration above its version in order. A document without schemaVersion is
  * version 1. Never changes its input.
  */
 export function upgradePageDefinition(input: unknown): UpgradeResult {

@@ -35,7 +35,7 @@ const COMPATIBLE: Record<FieldType, string[]> = {
 };
 
 /**
- * Checks every identifier of a definition against the database catalog (DESIGN.md section 6):
+ * Checks every identifier of a definition against the database catalog:
  * the table, each field's column and its type, the key, version and scope columns, and the tables
  * and columns of foreign checks and foreign dropdowns. Run when a definition is synced or published
  * and before its first use, so that no SQL is ever built from a name the database does not have.
@@ -75,6 +75,10 @@ export async function checkPageAgainstCatalog(db: EngineDb, page: PageDefinition
     if (field.options?.type === 'foreign') {
       needColumn(`/fields/${i}/options/valueField`, field.options.table, field.options.valueField);
       if (field.options.labelField) needColumn(`/fields/${i}/options/labelField`, field.options.table, field.options.labelField);
+      if (field.options.descriptionField) needColumn(`/fields/${i}/options/descriptionField`, field.options.table, field.options.descriptionField);
+      const table = field.options.table;
+      field.options.filter?.forEach((filter, j) => needColumn(`/fields/${i}/options/filter/${j}/column`, table, filter.column));
+      field.options.fill?.forEach((fill, j) => needColumn(`/fields/${i}/options/fill/${j}/column`, table, fill.column));
       const optionScope = scopeColumnOf(field.options.scope ?? 'none');
       if (optionScope) needColumn(`/fields/${i}/options/scope`, field.options.table, optionScope);
     }
@@ -82,8 +86,10 @@ export async function checkPageAgainstCatalog(db: EngineDb, page: PageDefinition
   return problems;
 }
 
+const WRITE_VERBS = { INSERT: 'add', UPDATE: 'change', DELETE: 'delete' } as const;
+
 /**
- * Checks that the configurator roles may touch what a page names (issue 9): its table and every
+ * Checks that the configurator roles may touch what a page names: its table and every
  * column it reads must be readable by the read role, the tables of its foreign checks and dropdowns
  * too, and a page that is not read-only must be writable by the write role. Run when a
  * configurator publishes, so that no page can show users' secrets, sessions or codes through the
@@ -99,7 +105,14 @@ export async function checkPageAgainstRoles(db: EngineDb, page: PageDefinition, 
     if (isStored(field)) wanted.push({ path: `/fields/${i}/name`, table, column: field.name, privilege: 'SELECT', role: roles.read });
     if (field.foreign) wanted.push({ path: `/fields/${i}/foreign`, table: field.foreign.table, column: field.foreign.field, privilege: 'SELECT', role: roles.read });
     if (field.options?.type === 'foreign') {
-      for (const column of [field.options.valueField, field.options.labelField]) {
+      const columns = [
+        field.options.valueField,
+        field.options.labelField,
+        field.options.descriptionField,
+        ...(field.options.filter ?? []).map((filter) => filter.column),
+        ...(field.options.fill ?? []).map((fill) => fill.column),
+      ];
+      for (const column of columns) {
         if (column) wanted.push({ path: `/fields/${i}/options`, table: field.options.table, column, privilege: 'SELECT', role: roles.read });
       }
     }
@@ -119,8 +132,8 @@ export async function checkPageAgainstRoles(db: EngineDb, page: PageDefinition, 
     if (rows[0][`c${i}`]) return;
     const message =
       w.column === undefined
-        ? `pages may not ${w.privilege.toLowerCase()} rows of "${w.table}": mark the page read-only`
-        : `pages may not read "${w.table}.${w.column}"`;
+        ? `this page would ${WRITE_VERBS[w.privilege as keyof typeof WRITE_VERBS]} rows of "${w.table}", which only its area's own screens and services may write: tick Read-only in the page settings (its list, search, sub-pages and actions keep working)`
+        : `"${w.table}.${w.column}" cannot be shown on a page published here (it is kept from configured pages, like passwords, sessions and codes): remove it from the page`;
     if (seen.has(`${w.path}|${message}`)) return;
     seen.add(`${w.path}|${message}`);
     problems.push({ path: w.path, code: 'privilege', message });

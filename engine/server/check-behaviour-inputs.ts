@@ -25,7 +25,7 @@ function inputAsField(input: BehaviourInputDefinition): FieldDefinition {
 
 /**
  * Checks the inputs of a behaviour call against the behaviour's declared `inputs`: type, mandatory,
- * length, range; a missing value takes its `default`; a name that is not declared is FIELD_UNKNOWN.
+ * length, range, one of its `choices` when it has some; a missing value takes its `default`; a name that is not declared is FIELD_UNKNOWN.
  * Answers the parsed values and every problem at once (details keyed by input name).
  */
 export function checkBehaviourInputs(
@@ -52,6 +52,10 @@ export function checkBehaviourInputs(
       continue;
     }
     const problems = checkFieldValue(field, value);
+    // A value outside the declared choices is refused as a dropdown refuses a value it does not offer.
+    if (problems.length === 0 && input.choices && !input.choices.some((choice) => choice.value === String(value))) {
+      problems.push({ field: input.name, code: 'FIELD_FOREIGN', params: { list: input.name } });
+    }
     errors.push(...problems);
     if (problems.length === 0) values[input.name] = value;
   }

@@ -7,7 +7,7 @@ export type ConfiguratorSqlMode = 'read' | 'write';
 export type ConfiguratorSqlVerdict = { ok: true } | { ok: false; reason: string };
 
 /**
- * Functions configurator SQL may call (issue 9, item 3: parse, don't grep). Everything else is
+ * Functions configurator SQL may call (parse, don't grep). Everything else is
  * refused, so no list of forbidden words can be outrun by a name nobody thought of: pg_sleep, file
  * and large-object functions, dblink, set_config/current_setting, backend signalling, advisory
  * locks and anything meant to hold a session are simply absent (the statement timeout ends the rest,
@@ -64,7 +64,7 @@ const verdicts = new Map<string, ConfiguratorSqlVerdict>();
 const CACHE_LIMIT = 2000;
 
 /**
- * Checks configurator SQL with the real PostgreSQL parser (DESIGN.md section 6): one statement of
+ * Checks configurator SQL with the real PostgreSQL parser: one statement of
  * the mode's kind, every function on the allow-list, every relation an ordinary table of schema
  * public, no row locks, no SELECT INTO, no recursive or data-modifying WITH. `:named` parameters
  * become `$n` placeholders before parsing. Verdicts are cached by mode and text.

@@ -6,6 +6,7 @@ import { configuratorSqlFailure, enterConfiguratorRole, requireAllowedSql } from
 import type { EngineDb, EngineTransaction } from './engine-db.js';
 import type { EngineFieldError } from './engine-error.js';
 import { sessionSqlParams, type EngineSession } from './engine-session.js';
+import { foreignFilterConditions, foreignFilterKey, type ForeignOptions } from './foreign-options.js';
 import { foreignRowConditions, type ForeignRowFilters } from './foreign-rows.js';
 import type { PreparedPage } from './prepared-page.js';
 import type { PreparedRecord } from './prepare-record.js';
@@ -15,12 +16,14 @@ interface TableSource {
   table: string;
   column: string;
   scope: PageScope | undefined;
+  /** The dropdown's options, whose filter narrows the rows too. */
+  options?: ForeignOptions;
 }
 
 /** The foreign tables of a field: its dropdown's table and its `foreign` rule, each one checked. */
 function tableSourcesOf(field: FieldDefinition): TableSource[] {
   const sources: TableSource[] = [];
-  if (field.options?.type === 'foreign') sources.push({ table: field.options.table, column: field.options.valueField, scope: field.options.scope });
+  if (field.options?.type === 'foreign') sources.push({ table: field.options.table, column: field.options.valueField, scope: field.options.scope, options: field.options });
   if (field.foreign && !sources.some((s) => s.table === field.foreign!.table && s.column === field.foreign!.field)) {
     sources.push({ table: field.foreign.table, column: field.foreign.field, scope: undefined });
   }
@@ -59,11 +62,20 @@ export async function checkForeignValues(
   options: ForeignCheckOptions = {},
 ): Promise<EngineFieldError[]> {
   const errors: EngineFieldError[] = [];
-  for (const [name, value] of Object.entries({ ...record.values, ...record.unstored })) {
+  const written: Record<string, BoundValue> = { ...record.values, ...record.unstored };
+  // A value the write leaves as it was is checked again when a field its dropdown follows changes.
+  if (options.stored) {
+    for (const field of prepared.page.fields) {
+      if (!Object.hasOwn(written, field.name) && followedFieldChanged(field, record.values, options.stored)) written[field.name] = record.merged[field.name] ?? null;
+    }
+  }
+  for (const [name, value] of Object.entries(written)) {
     if (value === null || record.failed.has(name)) continue;
     const field = prepared.fieldsByName.get(name);
     if (!field) continue;
-    if (options.stored && sameValue(options.stored[name], value)) continue;
+    // A value the row already has is not checked again, unless a field its dropdown follows changed
+    // (another SKU: the lot must be one of that SKU's).
+    if (options.stored && sameValue(options.stored[name], value) && !followedFieldChanged(field, record.values, options.stored)) continue;
     if (!(await listOffers(prepared, session, field, value, options))) {
       errors.push({ field: name, code: 'FIELD_FOREIGN', params: { list: field.options!.type === 'codeMaster' ? field.options!.codeType : field.name } });
       continue;
@@ -74,9 +86,14 @@ export async function checkForeignValues(
     }
     let refused: TableSource | undefined;
     for (const source of tableSourcesOf(field)) {
-      const key = `${source.table}\u0000${source.column}\u0000${source.scope ?? ''}\u0000${String(value)}`;
+      const filterKey = source.options ? foreignFilterKey(prepared, source.options, record.merged) : '';
+      const key = `${source.table}\u0000${source.column}\u0000${source.scope ?? ''}\u0000${String(value)}\u0000${filterKey}`;
       if (options.found?.has(key)) continue;
-      const where = [sql`${sql.ref(`f.${source.column}`)} = ${value}`, ...foreignRowConditions(prepared, session, source.table, source.scope, rowFilters)];
+      const where = [
+        sql`${sql.ref(`f.${source.column}`)} = ${value}`,
+        ...foreignRowConditions(prepared, session, source.table, source.scope, rowFilters),
+        ...(source.options ? foreignFilterConditions(prepared, source.options, record.merged, 'f') : []),
+      ];
       if (!(await exists(trx, sql`${sql.table(source.table)} as f`, where))) {
         refused = source;
         break;
@@ -133,6 +150,18 @@ async function sqlOffers(
     await sql`rollback to savepoint engine_foreign_sql`.execute(trx);
     await sql`release savepoint engine_foreign_sql`.execute(trx);
   }
+}
+
+/** A field the dropdown of `field` follows (a `field` filter) gets another value in this write. */
+function followedFieldChanged(field: FieldDefinition, values: Record<string, BoundValue>, stored: Record<string, unknown>): boolean {
+  if (field.options?.type !== 'foreign') return false;
+  const blank = (value: unknown) => value === null || value === undefined || value === '';
+  return (field.options.filter ?? []).some((filter) => {
+    if (!('field' in filter) || !Object.hasOwn(values, filter.field)) return false;
+    const before = stored[filter.field];
+    const after = values[filter.field];
+    return blank(before) || blank(after) ? blank(before) !== blank(after) : !sameValue(before, after);
+  });
 }
 
 async function exists(db: EngineDb, from: RawBuilder<unknown>, where: RawBuilder<unknown>[]): Promise<boolean> {

@@ -14,7 +14,7 @@ export interface CompiledConditions {
 }
 
 /**
- * Compiles a react-querybuilder rule group into SQL (issue 5): fields only from the whitelist (the
+ * Compiles a react-querybuilder rule group into SQL: fields only from the whitelist (the
  * page's searchable fields, looked up by name so that the identifier written is the definition's,
  * never the caller's), operators only from the fixed list, every value parsed for the field's type
  * and bound. Anything else is reported, all problems at once; nothing partial is returned.

@@ -31,7 +31,7 @@ export function compileSort(
     }
     // PostgreSQL's own null ordering (last ascending, first descending) is the order a plain btree
     // index has in both directions: saying `nulls last` on a descending sort kept the planner from
-    // walking the index backwards and made it sort the whole table (issue 11, item 10).
+    // walking the index backwards and made it sort the whole table.
     orderBy.push(entry.direction === 'asc' ? sql`${column(field)} asc` : sql`${column(field)} desc`);
   });
   return { orderBy, errors };

@@ -4,11 +4,11 @@ import type { EngineDb, EngineTransaction } from './engine-db.js';
 import { EngineError } from './engine-error.js';
 import type { EngineSession } from './engine-session.js';
 
-/** Limits of configurator SQL (DESIGN.md section 6); the application may lower or raise them. */
+/** Limits of configurator SQL; the application may lower or raise them. */
 export const CONFIGURATOR_SQL_LIMITS = { statementTimeoutMs: 5000, rowCap: 1000 };
 
 /**
- * The database roles configurator SQL runs under (issue 9): created by the application's
+ * The database roles configurator SQL runs under: created by the application's
  * migrations, granted only the business tables a configurator may read or write, with row-level
  * security keyed on the transaction's `wms.*` scope settings.
  */
@@ -31,7 +31,7 @@ export async function inReadOnlyTransaction<T>(
 }
 
 /**
- * THE way configurator SQL runs (issue 9, items 1 and 2): inside a transaction (read only for
+ * THE way configurator SQL runs: inside a transaction (read only for
  * reads) with a statement timeout, the session's organization, project, warehouse and user as
  * transaction settings for row-level security, and `SET LOCAL ROLE` to the restricted role of the
  * mode. Whatever the SQL says, the database refuses tables the role was not granted and hides rows
@@ -76,7 +76,7 @@ export async function enterConfiguratorRole(
 }
 
 /**
- * Refuses configurator SQL that the parser does not accept (issue 9, item 3), at run time as the
+ * Refuses configurator SQL that the parser does not accept, at run time as the
  * designer does at save: a stored or shipped definition that slipped through is refused too.
  */
 export async function requireAllowedSql(name: string, text: string, mode: ConfiguratorSqlMode): Promise<void> {

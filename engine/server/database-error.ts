@@ -12,7 +12,7 @@ export function databaseWriteError(error: unknown): unknown {
   switch (code) {
     case '23505': {
       // The key's columns are named in PostgreSQL's detail, "Key (owner_id, code)=(1, A) already
-      // exists.": each of them gets the problem, so the form shows it on its fields (issue 5).
+      // exists.": each of them gets the problem, so the form shows it on its fields.
       const detail = (error as { detail?: unknown }).detail;
       const columns = typeof detail === 'string' ? /^Key \(([^)]*)\)=/.exec(detail)?.[1] : undefined;
       const fields = columns ? columns.split(',').map((name) => name.trim().replace(/^"|"$/g, '')) : [];

@@ -7,10 +7,11 @@ import { CONFIGURATOR_SQL_LIMITS, inConfiguratorTransaction, requireAllowedSql }
 import type { EngineDb } from './engine-db.js';
 import { EngineError } from './engine-error.js';
 import { sessionSqlParams, type EngineSession } from './engine-session.js';
+import { foreignChoiceText, foreignFilterConditions } from './foreign-options.js';
 import { foreignRowConditions, type ForeignRowFilters } from './foreign-rows.js';
 import type { PreparedPage } from './prepared-page.js';
 
-/** What the application provides for dropdowns the engine cannot answer alone (STYLE.md: ports). */
+/** What the application provides for dropdowns the engine cannot answer alone. */
 export interface DropdownPorts {
   /** Codes of one code type of the code master, labelled in the session's language. */
   codeMaster(db: EngineDb, codeType: string, session: EngineSession): Promise<DropdownOption[]>;
@@ -53,12 +54,19 @@ export async function dropdownOptions(
     }
     case 'foreign': {
       const value = sql.ref(`f.${options.valueField}`);
-      const label = sql.ref(`f.${options.labelField ?? options.valueField}`);
-      // The same rows a write of the field accepts (checkForeignValues): never another project's by omission.
-      const where: RawBuilder<unknown>[] = [sql`${value} is not null`, ...foreignRowConditions(prepared, session, options.table, options.scope, ports.foreignRowFilter)];
-      if (pattern) where.push(sql`cast(${label} as text) ilike ${pattern} escape '\\'`);
+      const label = foreignChoiceText(options, 'f');
+      // The same rows a write of the field accepts (checkForeignValues): never another project's by
+      // omission, only those of the definition's filter (partners of one type, the chosen SKU's lots).
+      const where: RawBuilder<unknown>[] = [
+        // An empty value is no choice: the form takes it for "nothing chosen".
+        sql`${value} is not null and cast(${value} as text) <> ''`,
+        ...foreignRowConditions(prepared, session, options.table, options.scope, ports.foreignRowFilter),
+        ...foreignFilterConditions(prepared, options, record, 'f'),
+      ];
+      // The search reads what the user reads: the code and the name.
+      if (pattern) where.push(sql`${label} ilike ${pattern} escape '\\'`);
       const { rows } = await sql<{ value: unknown; label: unknown }>`
-        select distinct ${value} as value, cast(${label} as text) as label
+        select distinct ${value} as value, ${label} as label
         from ${sql.table(options.table)} as f where ${sql.join(where, sql` and `)}
         order by 2 limit ${cap + 1}
       `.execute(db);
@@ -92,4 +100,43 @@ function answer(rows: { value: unknown; label: unknown }[], cap: number): Dropdo
     label: toText(row.label ?? row.value),
   }));
   return { options, truncated: rows.length > cap };
+}
+
+/**
+ * What picking `chosen` in a field's foreign dropdown fills (README: options `fill`): one entry per
+ * filled field, `value` the field's name and `label` the text of the chosen row's column; a column
+ * without a value is left out. The row is looked up among those the dropdown offers the caller
+ * (scope, row filter, the definition's filter), so a fill never reads a row the list would not show;
+ * a value the list does not offer fills nothing.
+ */
+export async function dropdownFill(
+  db: EngineDb,
+  prepared: PreparedPage,
+  session: EngineSession,
+  fieldName: string,
+  chosen: unknown,
+  record: Record<string, unknown>,
+  ports: DropdownPorts,
+): Promise<DropdownAnswer> {
+  const field = prepared.fieldsByName.get(fieldName);
+  if (!field?.options) throw new EngineError('VALIDATION_FAILED', {}, [{ field: 'field', code: 'FIELD_UNKNOWN', params: { name: fieldName.slice(0, 64) } }]);
+  const options = field.options;
+  if (options.type !== 'foreign' || !options.fill?.length) return { options: [], truncated: false };
+  const parsed = coerceFieldValue(field, chosen);
+  if (!parsed.ok || parsed.value === null) return { options: [], truncated: false };
+  const where: RawBuilder<unknown>[] = [
+    sql`${sql.ref(`f.${options.valueField}`)} = ${parsed.value}`,
+    ...foreignRowConditions(prepared, session, options.table, options.scope, ports.foreignRowFilter),
+    ...foreignFilterConditions(prepared, options, record, 'f'),
+  ];
+  const columns = options.fill.map((fill, i) => sql`cast(${sql.ref(`f.${fill.column}`)} as text) as ${sql.id(`c${i}`)}`);
+  const { rows } = await sql<Record<string, string | null>>`
+    select ${sql.join(columns)} from ${sql.table(options.table)} as f where ${sql.join(where, sql` and `)} limit 1
+  `.execute(db);
+  if (!rows.length) return { options: [], truncated: false };
+  const filled = options.fill.flatMap((fill, i) => {
+    const text = rows[0][`c${i}`];
+    return text === null || text === '' ? [] : [{ value: fill.field, label: text }];
+  });
+  return { options: filled, truncated: false };
 }

@@ -1,4 +1,4 @@
-/** One field's problem, as the API answers it in `details` (DESIGN.md section 7). */
+/** One field's problem, as the API answers it in `details`. */
 export interface EngineFieldError {
   field: string;
   code: string;

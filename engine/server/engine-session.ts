@@ -5,7 +5,7 @@ import { EngineError } from './engine-error.js';
 export interface EngineSession {
   userId: number;
   loginAccount: string;
-  /** Administrators see every row that row filters would hide (issue 9, item 5). */
+  /** Administrators see every row that row filters would hide. */
   isAdmin?: boolean;
   language: string;
   organizationId: number | null;
@@ -38,7 +38,7 @@ export function requireScopeValue(session: EngineSession, scope: PageScope): num
   return value;
 }
 
-/** The reserved `:named` parameters every configurator SQL may use (DESIGN.md section 6). */
+/** The reserved `:named` parameters every configurator SQL may use. */
 export function sessionSqlParams(session: EngineSession): Record<string, unknown> {
   return {
     userId: session.userId,

@@ -1,4 +1,4 @@
-/** Public entry of the engine's server side (DESIGN.md section 6): definition -> SQL, field rules, behaviours. */
+/** Public entry of the engine's server side: definition -> SQL, field rules, behaviours. */
 export * from './engine-error.js';
 export * from './engine-db.js';
 export * from './engine-session.js';
@@ -31,7 +31,8 @@ export { foreignRowConditions, type ForeignRowFilters } from './foreign-rows.js'
 export { runValidationSql } from './run-validation-sql.js';
 export { insertRow, updateRow, deleteRow } from './write-rows.js';
 export { databaseWriteError } from './database-error.js';
-export { dropdownOptions, type DropdownPorts, type DropdownAnswer } from './dropdown-options.js';
+export { dropdownOptions, dropdownFill, type DropdownPorts, type DropdownAnswer } from './dropdown-options.js';
+export { foreignChoiceText, foreignFilterConditions, type ForeignOptions } from './foreign-options.js';
 export { parseCsv } from './parse-csv.js';
 export { mapImportRows, type ImportRecord } from './map-import-rows.js';
 export { readSheetRows } from './read-sheet-rows.js';

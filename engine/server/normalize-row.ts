@@ -1,8 +1,11 @@
 import { toText } from '../core/index.js';
 import type { PreparedPage } from './prepared-page.js';
 
-/** A row as the API answers it: field values by name plus `_key` and `_version` (engine/schema/api.ts). */
-export type EngineRow = Record<string, unknown> & { _key: string | number; _version: string | null };
+/** A row as the API answers it: field values by name plus `_key`, `_version` and, in lists, `_labels` (engine/schema/api.ts). */
+export type EngineRow = Record<string, unknown> & { _key: string | number; _version: string | null; _labels?: Record<string, string> };
+
+/** Prefix of the columns a list selects for the labels of foreign values (`_label:<field>`). */
+export const LABEL_PREFIX = '_label:';
 
 /**
  * Gives both drivers' answers one JSON shape: decimals as text (exact), integers and bigints as
@@ -16,6 +19,11 @@ export function normalizeRow(prepared: PreparedPage, raw: Record<string, unknown
   const key = raw._key;
   row._key = typeof key === 'bigint' ? Number(key) : key;
   row._version = raw._version === null || raw._version === undefined ? null : toText(raw._version);
+  const labels: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (name.startsWith(LABEL_PREFIX) && value !== null && value !== undefined) labels[name.slice(LABEL_PREFIX.length)] = toText(value);
+  }
+  if (Object.keys(labels).length > 0) row._labels = labels;
   return row as EngineRow;
 }
 

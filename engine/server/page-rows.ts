@@ -9,7 +9,8 @@ import { compileConditions } from './compile-conditions.js';
 import { compileSort } from './compile-sort.js';
 import { EngineError, throwIfFieldErrors, type EngineFieldError } from './engine-error.js';
 import { sessionSqlParams, type EngineSession } from './engine-session.js';
-import { normalizeRow, type EngineRow } from './normalize-row.js';
+import { foreignRowConditions } from './foreign-rows.js';
+import { LABEL_PREFIX, normalizeRow, type EngineRow } from './normalize-row.js';
 import { columnRef, keyColumnIsInteger, pageScopeConditions, rowFilterCondition, versionExpression, type PreparedPage } from './prepared-page.js';
 
 export interface RowQuery {
@@ -30,12 +31,12 @@ export interface CompiledRowQuery {
 }
 
 /**
- * Builds the parts of a page's SELECT (DESIGN.md section 6): rows from the table or from its list
+ * Builds the parts of a page's SELECT: rows from the table or from its list
  * SQL wrapped as a subquery, always limited to the session's scope, filtered by the compiled
  * conditions and links, sorted by whitelisted fields then by the key for stable paging. Throws
  * VALIDATION_FAILED with every problem of the conditions and the sort at once.
  */
-export function compileRowQuery(prepared: PreparedPage, session: EngineSession, query: RowQuery): CompiledRowQuery {
+export function compileRowQuery(prepared: PreparedPage, session: EngineSession, query: RowQuery, options: { labels?: boolean } = {}): CompiledRowQuery {
   const { page } = prepared;
   const alias = sql.id(tableAliasOf(page));
   const column = (field: { name: string }) => columnRef(page, field.name);
@@ -76,8 +77,47 @@ export function compileRowQuery(prepared: PreparedPage, session: EngineSession, 
     ...page.fields.map((f) => (isStored(f) ? sql`${column(f)} as ${sql.id(f.name)}` : sql`null as ${sql.id(f.name)}`)),
     sql`${columnRef(page, keyFieldOf(page))} as "_key"`,
     sql`${versionExpression(page)} as "_version"`,
+    ...(options.labels ? foreignLabelColumns(prepared, session) : []),
   ]);
   return { from, where: where.length ? sql.join(where, sql` and `) : sql`true`, orderBy: sql.join(orderBy), select };
+}
+
+const INTEGER_TYPES = ['integer', 'bigint', 'smallint'];
+const TEXT_TYPES = ['text', 'character varying', 'character', 'citext'];
+
+/**
+ * For each stored field with a foreign dropdown, the label column of the row its value names, as
+ * `_label:<field>` (normalizeRow gathers them into `_labels`): one lookup per row and field, within
+ * the same scope as the dropdown (never another project's row by omission) but without its
+ * filter, so a value stored before the filter existed still reads as its code. Pages listing
+ * through their own SQL join the texts they show themselves and get none.
+ */
+function foreignLabelColumns(prepared: PreparedPage, session: EngineSession): RawBuilder<unknown>[] {
+  const { page } = prepared;
+  if (page.listSql !== undefined) return [];
+  const alias = 'engine_label';
+  const columns: RawBuilder<unknown>[] = [];
+  for (const field of page.fields) {
+    const options = field.options;
+    if (options?.type !== 'foreign' || !isStored(field)) continue;
+    let scoped: RawBuilder<unknown>[];
+    try {
+      scoped = foreignRowConditions(prepared, session, options.table, options.scope, undefined, alias);
+    } catch {
+      // A session without the dropdown's scope reads no label; the list still shows the value.
+      continue;
+    }
+    const own = columnRef(page, field.name);
+    const other = sql.ref(`${alias}.${options.valueField}`);
+    const ownType = prepared.catalog.get(page.table.name)?.get(field.name) ?? '';
+    const otherType = prepared.catalog.get(options.table)?.get(options.valueField) ?? '';
+    const comparable = ownType === otherType || (INTEGER_TYPES.includes(ownType) && INTEGER_TYPES.includes(otherType)) || (TEXT_TYPES.includes(ownType) && TEXT_TYPES.includes(otherType));
+    const match = comparable ? sql`${other} = ${own}` : sql`cast(${other} as text) = cast(${own} as text)`;
+    const label = sql.ref(`${alias}.${options.labelField ?? options.valueField}`);
+    columns.push(sql`(select cast(${label} as text) from ${sql.table(options.table)} as ${sql.id(alias)}
+      where ${sql.join([match, ...scoped], sql` and `)} limit 1) as ${sql.id(`${LABEL_PREFIX}${field.name}`)}`);
+  }
+  return columns;
 }
 
 const RESERVED = new Set(Object.keys(sessionSqlParams({} as EngineSession)));
@@ -90,7 +130,7 @@ function withNulls(text: string): Record<string, null> {
 
 /**
  * Runs a read of the page's rows in a read-only transaction: under the configurator read role
- * (issue 9) when the page lists through its own SQL, which the parser must accept first; as the
+ * when the page lists through its own SQL, which the parser must accept first; as the
  * engine otherwise (the page's table and columns were checked when it was published).
  */
 export async function inPageReadTransaction<T>(
@@ -110,18 +150,18 @@ export async function inPageReadTransaction<T>(
 
 /**
  * Up to this many matching rows a page answers the exact count; past it, the planner's estimate
- * (issue 11, item 10): an exact count reads every matching row, on every page of a large table.
+ *: an exact count reads every matching row, on every page of a large table.
  */
 export const PAGE_COUNT_LIMITS = { exactBelow: 100_000 };
 
-/** One page of rows and the total count (spec section 5: at most 100 rows a page). */
+/** One page of rows and the total count (at most 100 rows a page). */
 export async function selectPage(
   db: EngineDb,
   prepared: PreparedPage,
   session: EngineSession,
   query: RowQuery & { page: number; pageSize?: number },
 ): Promise<{ rows: EngineRow[]; total: number; totalEstimated?: boolean }> {
-  const compiled = compileRowQuery(prepared, session, query);
+  const compiled = compileRowQuery(prepared, session, query, { labels: true });
   const pageSize = Math.min(query.pageSize ?? pageSizeOf(prepared.page), 100);
   const offset = (Math.max(query.page, 1) - 1) * pageSize;
   const { rows } = await sql<Record<string, unknown>>`

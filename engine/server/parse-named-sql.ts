@@ -10,7 +10,7 @@ export type ParseSqlResult = { ok: true; sql: ParsedSql } | { ok: false; message
 
 /**
  * Splits configurator SQL into text and `:name` parameters so that every value is bound, never
- * spliced (DESIGN.md section 6). Understands quoted strings, quoted identifiers, dollar quoting,
+ * spliced. Understands quoted strings, quoted identifiers, dollar quoting,
  * comments and `::` casts, and refuses more than one statement: a `;` may only end the text.
  */
 export function parseNamedSql(text: string): ParseSqlResult {

@@ -21,7 +21,7 @@ export interface PreparedRecord {
 }
 
 /**
- * The field rules that need no database (issue 5; DESIGN.md section 6): unknown fields refused,
+ * The field rules that need no database: unknown fields refused,
  * types parsed, defaults applied on add, non-editable and calculated fields never taken from the
  * caller, calculations recomputed, conditions applied, mandatory, length, decimals and range.
  * Collects every problem of the record; never stops at the first.

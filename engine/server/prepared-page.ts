@@ -8,7 +8,7 @@ import { requireScopeValue, scopeColumnOf, type EngineSession } from './engine-s
 /**
  * A published definition that passed the catalog check, with what the engine derives from it once:
  * the catalog columns of its tables and the whitelists of fields by name. The application caches it
- * per process (DESIGN.md section 6).
+ * per process.
  */
 export interface PreparedPage {
   page: PageDefinition;
@@ -21,7 +21,7 @@ export interface PreparedPage {
 }
 
 /**
- * A row filter the application defines in code (issue 9, item 5): given the caller and the page's
+ * A row filter the application defines in code: given the caller and the page's
  * key column, a condition every row the caller may see fulfils, or undefined for no limit.
  */
 export type RowFilter = (session: EngineSession, key: RawBuilder<unknown>) => RawBuilder<unknown> | undefined;

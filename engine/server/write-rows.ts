@@ -37,7 +37,7 @@ export async function insertRow(
 }
 
 /**
- * Updates one row only if it is still the version the caller read (issue 5: a stale update is
+ * Updates one row only if it is still the version the caller read (a stale update is
  * refused, never silently overwritten) and within the session's scope. The version column moves
  * on: a timestamp to clock_timestamp() (now() would repeat inside one transaction), an integer by 1.
  */

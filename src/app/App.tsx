@@ -3,7 +3,7 @@ import { HashRouter, Navigate, Route, Routes } from 'react-router-dom';
 import { App as AntApp, ConfigProvider, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { isLanguage } from '../common/languages';
-import { LoginScreen } from '../screens/auth/LoginScreen';
+import { LoginScreen } from '../screens/identity/LoginScreen';
 import { RequireToken } from './guard';
 import { antdLocaleOf } from './locale';
 import { PopupHost, ToastHost } from './popups';
@@ -12,14 +12,14 @@ import { GlobalLoading, SessionEvents } from './shell/SessionEvents';
 // Everything behind sign-in is a lazy chunk: the login route loads no grid, editor or designer code.
 const PageShell = lazy(() => import('./PageShell'));
 // The other public screens too: the sign-in page carries only its own (tests/e2e/bundle-budget.test.ts).
-const ForgotScreen = lazy(() => import('../screens/auth/ForgotScreen').then((m) => ({ default: m.ForgotScreen })));
-const SignScreen = lazy(() => import('../screens/auth/SignScreen').then((m) => ({ default: m.SignScreen })));
+const ForgotScreen = lazy(() => import('../screens/identity/ForgotScreen').then((m) => ({ default: m.ForgotScreen })));
+const SignScreen = lazy(() => import('../screens/identity/SignScreen').then((m) => ({ default: m.SignScreen })));
 const NotFoundScreen = lazy(() => import('../screens/NotFoundScreen').then((m) => ({ default: m.NotFoundScreen })));
 const NotAvailableScreen = lazy(() => import('../screens/NotAvailableScreen').then((m) => ({ default: m.NotAvailableScreen })));
 const PreviewScreen = lazy(() => import('../screens/preview/PreviewScreen'));
 
 export function App() {
-  // antd's texts (pagination, pickers, empty states) follow the interface language (issue 4, item 8)
+  // antd's texts (pagination, pickers, empty states) follow the interface language
   // once its texts and antd's locale pack have loaded (src/app/i18n.ts).
   const { i18n } = useTranslation();
   const language = i18n.language;
@@ -38,7 +38,7 @@ export function App() {
               <Route path="/forgot" element={<ForgotScreen />} />
               <Route path="/sign" element={<SignScreen />} />
               <Route path="/notfound" element={<NotFoundScreen />} />
-              {/* The laundry flow of spec section 1 is public; its screens arrive with their issue. */}
+              {/* The laundry flow is public; its screens are not built yet. */}
               {['/moose/home', '/moose/customerInfo', '/moose/washing', '/moose/scan'].map((path) => (
                 <Route key={path} path={path} element={<NotAvailableScreen route={path} />} />
               ))}

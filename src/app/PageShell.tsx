@@ -1,11 +1,12 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { Alert, Button, Dropdown, Grid, Layout, Result, Space, Tabs, Typography } from 'antd';
+import { Alert, Button, Dropdown, Grid, Layout, Result, Space, Spin, Tabs, Typography } from 'antd';
 import { MoreOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 import { api } from './api/client';
+import { loadInstallTexts } from './install-texts';
 import { getToken } from './api/token';
-import { findPageRoute, HOME_ROUTE } from './routes';
+import { findPageRoute, HOME_ROUTE, loadPageRoutes, usePageRoutes } from './routes';
 import { showConfirm } from './popups';
 import { closeAllTabs, closeOtherTabs, closeTab, getSessionState, openTab, updateSession, useSession } from './store/session-store';
 import { loadMenu, loadStatus } from './shell/shell-data';
@@ -118,7 +119,7 @@ function TabsArea({ scopeVersion }: { scopeVersion: number }) {
         style={{ marginBottom: 0 }}
       />
       {tabs.map((tab) =>
-        // Keep-alive (spec section 3): inactive tabs stay mounted, only hidden, so that their
+        // Keep-alive: inactive tabs stay mounted, only hidden, so that their
         // filters, scroll position and unsaved input survive switching.
         keepAlive || tab.route === activeTab ? (
           <div
@@ -136,9 +137,37 @@ function TabsArea({ scopeVersion }: { scopeVersion: number }) {
   );
 }
 
-/** The signed-in frame (spec section 2, /page): navigation, scope, user menu and tabs. */
+/**
+ * The signed-in frame (/page), shown once the route table has come from the server: every route,
+ * a deep link to one included, is then known.
+ */
 export default function PageShell() {
   const { t } = useTranslation();
+  const routes = usePageRoutes();
+  const [failed, setFailed] = useState(false);
+  const load = useCallback(() => {
+    setFailed(false);
+    loadPageRoutes().catch(() => setFailed(true));
+  }, []);
+  useEffect(load, [load]);
+  if (routes) return <SignedInShell />;
+  if (!failed) return <Spin fullscreen />;
+  return (
+    <Result
+      status="warning"
+      title={t('ui.shell.screen.failed', { route: '/page' })}
+      extra={
+        <Button type="primary" onClick={load}>
+          {t('ui.shell.screen.retry')}
+        </Button>
+      }
+    />
+  );
+}
+
+/** Navigation, scope, user menu and tabs. */
+function SignedInShell() {
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const urlRoute = (useParams()['*'] ?? '').replace(/\/+$/, '');
   const status = useSession((s) => s.status);
@@ -152,6 +181,11 @@ export default function PageShell() {
   }, []);
 
   useEffect(reload, [reload]);
+
+  // The install's own texts of /mult, in the language shown, over the shipped ones.
+  useEffect(() => {
+    void loadInstallTexts(i18n.language);
+  }, [i18n.language]);
 
   // The address names the open screen: opening it opens or activates its tab.
   useEffect(() => {
@@ -177,7 +211,7 @@ export default function PageShell() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [activeTab, navigate]);
 
-  // The tab title follows the page title in the current language (issue 4, item 3).
+  // The tab title follows the page title in the current language.
   const tabTitle = activeTab ? title(activeTab) : '';
   useEffect(() => {
     updateSession({ tabTitle });

@@ -3,17 +3,17 @@
  * the API client, the global popups, navigation, translations and per-user preferences. This file
  * is loaded only with the engine's chunk (shell/engine-page.ts), never by the sign-in page.
  */
-import { useMemo, useSyncExternalStore } from 'react';
+import { lazy, Suspense, useMemo, useSyncExternalStore, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
 import { List, Result, Typography } from 'antd';
-import { EngineServicesContext, PageView, type EngineCallError, type EngineServices } from '../../engine/client/index';
+import { EngineServicesContext, PageView, type EngineCallError, type EngineServices, type HostToolbarActionProps } from '../../engine/client/index';
 import { hostPopups } from '../../engine/client/host/popups';
 import { isPlainSuccess, showSuccess } from './popups';
-import type { ScalarValue } from '../../engine/schema/index';
 import { api, ApiError, download } from './api/client';
 import { clearSession, getToken } from './api/token';
-import { DECLARED_ROUTES } from '../common/page-routes';
+import { pageRoutes } from './routes';
+import { openPage, pageKey, pendingFilterOf, subscribeFilters } from './page-filters';
 import { useSession } from './store/session-store';
 import { formatDateTime } from './locale';
 import { toLanguage } from '../common/languages';
@@ -22,39 +22,28 @@ import { CronExpressionWidget } from './widgets/CronExpressionWidget';
 /** The form inputs this application brings to the engine, by the field format that asks for them. */
 const HOST_WIDGETS = { cron: CronExpressionWidget };
 
-type Filter = Record<string, ScalarValue>;
+type ToolbarActionLoader = () => Promise<{ default: ComponentType<HostToolbarActionProps> }>;
+
+const TOOLBAR_ACTION_FILES = import.meta.glob<Record<string, ToolbarActionLoader>>('../screens/*/toolbar-actions.ts', { import: 'toolbarActions', eager: true });
 
 /**
- * Filters handed from a hyperlink to the page it opens. The page may already be open in a kept-
- * alive tab, so the page subscribes here rather than reading the filter once when it mounts.
+ * The toolbar actions the hand-written screens bring to pages, by `<moduleCode>/<functionCode>`:
+ * each `src/screens/<area>/toolbar-actions.ts` exports `toolbarActions`, a map from page to lazy loader
+ * (the /user page's "New user" dialog). Each loads with the first page that shows it.
  */
-const pendingFilters = new Map<string, { filter: Filter; serial: number }>();
-const filterListeners = new Set<() => void>();
-let filterSerial = 0;
-
-function pageKey(moduleCode: string, functionCode: string) {
-  return `${moduleCode}/${functionCode}`;
-}
-
-function subscribeFilters(listener: () => void) {
-  filterListeners.add(listener);
-  return () => filterListeners.delete(listener);
-}
-
-/** The /page child route that renders this definition (src/common/page-routes.ts declares them all). */
-export function routeOfPage(moduleCode: string, functionCode: string): string | undefined {
-  return DECLARED_ROUTES.find((route) => route.target.kind === 'definition' && route.target.moduleCode === moduleCode && route.target.functionCode === functionCode)
-    ?.route;
-}
-
-function openPage(moduleCode: string, functionCode: string, filter: Filter): void {
-  const route = routeOfPage(moduleCode, functionCode);
-  pendingFilters.set(pageKey(moduleCode, functionCode), { filter, serial: ++filterSerial });
-  for (const listener of filterListeners) listener();
-  window.location.hash = route
-    ? `#/page/${route}`
-    : `#/page/mapTo?${new URLSearchParams({ moduleCode, functionCode }).toString()}`;
-}
+const HOST_TOOLBAR_ACTIONS: Readonly<Record<string, ComponentType<HostToolbarActionProps>>> = Object.fromEntries(
+  Object.values(TOOLBAR_ACTION_FILES).flatMap((actions) =>
+    Object.entries(actions).map(([page, load]) => {
+      const Action = lazy(load);
+      const Loaded = (props: HostToolbarActionProps) => (
+        <Suspense fallback={null}>
+          <Action {...props} />
+        </Suspense>
+      );
+      return [page, Loaded] as const;
+    }),
+  ),
+);
 
 function callError(error: unknown): EngineCallError | undefined {
   if (!(error instanceof ApiError)) return undefined;
@@ -120,7 +109,7 @@ export function useEngineHostServices(): EngineServices {
       confirm: (item) => hostPopups().showConfirm(item),
       message: (item) => (isPlainSuccess(item) ? showSuccess(item) : hostPopups().showMessage(item)),
       openPage,
-      // The preview screen (spec section 2 `/previewImgFile`) in a tab of its own: the only route a new
+      // The preview screen (`/previewImgFile`) in a tab of its own: the only route a new
       // start of the app with a token does not send to /page.
       previewAttachment: (id) => window.open(`#/previewImgFile?id=${id}`, '_blank'),
       t: (key, params) => t(key, params ?? {}),
@@ -129,6 +118,7 @@ export function useEngineHostServices(): EngineServices {
       formatDateTime: (value) => formatDateTime(value, toLanguage(language) ?? 'en', timeZone),
       userKey: userUid == null ? null : String(userUid),
       widgets: HOST_WIDGETS,
+      toolbarActions: HOST_TOOLBAR_ACTIONS,
       preferences: {
         get: (key) => localStorage.getItem(key),
         set: (key, value) => localStorage.setItem(key, value),
@@ -145,7 +135,7 @@ export function useEngineHostServices(): EngineServices {
 export function EnginePage({ moduleCode, functionCode }: { moduleCode: string; functionCode: string }) {
   const services = useEngineHostServices();
   const key = pageKey(moduleCode, functionCode);
-  const pending = useSyncExternalStore(subscribeFilters, () => pendingFilters.get(key));
+  const pending = useSyncExternalStore(subscribeFilters, () => pendingFilterOf(key));
   return (
     <EngineServicesContext.Provider value={services}>
       <PageView key={pending?.serial ?? 0} moduleCode={moduleCode} functionCode={functionCode} initialConditions={pending?.filter} />
@@ -167,12 +157,12 @@ export default function MappedPage() {
 }
 
 /**
- * `/mapTo` opened from its menu entry, without a page named (issue 11, item 6): the map of the
+ * `/mapTo` opened from its menu entry, without a page named: the map of the
  * pages built from definitions, each opening through this same route with its field maps for import.
  */
 function PageMap() {
   const { t } = useTranslation();
-  const pages = DECLARED_ROUTES.flatMap((r) => (r.target.kind === 'definition' ? [{ route: r, target: r.target }] : []));
+  const pages = pageRoutes().flatMap((r) => (r.target.kind === 'definition' ? [{ route: r, target: r.target }] : []));
   return (
     <div data-testid="page-map" style={{ padding: 16 }}>
       <Typography.Title level={4}>{t('menu.mapTo')}</Typography.Title>

@@ -2,10 +2,10 @@ import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
 import { getToken, rememberReturnPath } from './api/token';
 
-/** The public routes of spec section 2: they need no token. */
+/** The public routes: they need no token. */
 export const PUBLIC_PATHS = ['/', '/login', '/forgot', '/sign', '/notfound', '/moose/home', '/moose/customerInfo', '/moose/washing', '/moose/scan'];
 
-/** The guard of spec section 2 and 6: it checks only for a stored sign-in token. */
+/** The guard of the signed-in routes: it checks only for a stored sign-in token. */
 export function RequireToken({ children }: { children: ReactNode }) {
   const location = useLocation();
   if (getToken()) return children;
@@ -14,7 +14,7 @@ export function RequireToken({ children }: { children: ReactNode }) {
 }
 
 /**
- * Where the app starts (spec section 2): with a stored token, every path but /previewImgFile goes
+ * Where the app starts: with a stored token, every path but /previewImgFile goes
  * to /page. A path already under /page counts as /page, so a reload keeps the open screen.
  * Returns the hash path to replace the current one with, or undefined to stay.
  */

@@ -67,6 +67,8 @@ await i18next
     load: 'currentOnly',
     interpolation: { escapeValue: false },
     returnNull: false,
+    // Texts added after a language loaded (the install's own texts of /mult) re-render what shows them.
+    react: { bindI18nStore: 'added' },
   });
 
 export default i18next;

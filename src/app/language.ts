@@ -9,7 +9,7 @@ import { updateSession } from './store/session-store';
  * Switches the interface language everywhere: the language sent with each call, the page's
  * `lang` and the store's language code at once; texts, antd's locale (App.tsx) and dayjs as soon
  * as the language's texts have loaded (src/app/i18n.ts). Accepts a language name or its numeric
- * code of spec section 1.
+ * code (0 zh, 1 zh_tw, 2 en, 3 kor, 4 th, 5 jp).
  */
 export function applyLanguage(value: number | string): Language | undefined {
   const language = toLanguage(value);

@@ -2,13 +2,17 @@ import dayjs from 'dayjs';
 import type { Locale } from 'antd/es/locale';
 import type { Language } from '../common/languages';
 
-/** The dayjs locale name and the BCP 47 tag of each of our six languages, and its own name. */
-export const LOCALES: Record<Language, { dayjs: string; tag: string; nativeName: string }> = {
+/**
+ * The dayjs locale name and the BCP 47 tag of each of our six languages, and its own name. `dates`
+ * is the tag dates and times are written with where it differs: Thai in the Gregorian calendar
+ * (what documents, carriers and customers use), not the Buddhist year Thai otherwise gets.
+ */
+export const LOCALES: Record<Language, { dayjs: string; tag: string; nativeName: string; dates?: string }> = {
   zh: { dayjs: 'zh-cn', tag: 'zh-CN', nativeName: '简体中文' },
   zh_tw: { dayjs: 'zh-tw', tag: 'zh-TW', nativeName: '繁體中文' },
   en: { dayjs: 'en', tag: 'en', nativeName: 'English' },
   kor: { dayjs: 'ko', tag: 'ko', nativeName: '한국어' },
-  th: { dayjs: 'th', tag: 'th', nativeName: 'ไทย' },
+  th: { dayjs: 'th', tag: 'th', nativeName: 'ไทย', dates: 'th-u-ca-gregory' },
   jp: { dayjs: 'ja', tag: 'ja', nativeName: '日本語' },
 };
 
@@ -47,17 +51,17 @@ export function applyDayjsLocale(language: Language): void {
 }
 
 /**
- * A date and time in the user's time zone (issue 4: "dates and times shown in the user's time
- * zone"), formatted the way the user's language writes them. An unknown zone falls back to UTC
- * rather than failing the screen.
+ * A date and time in the user's time zone, formatted the way the user's language writes them. An
+ * unknown zone falls back to UTC rather than failing the screen.
  */
 export function formatDateTime(value: string | number | Date, language: Language, timeZone: string): string {
   const date = value instanceof Date ? value : new Date(value);
   if (Number.isNaN(date.getTime())) return '';
   const options: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'short' };
+  const tag = LOCALES[language].dates ?? LOCALES[language].tag;
   try {
-    return new Intl.DateTimeFormat(LOCALES[language].tag, { ...options, timeZone }).format(date);
+    return new Intl.DateTimeFormat(tag, { ...options, timeZone }).format(date);
   } catch {
-    return new Intl.DateTimeFormat(LOCALES[language].tag, { ...options, timeZone: 'UTC' }).format(date);
+    return new Intl.DateTimeFormat(tag, { ...options, timeZone: 'UTC' }).format(date);
   }
 }

@@ -8,7 +8,7 @@ import { registerHostPopups } from '../../engine/client/host/popups';
 import { popups } from './popups';
 
 applyStartRoute();
-// The engine shows its popups through the shell's, without importing the app (STYLE.md).
+// The engine shows its popups through the shell's, without importing the app.
 registerHostPopups(popups);
 
 createRoot(document.getElementById('root')!).render(

@@ -1,6 +1,6 @@
 /**
  * Shapes of the calls that the shell and the sign-in screens share with the server
- * (spec section 7, "User and auth"). Both sides import these; the server's route schemas must
+ * ("User and auth"). Both sides import these; the server's route schemas must
  * answer exactly these shapes.
  */
 import type { Language } from './languages';
@@ -51,7 +51,7 @@ export interface UserStatus {
   /** The projects and warehouses the user may switch to. */
   projects: ScopeOption[];
   warehouses: ScopeOption[];
-  /** Left or top navigation, from the warehouse's setting, else the project's (spec section 1). */
+  /** Left or top navigation, from the warehouse's setting, else the project's. */
   navLayout: 'left' | 'top';
   /** Set while an administrator simulates this user: who the administrator is. */
   simulatedBy: { uid: number; loginAccount: string } | null;
@@ -79,4 +79,15 @@ export interface MenuAnswer {
 export interface ScopeSwitchRequest {
   id?: number;
   code?: string;
+}
+
+/** A notification as its reader sees it, in the reader's language (`GET /api/notification/latest`, `/list`). */
+export interface NotificationView {
+  id: number;
+  category: string;
+  title: string;
+  body: string | null;
+  link: string | null;
+  read: boolean;
+  createdAt: string;
 }

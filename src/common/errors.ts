@@ -1,10 +1,13 @@
 /**
- * The one registry of error codes (DESIGN.md section 7). Its starting content is the error
- * catalogue of spec section 8; each code has a text in every language under `errors.<CODE>` in
- * locales/core/<lang>.json, which a test checks in both directions.
+ * The platform's error codes: those of the kernel and of the areas that were here before areas
+ * brought their own. Each has a text in every language under `errors.<CODE>` in
+ * locales/core/<lang>.json, which a test checks in both directions. A new area does not add to
+ * this list: it declares its codes in its manifest (`errors`, with their HTTP status), adds them
+ * to `AreaErrorCodes` below and keeps their texts in its own locale folder
+ * (src/server/modules/README.md).
  */
 export const ERRORS = {
-  // Sign-in and account (spec section 8)
+  // Sign-in and account
   AUTH_BAD_CREDENTIALS: 401,
   USER_NOT_FOUND: 404,
   USER_EXISTS: 409,
@@ -19,7 +22,7 @@ export const ERRORS = {
   PASSWORD_SAME_AS_OLD: 400,
   PASSWORD_MISMATCH: 400,
   ACCOUNT_DISABLED: 403,
-  // Password policy, one code per rule (spec section 5), as `details` of PASSWORD_POLICY
+  // Password policy, one code per rule, as `details` of PASSWORD_POLICY
   PASSWORD_TOO_SHORT: 400,
   PASSWORD_TOO_LONG: 400,
   PASSWORD_NO_LOWERCASE: 400,
@@ -29,7 +32,6 @@ export const ERRORS = {
   TWO_STEP_METHOD_UNAVAILABLE: 400,
   NOT_WHILE_SIMULATING: 403,
   // Orders
-  OVER_RECEIVE: 409,
   DELETE_CANCEL_NOT_ALLOWED: 409,
   SPLIT_NOT_ALLOWED: 409,
   PRINT_NOT_ALLOWED: 409,
@@ -43,11 +45,11 @@ export const ERRORS = {
   PICK_TASK_CLOSED: 409,
   PICK_TASK_STALE: 409,
   SELECTION_CAP: 400,
-  // Ship-to address rule (spec section 5), as `details` of VALIDATION_FAILED
+  // Ship-to address rule, as `details` of VALIDATION_FAILED
   ADDRESS_ENGLISH_ONLY: 400,
   ADDRESS_CHINESE_ONLY: 400,
   ADDRESS_CHINESE_REQUIRED: 400,
-  // Inventory (DESIGN.md section 5; spec section 5 "there must be enough inventory")
+  // Inventory: there must be enough of it
   INSUFFICIENT_INVENTORY: 409,
   QTY_NOT_POSITIVE: 400,
   APPROVAL_BY_REQUESTER: 403,
@@ -62,7 +64,6 @@ export const ERRORS = {
   NOT_ENOUGH_TO_REMOVE: 409,
   BARCODE_FORMAT: 400,
   SSCC_MIXED_PACK: 409,
-  CONTAINER_NOT_FOUND_OR_RECEIVED: 409,
   NO_PICKED_STOCK: 409,
   CARD_REPLACE: 409,
   // General
@@ -71,7 +72,7 @@ export const ERRORS = {
   DATA_NOT_CHANGED: 409,
   NOT_SAVED: 409,
   UPLOAD_TOO_LARGE: 413,
-  // Attachments and the download center (spec section 5: uploaded attachments total at most 500M)
+  // Attachments and the download center (a record's attachments total at most 500M)
   ATTACHMENT_TOTAL_TOO_LARGE: 413,
   ATTACHMENTS_NOT_ENABLED: 409,
   DOWNLOAD_NOT_READY: 409,
@@ -83,7 +84,7 @@ export const ERRORS = {
   ROUTE_NOT_FOUND: 404,
   BAD_JSON: 400,
   BAD_REQUEST: 400,
-  // Input refused at the edge for every route (issue 9, item 6)
+  // Input refused at the edge for every route
   INPUT_NUL: 400,
   INPUT_TOO_DEEP: 400,
   NUMBER_OUT_OF_RANGE: 400,
@@ -104,12 +105,12 @@ export const ERRORS = {
   INTERNAL: 500,
   DATABASE_UNAVAILABLE: 503,
   MODULE_NOT_FOUND: 404,
-  // Master data (issue 5, part 4)
+  // Master data
   ID_RULE_NOT_FOUND: 404,
   ID_SEQUENCE_EXHAUSTED: 409,
   LOCATION_RANGE_INVALID: 400,
   LOCATION_RANGE_TOO_LARGE: 400,
-  // Generic-page designer (issue 6; spec section 4 publish rules)
+  // Generic-page designer and its publish rules
   GENERIC_ALREADY_PUBLISHED: 409,
   GENERIC_DELETE_PUBLISHED: 409,
   GENERIC_STARTUP_EXISTS: 409,
@@ -117,7 +118,7 @@ export const ERRORS = {
   GENERIC_MENU_CONFLICT: 409,
   GENERIC_SQL_NOT_READ: 400,
   GENERIC_SQL_INVALID: 400,
-  // Page-definition engine (issue 5): field rules, query conditions, import, behaviours
+  // Page-definition engine: field rules, query conditions, import, behaviours
   FIELD_REQUIRED: 400,
   FIELD_TOO_LONG: 400,
   FIELD_TYPE: 400,
@@ -133,7 +134,7 @@ export const ERRORS = {
   IMPORT_REJECTED: 400,
   IMPORT_FILE_INVALID: 400,
   IMPORT_COLUMN_MISSING: 400,
-  // Import templates (spec section 3 "report setting and import template")
+  // Import templates
   IMPORT_TARGET_UNKNOWN: 400,
   IMPORT_TARGET_FIELD: 400,
   IMPORT_DELIMITER_INVALID: 400,
@@ -144,11 +145,11 @@ export const ERRORS = {
   // `preview: true` on a behaviour whose action computes no preview
   BEHAVIOUR_NO_PREVIEW: 400,
   SQL_TIMEOUT: 503,
-  // Configurator SQL refused by the parser or by the database role it runs as (issue 9)
+  // Configurator SQL refused by the parser or by the database role it runs as
   SQL_REFUSED: 400,
   SQL_NOT_PERMITTED: 403,
   PAGE_READ_ONLY: 409,
-  // Jobs and timers (spec sections 4 and 5)
+  // Jobs and timers
   JOB_DELETE_ACTIVE: 409,
   CRON_INVALID: 400,
   JOB_HANDLER_UNKNOWN: 400,
@@ -157,16 +158,11 @@ export const ERRORS = {
   GRANT_EXISTS: 409,
   GRANT_WAREHOUSE_OUTSIDE_PROJECTS: 400,
   GRANT_ROLE_BEYOND_REACH: 403,
-  // Inbound: receiving, split and putaway (spec section 5)
-  LOCATION_REQUIRED: 400,
+  // Locations and splitting, shared by inbound, inventory and outbound
   LOCATION_NOT_FOUND: 404,
-  QUERY_TEXT_TOO_SHORT: 400,
   SPLIT_VALUE_REQUIRED: 400,
   SPLIT_DUPLICATE_FIELD: 400,
-  LPN_MISMATCH: 409,
-  PUTAWAY_REASON_REQUIRED: 400,
-  PUTAWAY_QTY_ABOVE_TASK: 400,
-  // Support tickets (spec section 2 `/support`, section 7 `/generic/support/*`)
+  // Support tickets
   SUPPORT_TICKET_CLOSED: 409,
   SUPPORT_TICKET_NOT_CLOSED: 409,
   SUPPORT_NOT_PENDING_REQUEST: 409,
@@ -174,16 +170,36 @@ export const ERRORS = {
   SUPPORT_REOPEN_UNAVAILABLE: 409,
   SUPPORT_DOCUMENT_NOT_FOUND: 404,
   SUPPORT_DOCUMENT_NOT_CLOSED: 409,
-  // Outbound order entry (spec section 5: "the allocation qty must be entered")
+  // Outbound order entry: the allocation qty must be entered
   ALLOCATION_QTY_REQUIRED: 400,
   ORDER_UNDER_MAINTENANCE: 409,
 } as const satisfies Record<string, number>;
 
-export type ErrorCode = keyof typeof ERRORS;
+export type PlatformErrorCode = keyof typeof ERRORS;
 
-export const ERROR_CODES = Object.keys(ERRORS) as ErrorCode[];
+/**
+ * The error codes the areas bring. An area adds its own to this interface where it declares
+ * them, as its tables are added to `DB`:
+ *
+ *   declare module '../../../common/errors.js' {
+ *     interface AreaErrorCodes { LPN_MISMATCH: true }
+ *   }
+ *
+ * and gives each its HTTP status in its manifest's `errors`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
+export interface AreaErrorCodes {}
 
-export function isErrorCode(value: unknown): value is ErrorCode {
+export type ErrorCode = PlatformErrorCode | keyof AreaErrorCodes;
+
+/** The HTTP status of each of an area's codes (its manifest's `errors`). */
+export type AreaErrorStatuses = { readonly [Code in keyof AreaErrorCodes]?: number };
+
+/** The platform's codes (an area's are in its manifest). */
+export const ERROR_CODES = Object.keys(ERRORS) as PlatformErrorCode[];
+
+/** Whether the value is one of the platform's codes. */
+export function isErrorCode(value: unknown): value is PlatformErrorCode {
   return typeof value === 'string' && Object.hasOwn(ERRORS, value);
 }
 
@@ -205,7 +221,8 @@ export interface ErrorBody {
 
 /** A domain error: thrown anywhere on the server, answered by the one error handler. */
 export class AppError extends Error {
-  readonly status: number;
+  /** The status of a platform code; an area's code has its status in the area's manifest, which the error handler reads. */
+  readonly status: number | undefined;
   constructor(
     readonly code: ErrorCode,
     readonly params: Record<string, string | number> = {},
@@ -213,6 +230,6 @@ export class AppError extends Error {
   ) {
     super(code);
     this.name = 'AppError';
-    this.status = ERRORS[code];
+    this.status = isErrorCode(code) ? ERRORS[code] : undefined;
   }
 }

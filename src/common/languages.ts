@@ -1,8 +1,8 @@
-/** The six interface languages (spec section 1) in the order of their numeric switch codes. */
+/** The six interface languages in the order of their numeric switch codes. */
 export const LANGUAGES = ['zh', 'zh_tw', 'en', 'kor', 'th', 'jp'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
-/** The session's default language code is 2, English (spec section 9). */
+/** The session's default language code is 2, English. */
 export const DEFAULT_LANGUAGE_CODE = 2;
 export const DEFAULT_LANGUAGE: Language = 'en';
 

@@ -1,93 +1,36 @@
 /**
- * THE declaration of the /page shell's child routes and of the menu that opens them (spec
- * section 2). The browser builds its route table from it (src/app/routes.ts) and the server keeps
- * the `sys_module` menu rows equal to it at every start (src/server/db/seed/sync-menu.ts), so a
- * route is added, moved or retitled here and nowhere else. Pure data: imports nothing.
+ * The /page shell's child routes and the menu that opens them. Each area declares its own routes
+ * in its manifest (`pages` of src/server/modules/<area>/<area>.module.ts); the kernel declares its
+ * own here (home, the designer, the page map) and merges everything, in module-list order, into
+ * one route table (`mergePageRoutes`). The server keeps the `sys_module` menu rows equal to that
+ * table at every start (src/server/install/sync-menu.ts) and hands it to the browser
+ * (`GET /api/home/routes`), so a route is added, moved or retitled in its area's manifest and
+ * nowhere else. Pure data and logic: imports nothing.
  */
 
 /** What a route opens: a shipped page definition of this module (its function code is the route), a hand-written screen, or "not yet available". */
-type Opens = 'screen' | 'pending' | { definitionOf: string };
+export type Opens = 'screen' | 'pending' | { definitionOf: string };
 
-const screen = 'screen';
-const pending = 'pending';
-const masterdata = { definitionOf: 'masterdata' } as const;
-const setup = { definitionOf: 'setup' } as const;
-const transport = { definitionOf: 'transport' } as const;
-const inventory = { definitionOf: 'inventory' } as const;
-const jobs = { definitionOf: 'job' } as const;
-const inbound = { definitionOf: 'inbound' } as const;
-const outbound = { definitionOf: 'outbound' } as const;
-
-/** Menu groups in menu order, each with its routes in menu order. */
-const MENU = {
-  homeGroup: { home: screen, blankHome: pending },
-  genericGroup: { generic: screen, mapTo: screen, mult: masterdata, menu: masterdata, sysModule: masterdata, noneEditable: inventory },
-  masterData: {
-    sku: masterdata,
-    skuHeader: inventory,
-    whs: masterdata,
-    loa: masterdata,
-    ogr: masterdata,
-    project: masterdata,
-    proj_ge: outbound,
-    partner: masterdata,
-    sysparam: masterdata,
-    codeMaster: masterdata,
-    idGener: masterdata,
-    invCode: masterdata,
-    rfUser: masterdata,
-    importConfig: masterdata,
-    support: screen,
-  },
-  inbound: { po: inbound, asn: inbound, asnStatic: inbound, inbGr: inbound, receive: screen, putaway: screen },
-  outbound: {
-    so: outbound,
-    pso: outbound,
-    shipmentOrder: outbound,
-    wave: outbound,
-    pick: screen,
-    pack: pending,
-    cmg: pending,
-    ediLogSummary: pending,
-    consignment: pending,
-    pallet: pending,
-    shipment: pending,
-    deliveryOrderSum: pending,
-    scanToPrintWindow: pending,
-  },
-  inventory: {
-    balance: inventory,
-    stdBalanceReport: screen,
-    transaction: screen,
-    transactionNew: inventory,
-    enquiryLot: inventory,
-    enquiryUser: inventory,
-    enquirySku: inventory,
-    enquiryLoc: inventory,
-    lnvnMove: inventory,
-    invAdjust: inventory,
-    invTransfer: inventory,
-    invHold: inventory,
-    cycleCount: inventory,
-    cycleCountMaster: inventory,
-  },
-  billingJobs: { billingMaintance: pending, job: jobs, timer: jobs },
-  reports: { userReport: pending, userGeneric: pending },
-  setup: { user: setup, role: setup, all_rule: setup },
-  transport: { vehicle: transport, driver: transport, tmsOrder: pending, doOrders: pending },
-} as const satisfies Record<string, Record<string, Opens>>;
-
-type Menu = typeof MENU;
-
-export type MenuGroupCode = keyof Menu;
-
-/** The routes that open a hand-written screen: the browser must give each one its lazy loader. */
-export type ScreenRoute = { [G in MenuGroupCode]: { [R in keyof Menu[G]]: Menu[G][R] extends 'screen' ? R : never }[keyof Menu[G]] }[MenuGroupCode];
+/** One /page route as an area (or the kernel) declares it. */
+export interface PageDeclaration {
+  /** The child path under /page without its slash, e.g. `sku`; also the menu entry's code and the tab's key. */
+  route: string;
+  /** The menu group it is listed under (`MENU_GROUP_ORDER`, or a new group of the area's own). */
+  group: string;
+  opens: Opens;
+  /** Locale key of the menu entry, the tab and the page title; `menu.<route>` when left out. */
+  titleKey?: string;
+  /**
+   * Lists the entry right after this route of the same group (declared by the kernel or an
+   * earlier area) instead of after the group's earlier entries.
+   */
+  after?: string;
+}
 
 export type DeclaredTarget = { kind: 'definition'; moduleCode: string; functionCode: string } | { kind: 'screen' } | { kind: 'pending' };
 
 export interface MenuGroupDeclaration {
-  code: MenuGroupCode;
+  code: string;
   /** Locale key of the group's menu title. */
   titleKey: string;
   /** Menu order: groups count in hundreds, their entries in ones after them. */
@@ -97,7 +40,7 @@ export interface MenuGroupDeclaration {
 export interface PageRouteDeclaration {
   /** The child path under /page without its slash, e.g. `sku`; also the menu entry's code and the tab's key. */
   route: string;
-  group: MenuGroupCode;
+  group: string;
   /** Locale key of the menu entry, the tab and the page title. */
   titleKey: string;
   target: DeclaredTarget;
@@ -105,43 +48,103 @@ export interface PageRouteDeclaration {
    * The right whose `:view` shows the menu entry; null means the entry's own code (`asn:view`). A
    * route built from a shipped definition needs the engine's right of that page,
    * `<moduleCode>.<functionCode>`, so that a role granting the whole module (`masterdata`) or only
-   * the sub-module decides both the menu and the page's calls (spec section 6).
+   * the sub-module decides both the menu and the page's calls.
    */
   rightName: string | null;
   sequence: number;
+  /** The area that declared it (`kernel` for the kernel's own). */
+  area: string;
 }
+
+/** The merged table: menu groups in menu order, routes in menu order. */
+export interface RouteTable {
+  groups: MenuGroupDeclaration[];
+  routes: PageRouteDeclaration[];
+}
+
+/** Menu groups in menu order; a group an area names that is not here is added after them, in the order it first appears. */
+export const MENU_GROUP_ORDER: readonly string[] = ['homeGroup', 'genericGroup', 'masterData', 'inbound', 'outbound', 'inventory', 'billingJobs', 'reports', 'setup', 'transport'];
+
+const transport = { definitionOf: 'transport' } as const;
+
+/**
+ * The kernel's own routes: the home page, the designer and the page map. Below them, a block the
+ * kernel holds for routes no area brings yet ("not yet available" screens and the transport pages).
+ */
+export const KERNEL_PAGES: readonly PageDeclaration[] = [
+  { route: 'home', group: 'homeGroup', opens: 'screen' },
+  { route: 'blankHome', group: 'homeGroup', opens: 'pending' },
+  { route: 'generic', group: 'genericGroup', opens: 'screen' },
+  { route: 'mapTo', group: 'genericGroup', opens: 'screen' },
+  // Held until an area brings them: billing, reports and transport.
+  { route: 'billingMaintance', group: 'billingJobs', opens: 'pending' },
+  { route: 'userReport', group: 'reports', opens: 'pending' },
+  { route: 'userGeneric', group: 'reports', opens: 'pending' },
+  { route: 'vehicle', group: 'transport', opens: transport },
+  { route: 'driver', group: 'transport', opens: transport },
+  { route: 'tmsOrder', group: 'transport', opens: 'pending' },
+  { route: 'doOrders', group: 'transport', opens: 'pending' },
+];
+
+/** The route the shell opens when no tab is open. */
+export const HOME_ROUTE = 'home';
+
+const ROUTE_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 
 function targetOf(route: string, opens: Opens): DeclaredTarget {
   if (opens === 'screen' || opens === 'pending') return { kind: opens };
   return { kind: 'definition', moduleCode: opens.definitionOf, functionCode: route };
 }
 
-export const MENU_GROUPS: readonly MenuGroupDeclaration[] = (Object.keys(MENU) as MenuGroupCode[]).map((code, g) => ({
-  code,
-  titleKey: `menu.${code}`,
-  sequence: (g + 1) * 100,
-}));
-
-export const DECLARED_ROUTES: readonly PageRouteDeclaration[] = MENU_GROUPS.flatMap(({ code: group, sequence }) =>
-  Object.entries(MENU[group] as Record<string, Opens>).map(([route, opens], r) => {
-    const target = targetOf(route, opens);
-    return {
-      route,
-      group,
-      titleKey: `menu.${route}`,
-      target,
-      rightName: target.kind === 'definition' ? `${target.moduleCode}.${target.functionCode}` : null,
-      sequence: sequence + r + 1,
-    };
-  }),
-);
-
-const BY_ROUTE = new Map(DECLARED_ROUTES.map((r) => [r.route, r]));
-
-/** The declared route named `route` (with or without its leading slash), if there is one. */
-export function findDeclaredRoute(route: string): PageRouteDeclaration | undefined {
-  return BY_ROUTE.get(route.replace(/^\/+/, ''));
+/**
+ * Merges the kernel's routes and the areas' (in the order given: the module list's) into the one
+ * route table. Within a group, entries keep that order, except that an entry with `after` is
+ * listed right after the route it names. Refuses a route declared twice, a route name the shell
+ * cannot open, and an `after` naming no earlier route of the group.
+ */
+export function mergePageRoutes(sources: readonly { area: string; pages: readonly PageDeclaration[] }[]): RouteTable {
+  const byGroup = new Map<string, { declaration: PageDeclaration; area: string }[]>();
+  const seen = new Map<string, string>();
+  for (const { area, pages } of sources) {
+    for (const declaration of pages) {
+      const { route, group } = declaration;
+      if (!ROUTE_NAME.test(route)) throw new Error(`page route "${route}" of area ${area} is not a route name`);
+      if (seen.has(route)) throw new Error(`page route "${route}" is declared by ${seen.get(route)} and by ${area}`);
+      seen.set(route, area);
+      const entries = byGroup.get(group) ?? [];
+      byGroup.set(group, entries);
+      const entry = { declaration, area };
+      if (declaration.after === undefined) {
+        entries.push(entry);
+        continue;
+      }
+      // After the named route and the entries already placed after it.
+      let at = entries.findIndex((e) => e.declaration.route === declaration.after);
+      if (at < 0) throw new Error(`page route "${route}" of area ${area} is to follow "${declaration.after}", which is no earlier route of group ${group}`);
+      while (at + 1 < entries.length && entries[at + 1].declaration.after === declaration.after) at += 1;
+      entries.splice(at + 1, 0, entry);
+    }
+  }
+  const order = [...MENU_GROUP_ORDER, ...[...byGroup.keys()].filter((group) => !MENU_GROUP_ORDER.includes(group))];
+  const groups: MenuGroupDeclaration[] = [];
+  const routes: PageRouteDeclaration[] = [];
+  order.forEach((code, g) => {
+    const entries = byGroup.get(code);
+    if (!entries?.length) return;
+    const sequence = (g + 1) * 100;
+    groups.push({ code, titleKey: `menu.${code}`, sequence });
+    entries.forEach(({ declaration, area }, r) => {
+      const target = targetOf(declaration.route, declaration.opens);
+      routes.push({
+        route: declaration.route,
+        group: code,
+        titleKey: declaration.titleKey ?? `menu.${declaration.route}`,
+        target,
+        rightName: target.kind === 'definition' ? `${target.moduleCode}.${target.functionCode}` : null,
+        sequence: sequence + r + 1,
+        area,
+      });
+    });
+  });
+  return { groups, routes };
 }
-
-/** The route the shell opens when no tab is open. */
-export const HOME_ROUTE: ScreenRoute = 'home';

@@ -1,5 +1,5 @@
 /**
- * The password policy of spec section 5, shared by the server (which enforces it) and the forms
+ * The password policy, shared by the server (which enforces it) and the forms
  * (which tick each rule live as it is met).
  */
 export const PASSWORD_MIN_LENGTH = 8;

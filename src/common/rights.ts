@@ -1,5 +1,5 @@
 /**
- * THE type of rights, shared by the server and the screens (DESIGN.md section 8). Every module and
+ * THE type of rights, shared by the server and the screens. Every module and
  * sub-module has the four page actions; an area may declare its own verbs beside them
  * (`outbound.so:allocate`, `inventory.adjust:approve`), which a role grants one by one.
  */

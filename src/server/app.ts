@@ -12,8 +12,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppConfig } from './config.js';
 import type { Database } from './db/database.js';
 import { registerErrorHandling, sendError } from './http/error-handler.js';
+import { translatorWith } from './http/i18n.js';
 import { registerInputGuard } from './http/input-guard.js';
 import { quantityKeyword } from './http/quantity-schema.js';
+import { SHARED_SCHEMA_COMPILERS } from './http/schema-compilers.js';
 import accessPlugin from './http/access-plugin.js';
 import { setAfterCommitReporter } from './db/transaction.js';
 import { EventBus, type DomainEventHandler } from './events/events.js';
@@ -39,7 +41,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     config: AppConfig;
     database: Database;
-    /** What the areas declare: behaviours, writers, right verbs, jobs (issue "One shape for every business area"). */
+    /** What the areas declare: behaviours, writers, right verbs, jobs, routes, error codes. */
     areas: AreaRegistry;
     /** Domain events of this application (src/server/events). */
     events: EventBus;
@@ -53,10 +55,15 @@ export async function buildApp({ config, database, logger, modules }: AppOptions
   const app = Fastify({
     logger: logger ?? {
       level: config.logLevel,
-      // Tokens must never reach a log (spec section 9; DESIGN.md section 8).
+      // Tokens must never reach a log.
       redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
-      // Readable lines for a person at a terminal; JSON lines for everything else (issue 11, item 9).
-      ...(process.stdout.isTTY ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } } } : {}),
+      // Readable lines for a person at a terminal; JSON lines for everything else.
+      // The JSON lines go through process.stdout, which writes files and pipes at once on Linux: a
+      // line is out before the next statement runs (nothing lost to a crash, and the start-up
+      // banner of main.ts comes after the start-up lines, not among them).
+      ...(process.stdout.isTTY
+        ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } } }
+        : { stream: process.stdout }),
     },
     // One line per request, written below when it is answered, instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
@@ -65,6 +72,8 @@ export async function buildApp({ config, database, logger, modules }: AppOptions
     genReqId: () => crypto.randomUUID(),
     // Quantities have a keyword of their own (http/quantity-schema.ts) that sees the value before any coercion.
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: true }, plugins: [quantityKeyword] },
+    // Compiled once per process however many apps it builds (http/schema-compilers.ts).
+    schemaController: SHARED_SCHEMA_COMPILERS,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('config', config);
@@ -93,7 +102,7 @@ export async function buildApp({ config, database, logger, modules }: AppOptions
     reply.header('x-request-id', request.id);
     done();
   });
-  // One log line per API request (issue 11, item 9); static files only at debug.
+  // One log line per API request; static files only at debug.
   app.addHook('onResponse', (request, reply, done) => {
     const line = { method: request.method, url: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) };
     if (request.url.startsWith('/api')) request.log.info(line, 'request');
@@ -101,9 +110,9 @@ export async function buildApp({ config, database, logger, modules }: AppOptions
     done();
   });
 
-  registerErrorHandling(app);
+  registerErrorHandling(app, translatorWith(areas.contentRoots()));
   registerInputGuard(app);
-  // Security headers on the app and the API (issue 9, item 8). The one exception to a strict policy
+  // Security headers on the app and the API. The one exception to a strict policy
   // is style-src 'unsafe-inline': antd and ag-grid inject their styles at run time and React sets
   // style attributes; scripts, workers (monaco's are files of the build) and connections stay 'self',
   // and nothing needs eval.
@@ -131,7 +140,7 @@ export async function buildApp({ config, database, logger, modules }: AppOptions
     hsts: config.publicUrl?.startsWith('https://') ? { maxAge: 31_536_000, includeSubDomains: true } : false,
     crossOriginEmbedderPolicy: false,
   });
-  // gzip/brotli for API answers and the app's files (issue 11, item 10); small answers stay as they are.
+  // gzip/brotli for API answers and the app's files; small answers stay as they are.
   await app.register(fastifyCompress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
   await app.register(fastifyCookie);
   // Before any route: it refuses routes without config.access and checks every request.
@@ -157,7 +166,7 @@ export async function buildApp({ config, database, logger, modules }: AppOptions
       wildcard: false,
       index: 'index.html',
       // Files under /assets carry a content hash in their name: cached for a year and never revalidated.
-      // index.html names them, so it must always be asked again (issue 11, item 10).
+      // index.html names them, so it must always be asked again.
       cacheControl: false,
       setHeaders(res, filePath) {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);

@@ -12,14 +12,14 @@ export interface AppConfig {
   bodyLimitBytes: number;
   sessionDays: number;
   trustBrowserDays: number;
-  /** Minutes an account stays locked after 10 wrong passwords in a row (issue 3, item 8). */
+  /** Minutes an account stays locked after 10 wrong passwords in a row. */
   loginLockMinutes: number;
   demoData: boolean;
   smtpUrl: string | undefined;
   mailFrom: string;
   smsUrl: string | undefined;
   distDir: string;
-  /** Largest total of the attachments of one record (spec section 5 and 9: 500M). */
+  /** Largest total of the attachments of one record (500M). */
   attachmentLimitBytes: number;
   /** Days a finished file of the download center is kept. */
   downloadDays: number;

@@ -40,7 +40,7 @@ async function main(): Promise<void> {
   } catch (error) {
     fail(error);
   }
-  // Plain lines for the person who started it (issue 11, item 9): where to open the app and, on the
+  // Plain lines for the person who started it: where to open the app and, on the
   // very first start only, the administrator's password (stored only as an argon2id hash).
   const password = server.generatedAdminPassword
     ? `First start: sign in as "admin" with the password ${server.generatedAdminPassword} (shown only this once)\n`

@@ -3,13 +3,13 @@ import type { AppConfig } from './config.js';
 import { buildApp } from './app.js';
 import { connectPostgres, openPGlite, type Database } from './db/database.js';
 import { lockDataDir } from './db/data-dir-lock.js';
-import { migrateToLatest } from './db/migrate.js';
-import { seedFirstStart } from './db/seed/seed.js';
-import { loadDemoData } from './db/seed/demo-data.js';
+import { migrateToLatest } from './install/migrate.js';
+import { seedFirstStart } from './install/seed.js';
+import { loadDemoData } from './install/demo-data.js';
 import { syncDefinitionsAtStart } from './definitions/definition-sync.js';
-import { syncRightVerbs } from './modules/area-sync.js';
+import { installAreas, syncRightVerbs } from './modules/area-sync.js';
 import { MODULES } from './modules/index.js';
-import { syncMenuAtStart } from './db/seed/sync-menu.js';
+import { syncMenuAtStart } from './install/sync-menu.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -31,14 +31,22 @@ export async function startServer(config: AppConfig): Promise<RunningServer> {
     database = config.databaseUrl ? await connectPostgres(config.databaseUrl) : await openPGlite(config.dataDir);
     const app = await buildApp({ config, database, modules: MODULES });
     const applied = await migrateToLatest(database.db, MODULES);
-    if (applied.length) app.log.info({ migrations: applied }, 'database migrated');
+    // A short line at info for whoever watches the start; the names at debug (LOG_LEVEL=debug).
+    if (applied.length) {
+      app.log.info({ migrations: applied.length, latest: applied.at(-1) }, 'database migrated');
+      app.log.debug({ migrations: applied }, 'migrations applied');
+    }
     await syncRightVerbs(database.db, app.areas);
     await syncDefinitionsAtStart(database.db, app.log, { areas: app.areas, events: app.events });
-    await syncMenuAtStart(database.db, app.log);
+    await syncMenuAtStart(database.db, app.areas.routeTable, app.log);
     const seed = await seedFirstStart(database.db, config.adminPassword, MODULES);
+    const installed = await installAreas(database.db, app.areas);
+    if (installed.length) app.log.info({ areas: installed.length }, 'areas installed');
+    if (installed.length) app.log.debug({ areas: installed }, 'areas installed by name');
     if (config.demoData) {
       const demo = await loadDemoData(database.db, MODULES);
-      if (demo.loaded) app.log.info({ counts: demo.counts, milliseconds: demo.milliseconds }, 'demo data loaded');
+      if (demo.loaded) app.log.info({ skus: demo.counts.sku, milliseconds: demo.milliseconds }, 'demo data loaded');
+      if (demo.loaded) app.log.debug({ counts: demo.counts }, 'demo data counts');
     }
 
     await app.listen({ port: config.port, host: config.host });

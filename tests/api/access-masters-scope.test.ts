@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createUser, injectAs, json, signIn, type TestApp } from '../helpers/app.js';
 
 /**
- * Issue 9, item 5: the user, project and warehouse masters through the engine show a caller only
+ * The user, project and warehouse masters through the engine show a caller only
  * what it shares or holds grants for (administrators see all), never a secret column, and every
  * engine route asks for a right (`/generic/uom` included).
  */
@@ -30,8 +30,8 @@ describe('scope of the access masters through the engine', () => {
   afterAll(() => t?.close());
 
   it('lists only users who share a project with the caller, and no secret column', async () => {
-    const viewer = await createUser(t, { loginAccount: 'user-viewer', rights: ['setup.user:view'], projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] });
-    const rows = await select(viewer, 'setup', 'user');
+    const viewer = await createUser(t, { loginAccount: 'user-viewer', rights: ['identity.user:view'], projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] });
+    const rows = await select(viewer, 'identity', 'user');
     const accounts = rows.map((r) => r.login_account);
     expect(accounts).toEqual(expect.arrayContaining(['only-prj1', 'both', 'user-viewer']));
     expect(accounts).not.toContain('only-prj2');
@@ -40,10 +40,10 @@ describe('scope of the access masters through the engine', () => {
     }
     // Another project's user cannot be reached by key either.
     const other = await t.database.db.selectFrom('app_user').select('id').where('login_account', '=', 'only-prj2').executeTakeFirstOrThrow();
-    const tab = await injectAs(t.app, viewer, { method: 'POST', url: '/api/generic/updating', payload: { moduleCode: 'setup', functionCode: 'user', key: other.id, version: null, record: {} } });
+    const tab = await injectAs(t.app, viewer, { method: 'POST', url: '/api/generic/updating', payload: { moduleCode: 'identity', functionCode: 'user', key: other.id, version: null, record: {} } });
     expect(tab.statusCode).toBeGreaterThanOrEqual(400);
     expect(tab.statusCode).toBeLessThan(500);
-    const all = (await select(admin, 'setup', 'user')).map((r) => r.login_account);
+    const all = (await select(admin, 'identity', 'user')).map((r) => r.login_account);
     expect(all).toEqual(expect.arrayContaining(['only-prj1', 'only-prj2', 'both']));
   });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MenuAnswer, UserStatus } from '../../src/common/api-types.js';
-import { hasRight } from '../../src/server/modules/access/rights.js';
+import { hasRight } from '../../src/server/modules/identity/access/rights.js';
 import { buildTestApp, createUserAccount, injectAs, json, signIn, type TestApp } from '../helpers/app.js';
 
 describe('access model', () => {
@@ -45,7 +45,7 @@ describe('access model', () => {
     expect(status.projects.map((p) => p.code)).toEqual(['PRJ1', 'PRJ2']);
   });
 
-  it('shows the administrator every module, grouped as in spec section 2', async () => {
+  it('shows the administrator every module, grouped as in the route table', async () => {
     const menu = await get<MenuAnswer>(admin, '/api/user/menu');
     expect(menu.items.map((i) => i.code)).toEqual(['homeGroup', 'genericGroup', 'masterData', 'inbound', 'outbound', 'inventory', 'billingJobs', 'reports', 'setup', 'transport']);
     const setup = menu.items.find((i) => i.code === 'setup')!;
@@ -107,7 +107,7 @@ describe('access model', () => {
     expect(await rightsOf('sku')).toEqual({ view: true, add: false, edit: false, delete: false });
     const refused = await t.app.inject({
       method: 'GET',
-      url: '/api/generic/module/view?moduleCode=setup&functionCode=user',
+      url: '/api/generic/module/view?moduleCode=identity&functionCode=user',
       headers: { authorization: `Bearer ${token}` },
     });
     expect(refused.statusCode).toBe(403);
@@ -122,7 +122,7 @@ describe('access model', () => {
   });
 
   it('answers NO_RIGHTS_CONTACT_ADMIN to a user with the right but no project', async () => {
-    const token = await createUserAccount(t, { loginAccount: 'no-project', rights: ['setup.user:view'] }).then((u) => u.token);
+    const token = await createUserAccount(t, { loginAccount: 'no-project', rights: ['identity.user:view'] }).then((u) => u.token);
     const response = await post(token, '/api/user/list');
     expect(response.statusCode).toBe(403);
     expect(json<{ code: string }>(response).code).toBe('NO_RIGHTS_CONTACT_ADMIN');
@@ -179,7 +179,7 @@ describe('access model', () => {
   });
 
   it('refuses simulation to a user who is not an administrator', async () => {
-    const { token } = await createUserAccount(t, { loginAccount: 'wannabe', rights: ['setup.user:edit'], projectCodes: ['PRJ1'] });
+    const { token } = await createUserAccount(t, { loginAccount: 'wannabe', rights: ['identity.user:edit'], projectCodes: ['PRJ1'] });
     const response = await post(token, '/api/user/simulate', { uid: 1 });
     expect(response.statusCode).toBe(403);
     expect(json<{ code: string }>(response).code).toBe('FORBIDDEN');
@@ -242,20 +242,20 @@ describe('access model', () => {
     });
 
     it('lets a non-administrator hand out only rights it holds', async () => {
-      const { token } = await createUserAccount(t, { loginAccount: 'role-keeper', rights: ['setup.role:view', 'setup.role:add', 'setup.role:edit', 'masterdata.sku:view'], projectCodes: ['PRJ1'] });
-      const escalate = await post(token, '/api/role', { name: 'Sneaky', permissions: [{ module: 'setup', subModule: 'user', view: true, edit: true }] });
+      const { token } = await createUserAccount(t, { loginAccount: 'role-keeper', rights: ['identity.role:view', 'identity.role:add', 'identity.role:edit', 'masterdata.sku:view'], projectCodes: ['PRJ1'] });
+      const escalate = await post(token, '/api/role', { name: 'Sneaky', permissions: [{ module: 'identity', subModule: 'user', view: true, edit: true }] });
       expect(escalate.statusCode).toBe(403);
-      expect(json<{ params: { right: string } }>(escalate).params.right).toBe('setup.user:view');
+      expect(json<{ params: { right: string } }>(escalate).params.right).toBe('identity.user:view');
       expect(await t.database.db.selectFrom('role').select('id').where('name', '=', 'Sneaky').executeTakeFirst()).toBeUndefined();
       const fine = await post(token, '/api/role', { name: 'SKU readers', permissions: [{ module: 'masterdata', subModule: 'sku', view: true }] });
       expect(fine.statusCode, fine.body).toBe(200);
     });
 
-    it('needs setup.user:add to create and setup.user:edit to change', async () => {
-      const { token } = await createUserAccount(t, { loginAccount: 'editor-only', rights: ['setup.user:view', 'setup.user:edit'], projectCodes: ['PRJ1'] });
+    it('needs identity.user:add to create and identity.user:edit to change', async () => {
+      const { token } = await createUserAccount(t, { loginAccount: 'editor-only', rights: ['identity.user:view', 'identity.user:edit'], projectCodes: ['PRJ1'] });
       const create = await post(token, '/api/user/save', { loginAccount: 'fresh', displayName: 'Fresh', password: 'Fr3sh!Passw0rd' });
       expect(create.statusCode).toBe(403);
-      expect(json<{ params: { right: string } }>(create).params.right).toBe('setup.user:add');
+      expect(json<{ params: { right: string } }>(create).params.right).toBe('identity.user:add');
     });
 
     it('ends every session of an account on an administrator request', async () => {
@@ -269,12 +269,12 @@ describe('access model', () => {
       const all = await get<{ projects: Array<{ code: string }>; organizations: Array<{ code: string }> }>(admin, '/api/user/org');
       expect(all.projects.map((p) => p.code)).toEqual(['PRJ1', 'PRJ2']);
       expect(all.organizations.map((o) => o.code)).toEqual(['ORG1']);
-      const { token } = await createUserAccount(t, { loginAccount: 'reach', rights: ['setup.user:view'], projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] });
+      const { token } = await createUserAccount(t, { loginAccount: 'reach', rights: ['identity.user:view'], projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] });
       const mine = await get<{ projects: Array<{ code: string }>; warehouses: Array<{ code: string }> }>(token, '/api/user/org');
       expect(mine.projects.map((p) => p.code)).toEqual(['PRJ1']);
       expect(mine.warehouses.map((w) => w.code)).toEqual(['WH1']);
       // Only roles below his own level whose every right he holds: not his own role, not the seeded ones.
-      const lesser = json<{ id: number }>(await post(admin, '/api/role', { name: 'user readers', permissions: [{ module: 'setup', subModule: 'user', view: true }] }));
+      const lesser = json<{ id: number }>(await post(admin, '/api/role', { name: 'user readers', permissions: [{ module: 'identity', subModule: 'user', view: true }] }));
       await t.database.db.updateTable('role').set({ role_level: 5 }).where('name', '=', 'role of reach').execute();
       await t.database.db.updateTable('role').set({ role_level: 1 }).where('id', '=', lesser.id).execute();
       const offered = (await get<Array<{ name: string }>>(token, '/api/user/role')).map((r) => r.name);

@@ -10,7 +10,7 @@ import { parcelModule } from '../fixtures/parcel/parcel.module.js';
 import { MODULES } from '../../src/server/modules/index.js';
 
 /**
- * The shape of a business area (issue "One shape for every business area"): a tiny area of the
+ * The shape of a business area: a tiny area of the
  * tests (tests/fixtures/parcel, built as src/server/modules/README.md says) added with one line to
  * the module list, its behaviour and writer checked at publish, its writer inside the engine's
  * transaction, its events after commit, its own right verb, and the unit of work's retry.

@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadDemoData } from '../../src/server/db/seed/demo-data.js';
+import { loadDemoData } from '../../src/server/install/demo-data.js';
 import { buildTestApp, createUser, injectAs, json, type TestApp } from '../helpers/app.js';
 import { MODULES } from '../../src/server/modules/index.js';
 
 /**
- * Attachments of records through the real server (spec sections 5 and 7 `/generic/getAttachment`,
+ * Attachments of records through the real server (`/generic/getAttachment`,
  * `uploadAttachment`, `updateAttachment`, `downloadAttachment`): several files at once, the type
  * read from the bytes, the bytes back unchanged, the cap of the record refused with its message and
  * nothing stored, the page rights and the project of the record.
@@ -71,7 +71,7 @@ beforeAll(async () => {
   skuId = Number((await db.selectFrom('sku').innerJoin('project', 'project.id', 'sku.project_id').select('sku.id').where('project.code', '=', 'PRJ1').orderBy('sku.code').executeTakeFirstOrThrow()).id);
   editor = await createUser(t, { loginAccount: 'att-editor', rights: ['masterdata:view', 'masterdata:edit'], projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] });
   viewer = await createUser(t, { loginAccount: 'att-viewer', rights: ['masterdata:view'], projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] });
-  noRight = await createUser(t, { loginAccount: 'att-nobody', rights: ['setup.user:view'], projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] });
+  noRight = await createUser(t, { loginAccount: 'att-nobody', rights: ['identity.user:view'], projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] });
   otherProject = await createUser(t, { loginAccount: 'att-other', rights: ['masterdata:view', 'masterdata:edit'], projectCodes: ['PRJ2'], warehouseCodes: ['WH1'] });
 });
 

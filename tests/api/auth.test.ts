@@ -359,7 +359,7 @@ describe('two-step verification, registration and reset over real SMTP and an HT
     const again = await post('/api/user/signup', { loginAccount: 'newbie2', email: 'new.user@example.com', code, password: 'Str0ng!Pass', confirmPassword: 'Str0ng!Pass' });
     expect(json<ErrorAnswer>(again).code).toBe('USER_EXISTS');
 
-    // A new account has no rights yet: the shell shows "contact an administrator" (spec section 6).
+    // A new account has no rights yet: the shell shows "contact an administrator".
     const token = await signIn(t.app, 'newbie', 'Str0ng!Pass');
     const status = json<{ hasRights: boolean; project: unknown }>(await injectAs(t.app, token, { method: 'GET', url: '/api/user/status' }));
     expect(status.hasRights).toBe(false);

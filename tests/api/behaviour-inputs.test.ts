@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadDemoData } from '../../src/server/db/seed/demo-data.js';
+import { loadDemoData } from '../../src/server/install/demo-data.js';
 import { buildTestApp, createUser, injectAs, json, type TestApp } from '../helpers/app.js';
 import { MODULES } from '../../src/server/modules/index.js';
 

@@ -1,14 +1,14 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectPostgres } from '../../src/server/db/database.js';
-import { migrateToLatest } from '../../src/server/db/migrate.js';
+import { migrateToLatest } from '../../src/server/install/migrate.js';
 import { contentHash } from '../../src/server/definitions/definition-sync.js';
 import { buildTestApp, createUserAccount, injectAs, json, type TestApp } from '../helpers/app.js';
 import { onRealServer, withAdminClient } from '../helpers/database.js';
 import { MODULES } from '../../src/server/modules/index.js';
 
 /**
- * Issue 9: configurator SQL, tried the way an attacker with only the designer right would. The
+ * Configurator SQL, tried the way an attacker with only the designer right would. The
  * database itself refuses (restricted roles, row-level security) what the parser lets through,
  * and the parser refuses what could harm the server before the database sees it.
  */

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedFirstStart, SEED } from '../../src/server/db/seed/seed.js';
-import { verifyPassword } from '../../src/server/modules/auth/password.js';
+import { seedFirstStart, SEED } from '../../src/server/install/seed.js';
+import { verifyPassword } from '../../src/server/modules/identity/auth/password.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { MODULES } from '../../src/server/modules/index.js';
 

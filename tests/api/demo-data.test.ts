@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { loadConfig } from '../../src/server/config.js';
-import { seedFirstStart } from '../../src/server/db/seed/seed.js';
-import { DEMO_MARKER, loadDemoData, type DemoDataResult } from '../../src/server/db/seed/demo-data.js';
+import { seedFirstStart } from '../../src/server/install/seed.js';
+import { DEMO_MARKER, loadDemoData, type DemoDataResult } from '../../src/server/install/demo-data.js';
 import { DEMO, gs1CheckDigit } from '../../src/server/modules/masterdata/masterdata.demo.js';
 import { startServer } from '../../src/server/start.js';
 import { connectPostgres } from '../../src/server/db/database.js';
@@ -47,6 +47,17 @@ describe(loadDemoData.name, () => {
       .orderBy('warehouse.code')
       .execute();
     expect(perWarehouse.map((r) => r.code)).toEqual(['WH1', 'WH2']);
+    const warehouses = await database.db
+      .selectFrom('warehouse')
+      .leftJoin('project_warehouse', 'project_warehouse.warehouse_id', 'warehouse.id')
+      .select(['warehouse.code', 'warehouse.name', 'warehouse.city', 'warehouse.address1', 'warehouse.time_zone', 'project_warehouse.project_id'])
+      .orderBy('warehouse.code')
+      .execute();
+    const project = await database.db.selectFrom('project').select('id').orderBy('id').executeTakeFirstOrThrow();
+    expect(warehouses).toEqual([
+      { code: 'WH1', name: 'Main warehouse', city: 'Hong Kong', address1: '18 Container Port Road', time_zone: 'Asia/Hong_Kong', project_id: project.id },
+      { code: 'WH2', name: 'Kwai Chung distribution centre', city: 'Hong Kong', address1: '3 Container Port Road', time_zone: 'Asia/Hong_Kong', project_id: project.id },
+    ]);
     for (const row of perWarehouse) expect(Number(row.n)).toBeGreaterThan(1000);
     expect(await count('location')).toBe(first.counts.location);
     expect(await count('location')).toBeGreaterThan(3000);
@@ -96,6 +107,19 @@ describe(loadDemoData.name, () => {
     expect(disagreeing.rows).toEqual([]);
     const waiting = await database.db.selectFrom('receipt_line').select('id').where('status', '=', 'open').execute();
     expect(waiting.length).toBeGreaterThan(0);
+  });
+
+  it('gives the second warehouse a day of its own: stock on hand, an ASN on the dock and two orders, one allocated', async () => {
+    const wh2 = await database.db.selectFrom('warehouse').select('id').where('code', '=', 'WH2').executeTakeFirstOrThrow();
+    const stock = await database.db.selectFrom('inventory_balance').select((eb) => eb.fn.sum<string>('on_hand_qty').as('qty')).where('warehouse_id', '=', wh2.id).executeTakeFirstOrThrow();
+    expect(Number(stock.qty)).toBeGreaterThan(0);
+    const asns = await database.db.selectFrom('asn').select('status').where('warehouse_id', '=', wh2.id).orderBy('id').execute();
+    expect(asns.map((a) => a.status)).toEqual(['putaway', 'received']);
+    const orders = await database.db.selectFrom('so_header').select(['order_no', 'status']).where('warehouse_id', '=', wh2.id).orderBy('order_no').execute();
+    expect(orders).toEqual([
+      { order_no: 'SO-DEMO-WH2-1', status: 'allocated' },
+      { order_no: 'SO-DEMO-WH2-2', status: 'new' },
+    ]);
   });
 
   it('shows sales orders in every status reachable up to picking and a wave being picked, through the services', async () => {

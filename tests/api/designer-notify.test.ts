@@ -3,14 +3,14 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/server/app.js';
 import { loadConfig } from '../../src/server/config.js';
 import { connectPostgres, type Database } from '../../src/server/db/database.js';
-import { seedFirstStart } from '../../src/server/db/seed/seed.js';
+import { seedFirstStart } from '../../src/server/install/seed.js';
 import type { DefinitionChange } from '../../src/server/events/events.js';
 import { ADMIN, injectAs, signIn } from '../helpers/app.js';
 import { createTestDatabase, onRealServer, type TestDatabase } from '../helpers/database.js';
 import { MODULES } from '../../src/server/modules/index.js';
 
 /**
- * Two app nodes on one PostgreSQL database (DESIGN.md section 9): a publish on one node must reach
+ * Two app nodes on one PostgreSQL database: a publish on one node must reach
  * the other node's resolved-definition cache through LISTEN/NOTIFY. Needs two real sessions, so it
  * runs only on the real server (TEST_DATABASE_URL); on PGlite there is one process and the
  * in-process invalidation is covered by designer.test.ts.

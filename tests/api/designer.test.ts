@@ -318,6 +318,19 @@ describe('designer: definition store, publish rules, copy, export/import', () =>
       .where('project.code', '=', 'PRJ3')
       .execute();
     expect(rows).toEqual([{ function_code: 'skuUpc', status: 'published' }]);
+    // The new project runs in the source project's warehouses, and its maker (no administrator) is granted it.
+    const warehousesOf = (code: string) =>
+      t.database.db
+        .selectFrom('project_warehouse')
+        .innerJoin('project', 'project.id', 'project_warehouse.project_id')
+        .select('project_warehouse.warehouse_id')
+        .where('project.code', '=', code)
+        .orderBy('project_warehouse.warehouse_id')
+        .execute();
+    expect((await warehousesOf('PRJ1')).length).toBeGreaterThan(0);
+    expect(await warehousesOf('PRJ3')).toEqual(await warehousesOf('PRJ1'));
+    const status = await ok<{ projects: Array<{ code: string }> }>(configurator, 'GET', '/api/user/status');
+    expect(status.projects.map((p) => p.code)).toContain('PRJ3');
   });
 
   it('exports canonical files that re-import into a fresh database as the same pages, and dry-runs an edited copy', async () => {
@@ -373,13 +386,13 @@ describe('designer: definition store, publish rules, copy, export/import', () =>
       .map((file) => ({ path: file.split(path.sep).join('/'), content: fs.readFileSync(path.join(root, file), 'utf8') }));
     expect(files.length).toBeGreaterThan(0);
     // Pages over access and scope tables are the administrator's, shipped as code: a configurator
-    // may not publish them (the configurator roles may not write those tables, issue 9).
+    // may not publish them (the configurator roles may not write those tables).
     // So are the warehouse documents whose status rules live in their areas' writers (orders,
     // ASNs, adjustments, counts): configurator SQL may read those tables, never write them.
     const administrative = new Set([
-      ...['masterdata/menu', 'masterdata/sysModule', 'masterdata/project', 'masterdata/whs', 'setup/user', 'setup/role', 'setup/rolePermission', 'setup/roleVerb', 'setup/all_rule'],
-      ...['setup/userOrganization', 'setup/userProject', 'setup/userWarehouse', 'setup/userRole'],
-      ...['inbound/po', 'inbound/poLine', 'inbound/asn', 'inbound/asnLine', 'outbound/so', 'outbound/soDetail', 'outbound/pso', 'outbound/psoDetail'],
+      ...['masterdata/menu', 'masterdata/sysModule', 'masterdata/project', 'masterdata/whs', 'identity/user', 'identity/role', 'identity/rolePermission', 'identity/roleVerb', 'identity/all_rule'],
+      ...['identity/userOrganization', 'identity/userProject', 'identity/userWarehouse', 'identity/userRole', 'identity/roleRule', 'identity/roleUser'],
+      ...['inbound/po', 'inbound/poLine', 'inbound/asn', 'inbound/asnLine', 'inbound/asnCarton', 'outbound/so', 'outbound/soDetail', 'outbound/pso', 'outbound/psoDetail'],
       ...['invAdjust', 'invAdjustLine', 'invHold', 'invHoldLine', 'invTransfer', 'invTransferLine', 'lnvnMove', 'lnvnMoveLine', 'cycleCountMaster', 'cycleCountLine'].map((f) => `inventory/${f}`),
     ]);
     const isAdministrative = (file: string) => administrative.has(file.replace(/\.page\.json$/, ''));

@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadDemoData } from '../../src/server/db/seed/demo-data.js';
+import { loadDemoData } from '../../src/server/install/demo-data.js';
 import { purgeExpiredDownloads } from '../../src/server/modules/download/download.service.js';
 import { buildTestApp, createUser, injectAs, json, type TestApp } from '../helpers/app.js';
 import { MODULES } from '../../src/server/modules/index.js';
@@ -47,7 +47,7 @@ beforeAll(async () => {
   await loadDemoData(t.database.db, MODULES);
   clerk = await createUser(t, { loginAccount: 'dl-clerk', rights: ['masterdata:view'], projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] });
   otherClerk = await createUser(t, { loginAccount: 'dl-other', rights: ['masterdata:view'], projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] });
-  noRight = await createUser(t, { loginAccount: 'dl-nobody', rights: ['setup.user:view'], projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] });
+  noRight = await createUser(t, { loginAccount: 'dl-nobody', rights: ['identity.user:view'], projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] });
 });
 
 afterAll(async () => {

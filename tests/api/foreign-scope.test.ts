@@ -43,7 +43,7 @@ const unscoped = (source: string) => GLOBAL_TABLES.includes(source.split('.')[0]
 /** Pages over global tables: their sub-pages have no scope to keep. */
 const GLOBAL_PARENT_PAGES = ['role'];
 
-const ALL_MODULES = ['inbound', 'inventory', 'job', 'masterdata', 'outbound', 'setup', 'transport'];
+const ALL_MODULES = ['identity', 'inbound', 'inventory', 'job', 'masterdata', 'outbound', 'transport'];
 const ALL_RIGHTS = ALL_MODULES.flatMap((m) => ['view', 'add', 'edit', 'delete'].map((a) => `${m}:${a}` as const));
 
 interface ProjectRows {
@@ -53,8 +53,11 @@ interface ProjectRows {
   skuId: number;
   skuCode: string;
   partnerId: number;
+  /** A supplier's code (the supplier dropdowns offer suppliers only; partnerId is a consignee). */
   partnerCode: string;
   lotId: number;
+  /** The number of a lot of the SKU (an order line's lot dropdown stores the number). */
+  lotNo: string;
   locationId: number;
   locationCode: string;
   vehicleId: number;
@@ -63,6 +66,7 @@ interface ProjectRows {
   psoId: number;
   poId: number;
   asnId: number;
+  asnLineId: number;
   docs: Record<'adjust' | 'move' | 'transfer' | 'hold', number>;
   planId: number;
   ticketId: number;
@@ -89,9 +93,11 @@ async function projectRows(projectId: number, warehouseId: number, placeWarehous
     const owner = await trx.insertInto('owner').values({ project_id: projectId, code: `OW-${tag}`, name: `Owner ${tag}` }).returning('id').executeTakeFirstOrThrow();
     const sku = await trx.insertInto('sku').values({ project_id: projectId, owner_id: owner.id, code: `SKU-${tag}`, description: `SKU ${tag}` }).returning('id').executeTakeFirstOrThrow();
     const partner = await trx.insertInto('partner').values({ project_id: projectId, partner_type: 'consignee', code: `P-${tag}`, name: `Partner ${tag}` }).returning('id').executeTakeFirstOrThrow();
+    await trx.insertInto('partner').values({ project_id: projectId, partner_type: 'supplier', code: `S-${tag}`, name: `Supplier ${tag}` }).execute();
     const location = await trx.insertInto('location').values({ warehouse_id: placeWarehouseId, code: `L-${tag}`, location_type: 'pick', pick_seq: 1 }).returning('id').executeTakeFirstOrThrow();
     const stockLocation = await trx.insertInto('location').values({ warehouse_id: warehouseId, code: `S-${tag}`, location_type: 'pick', pick_seq: 1 }).returning('id').executeTakeFirstOrThrow();
     const lot = await lotFor(trx, scope, owner.id, sku.id, {});
+    await lotFor(trx, scope, owner.id, sku.id, { lotNo: `LOT-${tag}` });
     await receiveStock(trx, scope, { key: { ownerId: owner.id, skuId: sku.id, lotId: lot.id, locationId: stockLocation.id }, qty: 10, reference: { type: 'test', orderNo: `RCV-${tag}` } });
     const vehicle = await trx.insertInto('vehicle').values({ warehouse_id: placeWarehouseId, plate_no: `V-${tag}` }).returning('id').executeTakeFirstOrThrow();
     const inScope = { project_id: projectId, warehouse_id: warehouseId };
@@ -102,7 +108,7 @@ async function projectRows(projectId: number, warehouseId: number, placeWarehous
     const po = await trx.insertInto('po').values({ ...inScope, po_no: `PO-${tag}`, owner_id: owner.id }).returning('id').executeTakeFirstOrThrow();
     await trx.insertInto('po_line').values({ project_id: projectId, po_id: po.id, line_no: 1, sku_id: sku.id, qty: '1' }).execute();
     const asn = await trx.insertInto('asn').values({ ...inScope, asn_no: `ASN-${tag}`, owner_id: owner.id }).returning('id').executeTakeFirstOrThrow();
-    await trx.insertInto('asn_line').values({ project_id: projectId, asn_id: asn.id, line_no: 1, sku_id: sku.id, expected_qty: '1' }).execute();
+    const asnLine = await trx.insertInto('asn_line').values({ project_id: projectId, asn_id: asn.id, line_no: 1, sku_id: sku.id, expected_qty: '1' }).returning('id').executeTakeFirstOrThrow();
     const docs = {} as ProjectRows['docs'];
     for (const docType of ['adjust', 'move', 'transfer', 'hold'] as const) {
       const doc = await trx.insertInto('inventory_document').values({ ...inScope, doc_type: docType, doc_no: `${docType}-${tag}` }).returning('id').executeTakeFirstOrThrow();
@@ -142,8 +148,9 @@ async function projectRows(projectId: number, warehouseId: number, placeWarehous
       skuId: Number(sku.id),
       skuCode: `SKU-${tag}`,
       partnerId: Number(partner.id),
-      partnerCode: `P-${tag}`,
+      partnerCode: `S-${tag}`,
       lotId: Number(lot.id),
+      lotNo: `LOT-${tag}`,
       locationId: Number(location.id),
       locationCode: `L-${tag}`,
       vehicleId: Number(vehicle.id),
@@ -152,6 +159,7 @@ async function projectRows(projectId: number, warehouseId: number, placeWarehous
       psoId: Number(pso.id),
       poId: Number(po.id),
       asnId: Number(asn.id),
+      asnLineId: Number(asnLine.id),
       docs,
       planId: Number(plan.id),
       ticketId: Number(ticket.id),
@@ -172,12 +180,14 @@ function valueFor(rows: ProjectRows, source: string): number | string | undefine
     'partner.id': rows.partnerId,
     'partner.code': rows.partnerCode,
     'lot.id': rows.lotId,
+    'lot.lot_no': rows.lotNo,
     'location.id': rows.locationId,
     'vehicle.id': rows.vehicleId,
     'so_header.id': rows.soId,
     'pso_header.id': rows.psoId,
     'po.id': rows.poId,
     'asn.id': rows.asnId,
+    'asn_line.id': rows.asnLineId,
     'inventory_document.id': rows.docs.adjust,
     'count_plan.id': rows.planId,
     'wave.id': rows.waveId,

@@ -5,14 +5,14 @@ import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CURRENT_SCHEMA_VERSION, type PageDefinition } from '../../engine/schema/index.js';
-import { seedFirstStart } from '../../src/server/db/seed/seed.js';
+import { seedFirstStart } from '../../src/server/install/seed.js';
 import { DefinitionStore } from '../../src/server/definitions/definition-store.js';
 import { contentHash, syncShippedDefinitions } from '../../src/server/definitions/definition-sync.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { MODULES } from '../../src/server/modules/index.js';
 import { AreaRegistry } from '../../src/server/area-kit/area-registry.js';
 
-/** Resolution, cache and start-up sync of page definitions (issue 5, part 2; DESIGN.md section 6). */
+/** Resolution, cache and start-up sync of page definitions (part 2). */
 function page(overrides: Partial<PageDefinition> = {}): PageDefinition {
   return {
     schemaVersion: CURRENT_SCHEMA_VERSION,

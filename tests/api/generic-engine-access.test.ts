@@ -18,7 +18,7 @@ const ATTACKS = [
 ];
 
 /**
- * Who may reach what through the generic engine API (issue 5, part 3): the module and sub-module
+ * Who may reach what through the generic engine API (part 3): the module and sub-module
  * rights of every verb, the project scope, and SQL injection through every part of every request.
  * The fixture is in generic-engine.fixture.ts.
  */

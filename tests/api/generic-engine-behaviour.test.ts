@@ -3,7 +3,7 @@ import { json, type TestApp } from '../helpers/app.js';
 import { buildEngineFixture, engineRequests, MODULE } from './generic-engine.fixture.js';
 
 /**
- * The generic engine API's behaviours (issue 5, part 3): a named-SQL behaviour enabled by the rows'
+ * The generic engine API's behaviours (part 3): a named-SQL behaviour enabled by the rows'
  * status, and a behaviour of a registered area with its selection rule. The fixture is in
  * generic-engine.fixture.ts.
  */

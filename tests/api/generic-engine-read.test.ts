@@ -10,7 +10,7 @@ import { onRealServer } from '../helpers/database.js';
 import { buildEngineFixture, codes, engineRequests, itemPage, MODULE } from './generic-engine.fixture.js';
 
 /**
- * The generic engine API's reads (issue 5, part 3): the resolved definition, the list with its
+ * The generic engine API's reads (part 3): the resolved definition, the list with its
  * filters, sorts and paging, export, dropdowns, units of measure, sub-page tabs, list SQL pages and
  * the limits on configurator SQL. The fixture is in generic-engine.fixture.ts.
  */
@@ -104,7 +104,7 @@ describe('generic engine API: reading', () => {
       expect(first.total).toBe(5);
     });
 
-    it('answers the planner estimate instead of counting a very large list, and says so (issue 11, item 10)', async () => {
+    it('answers the planner estimate instead of counting a very large list, and says so', async () => {
       const exact = await select(viewer, { page: 1, pageSize: 2 });
       expect(exact.total).toBe(5);
       expect(exact.totalEstimated).toBeUndefined();
@@ -120,7 +120,7 @@ describe('generic engine API: reading', () => {
       }
     });
 
-    it('refuses a page size above 100 (spec section 5)', async () => {
+    it('refuses a page size above 100', async () => {
       const response = await call(viewer, '/api/generic/selection', { moduleCode: MODULE, functionCode: 'item', page: 1, pageSize: 101 });
       expect(response.statusCode).toBe(400);
     });
@@ -159,7 +159,8 @@ describe('generic engine API: reading', () => {
       const sheet = workbook.worksheets[0];
       const rows: unknown[][] = [];
       sheet.eachRow((r) => rows.push((r.values as unknown[]).slice(1)));
-      return { name: sheet.name, rows };
+      const formats = sheet.rowCount > 1 ? (sheet.getRow(2).values as unknown[]).slice(1).map((_, i) => sheet.getRow(2).getCell(i + 1).numFmt ?? null) : [];
+      return { name: sheet.name, rows, formats };
     }
 
     it('streams the filtered rows with headers in the caller language', async () => {
@@ -172,8 +173,10 @@ describe('generic engine API: reading', () => {
       ]);
     });
 
-    it('writes what the screen shows: code-master texts in the caller language and real Excel dates (issue 11, item 7)', async () => {
-      const { rows } = await exportRows(viewer, { conditions: { combinator: 'and', rules: [{ field: 'code', operator: 'in', value: ['A-001', 'B-001'] }] }, fields: ['code', 'category', 'received_on'] }, 'zh');
+    it('writes what the screen shows: code-master texts in the caller language and real Excel dates', async () => {
+      const { rows, formats } = await exportRows(viewer, { conditions: { combinator: 'and', rules: [{ field: 'code', operator: 'in', value: ['A-001', 'B-001'] }] }, fields: ['code', 'category', 'received_on'] }, 'zh');
+      // The column keeps its date format in the file (a date-time column keeps hh:mm:ss likewise).
+      expect(formats[2]).toBe('yyyy-mm-dd');
       const [a001, b001] = rows.slice(1);
       expect(a001[0]).toBe('A-001');
       // FOOD has a Chinese text; TOOL has none, so its English text stands in.
@@ -250,7 +253,7 @@ describe('generic engine API: reading', () => {
       const units = await sql<{ code: string; label: string }>`
         select code, coalesce(desc_en, code) as label from code_master where code_type = 'UOM' and active order by sort_seq, code
       `.execute(db);
-      // Units of measure are the SKU master's: reading them needs its view right (issue 9, item 5).
+      // Units of measure are the SKU master's: reading them needs its view right.
       const skuViewer = await createUser(t, { loginAccount: 'uom-viewer', rights: ['masterdata.sku:view'], projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] });
       const otherViewer = await createUser(t, { loginAccount: 'uom-other', rights: ['masterdata.sku:view'], projectCodes: ['PRJ2'], warehouseCodes: ['WH1'] });
       expect((await call(viewer, '/api/generic/uom', { skuCode: 'SKU-UOM' })).statusCode).toBe(403);
@@ -338,7 +341,7 @@ describe('generic engine API: reading', () => {
 
     it.runIf(onRealServer)('stops a list SQL that runs past the statement timeout (real server)', async () => {
       // PGlite runs in one thread without timer signals: statement_timeout cannot interrupt a running
-      // statement there (DESIGN.md section 4), which is why the parser refuses what could run forever.
+      // statement there, which is why the parser refuses what could run forever.
       await sql`create table engine_big (n integer)`.execute(t.database.db);
       await sql`insert into engine_big select g from generate_series(1, 3000) g`.execute(t.database.db);
       await grantConfiguratorAccess(t.database.db, ['engine_big'], 'read');

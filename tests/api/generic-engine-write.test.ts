@@ -6,7 +6,7 @@ import { injectAs, json, type TestApp } from '../helpers/app.js';
 import { buildEngineFixture, engineRequests, MODULE } from './generic-engine.fixture.js';
 
 /**
- * The generic engine API's writes (issue 5, part 3): adding with every field rule, updating at the
+ * The generic engine API's writes (part 3): adding with every field rule, updating at the
  * version read, deletion all or nothing, and import from csv and xlsx through a field map. The
  * fixture is in generic-engine.fixture.ts.
  */

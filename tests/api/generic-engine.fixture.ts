@@ -8,7 +8,7 @@ import { grantConfiguratorAccess } from '../../src/server/db/migrations/helpers.
 import { buildTestApp, createUser, injectAs, json, type TestApp } from '../helpers/app.js';
 
 /**
- * What every generic engine API test file starts from (issue 5, part 3): a table made for these
+ * What every generic engine API test file starts from (part 3): a table made for these
  * tests, a definition object published into page_definition, two projects with rows of each, and
  * an editor, a viewer and a user of the other project. Each file builds its own app on its own
  * database, so the files run in parallel and no file sees another's writes.
@@ -207,7 +207,7 @@ export async function buildEngineFixture(): Promise<EngineFixture> {
     )
   `.execute(db);
   await sql`create table engine_sentinel (id integer)`.execute(db);
-  // As an area's migration does for the business tables a configurator may use (issue 9).
+  // As an area's migration does for the business tables a configurator may use.
   await grantConfiguratorAccess(db, ['engine_owner', 'engine_item', 'engine_item_line'], 'write');
   await sql`insert into engine_owner (project_id, code) values (${projectId}, 'OWN-A'), (${otherProjectId}, 'OWN-OTHER')`.execute(db);
   await sql`

@@ -16,6 +16,7 @@ describe('home API', () => {
   it.each([
     ['GET', '/api/home/summary'],
     ['GET', '/api/home/shortcuts'],
+    ['GET', '/api/home/routes'],
     ['POST', '/api/home/visit'],
     ['PUT', '/api/home/layout'],
   ] as const)('%s %s answers 401 without a session', async (method, url) => {
@@ -44,6 +45,8 @@ describe('home API', () => {
       const asn = json<{ work: { kind: string; available: boolean; total: number; byStatus: unknown[] }[] }>(response).work[0];
       expect(asn).toEqual({
         kind: 'asn',
+        statusTexts: 'inb.status',
+        listRoute: 'asn',
         available: true,
         total: 3,
         byStatus: [
@@ -84,5 +87,22 @@ describe('home API', () => {
     await injectAs(t.app, token, { method: 'PUT', url: '/api/home/layout', payload: { navLayout: 'left' } });
     const again = json<{ navLayout: string }>(await injectAs(t.app, token, { method: 'GET', url: '/api/user/status' }));
     expect(again.navLayout).toBe('left');
+  });
+
+  it('sets the navigation layout of the project when the session has no warehouse, leaving the warehouses alone', async () => {
+    const db = t.database.db;
+    const own = await signIn(t.app);
+    const session = await db.selectFrom('user_session').select(['id', 'project_id']).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    await db.updateTable('user_session').set({ warehouse_id: null }).where('id', '=', session.id).execute();
+    const before = await db.selectFrom('warehouse').select(['id', 'nav_layout']).orderBy('id').execute();
+    const response = await injectAs(t.app, own, { method: 'PUT', url: '/api/home/layout', payload: { navLayout: 'top' } });
+    expect(response.statusCode).toBe(200);
+    const project = await db.selectFrom('project').select(['nav_layout', 'updated_by']).where('id', '=', session.project_id!).executeTakeFirstOrThrow();
+    expect(project).toEqual({ nav_layout: 'top', updated_by: 'admin' });
+    expect(await db.selectFrom('warehouse').select(['id', 'nav_layout']).orderBy('id').execute()).toEqual(before);
+    const status = json<{ navLayout: string; warehouse: unknown }>(await injectAs(t.app, own, { method: 'GET', url: '/api/user/status' }));
+    expect([status.warehouse, status.navLayout]).toEqual([null, 'top']);
+    await injectAs(t.app, own, { method: 'PUT', url: '/api/home/layout', payload: { navLayout: 'left' } });
+    expect((await db.selectFrom('project').select('nav_layout').where('id', '=', session.project_id!).executeTakeFirstOrThrow()).nav_layout).toBe('left');
   });
 });

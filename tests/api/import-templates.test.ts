@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createUser, injectAs, json, signIn, type TestApp } from '../helpers/app.js';
 
 /**
- * Import templates (spec section 3 "report setting and import template"; section 5): templates and
+ * Import templates (section 5): templates and
  * their columns are kept through the engine's pages (/importConfig), and an import through one is
  * read by its file type and column rules, then goes through the target page's own rules, all or
  * nothing. The target here is the currency master: code, description, decimals.

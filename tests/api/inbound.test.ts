@@ -355,7 +355,7 @@ describe('scan-in by container and carton', () => {
   });
 
   it('scans a carton, converts it to a receipt, and refuses the same carton a second time', async () => {
-    const scanned = await ok<{ kind: string; cartons: { carton_id: string; status: string }[] }>(clerk, '/scanin/id', { code: 'CTN-001' });
+    const scanned = await ok<{ kind: string; cartons: { carton_id: string; status: string }[] }>(clerk, '/scanin/id', { code: 'CTN-001', epc: 'EPC-001', cartonType: 'BOX', antiCounterfeitCode: 'AC-001' });
     expect(scanned.kind).toBe('carton');
     expect(scanned.cartons.find((c) => c.carton_id === 'CTN-001')!.status).toBe('scanned');
     const before = await snapshot();

@@ -1,13 +1,13 @@
 import Decimal from 'decimal.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { loadDemoData } from '../../src/server/db/seed/demo-data.js';
+import { loadDemoData } from '../../src/server/install/demo-data.js';
 import { ledgerAgreement } from '../../src/server/modules/inventory/inventory.repository.js';
 import { buildTestApp, createUser, type TestApp } from '../helpers/app.js';
 import { onRealServer } from '../helpers/database.js';
 import { MODULES } from '../../src/server/modules/index.js';
 
 /**
- * The inventory invariants at the document level (DESIGN.md section 5), on the real PostgreSQL
+ * The inventory invariants at the document level, on the real PostgreSQL
  * server: 8 signed-in users, each an HTTP client of one running app, for
  * INVENTORY_DOC_STRESS_SECONDS (default 30) do random receipts of ASN lines, putaways, moves,
  * adjustments (with approval by another user), holds and releases, transfers (owner to owner,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Decimal from 'decimal.js';
 import type { RightName } from '../../src/common/rights.js';
-import { loadDemoData } from '../../src/server/db/seed/demo-data.js';
+import { loadDemoData } from '../../src/server/install/demo-data.js';
 import { inTransaction } from '../../src/server/db/transaction.js';
 import { ledgerAgreement } from '../../src/server/modules/inventory/inventory.repository.js';
 import { lotFor, receiveStock, type StockScope } from '../../src/server/modules/inventory/inventory.service.js';
@@ -10,7 +10,7 @@ import { buildTestApp, createUser, injectAs, json, signIn, type TestApp } from '
 import { MODULES } from '../../src/server/modules/index.js';
 
 /**
- * The handheld move and count calls through the real server (spec section 5): a move made and
+ * The handheld move and count calls through the real server: a move made and
  * confirmed at once as a move document, a move of more than is available refused with its message
  * and nothing changed, and a count ticket read blind and counted line by line, recount included.
  */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RightName } from '../../src/common/rights.js';
-import { loadDemoData } from '../../src/server/db/seed/demo-data.js';
+import { loadDemoData } from '../../src/server/install/demo-data.js';
 import { inTransaction } from '../../src/server/db/transaction.js';
 import { requestApproval } from '../../src/server/modules/inventory/document.service.js';
 import { lotFor, receiveStock, type StockScope } from '../../src/server/modules/inventory/inventory.service.js';

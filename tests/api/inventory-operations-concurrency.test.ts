@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import Decimal from 'decimal.js';
-import { loadDemoData } from '../../src/server/db/seed/demo-data.js';
+import { loadDemoData } from '../../src/server/install/demo-data.js';
 import { inTransaction } from '../../src/server/db/transaction.js';
 import { ledgerAgreement } from '../../src/server/modules/inventory/inventory.repository.js';
 import { lotFor, receiveStock, type StockScope } from '../../src/server/modules/inventory/inventory.service.js';

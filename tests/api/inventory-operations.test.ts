@@ -2,15 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Decimal from 'decimal.js';
 import { sql } from 'kysely';
 import type { RightName } from '../../src/common/rights.js';
-import { loadDemoData } from '../../src/server/db/seed/demo-data.js';
+import { loadDemoData } from '../../src/server/install/demo-data.js';
 import { inTransaction } from '../../src/server/db/transaction.js';
 import { ledgerAgreement } from '../../src/server/modules/inventory/inventory.repository.js';
 import { lotFor, receiveStock, type StockScope } from '../../src/server/modules/inventory/inventory.service.js';
 import { buildTestApp, createUser, injectAs, json, signIn, type TestApp } from '../helpers/app.js';
 import { MODULES } from '../../src/server/modules/index.js';
+import { up as retireTransactionNew } from '../../src/server/modules/inventory/migrations/0240_one_transaction_log.js';
 
 /**
- * The inventory operations through the real server (spec sections 4 and 5): adjustment, move,
+ * The inventory operations through the real server: adjustment, move,
  * transfer and hold documents edited through the engine and confirmed by their header actions,
  * the approval by another user than the requester, the refusals with nothing changed, the cycle
  * count's variance turned into ledger rows, the standard balance as of a past moment and the
@@ -303,7 +304,9 @@ describe('transfer', () => {
     await sql`update inv_code set requires_approval = false where code_type = 'transfer' and code = 'OWNER'`.execute(db);
     expect((await behaviour(admin, 'invTransfer', 'transit', [doc._key])).statusCode).toBe(200);
     expect(await docStatus(doc._key)).toBe('in_transit');
-    const transit = await db.selectFrom('location').select('id').where('warehouse_id', '=', scope.warehouseId).where('code', '=', 'TRANSIT').executeTakeFirstOrThrow();
+    const transit = await db.selectFrom('location').select(['id', 'location_type', 'description', 'created_by']).where('warehouse_id', '=', scope.warehouseId).where('code', '=', 'TRANSIT').executeTakeFirstOrThrow();
+    // The transit location is made when first needed: virtual, so nothing picks from or puts away to it.
+    expect(transit).toMatchObject({ location_type: 'virtual', description: 'Stock of transfers in transit', created_by: 'admin' });
     expect(await onHand(skuIds[0], transit.id)).toEqual({ on_hand: 2, held: 2 });
     expect(await onHand(skuIds[0], locationIds[2])).toEqual({ on_hand: source.on_hand - 2, held: 0 });
 
@@ -383,20 +386,20 @@ describe('cycle count', () => {
     expect((await call(admin, '/api/inventory/cycleCount/recount', { id: ticketId })).statusCode).toBe(200);
     // The recount through the engine page (the writer takes it as the recount).
     const again = json<{ rows: { _key: number; _version: string }[] }>(await call(admin, '/api/generic/tab', { moduleCode: 'inventory', functionCode: 'cycleCount', subPage: 'count', parentKey: ticketId, page: 1, pageSize: 100 })).rows[0];
-    const recount = await call(admin, '/api/generic/updating', { moduleCode: 'inventory', functionCode: 'cycleCountLine', key: again._key, version: again._version, record: { counted_qty: system - 1 } });
+    const recount = await call(admin, '/api/generic/updating', { moduleCode: 'inventory', functionCode: 'cycleCountLine', key: again._key, version: again._version, record: { counted_qty: system + 2 } });
     expect(recount.statusCode, recount.body).toBe(200);
     const variance = json<{ rows: { variance: string; system_qty: string }[] }>(
       await call(admin, '/api/generic/tab', { moduleCode: 'inventory', functionCode: 'cycleCount', subPage: 'variance', parentKey: ticketId, page: 1, pageSize: 100 }),
     ).rows[0];
-    expect(Number(variance.variance)).toBe(-1);
+    expect(Number(variance.variance)).toBe(2);
 
     const approved = await call(admin, '/api/inventory/cycleCount/approve', { id: ticketId });
     expect(approved.statusCode, approved.body).toBe(200);
-    expect((await onHand(skuIds[1], locationIds[1])).on_hand).toBe(system - 1);
+    expect((await onHand(skuIds[1], locationIds[1])).on_hand).toBe(system + 2);
     const ticket = await db.selectFrom('count_ticket').select(['ticket_no', 'status']).where('id', '=', ticketId).executeTakeFirstOrThrow();
     expect(ticket.status).toBe('approved');
     const rows = await db.selectFrom('inventory_transaction').select(['trans_type', 'qty']).where('order_no', '=', ticket.ticket_no).execute();
-    expect(rows.map((r) => [r.trans_type, Number(r.qty)])).toEqual([['count', -1]]);
+    expect(rows.map((r) => [r.trans_type, Number(r.qty)])).toEqual([['count', 2]]);
     await expectLedgerAgrees();
     // Open counts on the home page: none left of this ticket.
     const summary = json<{ work: { kind: string; total: number }[] }>(await injectAs(t.app, admin, { method: 'GET', url: '/api/home/summary' }));
@@ -411,6 +414,49 @@ describe('cycle count', () => {
     expect(summary.work.find((w) => w.kind === 'count')).toMatchObject({ total: 1 });
     expect((await behaviour(admin, 'cycleCount', 'close', [ticketId])).statusCode).toBe(200);
     expect((await t.database.db.selectFrom('count_ticket').select('status').where('id', '=', ticketId).executeTakeFirstOrThrow()).status).toBe('closed');
+  });
+
+  it('refuses a counted qty of 0 with its message and nothing changed; "location is empty" records a true zero', async () => {
+    const db = t.database.db;
+    const code = (await db.selectFrom('location').select('code').where('id', '=', locationIds[1]).executeTakeFirstOrThrow()).code;
+    const plan = await call(admin, '/api/generic/adding', { moduleCode: 'inventory', functionCode: 'cycleCountMaster', record: { plan_code: 'P-EMPTY', location_from: code, location_to: code, max_locations: 10 } });
+    expect(plan.statusCode, plan.body).toBe(200);
+    const made = await call(admin, '/api/inventory/cycleCountMaster/createCountOrder', { id: json<{ row: { _key: number } }>(plan).row._key });
+    expect(made.statusCode, made.body).toBe(200);
+    const { ticketId } = json<{ ticketId: number }>(made);
+    const lineOf = async () =>
+      db.selectFrom('count_ticket_line').select(['id', 'status', 'counted_qty', 'system_qty', 'sku_id']).where('ticket_id', '=', ticketId).orderBy('line_no').executeTakeFirstOrThrow();
+    const line = await lineOf();
+    const tab = json<{ rows: { _key: number; _version: string }[] }>(
+      await call(admin, '/api/generic/tab', { moduleCode: 'inventory', functionCode: 'cycleCount', subPage: 'count', parentKey: ticketId, page: 1, pageSize: 100 }),
+    ).rows[0];
+
+    // A zero typed on the handheld or on the count page is refused, in the user's language.
+    const handheld = await call(admin, '/api/inventory/cycleCount/count', { lineId: line.id, qty: 0 });
+    expect(handheld.statusCode).toBe(400);
+    expect(json(handheld)).toMatchObject({ code: 'QTY_NOT_POSITIVE', message: 'The quantity must be above 0.' });
+    const page = await call(admin, '/api/generic/updating', { moduleCode: 'inventory', functionCode: 'cycleCountLine', key: tab._key, version: tab._version, record: { counted_qty: 0 } });
+    expect(page.statusCode).toBe(400);
+    expect(json(page)).toMatchObject({ code: 'QTY_NOT_POSITIVE' });
+    expect(await lineOf()).toMatchObject({ status: 'open', counted_qty: null });
+
+    // The explicit action on the count page: the line is counted as zero and the variance is the whole system qty.
+    const empty = await behaviour(admin, 'cycleCountLine', 'locationEmpty', [line.id]);
+    expect(empty.statusCode, empty.body).toBe(200);
+    const counted = await lineOf();
+    expect(counted.status).toBe('counted');
+    expect(Number(counted.counted_qty)).toBe(0);
+    expect((await db.selectFrom('count_ticket').select('status').where('id', '=', ticketId).executeTakeFirstOrThrow()).status).toBe('counted');
+
+    // The handheld's call does the same on a recount, and refuses lines of another warehouse's scope or unknown.
+    expect((await call(admin, '/api/inventory/cycleCount/recount', { id: ticketId })).statusCode).toBe(200);
+    expect((await call(admin, '/api/inventory/cycleCount/empty', { lineIds: [2147483000] })).statusCode).toBe(404);
+    expect((await call(admin, '/api/inventory/cycleCount/empty', { lineIds: [] })).statusCode).toBe(400);
+    const again = await call(admin, '/api/inventory/cycleCount/empty', { lineIds: [line.id] });
+    expect(again.statusCode, again.body).toBe(200);
+    const recounted = await db.selectFrom('count_ticket_line').select(['status', 'recount_qty']).where('id', '=', line.id).executeTakeFirstOrThrow();
+    expect([recounted.status, Number(recounted.recount_qty)]).toEqual(['counted', 0]);
+    expect((await behaviour(admin, 'cycleCount', 'close', [ticketId])).statusCode).toBe(200);
   });
 });
 
@@ -477,7 +523,7 @@ describe('queries', () => {
   });
 
   it('the balance, enquiry, SKU header and read-only pages list through the engine', async () => {
-    for (const functionCode of ['balance', 'enquiryLot', 'enquirySku', 'enquiryLoc', 'enquiryUser', 'transactionNew', 'skuHeader', 'noneEditable']) {
+    for (const functionCode of ['balance', 'enquiryLot', 'enquirySku', 'enquiryLoc', 'enquiryUser', 'skuHeader', 'noneEditable']) {
       const response = await call(admin, '/api/generic/selection', { moduleCode: 'inventory', functionCode, page: 1, pageSize: 20 });
       expect(response.statusCode, `${functionCode}: ${response.body}`).toBe(200);
       expect(json<{ total: number }>(response).total, functionCode).toBeGreaterThan(0);
@@ -488,6 +534,24 @@ describe('queries', () => {
     for (const row of balance) expect(Number(row.available_qty)).toBeLessThanOrEqual(Number(row.on_hand_qty) - Number(row.held_qty));
     const add = await call(admin, '/api/generic/adding', { moduleCode: 'inventory', functionCode: 'balance', record: { sku_code: 'X' } });
     expect(add.statusCode).toBe(409);
+  });
+
+  it('the transaction log has one screen: the engine page once shipped beside it is retired from the menu and from a database that stored it', async () => {
+    const db = t.database.db;
+    expect(await db.selectFrom('sys_module').select('code').where('code', '=', 'transactionNew').execute()).toEqual([]);
+    const served = await call(admin, '/api/generic/selection', { moduleCode: 'inventory', functionCode: 'transactionNew', page: 1, pageSize: 20 });
+    expect(served.statusCode).not.toBe(200);
+    // A database that synced the page before: its stored version is published until the migration runs.
+    const content = { schemaVersion: 2, moduleCode: 'inventory', functionCode: 'transactionNew', status: 'published' };
+    await db
+      .insertInto('page_definition')
+      .values({ project_id: null, module_code: 'inventory', function_code: 'transactionNew', version: 1, status: 'published', content: JSON.stringify(content), content_hash: 'old', created_by: 'system', updated_by: 'system' })
+      .execute();
+    await db.insertInto('sys_module').values({ code: 'transactionNew', parent_code: 'inventory', title_key: 'menu.transactionNew', route: '/transactionNew', right_name: 'inventory.transactionNew', sequence: 999, created_by: 'system', updated_by: 'system' }).execute();
+    await retireTransactionNew(db as never);
+    const stored = await db.selectFrom('page_definition').select('status').where('function_code', '=', 'transactionNew').execute();
+    expect(stored.map((r) => r.status)).toEqual(['inactive']);
+    expect(await db.selectFrom('sys_module').select('code').where('code', '=', 'transactionNew').execute()).toEqual([]);
   });
 });
 

@@ -4,8 +4,8 @@ import Decimal from 'decimal.js';
 import { AppError } from '../../src/common/errors.js';
 import { connectPostgres } from '../../src/server/db/database.js';
 import type { DB } from '../../src/server/db/schema.js';
-import { loadDemoData } from '../../src/server/db/seed/demo-data.js';
-import { seedFirstStart } from '../../src/server/db/seed/seed.js';
+import { loadDemoData } from '../../src/server/install/demo-data.js';
+import { seedFirstStart } from '../../src/server/install/seed.js';
 import { inTransaction } from '../../src/server/db/transaction.js';
 import { ledgerAgreement } from '../../src/server/modules/inventory/inventory.repository.js';
 import {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadDemoData } from '../../src/server/db/seed/demo-data.js';
+import { loadDemoData } from '../../src/server/install/demo-data.js';
 import { buildTestApp, createUser, injectAs, json, type TestApp } from '../helpers/app.js';
 import { MODULES } from '../../src/server/modules/index.js';
 
@@ -126,5 +126,26 @@ describe('master-data pages through /api/generic/selection', () => {
     // Holding again is refused: the behaviour is enabled only for active locations.
     expect((await run('hold')).statusCode).toBe(409);
     expect((await run('release')).statusCode).toBe(200);
+  });
+});
+
+describe('the multilingual texts of /mult', () => {
+  it('are answered to every signed-in user in the language of the call, only where that language has a text', async () => {
+    await t.database.db
+      .insertInto('mult_text')
+      .values({ text_code: 'menu.sku', text_en: 'Articles', text_zh: '物料', text_zh_tw: null, text_kor: '', text_th: null, text_jp: null, created_by: 'test', updated_by: 'test' })
+      .execute();
+    const textsIn = async (language: string) => {
+      const response = await injectAs(t.app, viewer, { method: 'GET', url: '/api/masterdata/texts', headers: { 'x-language': language } });
+      expect(response.statusCode, response.body).toBe(200);
+      return json<{ texts: Record<string, string> }>(response).texts;
+    };
+    expect((await textsIn('en'))['menu.sku']).toBe('Articles');
+    expect((await textsIn('zh'))['menu.sku']).toBe('物料');
+    expect(await textsIn('zh_tw')).not.toHaveProperty('menu.sku');
+    expect(await textsIn('kor')).not.toHaveProperty('menu.sku');
+    // The demonstration texts are there too.
+    expect((await textsIn('jp')).WELCOME_BANNER).toBe('倉庫システムへようこそ');
+    expect((await t.app.inject({ method: 'GET', url: '/api/masterdata/texts' })).statusCode).toBe(401);
   });
 });

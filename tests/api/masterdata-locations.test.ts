@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { seedFirstStart } from '../../src/server/db/seed/seed.js';
+import { seedFirstStart } from '../../src/server/install/seed.js';
 import {
   MAX_GENERATED_LOCATIONS,
   expandRange,

@@ -1,11 +1,10 @@
 import fs from 'node:fs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DECLARED_ROUTES, MENU_GROUPS } from '../../src/common/page-routes.js';
-import { PAGE_ROUTES } from '../../src/app/routes.js';
+import { ROUTE_TABLE } from '../helpers/route-table.js';
 import { loadConfig } from '../../src/server/config.js';
 import type { Database } from '../../src/server/db/database.js';
-import { declaredMenuRows, syncMenuAtStart } from '../../src/server/db/seed/sync-menu.js';
+import { declaredMenuRows, syncMenuAtStart } from '../../src/server/install/sync-menu.js';
 import { startServer } from '../../src/server/start.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { tempDataDir } from '../helpers/server-process.js';
@@ -17,24 +16,30 @@ async function systemMenu(db: Database['db']) {
 }
 
 function declaredByCode() {
-  return declaredMenuRows().sort((a, b) => (a.code < b.code ? -1 : 1));
+  return declaredMenuRows(ROUTE_TABLE).sort((a, b) => (a.code < b.code ? -1 : 1));
 }
 
 describe(syncMenuAtStart.name, () => {
-  it('leaves the menu equal to the route declaration after a start, and the browser routes are exactly the declared ones', async () => {
+  it('leaves the menu equal to the route table after a start, and the browser is handed exactly that table', async () => {
     const dataDir = tempDataDir('wms-menu-');
     try {
       const server = await startServer(loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', ADMIN_PASSWORD: 'Adm1n!Passw0rd', DEMO_DATA: 'false' }));
       try {
         expect(await systemMenu(server.database.db)).toEqual(declaredByCode());
+        const token = (await server.app.inject({ method: 'POST', url: '/api/user/login', payload: { loginAccount: 'admin', password: 'Adm1n!Passw0rd' } })).json<{ token: string }>().token;
+        const answer = await server.app.inject({ method: 'GET', url: '/api/home/routes', headers: { authorization: `Bearer ${token}` } });
+        expect(answer.statusCode, answer.body).toBe(200);
+        const { groups, routes } = answer.json<{ groups: unknown[]; routes: { route: string; group: string; titleKey: string; target: unknown }[] }>();
+        expect(groups).toEqual(ROUTE_TABLE.groups);
+        expect(routes).toEqual(ROUTE_TABLE.routes.map(({ route, group, titleKey, target }) => ({ route, group, titleKey, target })));
       } finally {
         await server.stop();
       }
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
-    expect(declaredMenuRows().filter((row) => row.route).map((row) => row.code)).toEqual(PAGE_ROUTES.map((r) => r.route));
-    expect(declaredMenuRows()).toHaveLength(MENU_GROUPS.length + DECLARED_ROUTES.length);
+    expect(declaredMenuRows(ROUTE_TABLE).filter((row) => row.route).map((row) => row.code)).toEqual(ROUTE_TABLE.routes.map((r) => r.route));
+    expect(declaredMenuRows(ROUTE_TABLE)).toHaveLength(ROUTE_TABLE.groups.length + ROUTE_TABLE.routes.length);
   });
 
   describe('on a migrated database', () => {
@@ -47,8 +52,8 @@ describe(syncMenuAtStart.name, () => {
     });
 
     it('writes nothing where migration 0003 already matches the declaration, and nothing the second time', async () => {
-      expect(await syncMenuAtStart(database.db)).toEqual({ inserted: [], updated: [], undeclared: [] });
-      expect(await syncMenuAtStart(database.db)).toEqual({ inserted: [], updated: [], undeclared: [] });
+      expect(await syncMenuAtStart(database.db, ROUTE_TABLE)).toEqual({ inserted: [], updated: [], undeclared: [] });
+      expect(await syncMenuAtStart(database.db, ROUTE_TABLE)).toEqual({ inserted: [], updated: [], undeclared: [] });
     });
 
     it('puts back a changed or missing entry, keeps what the administrator switched off and what the designer published', async () => {
@@ -65,7 +70,7 @@ describe(syncMenuAtStart.name, () => {
         .values({ code: 'retired', parent_code: 'inbound', title_key: 'menu.retired', route: '/retired', sequence: 499, created_by: 'system', updated_by: 'system' })
         .execute();
 
-      expect(await syncMenuAtStart(db)).toEqual({ inserted: ['timer'], updated: ['sku'], undeclared: ['retired'] });
+      expect(await syncMenuAtStart(db, ROUTE_TABLE)).toEqual({ inserted: ['timer'], updated: ['sku'], undeclared: ['retired'] });
 
       const rows = await systemMenu(db);
       expect(rows.filter((row) => row.code !== 'retired')).toEqual(declaredByCode());

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/server/app.js';
 import { loadConfig } from '../../src/server/config.js';
 import { connectPostgres, type Database } from '../../src/server/db/database.js';
-import { seedFirstStart } from '../../src/server/db/seed/seed.js';
+import { seedFirstStart } from '../../src/server/install/seed.js';
 import { ADMIN, injectAs, json, signIn } from '../helpers/app.js';
 import { createTestDatabase, onRealServer, type TestDatabase } from '../helpers/database.js';
 import { openEventStream } from '../helpers/sse.js';
@@ -14,7 +14,7 @@ import { MODULES } from '../../src/server/modules/index.js';
 const WAIT = { timeout: 10_000 };
 
 /**
- * Two app nodes on one PostgreSQL database (DESIGN.md section 9): a notification raised on node A
+ * Two app nodes on one PostgreSQL database: a notification raised on node A
  * reaches a browser stream connected to node B, through the domain event's LISTEN/NOTIFY. Needs
  * two real server sessions, so it runs only with TEST_DATABASE_URL; the one-process path is
  * covered by notification.test.ts.

@@ -18,7 +18,7 @@ interface Item {
   createdAt: string;
 }
 
-/** Notifications (spec section 9, "notification display"): per user, read/unread, pushed live. */
+/** Notifications ("notification display"): per user, read/unread, pushed live. */
 describe('notification API', () => {
   let t: TestApp;
   let admin: string;

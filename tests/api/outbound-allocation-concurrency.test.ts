@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/common/errors.js';
 import { connectPostgres } from '../../src/server/db/database.js';
-import { seedFirstStart } from '../../src/server/db/seed/seed.js';
+import { seedFirstStart } from '../../src/server/install/seed.js';
 import { inTransaction } from '../../src/server/db/transaction.js';
 import type { Transaction } from 'kysely';
 import type { DB } from '../../src/server/db/schema.js';
@@ -18,7 +18,7 @@ import { outboundFixture, stock, type OutboundFixture } from '../helpers/outboun
 import { MODULES } from '../../src/server/modules/index.js';
 
 /**
- * Never oversell (spec section 5, DESIGN.md section 5): 8 sessions on the real PostgreSQL server
+ * Never oversell: 8 sessions on the real PostgreSQL server
  * allocate, unallocate, pick and unpick orders over the same stock for OUTBOUND_STRESS_SECONDS
  * (default 30). Picks take allocated stock through the lines' allocation records with the
  * inventory service's pick hook, to a staging location on an LPN naming the line and the source

@@ -8,7 +8,7 @@ import { buildTestApp, createUser, injectAs, json, signIn, type TestApp } from '
 import { outboundFixture, stock, type OutboundFixture } from '../helpers/outbound.js';
 
 /**
- * Order entry around the sales order through the real server (spec sections 2, 5 and 7): lines,
+ * Order entry around the sales order through the real server: lines,
  * look-ups, manual allocation with the allocation qty required and never above what is available,
  * split, the all-or-nothing order and store-arrival imports, export, the maintenance list,
  * pre-sales orders confirmed into sales orders and shipment orders. Every refusal leaves nothing
@@ -394,7 +394,7 @@ describe('pre-sales orders and shipment orders', () => {
   });
 
   it('groups orders on an open shipment order', async () => {
-    const added = await gen('shipmentOrder', 'adding', { record: { shipment_no: 'SHP-1', carrier_code: 'DHL' } });
+    const added = await gen('shipmentOrder', 'adding', { record: { shipment_no: 'SHP-1', carrier_code: 'DHL', shipment_reference: 'REF-1', expected_delivery_date: '2030-05-02', gateway: 'HKG', service: 'EXPRESS', service_provider: 'DHL Express', battery: 'none' } });
     expect(added.statusCode, added.body).toBe(200);
     const shipmentId = json<{ row: { _key: number } }>(added).row._key;
     const a = await newOrder([]);
@@ -409,9 +409,14 @@ describe('pre-sales orders and shipment orders', () => {
 });
 
 describe('the project-generic order page /proj_ge', () => {
-  it('resolves nothing until the project publishes its own page, then the project\'s definition', async () => {
+  it('ships a default page of the project\'s orders until the project publishes its own, then the project\'s definition', async () => {
     const view = () => injectAs(t.app, admin, { method: 'GET', url: '/api/generic/module/view?moduleCode=outbound&functionCode=proj_ge' });
-    refused(await view(), 404, 'MODULE_NOT_FOUND');
+    const shipped = await view();
+    expect(shipped.statusCode, shipped.body).toBe(200);
+    expect(shipped.body).toContain('outbound.page.proj_ge');
+    const before = await newOrder([]);
+    const listed = json<{ rows: Array<{ order_no: string; status: string }> }>(await gen('proj_ge', 'selection', { page: 1, pageSize: 100 })).rows;
+    expect(listed.find((r) => r.order_no === before.orderNo)).toMatchObject({ status: 'new' });
     const menu = await t.database.db.selectFrom('sys_module').select(['right_name', 'route']).where('code', '=', 'proj_ge').executeTakeFirstOrThrow();
     expect(menu.right_name).toBe('outbound.proj_ge');
     const so = JSON.parse(fs.readFileSync('definitions/outbound/so.page.json', 'utf8')) as Record<string, unknown> & { fields: Array<{ name: string }> };
@@ -435,9 +440,18 @@ describe('the project-generic order page /proj_ge', () => {
     expect(draft.statusCode, draft.body).toBe(200);
     const published = await injectAs(t.app, admin, { method: 'POST', url: '/api/generic/publish', payload: { moduleCode: 'outbound', functionCode: 'proj_ge' } });
     expect(published.statusCode, published.body).toBe(200);
-    const stored = await t.database.db.selectFrom('page_definition').select(['project_id', 'status']).where('module_code', '=', 'outbound').where('function_code', '=', 'proj_ge').where('status', '=', 'published').execute();
+    const stored = await t.database.db
+      .selectFrom('page_definition')
+      .select(['project_id', 'status'])
+      .where('module_code', '=', 'outbound')
+      .where('function_code', '=', 'proj_ge')
+      .where('status', '=', 'published')
+      .where('project_id', 'is not', null)
+      .execute();
     expect(stored.map((r) => r.project_id)).toEqual([f.scope.projectId]);
-    expect((await view()).statusCode).toBe(200);
+    const own = await view();
+    expect(own.statusCode).toBe(200);
+    expect(own.body).toContain('Orders of this project');
     const order = await newOrder([]);
     const rows = json<{ rows: Array<{ order_no: string }> }>(await gen('proj_ge', 'selection', { page: 1, pageSize: 100 })).rows;
     expect(rows.map((r) => r.order_no)).toContain(order.orderNo);

@@ -192,8 +192,8 @@ describe('a WH1 user with only view rights', () => {
       const response = await call(url, body, viewer);
       if (response.statusCode !== 403) leaks.push(`${url} -> ${response.statusCode} ${response.body.slice(0, 160)}`);
     }
-    for (const [behaviour, functionCode, keys] of [['allocate', 'so', [newSo]], ['cancel', 'so', [newSo]], ['close', 'so', [newSo]], ['delete', 'so', [newSo]], ['release', 'wave', [waveId]], ['unwave', 'wave', [waveId]], ['createWave', 'wave', []], ['allocateLines', 'soDetail', [lineId]], ['unallocateLines', 'soDetail', [lineId]]] as const) {
-      const response = await gen(functionCode, 'behavior', { behaviour, keys, inputs: behaviour === 'createWave' ? { carrierCode: 'SCN' } : {} }, viewer);
+    for (const [behaviour, functionCode, keys] of [['allocate', 'so', [newSo]], ['cancel', 'so', [newSo]], ['close', 'so', [newSo]], ['delete', 'so', [newSo]], ['release', 'wave', [waveId]], ['unwave', 'wave', [waveId]], ['batchUpdateRef', 'wave', [waveId]], ['allocateLines', 'soDetail', [lineId]], ['unallocateLines', 'soDetail', [lineId]]] as const) {
+      const response = await gen(functionCode, 'behavior', { behaviour, keys, inputs: behaviour === 'batchUpdateRef' ? { reference: 'SCN' } : {} }, viewer);
       if (response.statusCode !== 403) leaks.push(`behaviour ${functionCode}.${behaviour} -> ${response.statusCode} ${response.body.slice(0, 160)}`);
     }
     expect(leaks).toEqual([]);

@@ -5,8 +5,8 @@ import { buildTestApp, createUser, injectAs, json, signIn, type TestApp } from '
 import { orderCalls, outboundFixture, stock, type OutboundFixture } from '../helpers/outbound.js';
 
 /**
- * A short pick that looks for the rest elsewhere (spec section 1: "short pick (reason, remaining
- * qty unallocated or re-allocated)"), through the real server: the rest is given back from the
+ * A short pick that looks for the rest elsewhere (a reason, the remaining quantity unallocated or
+ * allocated again), through the real server: the rest is given back from the
  * short location, what the picker did not find there is held, the line is allocated again from
  * other stock with pick tasks for what was found, and what was not found stays unallocated. The
  * ledger agrees with the balances afterwards; every refusal leaves the database as it was.

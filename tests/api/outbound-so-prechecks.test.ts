@@ -4,7 +4,7 @@ import { buildTestApp, createUser, injectAs, json, signIn, type TestApp } from '
 import { orderCalls, outboundFixture, outboundSnapshot, stock, type OutboundFixture } from '../helpers/outbound.js';
 
 /**
- * The read-only pre-checks of the sales order through the real server (spec section 7):
+ * The read-only pre-checks of the sales order through the real server:
  * /so/cancelCheckComplete tells per order whether cancel and close are allowed by the status table
  * and what they would undo; /so/checkPartialPack tells per order ordered against picked qty and
  * whether packing now would ship less than ordered. Orders in new, allocated, partly picked, picked

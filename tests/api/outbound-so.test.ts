@@ -7,7 +7,7 @@ import { buildTestApp, createUser, injectAs, json, signIn, type TestApp } from '
 import { outboundFixture, stock, type OutboundFixture } from '../helpers/outbound.js';
 
 /**
- * Sales orders and allocation through the real server (spec sections 4 and 5): the status table,
+ * Sales orders and allocation through the real server: the status table,
  * cancel and delete rules, the address rule, FEFO, held and expired stock, shortages and
  * unallocation giving back exactly what was taken.
  */

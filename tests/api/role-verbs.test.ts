@@ -17,14 +17,14 @@ afterAll(async () => {
 });
 
 const grant = (token: string) =>
-  injectAs(t.app, token, { method: 'POST', url: '/api/generic/adding', payload: { moduleCode: 'setup', functionCode: 'roleVerb', record: { role_id: roleId, right_code: 'masterdata.loa:generate' } } });
+  injectAs(t.app, token, { method: 'POST', url: '/api/generic/adding', payload: { moduleCode: 'identity', functionCode: 'roleVerb', record: { role_id: roleId, right_code: 'masterdata.loa:generate' } } });
 
 it('page definitions and the server share the four page actions', () => {
   expect([...SCHEMA_RIGHT_ACTIONS]).toEqual([...RIGHT_ACTIONS]);
 });
 
 it('offers the declared verbs and lets an administrator grant one to a role', async () => {
-  const options = await injectAs(t.app, admin, { method: 'POST', url: '/api/generic/dropdown', payload: { moduleCode: 'setup', functionCode: 'roleVerb', field: 'right_code' } });
+  const options = await injectAs(t.app, admin, { method: 'POST', url: '/api/generic/dropdown', payload: { moduleCode: 'identity', functionCode: 'roleVerb', field: 'right_code' } });
   expect(json<{ options: Array<{ value: string }> }>(options).options.map((o) => o.value)).toContain('masterdata.loa:generate');
   const granted = await grant(admin);
   expect(granted.statusCode, granted.body).toBe(200);
@@ -35,7 +35,7 @@ it('offers the declared verbs and lets an administrator grant one to a role', as
 it('refuses a role editor handing out a verb it does not hold itself', async () => {
   const editor = await createUser(t, {
     loginAccount: 'role-editor',
-    rights: ['setup:view', 'setup:add', 'setup:edit', 'setup:delete'],
+    rights: ['identity:view', 'identity:add', 'identity:edit', 'identity:delete'],
     projectCodes: ['PRJ1'],
     warehouseCodes: ['WH1'],
   });
@@ -47,15 +47,15 @@ it('refuses a role editor handing out a verb it does not hold itself', async () 
 });
 
 it('the module rights tab offers the modules rights are named after, and a right added there opens the page', async () => {
-  const options = await injectAs(t.app, admin, { method: 'POST', url: '/api/generic/dropdown', payload: { moduleCode: 'setup', functionCode: 'rolePermission', field: 'module_code' } });
+  const options = await injectAs(t.app, admin, { method: 'POST', url: '/api/generic/dropdown', payload: { moduleCode: 'identity', functionCode: 'rolePermission', field: 'module_code' } });
   expect(options.statusCode, options.body).toBe(200);
   const modules = json<{ options: Array<{ value: string }> }>(options).options.map((o) => o.value);
-  expect(modules).toEqual(expect.arrayContaining(['home', 'masterdata', 'setup', 'transport']));
+  expect(modules).toEqual(expect.arrayContaining(['home', 'identity', 'masterdata', 'transport']));
   expect(modules).not.toContain('loa');
   const added = await injectAs(t.app, admin, {
     method: 'POST',
     url: '/api/generic/adding',
-    payload: { moduleCode: 'setup', functionCode: 'rolePermission', record: { role_id: roleId, module_code: 'masterdata', can_view: true } },
+    payload: { moduleCode: 'identity', functionCode: 'rolePermission', record: { role_id: roleId, module_code: 'masterdata', can_view: true } },
   });
   expect(added.statusCode, added.body).toBe(200);
   const { uid, token } = await createUserAccount(t, { loginAccount: 'planner', projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] });

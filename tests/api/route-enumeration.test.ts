@@ -4,9 +4,10 @@ import type { DeclaredRoute } from '../../src/server/http/access-plugin.js';
 import { buildTestApp, createUserAccount, injectAs, json, signIn, type TestApp } from '../helpers/app.js';
 
 /**
- * THE proof of DESIGN.md section 8: every registered API route is enumerated (the access plugin
- * records each one as it is registered) and none answers without a session, none answers a user
- * without its right, and no record of another project or warehouse is readable or writable.
+ * THE proof that every route is guarded (docs/architecture.md, "Scope"): every registered API
+ * route is enumerated (the access plugin records each one as it is registered) and none answers
+ * without a session, none answers a user without its right, and no record of another project or
+ * warehouse is readable or writable.
  */
 function concreteUrl(url: string): string {
   return url.replace(/:[A-Za-z_]\w*(\([^)]*\))?/g, '1').replace(/\*$/, 'x');
@@ -141,7 +142,7 @@ describe('route enumeration', () => {
       editor = (
         await createUserAccount(t, {
           loginAccount: 'prj1-admin',
-          rights: ['setup.user:view', 'setup.user:add', 'setup.user:edit', 'setup.role:view', 'setup.role:edit'],
+          rights: ['identity.user:view', 'identity.user:add', 'identity.user:edit', 'identity.role:view', 'identity.role:edit'],
           projectCodes: ['PRJ1'],
           warehouseCodes: ['WH1'],
         })

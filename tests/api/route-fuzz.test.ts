@@ -4,7 +4,7 @@ import { QUANTITY_KEYWORD, type QuantitySchemaOptions } from '../../src/server/h
 import { buildTestApp, injectAs, json, signIn, type TestApp } from '../helpers/app.js';
 
 /**
- * Issue 9, item 6: every route of the OpenAPI document, called by a signed-in administrator with
+ * Every route of the OpenAPI document, called by a signed-in administrator with
  * malformed input, answers a clear 4xx (or a 2xx when the input happens to be acceptable), never a
  * 500 and never a dropped connection.
  */

@@ -4,7 +4,7 @@ import type { ScopeSwitchRequest } from '../../src/common/api-types.js';
 import { buildTestApp, createUser, injectAs, json, type TestApp } from '../helpers/app.js';
 
 /**
- * Issue 11, item 1: the header's switchers send ScopeSwitchRequest; with two projects and two
+ * The header's switchers send ScopeSwitchRequest; with two projects and two
  * warehouses, switching changes what every list shows.
  */
 describe('switching project and warehouse', () => {

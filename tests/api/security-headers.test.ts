@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 
-/** Issue 9, item 8: the headers every answer carries, the app's and the API's alike. */
+/** The headers every answer carries, the app's and the API's alike. */
 describe('security headers', () => {
   let plain: TestApp;
   let https: TestApp;
@@ -49,7 +49,7 @@ describe('security headers', () => {
   });
 });
 
-describe('compression and caching (issue 11, item 10)', () => {
+describe('compression and caching', () => {
   let t: TestApp;
   const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'wms-dist-'));
   beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createUserAccount, injectAs, type TestApp } from '../helpers/app.js';
 
-/** Issue 11, item 2: a new install has the roles a warehouse recognises, each with sensible rights. */
+/** A new install has the roles a warehouse recognises, each with sensible rights. */
 describe('seeded roles', () => {
   let t: TestApp;
   beforeAll(async () => {

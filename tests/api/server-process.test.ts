@@ -1,10 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { onRealServer } from '../helpers/database.js';
 import { spawnServer, tempDataDir, type ServerProcess } from '../helpers/server-process.js';
 
-// These start the real server as a process, as a user would with `npm start`.
-describe('server process', () => {
+// These start the real server as a process on the embedded database, as a user would with
+// `npm start`. They do not use the database under test, so the PostgreSQL run would only repeat
+// them: they run in the embedded run.
+describe.skipIf(onRealServer)('server process', () => {
   const started: ServerProcess[] = [];
   const start = (env: Record<string, string | undefined>) => {
     const server = spawnServer(env);
@@ -53,7 +56,7 @@ describe('server process', () => {
     const second = start({ DATA_DIR: dataDir });
     await second.ready;
     expect(second.output()).not.toMatch(/shown only this once/);
-  });
+  }, 180_000);
 
   it('prints one URL line and one password line, then one log line per API request and none for other files', async () => {
     const server = start({ DATA_DIR: tempDataDir() });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createUserAccount, injectAs, json, type TestApp } from '../helpers/app.js';
 
 /**
- * Messages with files on a support ticket (spec section 2, /support): the files are stored through
+ * Messages with files on a support ticket (/support): the files are stored through
  * the attachment area with the message, in one transaction, within the attachment cap (spec
  * section 5), listed on the ticket and downloaded byte for byte by those who may see the ticket;
  * anyone else finds nothing.

@@ -2,12 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createUserAccount, injectAs, json, signIn, type TestApp } from '../helpers/app.js';
 
 /**
- * Support tickets (spec section 2 `/support` and the create-ticket screen; section 7
- * `/generic/support/*`): pickers limited to the caller's grants, tickets seen by their requester
- * (and by answerers of the project), messages, close and reopen, a log entry for every change, and
- * the reopen-ASN request (A01) approved by an approver, which reopens the document through the
- * owning area's reopener (the inbound area's, for closed ASNs) in the same
- * transaction.
+ * Support tickets (`/support` and the create-ticket screen; `/generic/support/*`): pickers limited
+ * to the caller's grants, tickets seen by their requester (and by answerers of the project),
+ * messages, close and reopen, a log entry for every change, and the reopen-ASN request (A01)
+ * approved by an approver, which reopens the document through the owning area's reopener (the
+ * inbound area's, for closed ASNs) in the same transaction.
  */
 interface Ticket {
   id: number;

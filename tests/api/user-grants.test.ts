@@ -20,23 +20,23 @@ describe('user grants', () => {
   const roleId = async (name: string) => (await t.database.db.selectFrom('role').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
 
   const grant = (token: string, page: GrantPage, record: Record<string, number>) =>
-    injectAs(t.app, token, { method: 'POST', url: '/api/generic/adding', payload: { moduleCode: 'setup', functionCode: page, record } });
+    injectAs(t.app, token, { method: 'POST', url: '/api/generic/adding', payload: { moduleCode: 'identity', functionCode: page, record } });
   const tab = async (token: string, uid: number, subPage: string) => {
     const response = await injectAs(t.app, token, {
       method: 'POST',
       url: '/api/generic/tab',
-      payload: { moduleCode: 'setup', functionCode: 'user', subPage, parentKey: uid, page: 1, pageSize: 100 },
+      payload: { moduleCode: 'identity', functionCode: 'user', subPage, parentKey: uid, page: 1, pageSize: 100 },
     });
     expect(response.statusCode, response.body).toBe(200);
     return json<{ rows: Row[] }>(response).rows;
   };
   const revoke = (token: string, page: GrantPage, row: Row) =>
-    injectAs(t.app, token, { method: 'POST', url: '/api/generic/deletion', payload: { moduleCode: 'setup', functionCode: page, rows: [{ key: row._key, version: row._version }] } });
+    injectAs(t.app, token, { method: 'POST', url: '/api/generic/deletion', payload: { moduleCode: 'identity', functionCode: page, rows: [{ key: row._key, version: row._version }] } });
   const addUser = async (token: string, login: string) => {
     const added = await injectAs(t.app, token, {
       method: 'POST',
       url: '/api/generic/adding',
-      payload: { moduleCode: 'setup', functionCode: 'user', record: { login_account: login, display_name: login, password: TEST_USER_PASSWORD } },
+      payload: { moduleCode: 'identity', functionCode: 'user', record: { login_account: login, display_name: login, password: TEST_USER_PASSWORD } },
     });
     expect(added.statusCode, added.body).toBe(200);
     return json<{ row: Row }>(added).row._key;
@@ -160,7 +160,7 @@ describe('user grants', () => {
       const account = await createUserAccount(t, {
         loginAccount: 'prj-admin',
         rights: [
-          'setup:view', 'setup:add', 'setup:edit', 'setup:delete', 'home:view', 'masterdata:view', 'transport:view', 'transport:add', 'transport:edit',
+          'identity:view', 'identity:add', 'identity:edit', 'identity:delete', 'home:view', 'masterdata:view', 'transport:view', 'transport:add', 'transport:edit',
           // Everything the seeded Operator role holds, so that it is within his reach.
           'inbound:view', 'inbound:add', 'inbound:edit', 'inventory:view', 'inventory:add', 'inventory:edit', 'outbound:view', 'outbound:add', 'outbound:edit',
           'inbound.asn:receive', 'inbound.putaway:confirm', 'inventory.move:confirm', 'inventory.hold:confirm', 'inventory.count:create', 'outbound.pick:confirm',
@@ -208,15 +208,16 @@ describe('user grants', () => {
     it('sees only the grants and choices within his scope, and cannot withdraw the others', async () => {
       expect((await tab(editor, ids.picker, 'projects')).map((r) => r.project_id)).toEqual([ids.prj1]);
       expect((await tab(editor, ids.picker, 'warehouses')).map((r) => r.warehouse_id)).toEqual([ids.wh1]);
-      const direct = await injectAs(t.app, editor, { method: 'POST', url: '/api/generic/selection', payload: { moduleCode: 'setup', functionCode: 'userWarehouse', page: 1, pageSize: 100 } });
+      const direct = await injectAs(t.app, editor, { method: 'POST', url: '/api/generic/selection', payload: { moduleCode: 'identity', functionCode: 'userWarehouse', page: 1, pageSize: 100 } });
       expect(json<{ rows: Row[] }>(direct).rows.every((r) => r.warehouse_id === ids.wh1)).toBe(true);
       const choices = async (token: string, functionCode: GrantPage, field: string) =>
         json<{ options: Array<{ label: string }> }>(
-          await injectAs(t.app, token, { method: 'POST', url: '/api/generic/dropdown', payload: { moduleCode: 'setup', functionCode, field } }),
+          await injectAs(t.app, token, { method: 'POST', url: '/api/generic/dropdown', payload: { moduleCode: 'identity', functionCode, field } }),
         ).options.map((o) => o.label);
-      expect(await choices(editor, 'userProject', 'project_id')).toEqual(['PRJ1']);
-      expect(await choices(editor, 'userWarehouse', 'warehouse_id')).toEqual(['WH1']);
-      expect(await choices(admin, 'userWarehouse', 'warehouse_id')).toEqual(['WH1', 'WH2', 'WH3', 'WH9']);
+      // Each choice reads as its code and name.
+      expect(await choices(editor, 'userProject', 'project_id')).toEqual(['PRJ1 - Main project']);
+      expect(await choices(editor, 'userWarehouse', 'warehouse_id')).toEqual(['WH1 - Main warehouse']);
+      expect(await choices(admin, 'userWarehouse', 'warehouse_id')).toEqual(['WH1 - Main warehouse', 'WH2 - Second', 'WH3 - Third', 'WH9 - Elsewhere']);
 
       const other = (await tab(admin, ids.picker, 'projects')).find((r) => r.project_id === ids.prj2)!;
       const refused = await revoke(editor, 'userProject', other);

@@ -1,5 +1,5 @@
 /**
- * Allocation of sales orders under load (spec section 5; DESIGN.md section 5), on the real
+ * Allocation of sales orders under load, on the real
  * PostgreSQL server in a fresh database that is dropped afterwards: BENCH_ALLOCATION_LINES order
  * lines (default 10,000, ten per order) over 2,000 SKUs allocated by 8 concurrent sessions through
  * the outbound service, in two runs on the same stock: ten orders per transaction (a user's
@@ -13,8 +13,8 @@
  */
 import { sql } from 'kysely';
 import { connectPostgres, type Database } from '../../src/server/db/database.js';
-import { migrateToLatest } from '../../src/server/db/migrate.js';
-import { seedFirstStart } from '../../src/server/db/seed/seed.js';
+import { migrateToLatest } from '../../src/server/install/migrate.js';
+import { seedFirstStart } from '../../src/server/install/seed.js';
 import { inTransaction } from '../../src/server/db/transaction.js';
 import { applyStockChanges, lotFor, type StockChange } from '../../src/server/modules/inventory/inventory.service.js';
 import { allocateOrders } from '../../src/server/modules/outbound/outbound.service.js';

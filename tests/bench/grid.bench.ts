@@ -1,5 +1,5 @@
 /**
- * The browser half of the engine benchmark (issue 5, part 6): how long Chromium takes to show a
+ * The browser half of the engine benchmark (part 6): how long Chromium takes to show a
  * page of 50 columns by 10,000 rows through the engine's grid (ag-grid infinite row model, pages of
  * 100 rows as `/api/generic/selection` answers them) and to scroll it to the end. The server half
  * is selection.bench.ts.

@@ -1,5 +1,5 @@
 /**
- * The inventory service under load (DESIGN.md section 5), on the real PostgreSQL server in a fresh
+ * The inventory service under load, on the real PostgreSQL server in a fresh
  * database that is dropped afterwards:
  * - receipt of 10,000 lines in one transaction (10,000 balance keys and ledger rows);
  * - receipt of an ASN of 10,000 lines through the inbound service the receiving screens call
@@ -13,11 +13,11 @@
  */
 import { AppError } from '../../src/common/errors.js';
 import { connectPostgres, type Database } from '../../src/server/db/database.js';
-import { migrateToLatest } from '../../src/server/db/migrate.js';
-import { loadDemoData } from '../../src/server/db/seed/demo-data.js';
-import { seedFirstStart } from '../../src/server/db/seed/seed.js';
+import { migrateToLatest } from '../../src/server/install/migrate.js';
+import { loadDemoData } from '../../src/server/install/demo-data.js';
+import { seedFirstStart } from '../../src/server/install/seed.js';
 import { inTransaction } from '../../src/server/db/transaction.js';
-import { receiveAsnLines } from '../../src/server/modules/inbound/inbound.service.js';
+import { receiveAsnLines } from '../../src/server/modules/inbound/receiving.service.js';
 import {
   adjustStock,
   allocateStock,

@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (DESIGN.md section 10): runs every `tests/bench/*.bench.ts`, prints its figures
+ * `npm run bench`: runs every `tests/bench/*.bench.ts`, prints its figures
  * and writes them as JSON to `tests/bench/results/<name>-<time>.json`. Benchmarks are never timed
  * assertions; they measure and report.
  *

@@ -1,7 +1,7 @@
 /**
- * Selection through the page engine against a hand-written Kysely query of the same result (issue 5,
- * part 6): a filter, a sort and one page of 50 rows of a 1,000,000-row table (locations), on the
- * real PostgreSQL server, in a fresh database that is dropped afterwards.
+ * Selection through the page engine against a hand-written Kysely query of the same result: a
+ * filter, a sort and one page of 50 rows of a 1,000,000-row table (locations), on the real
+ * PostgreSQL server, in a fresh database that is dropped afterwards.
  *
  * The engine is measured twice: the whole call `POST /api/generic/selection` (app.inject, signed
  * in: session, rights, resolution, SQL, JSON) and its selection function `selectPage` alone (the
@@ -24,9 +24,9 @@ import { preparePage } from '../../engine/server/prepared-page.js';
 import { buildApp } from '../../src/server/app.js';
 import { loadConfig } from '../../src/server/config.js';
 import { connectPostgres, redactUrl, type Database } from '../../src/server/db/database.js';
-import { migrateToLatest } from '../../src/server/db/migrate.js';
+import { migrateToLatest } from '../../src/server/install/migrate.js';
 import type { DB } from '../../src/server/db/schema.js';
-import { seedFirstStart } from '../../src/server/db/seed/seed.js';
+import { seedFirstStart } from '../../src/server/install/seed.js';
 import { syncShippedDefinitions } from '../../src/server/definitions/definition-sync.js';
 import type { BenchReport } from './run.js';
 import { MODULES } from '../../src/server/modules/index.js';

@@ -73,7 +73,8 @@ async function openGrantForm(page: Page, tab: string, functionCode: string, fiel
 async function grantOnTab(page: Page, tab: string, functionCode: string, field: string, choice: string): Promise<void> {
   await openGrantForm(page, tab, functionCode, field, choice);
   await save(page);
-  await eventually(() => rowTexts(page, functionCode)).toContainEqual(expect.stringContaining(choice));
+  // The list shows the code of a choice read as "CODE - Name" in the dropdown.
+  await eventually(() => rowTexts(page, functionCode)).toContainEqual(expect.stringContaining(choice.split(' - ')[0]));
 }
 
 describe('users and roles administered from the screens in Chromium', () => {
@@ -127,12 +128,12 @@ describe('users and roles administered from the screens in Chromium', () => {
     await page.fill('#engine_user_password', password);
     await save(page);
     await findAndSelect(page, 'user', 'login_account', 'clerk.two');
-    await grantOnTab(page, 'Projects', 'userProject', 'project_id', 'PRJ1');
-    await grantOnTab(page, 'Warehouses', 'userWarehouse', 'warehouse_id', 'WH1');
-    await grantOnTab(page, 'Warehouses', 'userWarehouse', 'warehouse_id', 'WH2');
+    await grantOnTab(page, 'Projects', 'userProject', 'project_id', 'PRJ1 - Main project');
+    await grantOnTab(page, 'Warehouses', 'userWarehouse', 'warehouse_id', 'WH1 - Main warehouse');
+    await grantOnTab(page, 'Warehouses', 'userWarehouse', 'warehouse_id', 'WH2 - Second warehouse');
     await grantOnTab(page, 'Roles', 'userRole', 'role_id', 'Floor clerks');
     // A second grant of the same warehouse is refused with its own message, and nothing is added.
-    await openGrantForm(page, 'Warehouses', 'userWarehouse', 'warehouse_id', 'WH2');
+    await openGrantForm(page, 'Warehouses', 'userWarehouse', 'warehouse_id', 'WH2 - Second warehouse');
     await page.click('#engine-form-save');
     await eventually(() => page.locator('[data-testid="engine-form"]').innerText()).toContain('The user already holds this grant.');
     await page.locator('.ant-modal:has([data-testid="engine-form"]) .ant-modal-footer button:not(#engine-form-save)').click();

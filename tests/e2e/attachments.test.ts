@@ -1,5 +1,5 @@
 /**
- * Attachments and the download center in Chromium (spec sections 2 and 5): three files attached
+ * Attachments and the download center in Chromium: three files attached
  * to a SKU on /sku, the image and the PDF previewed at /previewImgFile, one downloaded byte for
  * byte, an upload past the record's cap refused with the spec's message before anything is sent
  * (the cap lowered to 1 MB for this server; the dialog reads the cap the server reports), a
@@ -144,7 +144,7 @@ describe('attachments and the download center in Chromium', () => {
     expect(await frame.getAttribute('src')).toMatch(/^blob:/);
     await eventually(() => served.map((r) => r.type)).toEqual(['image/png', 'application/pdf']);
     expect(served[1].body.toString('latin1')).toBe(PDF.toString('latin1'));
-    // The preview stays where it is on a new start of the app with the token (spec section 2).
+    // The preview stays where it is on a new start of the app with the token.
     await pdf.reload();
     await pdf.getByTestId('preview-pdf').waitFor();
     expect(new URL(pdf.url()).hash).toMatch(/^#\/previewImgFile\?id=\d+$/);

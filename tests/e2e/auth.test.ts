@@ -9,7 +9,7 @@ const EMAIL = 'ellen@example.com';
 const PASSWORD = 'Wareh0use!Ellen';
 
 /**
- * Issue 3's acceptance in Chromium: register with the e-mailed code (read from a real local SMTP
+ * Sign-in in Chromium: register with the e-mailed code (read from a real local SMTP
  * server), sign in, turn on the authenticator app, sign out, sign in with a TOTP code and "trust
  * this browser", sign in again without a code, revoke the trust, and be asked again.
  */

@@ -26,7 +26,7 @@ async function signedIn(browser: Browser, server: E2eServer, account: { loginAcc
     },
     { token, expiresAt },
   );
-  // Every violation of the Content-Security-Policy the server sends is recorded (issue 9, item 8).
+  // Every violation of the Content-Security-Policy the server sends is recorded.
   await page.addInitScript(() => {
     const seen: string[] = [];
     (window as unknown as { cspViolations: string[] }).cspViolations = seen;
@@ -264,8 +264,10 @@ describe('designer in Chromium', () => {
     await browserPage.waitForSelector('[data-testid="designer-diff-editor"] .monaco-diff-editor');
     await expect.poll(() => browserPage.locator('[data-testid="designer-diff-editor"]').innerText()).toContain('OWNER_KEY');
     await browserPage.getByTestId('designer-rollback-1').click();
-    await browserPage.locator('.ant-popconfirm-buttons .ant-btn-primary').click();
-    await expect.poll(() => browserPage.locator('[data-testid="designer-versions"] tbody tr').count()).toBe(3);
+    const rolledBack = browserPage.waitForResponse((response) => response.url().includes('/api/generic/rollback'), { timeout: 60_000 });
+    await browserPage.locator('.ant-popover:visible .ant-popconfirm-buttons .ant-btn-primary').click();
+    expect((await rolledBack).status()).toBe(200);
+    await expect.poll(() => browserPage.locator('[data-testid="designer-versions"] tbody tr').count(), { timeout: 30_000 }).toBe(3);
     const version3 = await fetch(`${server.url}api/generic/version?moduleCode=stock&functionCode=owners&version=3`, { headers: { authorization: `Bearer ${token}` } });
     expect(((await version3.json()) as { status: string; content: { fields: Array<{ labelCode: string }> } }).content.fields[0].labelCode).toBe('OWNER_CODE');
     await browserPage.close();

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/app.js';
 import { useServerAndBrowser } from '../helpers/browser.js';
 
-/** Issue 11: what a new user hits in the first hour, in Chromium against the built app. */
+/** What a new user hits in the first hour, in Chromium against the built app. */
 describe('the first hour in Chromium', () => {
   const e2e = useServerAndBrowser();
 

@@ -66,7 +66,7 @@ describe('forms in Chromium', () => {
     const { context, page } = await signedInAt('/page/sku');
     try {
       await openAddForm(page, 'sku');
-      await chooseOption(page, 'engine_sku_owner_id', 'ACME');
+      await chooseOption(page, 'engine_sku_owner_id', 'ACME - ACME Electronics Ltd');
       // The user is at the bottom of the long form: the dialog's own area is scrolled, not the window.
       await page.locator('[data-testid="engine-form-scroll"]').evaluate((area) => {
         area.scrollTop = area.scrollHeight;

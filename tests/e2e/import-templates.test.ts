@@ -1,5 +1,5 @@
 /**
- * Import templates in Chromium (spec section 3 "report setting and import template"): three
+ * Import templates in Chromium: three
  * templates for the currency master (slash-delimited csv with a header, "Blank"-delimited text,
  * fixed width), each used from the page's Import dialog; a file with two bad rows is refused whole
  * with both rows listed, and nothing is added.

@@ -123,6 +123,9 @@ describe('inbound from purchase order to putaway in Chromium', () => {
     await scan.fill('CTN-NOPE');
     await scan.press('Enter');
     await expect.poll(() => page.locator('[data-testid="handheld-feedback"]').textContent()).toContain('does not exist or is already received');
+    await page.fill('[data-testid="scanin-epc"]', 'EPC-E2E-1');
+    await page.fill('[data-testid="scanin-carton-type"]', 'BOX');
+    await page.fill('[data-testid="scanin-anti-counterfeit"]', 'AC-E2E-1');
     await scan.fill('CTN-E2E-1');
     await scan.press('Enter');
     await expect.poll(() => page.locator('[data-testid="carton-CTN-E2E-1"]').textContent()).toBe('Scanned');

@@ -35,7 +35,7 @@ async function signedInBrowser(browser: Browser, server: E2eServer, account: { l
 const unreadOf = (page: Page) => page.getByTestId('notification-bell').getAttribute('data-unread');
 
 /**
- * Notifications in the browser (spec section 9, "notification display"): a notification raised for
+ * Notifications in the browser ("notification display"): a notification raised for
  * a user appears in that user's open browser without a reload, is grouped under today, and moves
  * from unread to read when clicked; the list behind "view more" pages through all of them.
  */
@@ -143,7 +143,7 @@ describe('notification bell', () => {
 });
 
 /**
- * Two app nodes on one PostgreSQL database (DESIGN.md section 9): a notification raised through
+ * Two app nodes on one PostgreSQL database: a notification raised through
  * node A reaches a browser connected to node B. Needs the real server (TEST_DATABASE_URL).
  */
 describe.skipIf(!onRealServer)('notification bell across two app nodes (real server only)', () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { apiCall, apiSignIn, eventually, signedInPage, toastShown, useServerAndBrowser } from '../helpers/browser.js';
 
 /**
- * Cancelling an order on /so in Chromium (spec section 4: cancel needs confirmation and cannot be
+ * Cancelling an order on /so in Chromium (cancel needs confirmation and cannot be
  * undone): the confirmation says, from the server's preview, how much allocated stock will be
  * given back; Cancel in the dialog changes nothing, OK cancels the order.
  */
@@ -50,7 +50,7 @@ describe('cancel of an order shows what it will give back', () => {
     await engine(page).locator('.ag-header-cell-text').filter({ hasText: /\S/ }).first().waitFor({ timeout: 60_000 });
     await engine(page).locator('#engine_search_so_order_no').fill('E2E-PREVIEW-SO');
     await engine(page).getByTestId('engine-search-submit').click();
-    const row = engine(page).locator(':scope > [data-testid="engine-grid"] .ag-row:not(.ag-row-loading)').filter({ has: page.locator('[data-full-text="E2E-PREVIEW-SO"]') });
+    const row = engine(page).locator(':scope > [data-testid="engine-grid"] .ag-row:not(.ag-row-loading)').filter({ hasText: 'E2E-PREVIEW-SO' });
     await row.first().waitFor({ timeout: 60_000 });
     await row.first().click();
     const toolbar = engine(page).locator(':scope > [data-testid="engine-toolbar"]');

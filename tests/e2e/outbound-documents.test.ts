@@ -50,10 +50,11 @@ describe('outbound order entry', () => {
     await page.context().close();
   });
 
-  it('shows /proj_ge empty until the project publishes its own order page', async () => {
+  it('shows the shipped project order page on /proj_ge until the project publishes its own', async () => {
     const page = await signedInPage(ctx.browser, ctx.server, '/page/proj_ge');
-    await page.getByTestId('engine-page-missing').waitFor({ timeout: 60_000 });
-    expect(await page.getByTestId('engine-page-missing').innerText()).toContain('proj_ge');
+    const shipped = page.locator('[data-testid="engine-page"][data-function="proj_ge"]').first();
+    await shipped.waitFor({ timeout: 60_000 });
+    expect(await page.getByTestId('engine-page-missing').count()).toBe(0);
     await page.context().close();
   });
 

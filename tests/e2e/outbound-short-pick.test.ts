@@ -5,8 +5,12 @@ import { apiCall, apiSelection, apiSignIn, eventually, signedInPage, useServerAn
  * A short pick on the handheld (360x640, keyboard only) that finds the rest elsewhere: the picker
  * finds 1 of 4 in the early lot's location, gives the reason, and Enter takes the default "Find it
  * elsewhere"; the rest is allocated from the late lot's location, a new task appears and is picked,
- * the order is picked, and the short location's stock is held, not picked again.
+ * the order is picked, and the short location's stock is held, not picked again. The picker reads
+ * exactly what was held (SKU, lot, location, quantity) and the count that settles it; the
+ * supervisor of the warehouse is notified.
  */
+const SUPERVISOR = { loginAccount: 'short-supervisor', password: 'Sh0rt!Passw0rd' };
+
 describe('short pick with re-allocation on the handheld in Chromium', () => {
   const e2e = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }));
   let token = '';
@@ -16,6 +20,19 @@ describe('short pick with re-allocation on the handheld in Chromium', () => {
 
   it('short picks, finds the rest in another location with Enter and picks it there', async () => {
     token = await apiSignIn(e2e.server);
+    // A supervisor of the warehouse (the seeded Supervisor role approves counts).
+    const role = (await selection<{ _key: number; name: string }>('identity', 'role', [{ field: 'name', operator: '=', value: 'Supervisor' }]))[0];
+    await call('/user/save', {
+      loginAccount: SUPERVISOR.loginAccount,
+      displayName: 'Short supervisor',
+      password: SUPERVISOR.password,
+      organizationIds: [1],
+      projectIds: [1],
+      warehouseIds: [1],
+      defaultProjectId: 1,
+      defaultWarehouseId: 1,
+      roleIds: [role._key],
+    });
     const owner = (await selection<{ _key: number; code: string }>('masterdata', 'ogr'))[0];
     const sku = (await call<{ row: { _key: number; code: string } }>('/generic/adding', { moduleCode: 'masterdata', functionCode: 'sku', record: { code: 'E2E-SHORT-1', owner_id: owner._key, description: 'Short pick item', base_uom: 'EA' } })).row;
     await call('/generic/adding', { moduleCode: 'outbound', functionCode: 'soRule', record: { owner_id: owner._key, sku_id: sku._key, strategy: 'fefo', min_shelf_life_days: 0, pick_face_first: false, active: true } });
@@ -78,6 +95,20 @@ describe('short pick with re-allocation on the handheld in Chromium', () => {
     await handheld.keyboard.press('Enter');
     await eventually(() => feedback.innerText()).toContain('Found 3 elsewhere: 1 new pick task(s).');
     expect(await feedback.getAttribute('data-tone')).toBe('warning');
+    // The picker is told what was held at the short location and which count settles it.
+    const ticket = (await selection<{ ticket_no: string; status: string }>('inventory', 'cycleCount', [{ field: 'status', operator: '=', value: 'open' }])).map((x) => x.ticket_no);
+    const held = handheld.getByTestId('pick-held');
+    await eventually(() => held.innerText()).toMatch(/^Held 3 of E2E-SHORT-1, lot EARLY, at A-02-2: nobody takes it until count (\S+) is approved\. Your supervisor has been told\.$/);
+    const ticketNo = /count (\S+) is approved/.exec(await held.innerText())![1];
+    expect(ticket).toContain(ticketNo);
+    const heldBox = await held.boundingBox();
+    expect(heldBox!.x + heldBox!.width).toBeLessThanOrEqual(360);
+    // The supervisor's bell has it, with the order and the count to open.
+    const supervisorToken = await apiSignIn(e2e.server, SUPERVISOR);
+    const notices = (await apiCall<{ items: Array<{ title: string; body: string; link: string }> }>(e2e.server, supervisorToken, '/notification/latest')).items;
+    expect(notices).toContainEqual(
+      expect.objectContaining({ title: 'Short pick: 3 of E2E-SHORT-1 held at A-02-2', link: `cycleCount?ticketNo=${ticketNo}`, body: expect.stringContaining('picking order E2E-SHORT-SO') }),
+    );
 
     // The new task, in the late lot's location, is in the list: pick it with the keyboard.
     const open = (await call<{ tasks: Array<{ id: number; order_no: string; location_code: string; qty: string; status: string }> }>('/pick/tasks', { soId: header._key, openOnly: true })).tasks;

@@ -94,12 +94,15 @@ describe('outbound from order to pick in Chromium', () => {
     expect(Number(earlyRow.allocated_qty)).toBe(3);
     expect(Number((await balances()).find((b) => b.lot_no === 'LATE')!.allocated_qty)).toBe(0);
 
-    // The /wave page: create wave by carrier (the dialog of the create wave behaviour), then release it.
+    // The /wave page: create wave by carrier (the dialog shows both orders first), then release it.
     const page = await signedInPage(e2e.browser, e2e.server, '/page/wave');
     await grid(page, 'wave').locator('.ag-header-cell-text').filter({ hasText: /\S/ }).first().waitFor({ timeout: 60_000 });
-    await toolbar(page, 'wave').getByTestId('engine-behaviour-createWave').click();
-    await page.getByTestId('engine-input-carrierCode').fill('E2E-WAVE');
-    await page.getByTestId('engine-behaviour-inputs-ok').click();
+    await toolbar(page, 'wave').getByTestId('outbound-create-wave').click();
+    await chooseByTyping(page, 'outbound_create_wave_carrierCode', 'E2E-WAVE');
+    await page.getByTestId('outbound-create-wave-show').click();
+    await eventually(() => page.getByTestId('outbound-create-wave-orders').locator('tbody tr.ant-table-row').count()).toBe(2);
+    await page.getByTestId('outbound-create-wave-ok').click();
+    await page.locator('.wms-popup-confirm.wms-popup-top .wms-popup-ok').click();
     const wave = await (async () => {
       let found: { id: number; wave_no: string; status: string; order_count: number } | undefined;
       await eventually(async () => {

@@ -1,5 +1,5 @@
 /**
- * The shell's popup rules (spec sections 3 and 5) proven in real Chromium: message popups stack,
+ * The shell's popup rules proven in real Chromium: message popups stack,
  * Escape closes only the most recent one, Enter does nothing while one is open, the overlay does
  * nothing, a popup's callback runs exactly once, a confirm closes even when onOk throws, and markup
  * in confirm content is shown sanitized, its scripts never running.
@@ -93,7 +93,7 @@ async function focus(selector: string): Promise<void> {
 /** Lets Chromium run a few frames and timers (an image's error event, React's commits). */
 const settle = () => page.evaluate(() => new Promise<void>((resolve) => setTimeout(() => requestAnimationFrame(() => resolve()), 50)));
 
-describe('popup rules in Chromium (spec sections 3 and 5)', () => {
+describe('popup rules in Chromium', () => {
   it('stacks message popups, the most recent on top', async () => {
     await message({ id: 'a', content: 'first' });
     await message({ id: 'b', type: 'warning', content: 'second' });

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/app.js';
 import { launchBrowser, openPage, startE2eServer, type E2eServer } from '../helpers/browser.js';
-import { PAGE_ROUTES } from '../../src/app/routes.js';
+import { ROUTE_TABLE } from '../helpers/route-table.js';
 import { localeBranch, localeText } from '../helpers/locales.js';
 
 type Titles = Record<string, string>;
@@ -76,7 +76,7 @@ describe('application shell in Chromium', () => {
     await server?.stop();
   });
 
-  describe('routes and guard (spec section 2)', () => {
+  describe('routes and guard', () => {
     it('sends a visitor without a token from a guarded route to / and so to /login', async () => {
       for (const route of ['/page/sku', '/page', '/previewImgFile']) {
         const page = await openPage(browser, server.url, route);
@@ -116,7 +116,7 @@ describe('application shell in Chromium', () => {
     it('opens every route of the /page table as a tab that names it, none of them blank', async () => {
       const { page } = await signedInPage(browser, server);
       await page.getByTestId('home-screen').waitFor();
-      for (const { route } of PAGE_ROUTES) {
+      for (const { route } of ROUTE_TABLE.routes) {
         await page.goto(`${server.url}#/page/${route}`);
         const tab = page.locator(`[data-tab-route="/${route}"]`);
         await tab.waitFor();
@@ -156,7 +156,7 @@ describe('application shell in Chromium', () => {
     });
   });
 
-  describe('tabs (issue 4, item 3)', () => {
+  describe('tabs', () => {
     it('keeps an inactive tab mounted and restores it unchanged', async () => {
       const { page } = await signedInPage(browser, server);
       const home = await page.getByTestId('home-screen').elementHandle({ timeout: 30_000 });
@@ -208,7 +208,7 @@ describe('application shell in Chromium', () => {
     });
   });
 
-  describe('menu and user menu (issue 4, item 2)', () => {
+  describe('menu and user menu', () => {
     it("opens a tab from the user's menu", async () => {
       const { page } = await signedInPage(browser, server);
       const nav = page.getByTestId('nav-left');
@@ -275,7 +275,7 @@ describe('application shell in Chromium', () => {
     });
   });
 
-  describe('popups (spec sections 3 and 5)', () => {
+  describe('popups', () => {
     it('shows a failing call in a popup on top of a dialog; overlay click and Enter do nothing, Escape closes only the popup', async () => {
       const { page, token } = await signedInPage(browser, server);
       await page.getByTestId('home-screen').waitFor();
@@ -317,7 +317,7 @@ describe('application shell in Chromium', () => {
     });
   });
 
-  describe('languages (issue 4, item 8)', () => {
+  describe('languages', () => {
     it('switches every shell text and the open page, saves the choice and keeps it after a reload', async () => {
       const { page } = await signedInPage(browser, server);
       await page.getByTestId('home-screen').waitFor();
@@ -342,7 +342,7 @@ describe('application shell in Chromium', () => {
     });
   });
 
-  describe('layout (issue 4, item 2)', () => {
+  describe('layout', () => {
     it('moves the menu from the left to the top and back', async () => {
       const { page } = await signedInPage(browser, server);
       await page.getByTestId('nav-left').waitFor();
@@ -358,7 +358,7 @@ describe('application shell in Chromium', () => {
     });
   });
 
-  describe('session end (spec section 8)', () => {
+  describe('session end', () => {
     it('lands on the sign-in page with the stored items cleared after a 401', async () => {
       const { page, token } = await signedInPage(browser, server);
       await page.getByTestId('home-screen').waitFor();

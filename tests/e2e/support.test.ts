@@ -1,5 +1,5 @@
 /**
- * Support tickets in Chromium (spec section 2 `/support` and the create-ticket screen): a ticket
+ * Support tickets in Chromium (`/support` and the create-ticket screen): a ticket
  * and a reopen-ASN request are created with the create-ticket dialog, through its organization and
  * project pickers, and appear in the ticket list; the ticket's drawer shows its message and log.
  */

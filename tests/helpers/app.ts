@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyServerOptions, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/server/app.js';
 import { loadConfig, type AppConfig } from '../../src/server/config.js';
-import { hashPassword } from '../../src/server/modules/auth/password.js';
+import { hashPassword } from '../../src/server/modules/identity/auth/password.js';
 import type { RightName } from '../../src/server/http/access.js';
 import { inTransaction } from '../../src/server/db/transaction.js';
-import { migrateToLatest } from '../../src/server/db/migrate.js';
+import { migrateToLatest } from '../../src/server/install/migrate.js';
 import type { AreaModule } from '../../src/server/modules/area.js';
 import { MODULES } from '../../src/server/modules/index.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
@@ -83,7 +83,7 @@ export function injectAs(app: FastifyInstance, token: string, options: InjectOpt
 
 export interface TestUserSpec {
   loginAccount: string;
-  /** Defaults to a password that meets the policy (spec section 5). */
+  /** Defaults to a password that meets the policy. */
   password?: string;
   /** Rights of one role made for this user, e.g. ['sku:view', 'sku:edit']. */
   rights?: RightName[];

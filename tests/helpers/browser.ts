@@ -10,7 +10,7 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /**
- * Debian's Chromium, headless, with the flags this closed network needs (DESIGN.md section 3);
+ * Debian's Chromium, headless, with the flags this closed network needs;
  * Playwright gives every launch a fresh, empty profile of its own.
  */
 export async function launchBrowser(): Promise<Browser> {
@@ -146,9 +146,35 @@ export async function apiSelection<T>(server: E2eServer, token: string, moduleCo
   return (await apiCall<{ rows: T[] }>(server, token, '/generic/selection', { moduleCode, functionCode, page: 1, pageSize: 100, ...(rules.length ? { conditions: { combinator: 'and', rules } } : {}) })).rows;
 }
 
-/** Polls `read` until the assertion that follows holds (30 s at most): the browser tests' one wait. */
-export function eventually<T>(read: () => T | Promise<T>) {
-  return expect.poll(read, { timeout: 30_000, interval: 100 });
+/**
+ * Polls `read` until the assertion that follows holds (30 s at most, or `timeout` ms for a step that
+ * waits on a schedule): the browser tests' one wait.
+ */
+export function eventually<T>(read: () => T | Promise<T>, timeout = 30_000) {
+  return expect.poll(read, { timeout, interval: 100 });
+}
+
+/**
+ * Waits for the message popup and answers its text after closing it. When none comes, the error
+ * says what the page showed instead (a success message, the list's rows), so that a failure on a
+ * loaded machine can be told from a wrong answer.
+ */
+export async function popupText(page: Page, timeout = 60_000): Promise<string> {
+  const popup = page.locator('.wms-popup-message').first();
+  try {
+    await popup.waitFor({ timeout });
+  } catch (error) {
+    const shown = await page.evaluate(() => ({
+      url: location.href,
+      toasts: [...document.querySelectorAll('.wms-toast')].map((toast) => toast.textContent ?? ''),
+      text: document.body.innerText.slice(0, 2000),
+    }));
+    throw new Error(`no message popup within ${timeout} ms; the page showed ${JSON.stringify(shown)}`, { cause: error });
+  }
+  const text = await popup.innerText();
+  await popup.locator('.wms-popup-ok').click();
+  await popup.waitFor({ state: 'detached' });
+  return text;
 }
 
 /** Success messages live three seconds: every one shown in the context is logged, so a slow step cannot miss it. */
@@ -181,7 +207,8 @@ export async function toastShown(page: Page, text: string): Promise<void> {
 
 /**
  * Picks a choice of an engine form dropdown as a user does: opens it, types the text (the list
- * filters by the label the user reads) and clicks the choice whose label is exactly the text.
+ * filters by the label the user reads) and clicks the choice whose label is exactly the text, or
+ * the text followed by a name ("ACME - ACME Electronics Ltd" for "ACME").
  */
 export async function chooseByTyping(page: Page, inputId: string, text: string): Promise<void> {
   await page.locator(`.ant-select:has(#${inputId})`).click();
@@ -189,7 +216,7 @@ export async function chooseByTyping(page: Page, inputId: string, text: string):
   // The choices load when the form opens.
   await eventually(() => options.count()).toBeGreaterThan(0);
   await page.locator(`#${inputId}`).pressSequentially(text);
-  const exact = options.filter({ hasText: new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) });
+  const exact = options.filter({ hasText: new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( - .*)?$`) });
   await eventually(() => exact.count()).toBeGreaterThan(0);
   await exact.first().click();
 }

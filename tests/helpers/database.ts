@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import pg from 'pg';
 import { connectPostgres, openPGlite, type Database } from '../../src/server/db/database.js';
-import { migrateToLatest } from '../../src/server/db/migrate.js';
+import { migrateToLatest } from '../../src/server/install/migrate.js';
 import { MODULES } from '../../src/server/modules/index.js';
 import { currentTemplate, syncAsAtStart, TEST_ADMIN_PASSWORD, type TemplateStage } from './template.js';
 

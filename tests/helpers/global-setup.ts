@@ -6,7 +6,7 @@ import { Kysely } from 'kysely';
 import type pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { PGliteDialect } from '../../src/server/db/pglite-dialect.js';
-import { migrateToLatest } from '../../src/server/db/migrate.js';
+import { migrateToLatest } from '../../src/server/install/migrate.js';
 import type { DB } from '../../src/server/db/schema.js';
 import { MODULES } from '../../src/server/modules/index.js';
 import { createServerDatabase, uniqueDatabaseName, withAdminClient } from './database.js';

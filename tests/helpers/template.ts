@@ -1,12 +1,12 @@
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../src/server/db/schema.js';
-import { seedFirstStart } from '../../src/server/db/seed/seed.js';
-import { syncMenuAtStart } from '../../src/server/db/seed/sync-menu.js';
+import { seedFirstStart } from '../../src/server/install/seed.js';
+import { syncMenuAtStart } from '../../src/server/install/sync-menu.js';
 import { syncShippedDefinitions } from '../../src/server/definitions/definition-sync.js';
 import type { AreaModule } from '../../src/server/modules/area.js';
 import { AreaRegistry } from '../../src/server/modules/area-registry.js';
-import { syncRightVerbs } from '../../src/server/modules/area-sync.js';
+import { installAreas, syncRightVerbs } from '../../src/server/modules/area-sync.js';
 import { MODULES } from '../../src/server/modules/index.js';
 
 /**
@@ -65,6 +65,7 @@ export async function syncAsAtStart(db: Kysely<DB>, modules: readonly AreaModule
   const areas = new AreaRegistry(modules);
   await syncRightVerbs(db, areas);
   await syncShippedDefinitions(db, undefined, { areas });
-  await syncMenuAtStart(db);
+  await syncMenuAtStart(db, areas.routeTable);
   await seedFirstStart(db, adminPassword, modules);
+  await installAreas(db, areas);
 }

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { checkPasswordRules, passwordViolations } from '../../src/common/password-policy.js';
-import { parseRight, rowsGrant } from '../../src/server/modules/access/rights.js';
-import { matchTotp, newTotpSecret } from '../../src/server/modules/auth/totp.js';
+import { parseRight, rowsGrant } from '../../src/server/modules/identity/access/rights.js';
+import { matchTotp, newTotpSecret } from '../../src/server/modules/identity/auth/totp.js';
 import { TOTP, Secret } from 'otpauth';
 import { AppError } from '../../src/common/errors.js';
 import { assertInScope, scopeFilter } from '../../src/server/http/access-plugin.js';
 
-describe('password policy (spec section 5)', () => {
+describe('password policy', () => {
   it.each([
     ['Aa1!aaaa', []],
     ['Aa1!aaa', ['length']],

@@ -11,7 +11,7 @@ import {
   SQL_PROPERTIES,
   SUB_PAGE_PROPERTIES,
   fieldProperties,
-} from '../../designer/panels/specs.js';
+} from '../../src/screens/designer/panels/specs.js';
 import { FIELD_TYPES } from '../../engine/schema/index.js';
 
 const SPECS = [PAGE_PROPERTIES, fieldProperties([]), BEHAVIOUR_PROPERTIES, SUB_PAGE_PROPERTIES, SQL_PROPERTIES, QUERY_CONDITION_PROPERTIES, FIELD_MAP_PROPERTIES].flat();

@@ -29,7 +29,7 @@ describe(mergeLocaleFiles.name, () => {
     const merged = mergeLocaleFiles(
       {
         '../../locales/core/en.json': { ui: { appName: 'WMS' } },
-        '../../locales/auth/en.json': { ui: { auth: { code: 'Code' } } },
+        '../../locales/identity/en.json': { ui: { auth: { code: 'Code' } } },
         'core/zh.json': { ui: { appName: '仓库' } },
         'core/fr.json': { ui: { appName: 'Entrepôt' } },
       },
@@ -43,7 +43,7 @@ describe(localeFileOf.name, () => {
   it.each([
     ['core/en.json', { area: 'core', language: 'en' }],
     ['../../locales/masterdata/zh_tw.json', { area: 'masterdata', language: 'zh_tw' }],
-    ['C:\\wms\\locales\\auth\\jp.json', { area: 'auth', language: 'jp' }],
+    ['C:\\wms\\locales\\identity\\jp.json', { area: 'identity', language: 'jp' }],
     ['en.json', undefined],
   ])('places %s', (filePath, expected) => {
     expect(localeFileOf(filePath)).toEqual(expected);

@@ -5,6 +5,7 @@ import { ERROR_CODES } from '../../src/common/errors.js';
 import { LANGUAGES } from '../../src/common/languages.js';
 import { localeKeyPaths, lookupLocaleText, type LocaleTree } from '../../src/common/locale-tree.js';
 import { LOCALES_DIR, loadLocale, localeAreaFiles } from '../helpers/locales.js';
+import { MODULES } from '../../src/server/modules/index.js';
 
 function placeholders(text: string): string[] {
   return [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
@@ -42,8 +43,15 @@ describe('locales', () => {
 
   it.each(LANGUAGES.map((l) => [l]))('%s has a text for every error code and no orphan error text', (language) => {
     const errors = loadLocale(language).errors as LocaleTree;
-    expect(Object.keys(errors).sort()).toEqual([...ERROR_CODES].sort());
-    for (const code of ERROR_CODES) expect(typeof errors[code] === 'string' && errors[code].length > 0, code).toBe(true);
+    const areaCodes = MODULES.flatMap((module) => Object.keys(module.errors ?? {}));
+    expect(Object.keys(errors).sort()).toEqual([...ERROR_CODES, ...areaCodes].sort());
+    for (const code of [...ERROR_CODES, ...areaCodes]) expect(typeof errors[code] === 'string' && errors[code].length > 0, code).toBe(true);
+  });
+
+  it.each(LANGUAGES.map((l) => [l]))("%s: the platform's error texts are in core, an area's in its own folder", (language) => {
+    const errorsOf = (area: string) => Object.keys((AREA_FILES.find((f) => f.area === area && f.language === language)?.tree.errors ?? {}) as LocaleTree).sort();
+    expect(errorsOf('core')).toEqual([...ERROR_CODES].sort());
+    for (const module of MODULES) expect(errorsOf(module.name), module.name).toEqual(Object.keys(module.errors ?? {}).sort());
   });
 
   it.each(LANGUAGES.filter((l) => l !== 'en').map((l) => [l]))('%s has exactly the keys of English', (language) => {

@@ -4,7 +4,7 @@ import semver from 'semver';
 import { describe, expect, it } from 'vitest';
 
 /**
- * Issue 11, item 9: every installed package runs on the Node version the README names (20.19), so
+ * Every installed package runs on the Node version the README names (20.19), so
  * `npm install` prints no EBADENGINE warning on a fresh machine.
  */
 const ROOT = path.resolve(import.meta.dirname, '../..');

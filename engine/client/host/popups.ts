@@ -1,11 +1,11 @@
 /**
- * The two global popups (spec section 3) as the engine sees them. The engine never imports the
- * application (STYLE.md "Engine apart from its screens"): the host shell registers its popup
+ * The two global popups as the engine sees them. The engine never imports the
+ * application: the host shell registers its popup
  * implementation here at start, and engine code calls `hostPopups()`.
  */
 export type MessageType = 'success' | 'warning' | 'error' | 'info';
 
-/** Message popup item (spec section 3): duration 0 (the default) keeps it open until closed. */
+/** Message popup item: duration 0 (the default) keeps it open until closed. */
 export interface MessageItem {
   id?: string;
   type: MessageType;
@@ -21,7 +21,7 @@ export interface MessageItem {
 export type ConfirmOkType = 'primary' | 'danger' | 'dashed' | 'ghost' | 'default';
 export type ConfirmIconType = 'confirm' | 'info' | 'success' | 'warning' | 'error' | 'danger';
 
-/** Confirm popup item (spec section 3); defaults: title Confirm, okType primary, iconType confirm. */
+/** Confirm popup item; defaults: title Confirm, okType primary, iconType confirm. */
 export interface ConfirmItem {
   id?: string;
   title?: string;

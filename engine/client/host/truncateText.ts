@@ -1,4 +1,4 @@
-/** Lists cut long text past this many characters (spec sections 5 and 9). */
+/** Lists cut long text past this many characters. */
 export const LIST_TEXT_LIMIT = 12;
 
 /**

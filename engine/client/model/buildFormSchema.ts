@@ -68,7 +68,7 @@ function valueSchema(field: FieldDefinition): RJSFSchema {
 }
 
 /**
- * The rjsf JSON Schema and uiSchema of a page's form (DESIGN.md section 6), rebuilt whenever the
+ * The rjsf JSON Schema and uiSchema of a page's form, rebuilt whenever the
  * record changes because field conditions (visible, mandatory, readonly while a rule holds) and
  * dropdown choices depend on it. Nullable values are allowed unless the field is mandatory, so an
  * emptied optional field is sent as null rather than refused.
@@ -85,7 +85,7 @@ export function buildFormSchema(page: PageDefinition, options: BuildFormOptions)
     if (field.condition?.effect === 'visible' && !holds) continue;
     const mandatory = isMandatory(field) || (field.condition?.effect === 'mandatory' && holds);
     // A unique field is how people name the record (a SKU code, a location): it is chosen when the
-    // record is added and then stays, like the key (issue 11, item 3).
+    // record is added and then stays, like the key.
     const readonly =
       field.calc !== undefined ||
       (options.mode === 'edit' && (!isEditable(field) || isUnique(field))) ||
@@ -111,7 +111,7 @@ export function buildFormSchema(page: PageDefinition, options: BuildFormOptions)
       ui['ui:options'] = { step: numberStep(field) };
     }
     if (readonly) ui['ui:readonly'] = true;
-    // A stored time is read in the user's time zone, not as raw UTC (issue 11, item 3).
+    // A stored time is read in the user's time zone, not as raw UTC.
     if (readonly && field.type === 'datetime') ui['ui:widget'] = 'localDateTime';
     if (field.format === 'password') {
       ui['ui:widget'] = 'password';

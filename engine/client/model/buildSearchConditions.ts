@@ -22,7 +22,7 @@ function hasRules(group: RuleGroup | undefined): group is RuleGroup {
 }
 
 /**
- * The conditions of a selection (spec section 3 "searchable", "query conditions"): the search
+ * The conditions of a selection (searchable fields, saved query conditions): the search
  * panel's inputs, the chosen saved condition and the free query of the builder, all ANDed; blank
  * inputs and empty groups add nothing. Undefined when nothing filters, so the request stays minimal.
  */

@@ -2,8 +2,8 @@ import { toText } from '../../core/index.js';
 import type { FieldDefinition } from '../../schema/index.js';
 
 /**
- * Decimal fields whose value has more digits after the point than the field allows (spec section 3
- * "decimal"); checked on the text of the number so that no float rounding hides an extra digit.
+ * Decimal fields whose value has more digits after the point than the field's `decimal` allows;
+ * checked on the text of the number so that no float rounding hides an extra digit.
  * Answers the offending field names.
  */
 export function fieldsWithTooManyDecimals(fields: readonly FieldDefinition[], record: Record<string, unknown>): string[] {

@@ -1,11 +1,11 @@
 /** What the grid remembers per user and page: the hidden columns and the widths the user gave. */
 export interface ColumnPreference {
   hidden: string[];
-  /** Widths in pixels the user dragged columns to (issue 11, item 8). */
+  /** Widths in pixels the user dragged columns to. */
   widths?: Record<string, number>;
 }
 
-/** The preference key of one user's page (issue 5: the column choice is remembered per user). */
+/** The preference key of one user's page (the column choice is remembered per user). */
 export function columnPreferenceKey(userKey: string | null, moduleCode: string, functionCode: string): string {
   return `engine.columns.${userKey ?? 'anonymous'}.${moduleCode}.${functionCode}`;
 }

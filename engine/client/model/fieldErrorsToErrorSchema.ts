@@ -2,7 +2,7 @@ import type { ErrorSchema } from '@rjsf/utils';
 import type { EngineFieldError } from '../services.js';
 
 /**
- * The server's field problems (`details`, DESIGN.md section 7) as an rjsf error schema, so each
+ * The server's field problems (`details`, docs/architecture.md "Errors") as an rjsf error schema, so each
  * text shows under its own field. Problems that name no field of the form are answered apart, to
  * be shown in the message popup instead of being lost.
  */

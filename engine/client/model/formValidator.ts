@@ -16,7 +16,7 @@ import {
 type FormRecord = Record<string, unknown>;
 
 /**
- * The form's validator without code generation (issue 9, item 8): ajv compiles every schema into a
+ * The form's validator without code generation: ajv compiles every schema into a
  * function with `new Function`, which a Content-Security-Policy without 'unsafe-eval' forbids. The
  * engine's forms use a small, fixed part of JSON Schema (buildFormSchema.ts): an object of
  * properties with `required`, and per property `type` (one or with null), `maxLength`, `minimum`,

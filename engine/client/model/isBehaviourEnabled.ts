@@ -6,9 +6,9 @@ import type { PageRights } from './pageRights.js';
 export const MAX_SELECTION = 100;
 
 /**
- * Whether a toolbar behaviour can run on the selected rows (DESIGN.md section 6: enabled by status
- * and selection): the selection must fit its rule (none, exactly one, one or more up to the cap of
- * spec section 5) and every selected row's status field must hold one of the allowed values.
+ * Whether a toolbar behaviour can run on the selected rows (enabled by status and selection): the
+ * selection must fit its rule (none, exactly one, one or more up to MAX_SELECTION) and every
+ * selected row's status field must hold one of the allowed values.
  */
 export function isBehaviourEnabled(behaviour: BehaviourDefinition, selected: readonly Record<string, unknown>[]): boolean {
   switch (behaviour.selection) {
@@ -25,7 +25,7 @@ export function isBehaviourEnabled(behaviour: BehaviourDefinition, selected: rea
   return behaviour.selection === 'none' || rowsEnableBehaviour(behaviour.enabledBy, selected);
 }
 
-/** Whether the user's rights show the behaviour at all (no button without the right, issue 5). */
+/** Whether the user's rights show the behaviour at all (no button without the right). */
 export function isBehaviourAllowed(behaviour: BehaviourDefinition, rights: PageRights): boolean {
   return rights[behaviour.right];
 }

@@ -1,4 +1,4 @@
-/** One numbered upgrade of page-definition documents (STYLE.md: tldraw's Versions + migrations). */
+/** One numbered upgrade of page-definition documents. */
 export interface SchemaMigration {
   /** The schemaVersion a document has after `up`. */
   version: number;

@@ -66,7 +66,7 @@ async function send(path: string, options: CallOptions): Promise<Response> {
       body,
       signal: options.signal,
     });
-    // Any status but 200 rejects the call (spec section 7).
+    // Any status but 200 rejects the call.
     if (response.status !== 200) {
       let errorBody: ErrorBody;
       try {
@@ -75,7 +75,7 @@ async function send(path: string, options: CallOptions): Promise<Response> {
         errorBody = { code: 'INTERNAL', message: response.statusText || `HTTP ${response.status}` };
       }
       const error = new ApiError(response.status, errorBody);
-      // Spec section 8: 401 or 403 clears the stored token, menu and active menu, and the shell
+      // A 401 or 403 clears the stored token, menu and active menu, and the shell
       // sends the user to the root.
       if (response.status === 401 || response.status === 403) {
         clearSession();

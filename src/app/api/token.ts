@@ -1,7 +1,7 @@
 /**
- * Where the browser keeps the session token (spec section 9): session storage and a cookie named
+ * Where the browser keeps the session token: session storage and a cookie named
  * `token` whose lifetime follows the session's. The cookie alone never authorizes a call; it lets
- * the shell notice that the session ended elsewhere (spec section 8: a missing cookie clears the
+ * the shell notice that the session ended elsewhere (a missing cookie clears the
  * stored items).
  */
 const TOKEN_KEY = 'token';
@@ -12,7 +12,7 @@ const RETURN_KEY = 'returnTo';
 
 /**
  * The session's token: this tab's, or, in a new tab or a bookmark, the one of the `token` cookie
- * whose lifetime is the session's (spec section 9; issue 11, item 5). The server still reads the
+ * whose lifetime is the session's. The server still reads the
  * token only from the Authorization header: the cookie alone authorizes nothing.
  */
 export function getToken(): string | null {
@@ -32,7 +32,7 @@ function tokenCookie(): string | null {
   return value || null;
 }
 
-/** Remembers the page a signed-out user asked for, to open it after sign-in (issue 11, item 5). */
+/** Remembers the page a signed-out user asked for, to open it after sign-in. */
 export function rememberReturnPath(path: string): void {
   if (path.startsWith('/page/')) sessionStorage.setItem(RETURN_KEY, path);
 }
@@ -54,7 +54,7 @@ export function hasTokenCookie(): boolean {
   return document.cookie.split(';').some((part) => part.trim().startsWith(`${TOKEN_KEY}=`));
 }
 
-/** Clears the stored token, menu and active menu (spec section 8, on 401/403 or a lost cookie). */
+/** Clears the stored token, menu and active menu (on 401/403 or a lost cookie). */
 export function clearSession(): void {
   sessionStorage.removeItem(TOKEN_KEY);
   sessionStorage.removeItem(MENU_KEY);

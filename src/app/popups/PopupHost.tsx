@@ -23,16 +23,23 @@ const MESSAGE_ICONS: Record<MessageType, ReactNode> = {
   info: <InfoCircleFilled style={{ color: '#1677ff' }} />,
 };
 
+/** A confirm shows the message icons too, and its own question and danger signs. */
 const CONFIRM_ICONS: Record<ConfirmIconType, ReactNode> = {
+  ...MESSAGE_ICONS,
   confirm: <QuestionCircleFilled style={{ color: '#faad14' }} />,
-  info: <InfoCircleFilled style={{ color: '#1677ff' }} />,
-  success: <CheckCircleFilled style={{ color: '#52c41a' }} />,
-  warning: <ExclamationCircleFilled style={{ color: '#faad14' }} />,
-  error: <CloseCircleFilled style={{ color: '#ff4d4f' }} />,
   danger: <WarningFilled style={{ color: '#ff4d4f' }} />,
 };
 
-/** A translation, or the English text when the lookup fails (spec section 8, Confirm and Cancel). */
+/** The frame of one popup of the stack: above those under it, the top one marked for the keyboard. */
+function PopupFrame({ kind, index, top, title, footer, children }: { kind: 'message' | 'confirm'; index: number; top: boolean; title?: ReactNode; footer: ReactNode; children: ReactNode }) {
+  return (
+    <Modal {...POPUP_FRAME} zIndex={BASE_Z_INDEX + index * 10} wrapClassName={`wms-popup wms-popup-${kind}${top ? ' wms-popup-top' : ''}`} title={title} footer={footer}>
+      {children}
+    </Modal>
+  );
+}
+
+/** A translation, or the English text when the lookup fails (Confirm and Cancel). */
 export function labelOr(t: TFunction, key: string, english: string): string {
   try {
     const text = t(key);
@@ -69,14 +76,14 @@ function ConfirmBody({ item }: { item: ConfirmItem }) {
 }
 
 /**
- * What every popup shares (spec section 5): the overlay click does not close it (maskClosable)
+ * What every popup shares: the overlay click does not close it (maskClosable)
  * and antd's own Escape handling is off, because the stack closes only the most recent popup.
  */
 const POPUP_FRAME = { open: true, centered: true, closable: false, maskClosable: false, keyboard: false } as const;
 
 /**
- * Renders the popup stack. Keys are handled here, not by antd, so that the rules of spec section 5
- * hold whatever has the focus: Escape closes only the most recent popup and Enter does nothing
+ * Renders the popup stack. Keys are handled here, not by antd, so that the popup rules hold
+ * whatever has the focus: Escape closes only the most recent popup and Enter does nothing
  * while any popup is open; the overlay never closes a popup and covers the background.
  */
 export function PopupHost() {
@@ -110,16 +117,15 @@ export function PopupHost() {
   return (
     <>
       {stack.map((entry, index) => {
-        const zIndex = BASE_Z_INDEX + index * 10;
         const top = index === stack.length - 1;
         if (entry.kind === 'message') {
           const { item } = entry;
           return (
-            <Modal
+            <PopupFrame
               key={entry.key}
-              {...POPUP_FRAME}
-              zIndex={zIndex}
-              wrapClassName={`wms-popup wms-popup-message${top ? ' wms-popup-top' : ''}`}
+              kind="message"
+              index={index}
+              top={top}
               footer={
                 <Button type="primary" className="wms-popup-ok" autoFocus={top} onClick={() => closeMessage(entry.key)}>
                   {item.buttonText ?? labelOr(t, 'ui.popup.ok', 'OK')}
@@ -132,17 +138,17 @@ export function PopupHost() {
                   {formatPopupText(item.content)}
                 </div>
               </Space>
-            </Modal>
+            </PopupFrame>
           );
         }
         const { item, busy } = entry;
         const iconType = item.iconType ?? 'confirm';
         return (
-          <Modal
+          <PopupFrame
             key={entry.key}
-            {...POPUP_FRAME}
-            zIndex={zIndex}
-            wrapClassName={`wms-popup wms-popup-confirm${top ? ' wms-popup-top' : ''}`}
+            kind="confirm"
+            index={index}
+            top={top}
             title={
               <Space data-popup-icon={iconType}>
                 {CONFIRM_ICONS[iconType]}
@@ -171,7 +177,7 @@ export function PopupHost() {
             <div data-popup-id={item.id}>
               <ConfirmBody item={item} />
             </div>
-          </Modal>
+          </PopupFrame>
         );
       })}
     </>

@@ -1,13 +1,13 @@
 import { Fragment, type ReactNode } from 'react';
 import DOMPurify from 'dompurify';
 
-/** True when the text already carries markup (spec section 5: such confirm text is kept as markup). */
+/** True when the text already carries markup (such confirm text is kept as markup). */
 export function hasMarkup(text: string): boolean {
   return /<\/?[a-z][\s\S]*>/i.test(text);
 }
 
 /**
- * Plain popup text: line breaks become breaks and each tab four spaces (spec section 5). The
+ * Plain popup text: line breaks become breaks and each tab four spaces. The
  * spaces survive because the popup body keeps white space (`white-space: pre-wrap`).
  */
 export function formatPopupText(text: string): ReactNode {
@@ -20,7 +20,7 @@ export function formatPopupText(text: string): ReactNode {
   ));
 }
 
-/** Markup without scripts, event handlers or javascript: links (DESIGN.md section 8). */
+/** Markup without scripts, event handlers or javascript: links. */
 export function sanitizeMarkup(markup: string): string {
   return DOMPurify.sanitize(markup, { USE_PROFILES: { html: true } });
 }

@@ -1,5 +1,5 @@
 /**
- * The global message and confirm popups (spec sections 3 and 5). Screens call these; the engine
+ * The global message and confirm popups. Screens call these; the engine
  * reaches the same functions through `hostPopups()` of engine/client/host, which the shell fills.
  */
 export { showMessage, showConfirm, closeTopPopup, clearPopups, popups } from './popup-store';

@@ -2,7 +2,7 @@ import type { ConfirmItem, HostPopups, MessageItem } from '../../../engine/clien
 import { playPopupSound } from './sound';
 
 /**
- * The stack of open popups (spec sections 3 and 5): message and confirm popups stack, the most
+ * The stack of open popups: message and confirm popups stack, the most
  * recent on top; closing a message runs its callback exactly once; a confirm closes even when its
  * callback fails. Components render this stack; nothing else holds popup state.
  */
@@ -38,7 +38,7 @@ export function showMessage(item: MessageItem): Promise<void> {
   return new Promise<void>((resolve) => {
     settlers.set(key, { message: resolve });
     publish([...stack, { key, kind: 'message', item }]);
-    // Duration 0 (the default, spec section 9) keeps the popup until the user closes it.
+    // Duration 0 (the default) keeps the popup until the user closes it.
     if (item.duration && item.duration > 0) timers.set(key, setTimeout(() => closeMessage(key), item.duration * 1000));
   });
 }
@@ -75,7 +75,7 @@ export function closeMessage(key: number): void {
 
 /**
  * Answers a confirm popup: runs onOk or onCancel and closes the popup whatever the callback does
- * (spec section 4: "Confirm actions close the popup even if the callback fails").
+ * ("Confirm actions close the popup even if the callback fails").
  */
 export async function answerConfirm(key: number, ok: boolean): Promise<void> {
   const entry = stack.find((e) => e.key === key);
@@ -92,7 +92,7 @@ export async function answerConfirm(key: number, ok: boolean): Promise<void> {
   }
 }
 
-/** Escape (spec section 5): closes the most recent popup only; a confirm counts it as Cancel. */
+/** Escape: closes the most recent popup only; a confirm counts it as Cancel. */
 export function closeTopPopup(): void {
   const top = stack[stack.length - 1];
   if (!top) return;

@@ -1,6 +1,6 @@
 import type { MessageType } from '../../../engine/client/host/popups';
 
-/** Tone of each message type (spec section 9): success, warning and error sound; info is silent. */
+/** Tone of each message type: success, warning and error sound; info is silent. */
 const TONES: Record<MessageType, { frequency: number; seconds: number } | null> = {
   success: { frequency: 880, seconds: 0.15 },
   warning: { frequency: 600, seconds: 0.25 },
@@ -10,7 +10,7 @@ const TONES: Record<MessageType, { frequency: number; seconds: number } | null> 
 
 let context: AudioContext | undefined;
 
-/** Plays the type's tone with Web Audio; a failure is only logged (spec section 8). */
+/** Plays the type's tone with Web Audio; a failure is only logged. */
 export function playPopupSound(type: MessageType): void {
   const tone = TONES[type];
   if (!tone) return;

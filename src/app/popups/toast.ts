@@ -21,13 +21,13 @@ export function ToastHost() {
   return null;
 }
 
-/** How long a plain success stays on screen (issue 11, item 4). */
+/** How long a plain success stays on screen. */
 export const TOAST_SECONDS = 3;
 
 /**
  * A plain success: a short-lived message that closes by itself and never takes the keyboard, so a
- * scanner or keyboard user goes on without a click (issue 11, item 4). Warnings, errors and
- * confirms keep the blocking popups of spec sections 3 and 5; a success that asks for a duration
+ * scanner or keyboard user goes on without a click. Warnings, errors and
+ * confirms keep the blocking popups; a success that asks for a duration
  * of its own, or a callback, or a button, is a popup too.
  */
 export function showSuccess(item: MessageItem): Promise<void> {

@@ -30,7 +30,7 @@ function sizeText(bytes: number | null): string {
 }
 
 /**
- * The download center (spec section 2, a screen without a path): the user's background exports
+ * The download center (a screen without a path): the user's background exports
  * with their progress, refreshed while one runs; finished files are downloaded or deleted, and
  * each shows when it expires.
  */

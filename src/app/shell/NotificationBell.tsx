@@ -1,16 +1,18 @@
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { Badge, Button, Empty, Modal, Pagination, Popover, Segmented, Space, Tag, Typography } from 'antd';
-import { BellOutlined } from '@ant-design/icons';
+import { Badge, Button, Empty, Form, Input, Modal, Pagination, Popover, Segmented, Select, Space, Tag, Typography } from 'antd';
+import { BellOutlined, SendOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { toLanguage } from '../../common/languages';
 import { api } from '../api/client';
 import { formatDateTime } from '../locale';
+import { showSuccess } from '../popups';
+import { FormDialog, useBusy } from '../widgets/FormDialog';
 import { useSession } from '../store/session-store';
 import { groupByDay, type NotificationItem } from './notification-groups';
 import { followNotifications } from './notification-stream';
 
-/** How many notifications the bell shows (spec section 9, "latest N"). */
+/** How many notifications the bell shows ("latest N"). */
 const LATEST = 10;
 const PAGE_SIZE = 20;
 
@@ -121,11 +123,69 @@ function NotificationListDialog({ open, onClose, onOpenItem, version }: { open: 
   );
 }
 
+interface SendForm {
+  userIds: number[];
+  title: string;
+  body?: string;
+}
+
+/** An administrator's message to chosen users: it reaches their bells at once. */
+function SendMessageDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<SendForm>();
+  const [busy, run] = useBusy();
+  const [users, setUsers] = useState<{ uid: number; loginAccount: string; displayName: string }[]>([]);
+  useEffect(() => {
+    if (!open) return;
+    api<{ uid: number; loginAccount: string; displayName: string }[]>('/user/all/loginAccount')
+      .then(setUsers)
+      .catch(() => setUsers([]));
+  }, [open]);
+  const submit = ({ userIds, title, body }: SendForm) =>
+    run(async () => {
+      try {
+        const text = body?.trim();
+        const answer = await api<{ recipients: number }>('/notification/send', { method: 'POST', body: { userIds, title: title.trim(), body: text ? text : undefined } });
+        void showSuccess({ type: 'success', content: t('notification.ui.send.sent', { count: answer.recipients }) });
+        onClose();
+      } catch {
+        // The error popup already told the user why.
+      }
+    });
+  const required = (label: string) => [{ required: true, whitespace: true, message: t('notification.ui.send.required', { field: label }) }];
+  return (
+    <FormDialog testId="notification-send" open={open} title={t('notification.ui.send.title')} okText={t('notification.ui.send.send')} cancelText={t('ui.popup.cancel')} busy={busy} submit={() => form.submit()} onClose={onClose}>
+      <Form form={form} layout="vertical" name="sendMessage" onFinish={(v) => void submit(v)}>
+        <Form.Item
+          name="userIds"
+          label={t('notification.ui.send.recipients')}
+          rules={[{ required: true, type: 'array', min: 1, message: t('notification.ui.send.required', { field: t('notification.ui.send.recipients') }) }]}
+        >
+          <Select
+            mode="multiple"
+            showSearch
+            autoFocus
+            optionFilterProp="label"
+            data-testid="notification-send-recipients"
+            options={users.map((u) => ({ value: u.uid, label: `${u.loginAccount} (${u.displayName})` }))}
+          />
+        </Form.Item>
+        <Form.Item name="title" label={t('notification.ui.send.subject')} rules={required(t('notification.ui.send.subject'))}>
+          <Input maxLength={500} data-testid="notification-send-subject" />
+        </Form.Item>
+        <Form.Item name="body" label={t('notification.ui.send.text')}>
+          <Input.TextArea rows={4} maxLength={4000} data-testid="notification-send-text" />
+        </Form.Item>
+      </Form>
+    </FormDialog>
+  );
+}
+
 /**
- * The bell of the shell header (spec section 9, "notification display"): the unread count, and a
+ * The bell of the shell header ("notification display"): the unread count, and a
  * panel of the latest notifications grouped today / yesterday / earlier in the user's time zone;
  * a click marks one read and opens its link. It follows the server's stream, so a notification
- * raised anywhere appears without reloading.
+ * raised anywhere appears without reloading. An administrator sends a message to users from it.
  */
 export function NotificationBell() {
   const { t } = useTranslation();
@@ -134,6 +194,8 @@ export function NotificationBell() {
   const [latest, setLatest] = useState<Latest>({ unread: 0, items: [] });
   const [open, setOpen] = useState(false);
   const [listOpen, setListOpen] = useState(false);
+  const [sending, setSending] = useState(false);
+  const isAdmin = useSession((s) => Boolean(s.status?.user.isAdmin));
   const [version, setVersion] = useState(0);
   const panel = useRef<HTMLDivElement>(null);
   const bell = useRef<HTMLButtonElement>(null);
@@ -223,6 +285,19 @@ export function NotificationBell() {
       >
         {t('notification.ui.viewMore')}
       </Button>
+      {isAdmin && (
+        <Button
+          block
+          icon={<SendOutlined />}
+          data-testid="notification-send-open"
+          onClick={() => {
+            setOpen(false);
+            setSending(true);
+          }}
+        >
+          {t('notification.ui.send.open')}
+        </Button>
+      )}
     </div>
   );
 
@@ -244,6 +319,7 @@ export function NotificationBell() {
           }
         />
       </Popover>
+      <SendMessageDialog open={sending} onClose={() => setSending(false)} />
       <NotificationListDialog open={listOpen} onClose={() => setListOpen(false)} onOpenItem={openItem} version={version} />
     </>
   );

@@ -5,7 +5,7 @@ import { findPageRoute, type PageRoute } from '../routes';
 import { NotAvailableScreen } from '../../screens/NotAvailableScreen';
 import { loadPageView } from './engine-page';
 
-/** A screen's code that has not arrived within this time offers a retry (spec section 9). */
+/** A screen's code that has not arrived within this time offers a retry. */
 export const CHUNK_LOAD_TIMEOUT_MS = 120_000;
 
 type Loaded = { kind: 'component'; Component: ComponentType } | { kind: 'pending' } | { kind: 'missing' };
@@ -52,7 +52,7 @@ function ModuleNotFound({ route }: { route: string }) {
 /**
  * The content of one tab: the route's screen once its code has loaded, "not yet available" for a
  * route whose screen does not exist yet, the module-not-found error for a route the table does
- * not know (spec section 8), and a retry when the code does not load in time.
+ * not know, and a retry when the code does not load in time.
  */
 export function ScreenHost({ route }: { route: string }) {
   const page = findPageRoute(route);

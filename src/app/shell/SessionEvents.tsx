@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
+import type { ErrorBody } from '../../common/errors';
 import { onApiEvent } from '../api/client';
 import { clearSession, getToken, hasTokenCookie } from '../api/token';
 import { showMessage } from '../popups';
@@ -10,11 +11,17 @@ import { LoadingCounter } from './loading-counter';
 
 const COOKIE_CHECK_MS = 5_000;
 
+/** An error answer as the popup shows it: the message, then what each named field got wrong. */
+function errorText(body: ErrorBody): string {
+  const fields = (body.details ?? []).map((detail) => detail.message).filter((text): text is string => !!text && text !== body.message);
+  return [body.message, ...new Set(fields)].join('\n');
+}
+
 /**
  * What the whole application does about its calls and its session, wherever the user is:
  * counts calls for the loading indicator, shows error answers in the message popup (already in
  * the user's language: every call sends it), and on 401/403 or a vanished token cookie clears
- * the stored token, menu and active menu and goes to the root (spec section 8).
+ * the stored token, menu and active menu and goes to the root.
  */
 export function SessionEvents() {
   const navigate = useNavigate();
@@ -45,11 +52,11 @@ export function SessionEvents() {
           break;
         case 'error':
           // A 401 only means "sign in again": the sign-in page is the answer, not a popup.
-          if (event.error.status !== 401) void showMessage({ type: 'error', content: event.error.body.message });
+          if (event.error.status !== 401) void showMessage({ type: 'error', content: errorText(event.error.body) });
           break;
       }
     });
-    // Spec section 8: when the token cookie is gone (expired, or signed out in another tab), the
+    // When the token cookie is gone (expired, or signed out in another tab), the
     // stored items are cleared too.
     const checkCookie = () => {
       if (getToken() && !hasTokenCookie()) endSession();
@@ -66,7 +73,7 @@ export function SessionEvents() {
   return null;
 }
 
-/** The global loading indicator (spec section 2): a thin bar and a spinner at the top while calls run. */
+/** The global loading indicator: a thin bar and a spinner at the top while calls run. */
 export function GlobalLoading() {
   const { t } = useTranslation();
   const loading = useSession((s) => s.loading);

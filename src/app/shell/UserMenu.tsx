@@ -1,5 +1,5 @@
 import { useEffect, useState, type ComponentType } from 'react';
-import { Button, Dropdown, Form, Modal, Select, Typography, type MenuProps } from 'antd';
+import { Button, Dropdown, Form, Select, Typography, type MenuProps } from 'antd';
 import { DownOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
@@ -8,8 +8,9 @@ import { api } from '../api/client';
 import { clearSession } from '../api/token';
 import { chooseLanguage } from '../language';
 import { LOCALES } from '../locale';
-import { showConfirm, showMessage } from '../popups';
+import { showConfirm, showMessage, showSuccess } from '../popups';
 import { resetSession, useSession } from '../store/session-store';
+import { FormDialog, useBusy } from '../widgets/FormDialog';
 import { loadAuthDialog, type AuthDialogName, type DialogProps } from './auth-dialogs';
 import { DownloadCenterDialog } from './DownloadCenterDialog';
 
@@ -24,10 +25,64 @@ export async function signOut(navigate: (to: string) => unknown): Promise<void> 
   }
 }
 
+/** Ends every session of the signed-in user on the server, this one included, and returns to the root. */
+export async function signOutEverywhere(navigate: (to: string) => unknown): Promise<void> {
+  await api<{ ended: number }>('/user/logoutAll', { method: 'POST' });
+  clearSession();
+  resetSession();
+  await navigate('/');
+}
+
+/** The IANA time zones this browser knows, the user's own first when the list lacks it. */
+function timeZoneNames(current: string): string[] {
+  const known = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+  return known.includes(current) ? known : [current, ...known];
+}
+
+/** The user's own time zone: dates and times of every screen are shown in it. */
+function TimeZoneDialog({ open, onClose, onSaved }: DialogProps & { onSaved: () => void }) {
+  const { t } = useTranslation();
+  const current = useSession((s) => s.status?.user.timeZone) ?? 'UTC';
+  const [form] = Form.useForm<{ timeZone: string }>();
+  const [busy, run] = useBusy();
+  useEffect(() => {
+    if (open) form.setFieldsValue({ timeZone: current });
+  }, [open, current, form]);
+  const submit = ({ timeZone }: { timeZone: string }) =>
+    run(async () => {
+      try {
+        await api<{ timeZone: string }>('/user/timeZone', { method: 'PUT', body: { timeZone } });
+        void showSuccess({ type: 'success', content: t('ui.shell.timeZone.saved', { timeZone }) });
+        onClose();
+        onSaved();
+      } catch {
+        // The error popup already told the user why.
+      }
+    });
+  return (
+    <FormDialog
+      open={open}
+      title={t('ui.shell.timeZone.title')}
+      okText={t('ui.shell.timeZone.save')}
+      cancelText={t('ui.popup.cancel')}
+      busy={busy}
+      submit={() => form.submit()}
+      onClose={onClose}
+    >
+      <Typography.Paragraph type="secondary">{t('ui.shell.timeZone.hint')}</Typography.Paragraph>
+      <Form form={form} layout="vertical" name="timeZone" onFinish={(v) => void submit(v)}>
+        <Form.Item name="timeZone" label={t('ui.shell.timeZone.label')} rules={[{ required: true, message: t('ui.shell.timeZone.label') }]}>
+          <Select showSearch autoFocus data-testid="time-zone-select" options={timeZoneNames(current).map((name) => ({ value: name, label: name }))} />
+        </Form.Item>
+      </Form>
+    </FormDialog>
+  );
+}
+
 function SimulateDialog({ open, onClose, onDone }: DialogProps & { onDone: () => void }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<{ uid: number }>();
-  const [busy, setBusy] = useState(false);
+  const [busy, run] = useBusy();
   const [users, setUsers] = useState<{ uid: number; loginAccount: string; displayName: string }[]>([]);
   useEffect(() => {
     if (!open) return;
@@ -35,28 +90,25 @@ function SimulateDialog({ open, onClose, onDone }: DialogProps & { onDone: () =>
       .then(setUsers)
       .catch(() => setUsers([]));
   }, [open]);
-  async function submit({ uid }: { uid: number }) {
-    setBusy(true);
-    try {
-      await api('/user/simulate', { method: 'POST', body: { uid } });
-      onClose();
-      onDone();
-    } catch {
-      // The error popup already told the user why.
-    } finally {
-      setBusy(false);
-    }
-  }
+  const submit = ({ uid }: { uid: number }) =>
+    run(async () => {
+      try {
+        await api('/user/simulate', { method: 'POST', body: { uid } });
+        onClose();
+        onDone();
+      } catch {
+        // The error popup already told the user why.
+      }
+    });
   return (
-    <Modal
+    <FormDialog
       open={open}
       title={t('ui.shell.simulate.title')}
       okText={t('ui.shell.simulate.start')}
       cancelText={t('ui.popup.cancel')}
-      confirmLoading={busy}
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      destroyOnHidden
+      busy={busy}
+      submit={() => form.submit()}
+      onClose={onClose}
     >
       <Typography.Paragraph type="secondary">{t('ui.shell.simulate.hint')}</Typography.Paragraph>
       <Form form={form} layout="vertical" name="simulate" onFinish={(v) => void submit(v)}>
@@ -70,13 +122,14 @@ function SimulateDialog({ open, onClose, onDone }: DialogProps & { onDone: () =>
           />
         </Form.Item>
       </Form>
-    </Modal>
+    </FormDialog>
   );
 }
 
 /**
- * The user menu of the shell (issue 4, item 2): language, navigation layout (administrators),
- * the download center, account dialogs, simulate and release user (administrators), sign out.
+ * The user menu of the shell: language, navigation layout (administrators),
+ * the download center, account dialogs, time zone, simulate and release user (administrators),
+ * sign out here or of every session.
  */
 export function UserMenu({ onScopeChanged, onLayout, compact = false }: { onScopeChanged: () => void; onLayout: (layout: 'left' | 'top') => void; compact?: boolean }) {
   const { t } = useTranslation();
@@ -86,6 +139,7 @@ export function UserMenu({ onScopeChanged, onLayout, compact = false }: { onScop
   const [dialog, setDialog] = useState<{ name: AuthDialogName; Component: ComponentType<DialogProps> } | null>(null);
   const [simulating, setSimulating] = useState(false);
   const [downloads, setDownloads] = useState(false);
+  const [choosingTimeZone, setChoosingTimeZone] = useState(false);
   const isAdmin = Boolean(status?.user.isAdmin);
   const simulatedBy = status?.simulatedBy ?? null;
 
@@ -130,10 +184,12 @@ export function UserMenu({ onScopeChanged, onLayout, compact = false }: { onScop
     { key: 'ChangePasswordDialog', label: t('ui.shell.user.changePassword') },
     { key: 'TwoStepSettingsDialog', label: t('ui.shell.user.twoStep') },
     { key: 'TrustedBrowsersDialog', label: t('ui.shell.user.trustedBrowsers') },
+    { key: 'timeZone', label: t('ui.shell.user.timeZone') },
     ...(isAdmin && !simulatedBy ? [{ key: 'simulate', label: t('ui.shell.user.simulate') }] : []),
     ...(simulatedBy ? [{ key: 'release', label: t('ui.shell.user.release') }] : []),
     { type: 'divider' },
     { key: 'signOut', label: t('ui.shell.user.signOut'), danger: true },
+    { key: 'signOutEverywhere', label: t('ui.shell.user.signOutEverywhere'), danger: true },
   ];
 
   const onClick: MenuProps['onClick'] = ({ key }) => {
@@ -152,6 +208,9 @@ export function UserMenu({ onScopeChanged, onLayout, compact = false }: { onScop
       case 'downloads':
         setDownloads(true);
         return;
+      case 'timeZone':
+        setChoosingTimeZone(true);
+        return;
       case 'simulate':
         setSimulating(true);
         return;
@@ -165,6 +224,15 @@ export function UserMenu({ onScopeChanged, onLayout, compact = false }: { onScop
           okType: 'danger',
           iconType: 'warning',
           onOk: () => signOut(navigate),
+        });
+        return;
+      case 'signOutEverywhere':
+        void showConfirm({
+          content: t('ui.shell.user.signOutEverywhereConfirm'),
+          okText: t('ui.shell.user.signOutEverywhere'),
+          okType: 'danger',
+          iconType: 'warning',
+          onOk: () => signOutEverywhere(navigate).catch(() => undefined),
         });
         return;
     }
@@ -182,6 +250,7 @@ export function UserMenu({ onScopeChanged, onLayout, compact = false }: { onScop
       </Dropdown>
       {dialog && <dialog.Component key={dialog.name} open onClose={() => setDialog(null)} />}
       <DownloadCenterDialog open={downloads} onClose={() => setDownloads(false)} />
+      <TimeZoneDialog open={choosingTimeZone} onClose={() => setChoosingTimeZone(false)} onSaved={onScopeChanged} />
       <SimulateDialog open={simulating} onClose={() => setSimulating(false)} onDone={onScopeChanged} />
     </>
   );

@@ -9,6 +9,6 @@ export type AuthDialogName = 'ChangePasswordDialog' | 'TwoStepSettingsDialog' | 
 
 /** The account dialogs of the sign-in screens, loaded when the user first opens one. */
 export async function loadAuthDialog(name: AuthDialogName): Promise<ComponentType<DialogProps>> {
-  const dialogs = await import('../../screens/auth/index');
+  const dialogs = await import('../../screens/identity/index');
   return dialogs[name];
 }

@@ -8,7 +8,7 @@ export interface PageViewProps {
 /**
  * The engine's renderer with the application's services, loaded only when a definition route
  * opens: the engine (ag-grid, rjsf) is its own lazy chunk, so the sign-in page loads none of it
- * (issue 4; tests/e2e/login.test.ts).
+ * (tests/e2e/login.test.ts).
  */
 export async function loadPageView(): Promise<ComponentType<PageViewProps>> {
   const { EnginePage } = await import('../engine-services');

@@ -1,5 +1,5 @@
 /**
- * Counts running calls and says when the global loading indicator shows (issue 4): only after
+ * Counts running calls and says when the global loading indicator shows: only after
  * `delayMs` of continuous activity, so that fast calls never make it flicker, and it hides as soon
  * as the last of several parallel calls ends.
  */

@@ -1,13 +1,7 @@
-/** A notification as the bell and the notification list show it (GET /api/notification/latest, /list). */
-export interface NotificationItem {
-  id: number;
-  category: string;
-  title: string;
-  body: string | null;
-  link: string | null;
-  read: boolean;
-  createdAt: string;
-}
+import type { NotificationView } from '../../common/api-types';
+
+/** A notification as the bell and the notification list show it: the server's answer as it comes. */
+export type NotificationItem = NotificationView;
 
 export type DayGroup = 'today' | 'yesterday' | 'earlier';
 
@@ -29,7 +23,7 @@ function previousDay(day: string): string {
 
 /**
  * Splits notifications into today, yesterday and earlier as the calendar reads in the user's time
- * zone (spec section 9, "notification display"), keeping their order; empty groups are left out.
+ * zone, keeping their order; empty groups are left out.
  */
 export function groupByDay<T extends { createdAt: string }>(items: readonly T[], timeZone: string, now: Date = new Date()): Array<{ group: DayGroup; items: T[] }> {
   const today = dayIn(now, timeZone);

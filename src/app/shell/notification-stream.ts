@@ -7,7 +7,7 @@ const RETRY_MS = 3_000;
  * Listens to GET /api/notification/stream (server-sent events) and calls `onChange` whenever the
  * user's notifications change, and once each time the stream (re)opens, since anything may have
  * happened while it was closed. The stream is read with `fetch`, so that the token travels in the
- * Authorization header as on every call (a cookie alone never authorizes, DESIGN.md section 7);
+ * Authorization header as on every call (a cookie alone never authorizes);
  * it reconnects after a lost connection and stops for good when the session is refused.
  * Answers the function that stops it.
  */

@@ -3,7 +3,7 @@ import { api } from '../api/client';
 import { applyLanguage } from '../language';
 import { updateSession } from '../store/session-store';
 
-/** Loads who is signed in and in which scope into the session store (spec section 3). */
+/** Loads who is signed in and in which scope into the session store. */
 export async function loadStatus(): Promise<UserStatus> {
   const status = await api<UserStatus>('/user/status');
   updateSession({
@@ -14,7 +14,7 @@ export async function loadStatus(): Promise<UserStatus> {
     projectCode: status.project?.code ?? null,
     warehouseCode: status.warehouse?.code ?? null,
   });
-  // The user's saved default language wins after a reload (issue 4, item 8).
+  // The user's saved default language wins after a reload.
   applyLanguage(status.user.language);
   return status;
 }

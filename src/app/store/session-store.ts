@@ -10,12 +10,12 @@ export interface ShellTab {
 }
 
 /**
- * The session state of spec section 3, in one store. What must survive a reload of the browser
+ * The session state of the shell, in one store. What must survive a reload of the browser
  * tab (tabs, the active tab, the menu, the language code) is kept in sessionStorage; the rest is
  * rebuilt from `GET /api/user/status` after a reload.
  */
 export interface SessionState {
-  /** Numeric language code of spec section 1 (0 zh, 1 zh_tw, 2 en, 3 kor, 4 th, 5 jp); default 2. */
+  /** Numeric language code (0 zh, 1 zh_tw, 2 en, 3 kor, 4 th, 5 jp); default 2. */
   languageCode: number;
   /** The signed-in user's uid, and while simulating, the simulated user's. */
   currentUid: number | null;
@@ -27,7 +27,7 @@ export interface SessionState {
   systemParams: Record<string, string>;
   /** True while any API call runs (counted across parallel calls). */
   loading: boolean;
-  /** Inactive tabs stay mounted (spec section 3, keep-alive flag). */
+  /** Inactive tabs stay mounted (keep-alive flag). */
   keepAlive: boolean;
   tabs: ShellTab[];
   activeTab: string | null;
@@ -35,7 +35,7 @@ export interface SessionState {
   tabTitle: string;
   menu: MenuItem[];
   status: UserStatus | null;
-  /** Generic-master uid, validation flag, grouped-receive flag and part status of spec section 3. */
+  /** Generic-master uid, validation flag, grouped-receive flag and part status of the session. */
   genericMasterUid: number | null;
   validationFlag: number;
   groupedReceive: boolean;
@@ -157,7 +157,7 @@ export function useSession<T>(select: (s: SessionState) => T): T {
   );
 }
 
-/** Opens the tab of `route` or activates it when it is already open (spec: tabs, issue 4). */
+/** Opens the tab of `route` or activates it when it is already open (the shell keeps one tab per route). */
 export function openTab(tab: ShellTab): void {
   updateSession((s) => ({
     tabs: s.tabs.some((t) => t.route === tab.route) ? s.tabs : [...s.tabs, tab],

@@ -13,7 +13,7 @@ type Preview = { valid: true; nextRuns: string[] } | { valid: false; reason: str
 const DEBOUNCE_MS = 250;
 
 /**
- * The cron expression editor (spec section 2, "a cron-style expression editor"): the Quartz-style
+ * The cron expression editor ("a cron-style expression editor"): the Quartz-style
  * expression of a job or timer, with the next five run times shown while typing, as the server
  * computes them (the same croner rules the scheduler runs by), or why the expression is not valid.
  * Used by the engine's forms for every field whose format is `cron`.

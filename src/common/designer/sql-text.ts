@@ -1,5 +1,5 @@
 /**
- * Lexical reading of configurator SQL (DESIGN.md section 6 "Configurator SQL"), shared by the
+ * Lexical reading of configurator SQL, shared by the
  * designer (parameters listed beside the editor) and the server (the parse guard on save). It
  * understands just enough PostgreSQL to skip string literals, quoted identifiers, dollar quotes and
  * comments, so that `:name` inside a literal or a `::type` cast is never taken for a parameter.

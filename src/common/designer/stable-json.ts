@@ -1,5 +1,5 @@
 /**
- * Canonical JSON of a page definition for export files, hashing and comparison (issue 6, item 3):
+ * Canonical JSON of a page definition for export files, hashing and comparison:
  * object keys sorted at every depth, two-space indent, a trailing newline. Two equal definitions
  * always give the same text, so exported files diff line by line and re-export identically.
  */

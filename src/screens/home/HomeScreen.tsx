@@ -3,15 +3,42 @@ import { Button, Card, Col, Empty, List, Row, Space, Statistic, Tag, Typography 
 import { ReloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
+import type { MenuItem } from '../../common/api-types';
 import { LANGUAGES } from '../../common/languages';
-import { findDeclaredRoute } from '../../common/page-routes';
-import { api, formatDateTime, useSession } from '../../app/public';
+import { api, findPageRoute, formatDateTime, openRoute, useSession } from '../../app/public';
 
 interface WorkSummary {
-  kind: 'asn' | 'order' | 'task' | 'count' | 'putaway';
+  /** An area's kind of work (its manifest's `homeItems`). */
+  kind: string;
   available: boolean;
   total: number;
   byStatus: { status: string; count: number }[];
+  /** The text key prefix of its statuses. */
+  statusTexts: string;
+  /** The page route that lists this work: the count opens it, a status chip opens it filtered. */
+  listRoute?: string;
+}
+
+/** The open inventory documents of the session's warehouse (`/inventory/msg`), by type and status. */
+interface InventoryWork {
+  documents: { docType: string; status: string; count: number }[];
+}
+
+/** The page that lists each type of inventory document. */
+const DOCUMENT_ROUTES: Record<string, string> = { adjust: 'invAdjust', move: 'lnvnMove', transfer: 'invTransfer', hold: 'invHold' };
+
+/** Open inventory documents as home work items, one per document type, in the order of the menu. */
+function inventoryWorkItems(answer: InventoryWork): WorkSummary[] {
+  return Object.entries(DOCUMENT_ROUTES).flatMap(([docType, route]) => {
+    const byStatus = answer.documents.filter((d) => d.docType === docType).map((d) => ({ status: d.status, count: d.count }));
+    const total = byStatus.reduce((sum, s) => sum + s.count, 0);
+    return total > 0 ? [{ kind: route, available: true, total, byStatus, statusTexts: 'inv.status', listRoute: route }] : [];
+  });
+}
+
+/** Whether the menu (built from the user's rights) offers the page of this route. */
+function menuOffers(items: MenuItem[], route: string): boolean {
+  return items.some((item) => item.route?.split('/').pop() === route || menuOffers(item.children ?? [], route));
 }
 
 interface Shortcut {
@@ -21,45 +48,42 @@ interface Shortcut {
 }
 
 /**
- * The start page of a signed-in user (issue 4, item 10): who and where they are, the open work of
- * their warehouse by kind and status, and shortcuts to the pages they open most.
+ * The start page of a signed-in user: who and where they are, the open work of
+ * their warehouse by kind and status (the open inventory documents too, for a user who may see the
+ * inventory), and shortcuts to the pages they open most.
  */
 export default function HomeScreen() {
   const { t } = useTranslation();
   const status = useSession((s) => s.status);
   const language = LANGUAGES[useSession((s) => s.languageCode)] ?? 'en';
   const [work, setWork] = useState<WorkSummary[] | null>(null);
+  const [inventoryWork, setInventoryWork] = useState<WorkSummary[]>([]);
+  // The open inventory documents are asked for only by a user who may see the stock of a warehouse
+  // (the balance page is in his menu): a refused call would end the session.
+  const menu = useSession((s) => s.menu);
+  const mayViewStock = Boolean(status?.warehouse) && menuOffers(menu, 'balance');
   const [shortcuts, setShortcuts] = useState<Shortcut[] | null>(null);
 
   const load = useCallback(() => {
     api<{ work: WorkSummary[] }>('/home/summary')
       .then((answer) => setWork(answer.work))
       .catch(() => setWork([]));
+    if (mayViewStock) {
+      api<InventoryWork>('/inventory/msg', { quiet: true })
+        .then((answer) => setInventoryWork(inventoryWorkItems(answer)))
+        .catch(() => setInventoryWork([]));
+    } else setInventoryWork([]);
     api<{ items: Shortcut[] }>('/home/shortcuts')
-      .then((answer) => setShortcuts(answer.items.filter((item) => findDeclaredRoute(item.route))))
+      .then((answer) => setShortcuts(answer.items.filter((item) => findPageRoute(item.route))))
       .catch(() => setShortcuts([]));
-  }, []);
+  }, [mayViewStock]);
 
   useEffect(load, [load]);
 
   const timeZone = status?.user.timeZone ?? 'UTC';
-  const openWork = (work ?? []).filter((w) => w.total > 0);
-  const statusLabel = (kind: string, value: string): string => {
-    switch (kind) {
-      case 'asn':
-        return t(`inb.status.${value}`, { defaultValue: value });
-      case 'putaway':
-        return t('inb.receiptStatus.open');
-      case 'order':
-        return t(`outbound.status.${value}`, { defaultValue: value });
-      case 'wave':
-        return t(`outbound.wave.status.${value}`, { defaultValue: value });
-      case 'pick':
-        return t(`outbound.pick.status.${value}`, { defaultValue: value });
-      default:
-        return value;
-    }
-  };
+  const openWork = [...(work ?? []), ...inventoryWork].filter((w) => w.total > 0);
+  // Each area names the text keys of its statuses and the list of its work (its manifest's homeItems).
+  const statusLabel = (w: WorkSummary, value: string): string => t(`${w.statusTexts}.${value}`, { defaultValue: value });
 
   return (
     <div data-testid="home-screen">
@@ -89,13 +113,30 @@ export default function HomeScreen() {
               <Row gutter={[16, 16]}>
                 {openWork.map((w) => (
                   <Col key={w.kind} xs={24} md={8}>
-                    <Statistic title={t(`ui.home.source.${w.kind}`)} value={w.total} />
+                    <Statistic
+                      title={
+                        w.listRoute ? (
+                          <a href={`#/page/${w.listRoute}`} data-testid={`home-work-${w.kind}`}>
+                            {t(`ui.home.source.${w.kind}`)}
+                          </a>
+                        ) : (
+                          t(`ui.home.source.${w.kind}`)
+                        )
+                      }
+                      value={w.total}
+                    />
                     <Space wrap size={[4, 4]} style={{ marginTop: 8 }}>
-                      {w.byStatus.map((s) => (
-                        <Tag key={s.status}>
-                          {statusLabel(w.kind, s.status)}: {s.count}
-                        </Tag>
-                      ))}
+                      {w.byStatus.map((s) => {
+                        const text = `${statusLabel(w, s.status)}: ${s.count}`;
+                        const listRoute = w.listRoute;
+                        return listRoute ? (
+                          <Tag.CheckableTag key={s.status} checked={false} data-testid={`home-chip-${w.kind}-${s.status}`} onChange={() => openRoute(listRoute, { status: s.status })}>
+                            {text}
+                          </Tag.CheckableTag>
+                        ) : (
+                          <Tag key={s.status}>{text}</Tag>
+                        );
+                      })}
                     </Space>
                   </Col>
                 ))}
@@ -110,7 +151,7 @@ export default function HomeScreen() {
                 size="small"
                 dataSource={shortcuts}
                 renderItem={(item) => {
-                  const page = findDeclaredRoute(item.route)!;
+                  const page = findPageRoute(item.route)!;
                   return (
                     <List.Item>
                       <List.Item.Meta

@@ -1,36 +1,42 @@
 import { useState } from 'react';
+import Decimal from 'decimal.js';
 import { Alert, Button, Input, Space, Table } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { api, showSuccess } from '../../app/public';
+import type { ReceivableLine, ReceiveLineRequest, ReceiveResult } from '../../common/inbound-api';
+import { ReceiptLinks } from './ReceiptLinks';
+import { showSuccess } from '../../app/public';
+import { qtyColumn } from './columns';
 import { beep, messageOf } from './handheld';
+import * as calls from './inbound-calls';
 
-/** A line of batch receive (spec section 3): an ASN line still open, as /rec/batch/editor answers it. */
-export interface ReceivableLine {
-  id: number;
-  asn_id: number;
-  asn_no: string;
-  asn_status: string;
-  line_no: number;
-  sku_code: string;
-  sku_description: string;
-  expected_qty: string;
-  received_qty: string;
-  uom: string | null;
-  lot_no: string | null;
-  manufacture_date: string | null;
-  expiry_date: string | null;
-  shelf_date: string | null;
-  udf1: string | null;
-  udf2: string | null;
-  udf3: string | null;
-}
-
-const ENTRY_FIELDS = ['qty', 'locationCode', 'damageQty', 'holdQty', 'lotNo', 'manufactureDate', 'expiryDate', 'shelfDate', 'udf1', 'udf2', 'udf3', 'palletId', 'cartonId', 'traceId'] as const;
+const ENTRY_FIELDS = ['packageQty', 'qty', 'lpn', 'locationCode', 'damageQty', 'holdQty', 'lotNo', 'manufactureDate', 'expiryDate', 'shelfDate', 'udf1', 'udf2', 'udf3', 'palletId', 'cartonId', 'traceId'] as const;
 type EntryField = (typeof ENTRY_FIELDS)[number];
 type Entry = Partial<Record<EntryField, string>>;
 
+/** How many base units (EA) one unit of the line's UOM is: a package (case) when the line is not in the base unit. */
+function eachPerUnit(line: ReceivableLine): number {
+  return line.uom && line.uom !== line.base_uom && line.case_qty ? Number(line.case_qty) : 1;
+}
+
+/** The received qty that a number of packages makes, in the line's UOM; null when unknown. */
+function qtyOfPackages(line: ReceivableLine, packages: string): string | null {
+  const n = Number(packages);
+  if (packages.trim() === '' || !Number.isFinite(n)) return null;
+  if (eachPerUnit(line) !== 1) return String(n);
+  return line.case_qty ? String(new Decimal(n).times(line.case_qty)) : null;
+}
+
+/** The received qty in EA, as text; empty while no qty is entered. */
+function qtyInEach(line: ReceivableLine, qty: string | undefined): string {
+  const n = Number(qty);
+  if (!qty || qty.trim() === '' || !Number.isFinite(n)) return '';
+  return String(new Decimal(n).times(eachPerUnit(line)));
+}
+
 const LABELS: Record<EntryField, string> = {
+  packageQty: 'inb.field.packageQty',
   qty: 'inb.field.receivedQty',
+  lpn: 'inb.field.toid',
   locationCode: 'inb.field.location',
   damageQty: 'inb.field.damageQty',
   holdQty: 'inb.field.holdQty',
@@ -47,7 +53,7 @@ const LABELS: Record<EntryField, string> = {
 };
 
 /**
- * Batch receive (spec sections 3 and 5): find open ASN lines by a query text of more than 4
+ * Batch receive: find open ASN lines by a query text of more than 4
  * characters, fill received qty and location (required; qty above 0 and not above what is still
  * expected) with lot attributes, damage and hold, and receive all filled lines at once.
  */
@@ -57,6 +63,7 @@ export default function BatchReceive() {
   const [lines, setLines] = useState<ReceivableLine[]>([]);
   const [entries, setEntries] = useState<Record<number, Entry>>({});
   const [problem, setProblem] = useState<string | null>(null);
+  const [made, setMade] = useState<ReceiveResult[]>([]);
 
   const search = async () => {
     if (text.trim().length <= 4) {
@@ -65,7 +72,7 @@ export default function BatchReceive() {
       return;
     }
     try {
-      const answer = await api<{ lines: ReceivableLine[] }>('/rec/batch/editor', { body: { text: text.trim() }, quiet: true });
+      const answer = await calls.receivableLines(text.trim());
       setLines(answer.lines);
       setEntries({});
       setProblem(answer.lines.length === 0 ? t('inb.ui.nothingToReceive') : null);
@@ -75,7 +82,16 @@ export default function BatchReceive() {
     }
   };
 
-  const change = (id: number, field: EntryField, value: string) => setEntries((old) => ({ ...old, [id]: { ...old[id], [field]: value } }));
+  const change = (line: ReceivableLine, field: EntryField, value: string) =>
+    setEntries((old) => {
+      const entry = { ...old[line.id], [field]: value };
+      // Packages entered: the received qty follows from the package size.
+      if (field === 'packageQty') {
+        const qty = qtyOfPackages(line, value);
+        if (qty !== null) entry.qty = qty;
+      }
+      return { ...old, [line.id]: entry };
+    });
 
   const receive = async () => {
     const filled = lines.filter((line) => (entries[line.id]?.qty ?? '').trim() !== '');
@@ -92,16 +108,17 @@ export default function BatchReceive() {
       if (!(entry.locationCode ?? '').trim()) return fail(t('errors.LOCATION_REQUIRED'));
     }
     try {
-      const body = {
-        lines: filled.map((line) => {
-          const entry = entries[line.id];
-          const out: Record<string, unknown> = { asnLineId: line.id };
-          for (const field of ENTRY_FIELDS) if ((entry[field] ?? '').trim() !== '') out[field] = entry[field]!.trim();
-          return out;
-        }),
-      };
-      const answer = await api<{ receipts: { receiptNo: string }[] }>('/inbound/batch/receive', { body, quiet: true });
-      void showSuccess({ type: 'success', content: t('inb.ui.batchReceived', { receipts: answer.receipts.map((r) => r.receiptNo).join(', ') }) });
+      const lines = filled.map((line): ReceiveLineRequest => {
+        const entry = entries[line.id];
+        const given: Entry = Object.fromEntries(
+          ENTRY_FIELDS.filter((field) => field !== 'packageQty' && (entry[field] ?? '').trim() !== '').map((field) => [field, entry[field]!.trim()]),
+        );
+        // Quantity and location are filled: checked above.
+        return { asnLineId: line.id, ...given, qty: given.qty!, locationCode: given.locationCode! };
+      });
+      const answer = await calls.receiveLines(lines);
+      void showSuccess({ type: 'success', content: t('inb.ui.batchReceived', { receipts: calls.receiptNos(answer) }) });
+      setMade(answer.receipts);
       setProblem(null);
       await search();
     } catch (error) {
@@ -133,6 +150,9 @@ export default function BatchReceive() {
         </Button>
       </Space>
       {problem && <Alert data-testid="batch-problem" type="error" message={problem} showIcon style={{ marginBottom: 12 }} />}
+      <div style={{ marginBottom: 12 }}>
+        <ReceiptLinks receipts={made} />
+      </div>
       <Table<ReceivableLine>
         rowKey="id"
         size="small"
@@ -142,11 +162,22 @@ export default function BatchReceive() {
         columns={[
           { title: t('inb.field.asnNo'), dataIndex: 'asn_no' },
           { title: t('inb.field.lineNo'), dataIndex: 'line_no' },
+          {
+            title: t('inb.field.status'),
+            key: 'status',
+            render: (_: unknown, line: ReceivableLine) => <span data-testid={`batch-status-${line.line_no}-${line.asn_no}`}>{t(`inb.status.${line.asn_status}`)}</span>,
+          },
+          { title: t('inb.field.recDate'), key: 'recDate', render: (_: unknown, line: ReceivableLine) => line.received_at ?? '' },
           { title: t('inb.field.sku'), dataIndex: 'sku_code' },
           { title: t('inb.field.description'), dataIndex: 'sku_description' },
-          { title: t('inb.field.expectedQty'), render: (_, line) => Number(line.expected_qty) },
-          { title: t('inb.field.receivedQty'), render: (_, line) => Number(line.received_qty) },
+          qtyColumn<ReceivableLine>(t('inb.field.expectedQty'), (line) => line.expected_qty),
+          qtyColumn<ReceivableLine>(t('inb.field.receivedQty'), (line) => line.received_qty),
           { title: t('inb.field.uom'), dataIndex: 'uom' },
+          {
+            title: t('inb.field.qtyEa'),
+            key: 'qtyEa',
+            render: (_: unknown, line: ReceivableLine) => <span data-testid={`batch-qtyEa-${line.line_no}-${line.asn_no}`}>{qtyInEach(line, entries[line.id]?.qty)}</span>,
+          },
           ...ENTRY_FIELDS.map((field) => ({
             title: t(LABELS[field]),
             key: field,
@@ -156,7 +187,7 @@ export default function BatchReceive() {
                 style={{ width: field === 'qty' || field.endsWith('Qty') ? 80 : 120 }}
                 placeholder={field.endsWith('Date') ? 'YYYY-MM-DD' : undefined}
                 value={entries[line.id]?.[field] ?? ''}
-                onChange={(event) => change(line.id, field, event.target.value)}
+                onChange={(event) => change(line, field, event.target.value)}
               />
             ),
           })),

@@ -2,9 +2,9 @@ import { useState } from 'react';
 import { Button, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { looksLikeGs1, parseGs1, type Gs1Data } from '../../common/gs1';
-import { api } from '../../app/public';
-import { BIG, beep, FeedbackLine, HandheldFrame, messageOf, ScanField, type Feedback } from './handheld';
-import type { ReceivableLine } from './BatchReceive';
+import type { ReceivableLine } from '../../common/inbound-api';
+import { BIG, beep, FeedbackLine, HandheldFrame, ScanField, useFeedback } from './handheld';
+import * as calls from './inbound-calls';
 
 type Step = { kind: 'find' } | { kind: 'choose'; lines: ReceivableLine[] } | { kind: 'location'; line: ReceivableLine } | { kind: 'qty'; line: ReceivableLine; locationCode: string };
 
@@ -17,12 +17,7 @@ export default function HandheldReceive() {
   const { t } = useTranslation();
   const [step, setStep] = useState<Step>({ kind: 'find' });
   const [label, setLabel] = useState<Gs1Data>({});
-  const [feedback, setFeedback] = useState<Feedback | null>(null);
-
-  const fail = (text: string, tone: 'warning' | 'error' = 'error') => {
-    setFeedback({ tone, text });
-    beep(tone);
-  };
+  const { feedback, setFeedback, tell, fail } = useFeedback();
 
   const find = async (scanned: string) => {
     let text = scanned.trim();
@@ -35,49 +30,32 @@ export default function HandheldReceive() {
     }
     setLabel(data);
     try {
-      const answer = await api<{ lines: ReceivableLine[] }>('/rec/batch/editor', { body: { text }, quiet: true });
+      const answer = await calls.receivableLines(text);
       if (answer.lines.length === 0) return fail(t('inb.ui.nothingToReceive'), 'warning');
       setFeedback(null);
       beep('success');
       setStep(answer.lines.length === 1 ? { kind: 'location', line: answer.lines[0] } : { kind: 'choose', lines: answer.lines });
     } catch (error) {
-      fail(messageOf(error));
+      fail(error);
     }
   };
 
   const receive = async (line: ReceivableLine, locationCode: string, qtyText: string) => {
     try {
-      const answer = await api<{ receipts: { receiptNo: string; status: string }[] }>('/inbound/batch/receive', {
-        quiet: true,
-        body: {
-          lines: [
-            {
-              asnLineId: line.id,
-              qty: qtyText.trim(),
-              locationCode,
-              lotNo: label.batch ?? null,
-              expiryDate: label.expiry ?? null,
-              lpn: label.sscc ?? null,
-              traceId: label.serial ?? null,
-            },
-          ],
-        },
-      });
+      const answer = await calls.receiveLines([
+        { asnLineId: line.id, qty: qtyText.trim(), locationCode, lotNo: label.batch ?? null, expiryDate: label.expiry ?? null, lpn: label.sscc ?? null, traceId: label.serial ?? null },
+      ]);
       const receipt = answer.receipts[0];
-      setFeedback({ tone: 'success', text: t('inb.ui.received', { qty: qtyText.trim(), sku: line.sku_code, receipt: receipt.receiptNo, status: t(`inb.status.${receipt.status}`) }) });
-      beep('success');
+      tell('success', t('inb.ui.received', { qty: qtyText.trim(), sku: line.sku_code, receipt: receipt.receiptNo, status: t(`inb.status.${receipt.status}`) }));
       setLabel({});
       setStep({ kind: 'find' });
     } catch (error) {
-      fail(messageOf(error));
+      fail(error);
     }
   };
 
   return (
-    <HandheldFrame testId="handheld-receive">
-      <Typography.Title level={4} style={{ margin: 0 }}>
-        {t('inb.ui.handheldReceive')}
-      </Typography.Title>
+    <HandheldFrame testId="handheld-receive" title={t('inb.ui.handheldReceive')}>
       {step.kind === 'find' && <ScanField testId="scan-field" label={t('inb.ui.scanAsnOrSku')} onScan={(text) => void find(text)} />}
       {step.kind === 'choose' && (
         <Space direction="vertical" style={{ width: '100%' }}>

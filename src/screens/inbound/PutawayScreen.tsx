@@ -2,22 +2,9 @@ import { useCallback, useEffect, useState } from 'react';
 import { Button, Input, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { looksLikeGs1, parseGs1 } from '../../common/gs1';
-import { api } from '../../app/public';
-import { BIG, beep, FeedbackLine, HandheldFrame, messageOf, ScanField, type Feedback } from './handheld';
-
-interface Task {
-  id: number;
-  asn_no: string;
-  sku_code: string;
-  sku_description: string;
-  lot_no: string;
-  from_location: string;
-  suggested_location: string | null;
-  suggestion_rule: string | null;
-  lpn: string;
-  qty: string;
-  held_qty: string;
-}
+import type { PutawayTask as Task } from '../../common/inbound-api';
+import { BIG, beep, FeedbackLine, HandheldFrame, messageOf, ScanField, useFeedback } from './handheld';
+import * as calls from './inbound-calls';
 
 type Step =
   | { kind: 'pick' }
@@ -44,27 +31,29 @@ export default function PutawayScreen() {
   const { t } = useTranslation();
   const [tasks, setTasks] = useState<Task[]>([]);
   const [step, setStep] = useState<Step>({ kind: 'pick' });
-  const [feedback, setFeedback] = useState<Feedback | null>(null);
+  const { feedback, setFeedback, tell, fail } = useFeedback();
   /** Part of the task to put away; empty for all of it. */
   const [qty, setQty] = useState('');
 
+  /** Fetches the open tasks and shows them; answers them too. */
+  const showTasks = useCallback(async () => {
+    const fresh = await calls.putawayTasks();
+    setTasks(fresh);
+    return fresh;
+  }, []);
+
+  /** `showTasks`, a failure shown on the feedback line. */
   const load = useCallback(async () => {
     try {
-      const answer = await api<{ tasks: Task[] }>('/putaway/tasks', { quiet: true });
-      setTasks(answer.tasks);
+      await showTasks();
     } catch (error) {
       setFeedback({ tone: 'error', text: messageOf(error) });
     }
-  }, []);
+  }, [showTasks, setFeedback]);
 
   useEffect(() => {
     void load();
   }, [load]);
-
-  const fail = (error: unknown) => {
-    setFeedback({ tone: 'error', text: messageOf(error) });
-    beep('error');
-  };
 
   const choose = (task: Task) => {
     setFeedback(null);
@@ -75,11 +64,9 @@ export default function PutawayScreen() {
   const scanLpn = async (scanned: string) => {
     const code = lpnOf(scanned);
     try {
-      const found = await api<{ taskId: number }>('/putaway/find', { body: { code }, quiet: true });
-      const fresh = await api<{ tasks: Task[] }>('/putaway/tasks', { quiet: true });
-      setTasks(fresh.tasks);
-      const task = fresh.tasks.find((candidate) => candidate.id === found.taskId);
-      if (!task) return fail(new Error(t('errors.NO_RECORD')));
+      const found = await calls.findPutawayTask(code);
+      const task = (await showTasks()).find((candidate) => candidate.id === found.taskId);
+      if (!task) return fail(t('errors.NO_RECORD'));
       beep('success');
       setFeedback(null);
       setQty('');
@@ -92,14 +79,10 @@ export default function PutawayScreen() {
   const confirm = async (task: Task, lpn: string, locationCode: string, reason: string | null) => {
     try {
       const part = qty.trim();
-      const answer = await api<{ status: string; locationCode: string; qty: string; left: string }>('/putaway/confirm', {
-        body: { taskId: task.id, locationCode, lpn: lpn || null, reason, ...(part === '' ? {} : { qty: part }) },
-        quiet: true,
-      });
+      const answer = await calls.confirmPutaway({ taskId: task.id, locationCode, lpn: lpn || null, reason, ...(part === '' ? {} : { qty: part }) });
       const done = { sku: task.sku_code, qty: Number(answer.qty), location: answer.locationCode, status: t(`inb.status.${answer.status}`), left: Number(answer.left) };
-      setFeedback({ tone: 'success', text: Number(answer.left) > 0 ? t('inb.ui.putAwayPart', done) : t('inb.ui.putAway', done) });
+      tell('success', Number(answer.left) > 0 ? t('inb.ui.putAwayPart', done) : t('inb.ui.putAway', done));
       setQty('');
-      beep('success');
       setStep({ kind: 'pick' });
       await load();
     } catch (error) {
@@ -110,8 +93,7 @@ export default function PutawayScreen() {
   const scanLocation = (task: Task, lpn: string, scanned: string) => {
     const code = scanned.trim();
     if (task.suggested_location && code !== task.suggested_location) {
-      setFeedback({ tone: 'warning', text: t('inb.ui.notSuggested', { location: task.suggested_location }) });
-      beep('warning');
+      tell('warning', t('inb.ui.notSuggested', { location: task.suggested_location }));
       setStep({ kind: 'reason', task, lpn, locationCode: code });
       return;
     }
@@ -121,10 +103,7 @@ export default function PutawayScreen() {
   const current = step.kind === 'pick' ? null : step.task;
 
   return (
-    <HandheldFrame testId="putaway-screen">
-      <Typography.Title level={4} style={{ margin: 0 }}>
-        {t('inb.ui.putawayTitle')}
-      </Typography.Title>
+    <HandheldFrame testId="putaway-screen" title={t('inb.ui.putawayTitle')}>
       {current && (
         <div data-testid="putaway-task" style={{ fontSize: 16 }}>
           <div>

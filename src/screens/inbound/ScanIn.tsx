@@ -1,65 +1,49 @@
 import { useState } from 'react';
 import { Button, Input, Popconfirm, Space, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { api, showSuccess } from '../../app/public';
-import { beep, FeedbackLine, messageOf, ScanField, type Feedback } from './handheld';
-
-interface Carton {
-  id: number;
-  asn_no: string;
-  container_id: string;
-  carton_id: string;
-  sku_code: string;
-  qty: string;
-  status: string;
-}
-
-interface SkuTotal {
-  skuCode: string;
-  description: string;
-  cartons: number;
-  qty: string;
-  scannedQty: string;
-  receivedQty: string;
-}
+import type { ContainerCarton, ContainerSku, ReceiveResult } from '../../common/inbound-api';
+import { ReceiptLinks } from './ReceiptLinks';
+import { showSuccess } from '../../app/public';
+import { FeedbackLine, ScanField, useFeedback } from './handheld';
+import { qtyColumn } from './columns';
+import * as calls from './inbound-calls';
 
 /**
- * Scan-in (spec sections 5 and 7, /scanin/*, /scan/*): scan a container or carton id (it must exist
- * and not be received yet), see the cartons and SKUs of the container, convert the scanned cartons
- * to a receipt at a location, cancel a scan, or delete a container id.
+ * Scan-in (/scanin/*, /scan/*): scan a container or carton id (it must exist and not be received
+ * yet), see the cartons and SKUs of the container, convert the scanned cartons to a receipt at a
+ * location, cancel a scan, or delete a container id.
  */
 export default function ScanIn() {
   const { t } = useTranslation();
   const [containerId, setContainerId] = useState<string | null>(null);
   const [lastCode, setLastCode] = useState<string | null>(null);
-  const [cartons, setCartons] = useState<Carton[]>([]);
-  const [skus, setSkus] = useState<SkuTotal[]>([]);
+  const [cartons, setCartons] = useState<ContainerCarton[]>([]);
+  const [skus, setSkus] = useState<ContainerSku[]>([]);
   const [location, setLocation] = useState('');
   const [lpn, setLpn] = useState('');
-  const [feedback, setFeedback] = useState<Feedback | null>(null);
+  const [epc, setEpc] = useState('');
+  const [cartonType, setCartonType] = useState('');
+  const [antiCounterfeitCode, setAntiCounterfeitCode] = useState('');
+  const [made, setMade] = useState<ReceiveResult[]>([]);
+  const { feedback, setFeedback, tell, fail } = useFeedback();
 
   const refresh = async (id: string) => {
-    const [table, list] = await Promise.all([
-      api<{ cartons: Carton[] }>('/scan/table', { body: { containerId: id }, quiet: true }),
-      api<{ skus: SkuTotal[] }>('/scanIn/listSku', { body: { containerId: id }, quiet: true }),
-    ]);
+    const [table, list] = await Promise.all([calls.containerCartons(id), calls.containerSkus(id)]);
     setCartons(table.cartons);
     setSkus(list.skus);
   };
 
-  const fail = (error: unknown) => {
-    setFeedback({ tone: 'error', text: messageOf(error) });
-    beep('error');
-  };
-
   const scan = async (code: string) => {
     try {
-      const answer = await api<{ kind: string; containerId: string; cartons: Carton[] }>('/scanin/id', { body: { code: code.trim() }, quiet: true });
+      const answer = await calls.scanInCode(code.trim(), { epc: epc.trim(), cartonType: cartonType.trim(), antiCounterfeitCode: antiCounterfeitCode.trim() });
+      if (answer.kind === 'carton') {
+        setEpc('');
+        setAntiCounterfeitCode('');
+      }
       setContainerId(answer.containerId);
       setLastCode(code.trim());
       await refresh(answer.containerId);
-      setFeedback({ tone: 'success', text: t('inb.ui.scanned', { code: code.trim() }) });
-      beep('success');
+      tell('success', t('inb.ui.scanned', { code: code.trim() }));
     } catch (error) {
       fail(error);
     }
@@ -68,9 +52,11 @@ export default function ScanIn() {
   const convert = async () => {
     if (!containerId) return;
     try {
-      const answer = await api<{ receipts: { receiptNo: string }[] }>('/scanin/convertToRec', { body: { containerId, locationCode: location.trim(), lpn: lpn.trim() || null }, quiet: true });
-      void showSuccess({ type: 'success', content: t('inb.ui.batchReceived', { receipts: answer.receipts.map((r) => r.receiptNo).join(', ') }) });
-      setFeedback({ tone: 'success', text: t('inb.ui.batchReceived', { receipts: answer.receipts.map((r) => r.receiptNo).join(', ') }) });
+      const answer = await calls.receiveContainer(containerId, location.trim(), lpn.trim() || null);
+      const text = t('inb.ui.batchReceived', { receipts: calls.receiptNos(answer) });
+      void showSuccess({ type: 'success', content: text });
+      setFeedback({ tone: 'success', text });
+      setMade(answer.receipts);
       await refresh(containerId);
     } catch (error) {
       fail(error);
@@ -80,10 +66,9 @@ export default function ScanIn() {
   const cancel = async () => {
     if (!lastCode || !containerId) return;
     try {
-      await api('/scan/cancel', { body: { code: lastCode }, quiet: true });
+      await calls.cancelScan(lastCode);
       await refresh(containerId);
-      setFeedback({ tone: 'warning', text: t('inb.ui.scanCancelled', { code: lastCode }) });
-      beep('warning');
+      tell('warning', t('inb.ui.scanCancelled', { code: lastCode }));
     } catch (error) {
       fail(error);
     }
@@ -92,9 +77,8 @@ export default function ScanIn() {
   const remove = async () => {
     if (!containerId) return;
     try {
-      await api('/scan/deleteContainerId', { body: { containerId }, quiet: true });
-      setFeedback({ tone: 'warning', text: t('inb.ui.containerDeleted', { code: containerId }) });
-      beep('warning');
+      await calls.deleteContainer(containerId);
+      tell('warning', t('inb.ui.containerDeleted', { code: containerId }));
       setCartons([]);
       setSkus([]);
       setContainerId(null);
@@ -108,11 +92,31 @@ export default function ScanIn() {
       <div style={{ maxWidth: 360 }}>
         <ScanField testId="scanin-field" label={t('inb.ui.scanContainerOrCarton')} onScan={(code) => void scan(code)} />
       </div>
+      <Space wrap>
+        <Input data-testid="scanin-epc" placeholder={t('inb.ui.epcPlaceholder')} aria-label={t('inb.field.epc')} value={epc} onChange={(e) => setEpc(e.target.value)} style={{ width: 220 }} />
+        <Input
+          data-testid="scanin-carton-type"
+          placeholder={t('inb.ui.cartonTypePlaceholder')}
+          aria-label={t('inb.field.cartonType')}
+          value={cartonType}
+          onChange={(e) => setCartonType(e.target.value)}
+          style={{ width: 160 }}
+        />
+        <Input
+          data-testid="scanin-anti-counterfeit"
+          placeholder={t('inb.ui.antiCounterfeitPlaceholder')}
+          aria-label={t('inb.field.antiCounterfeitCode')}
+          value={antiCounterfeitCode}
+          onChange={(e) => setAntiCounterfeitCode(e.target.value)}
+          style={{ width: 280 }}
+        />
+      </Space>
       <FeedbackLine feedback={feedback} />
+      <ReceiptLinks receipts={made} />
       {containerId && (
         <>
           <Typography.Text strong>{t('inb.ui.container', { code: containerId })}</Typography.Text>
-          <Table<SkuTotal>
+          <Table<ContainerSku>
             rowKey="skuCode"
             size="small"
             pagination={false}
@@ -121,12 +125,12 @@ export default function ScanIn() {
               { title: t('inb.field.sku'), dataIndex: 'skuCode' },
               { title: t('inb.field.description'), dataIndex: 'description' },
               { title: t('inb.ui.cartons'), dataIndex: 'cartons' },
-              { title: t('inb.field.expectedQty'), render: (_, s) => Number(s.qty) },
-              { title: t('inb.ui.scannedQty'), render: (_, s) => Number(s.scannedQty) },
-              { title: t('inb.field.receivedQty'), render: (_, s) => Number(s.receivedQty) },
+              qtyColumn<ContainerSku>(t('inb.field.expectedQty'), (s) => s.qty),
+              qtyColumn<ContainerSku>(t('inb.ui.scannedQty'), (s) => s.scannedQty),
+              qtyColumn<ContainerSku>(t('inb.field.receivedQty'), (s) => s.receivedQty),
             ]}
           />
-          <Table<Carton>
+          <Table<ContainerCarton>
             rowKey="id"
             size="small"
             pagination={false}
@@ -135,7 +139,9 @@ export default function ScanIn() {
               { title: t('inb.field.cartonId'), dataIndex: 'carton_id' },
               { title: t('inb.field.asnNo'), dataIndex: 'asn_no' },
               { title: t('inb.field.sku'), dataIndex: 'sku_code' },
-              { title: t('inb.field.qty'), render: (_, c) => Number(c.qty) },
+              qtyColumn<ContainerCarton>(t('inb.field.qty'), (c) => c.qty),
+              { title: t('inb.field.epc'), dataIndex: 'epc' },
+              { title: t('inb.field.cartonType'), dataIndex: 'carton_type' },
               { title: t('inb.field.status'), render: (_, c) => <Tag data-testid={`carton-${c.carton_id}`}>{t(`inb.cartonStatus.${c.status}`)}</Tag> },
             ]}
           />

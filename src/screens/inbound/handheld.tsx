@@ -1,11 +1,12 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { Alert, Input, type InputRef } from 'antd';
+import { useCallback, useEffect, useRef, useState, type ComponentType, type ReactNode } from 'react';
+import { Alert, Input, Tabs, Typography, type InputRef } from 'antd';
+import { useTranslation } from 'react-i18next';
 import { ApiError, playSound } from '../../app/public';
 
 /**
  * The kit of the handheld flows (phone-sized screen, keyboard-wedge scanner): one scan field that
  * keeps the focus whatever happens, Enter submits, big touch targets, and a success, warning or
- * error beep for every outcome (spec sections 8 and 9; a failed playback is only logged).
+ * error beep for every outcome (a failed playback is only logged).
  */
 
 export type Tone = 'success' | 'warning' | 'error';
@@ -23,6 +24,20 @@ export function beep(tone: Tone): void {
 export function messageOf(error: unknown): string {
   if (error instanceof ApiError) return error.body.message;
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * The feedback line of a flow: `tell` shows a message with its beep, `fail` shows what went wrong
+ * (a failed call's message, or a text) with the error beep, or the warning beep when asked.
+ */
+export function useFeedback() {
+  const [feedback, setFeedback] = useState<Feedback | null>(null);
+  const tell = useCallback((tone: Tone, text: string) => {
+    setFeedback({ tone, text });
+    beep(tone);
+  }, []);
+  const fail = useCallback((error: unknown, tone: 'warning' | 'error' = 'error') => tell(tone, typeof error === 'string' ? error : messageOf(error)), [tell]);
+  return { feedback, setFeedback, tell, fail };
 }
 
 export const BIG = { minHeight: 56, fontSize: 20 } as const;
@@ -74,11 +89,36 @@ export function FeedbackLine({ feedback }: { feedback: Feedback | null }) {
   return <Alert data-testid="handheld-feedback" data-tone={feedback.tone} type={feedback.tone} message={feedback.text} showIcon style={{ fontSize: 16 }} />;
 }
 
-/** A phone-sized column (360 px wide at most) for the handheld flows. */
-export function HandheldFrame({ children, testId }: { children: ReactNode; testId: string }) {
+/** A phone-sized column (360 px wide at most) for the handheld flows, under the flow's title. */
+export function HandheldFrame({ title, children, testId }: { title: ReactNode; children: ReactNode; testId: string }) {
   return (
     <div data-testid={testId} style={{ maxWidth: 360, width: '100%', display: 'flex', flexDirection: 'column', gap: 12 }}>
+      <Typography.Title level={4} style={{ margin: 0 }}>
+        {title}
+      </Typography.Title>
       {children}
+    </div>
+  );
+}
+
+/** One tab of a screen with a handheld flow: its key, the locale key of its label and what it shows. */
+export interface ScreenTab {
+  key: string;
+  labelKey: string;
+  Content: ComponentType;
+}
+
+/**
+ * A screen of tabs, one of them the handheld flow (key `handheld`): a narrow display (a phone or a
+ * handheld) opens on it, a wider one on the first tab. Only the open tab is mounted.
+ */
+export function HandheldTabs({ testId, tabs }: { testId: string; tabs: readonly ScreenTab[] }) {
+  const { t } = useTranslation();
+  const narrow = typeof window !== 'undefined' && window.innerWidth < 600;
+  const [tab, setTab] = useState(narrow ? 'handheld' : tabs[0].key);
+  return (
+    <div data-testid={testId}>
+      <Tabs activeKey={tab} onChange={setTab} destroyInactiveTabPane items={tabs.map(({ key, labelKey, Content }) => ({ key, label: t(labelKey), children: <Content /> }))} />
     </div>
   );
 }

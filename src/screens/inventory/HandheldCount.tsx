@@ -2,41 +2,14 @@ import { useCallback, useEffect, useState } from 'react';
 import { Button, Progress, Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { looksLikeGs1, parseGs1 } from '../../common/gs1';
+import type { BlindCountLine, BlindCountTicket, CountTicketsAnswer, CountTicketSummary } from '../../common/inventory-api';
 import { api } from '../../app/public';
 import { BIG, beep, FeedbackLine, HandheldFrame, messageOf, ScanField, type Feedback, type Tone } from '../inbound/handheld';
 
-interface TicketSummary {
-  id: number;
-  ticketNo: string;
-  status: string;
-  locations: number;
-  recount: boolean;
-}
-
-interface CountLine {
-  id: number;
-  lineNo: number;
-  locationCode: string;
-  skuCode: string;
-  skuDescription: string | null;
-  lotNo: string | null;
-  lpn: string;
-  barcodes: string[];
-  toCount: boolean;
-}
-
-interface Ticket {
-  id: number;
-  ticketNo: string;
-  status: string;
-  recount: boolean;
-  lines: CountLine[];
-}
-
-type Step = { kind: 'ticket' } | { kind: 'location'; ticket: Ticket } | { kind: 'item'; ticket: Ticket; location: string } | { kind: 'qty'; ticket: Ticket; location: string; line: CountLine };
+type Step = { kind: 'ticket' } | { kind: 'location'; ticket: BlindCountTicket } | { kind: 'item'; ticket: BlindCountTicket; location: string } | { kind: 'qty'; ticket: BlindCountTicket; location: string; line: BlindCountLine };
 
 /** Locations of the ticket and those done (none of their lines left to count). */
-function progressOf(ticket: Ticket): { done: number; total: number; pending: string[] } {
+function progressOf(ticket: BlindCountTicket): { done: number; total: number; pending: string[] } {
   const byLocation = new Map<string, boolean>();
   for (const line of ticket.lines) byLocation.set(line.locationCode, (byLocation.get(line.locationCode) ?? false) || line.toCount);
   const pending = [...byLocation].filter(([, open]) => open).map(([code]) => code);
@@ -44,7 +17,7 @@ function progressOf(ticket: Ticket): { done: number; total: number; pending: str
 }
 
 /** The ticket's lines at a location that a scanned SKU, barcode or GS1 label (GTIN, batch, SSCC) names; lines still to count first. */
-function linesFor(ticket: Ticket, location: string, scanned: string): CountLine[] | string {
+function linesFor(ticket: BlindCountTicket, location: string, scanned: string): BlindCountLine[] | string {
   let code = scanned.trim();
   let lotNo: string | null = null;
   let lpn: string | null = null;
@@ -67,14 +40,15 @@ function linesFor(ticket: Ticket, location: string, scanned: string): CountLine[
 }
 
 /**
- * Handheld cycle count (spec section 5), blind: pick an open ticket or scan its number; for each
+ * Handheld cycle count, blind: pick an open ticket or scan its number; for each
  * location scan the location, the SKU or its GS1-128 label, and type the counted quantity; Enter
- * records it. The expected quantity is never shown. When the ticket was sent to recount, only
+ * records it (above 0; "Location is empty" records a zero for the lines of a location found
+ * empty). The expected quantity is never shown. When the ticket was sent to recount, only
  * the lines to recount are asked again. Progress: locations counted of the ticket's locations.
  */
 export default function HandheldCount() {
   const { t } = useTranslation();
-  const [tickets, setTickets] = useState<TicketSummary[]>([]);
+  const [tickets, setTickets] = useState<CountTicketSummary[]>([]);
   const [step, setStep] = useState<Step>({ kind: 'ticket' });
   const [feedback, setFeedback] = useState<Feedback | null>(null);
 
@@ -85,7 +59,7 @@ export default function HandheldCount() {
 
   const loadTickets = useCallback(async () => {
     try {
-      setTickets((await api<{ tickets: TicketSummary[] }>('/inventory/handheld/countTickets', { quiet: true })).tickets);
+      setTickets((await api<CountTicketsAnswer>('/inventory/handheld/countTickets', { quiet: true })).tickets);
     } catch (error) {
       setFeedback({ tone: 'error', text: messageOf(error) });
     }
@@ -97,7 +71,7 @@ export default function HandheldCount() {
 
   const openTicket = async (body: { id: number } | { ticketNo: string }) => {
     try {
-      const ticket = await api<Ticket>('/inventory/handheld/countTicket', { body, quiet: true });
+      const ticket = await api<BlindCountTicket>('/inventory/handheld/countTicket', { body, quiet: true });
       if (ticket.status !== 'open' && ticket.status !== 'counted') return say('error', t('errors.ORDER_STATUS_ERROR', { status: t(`inv.status.${ticket.status}`) }));
       setFeedback(null);
       beep('success');
@@ -117,7 +91,7 @@ export default function HandheldCount() {
     }
   };
 
-  const scanLocation = (ticket: Ticket, scanned: string) => {
+  const scanLocation = (ticket: BlindCountTicket, scanned: string) => {
     const location = scanned.trim();
     if (!ticket.lines.some((l) => l.locationCode === location)) return say('error', t('inv.handheld.notOnTicket', { location, ticket: ticket.ticketNo }));
     setFeedback(null);
@@ -125,7 +99,7 @@ export default function HandheldCount() {
     setStep({ kind: 'item', ticket, location });
   };
 
-  const scanItem = (ticket: Ticket, location: string, scanned: string) => {
+  const scanItem = (ticket: BlindCountTicket, location: string, scanned: string) => {
     const found = linesFor(ticket, location, scanned);
     if (typeof found === 'string') return say('error', t('inv.handheld.badBarcode', { reason: found }));
     if (found.length === 0) return say('error', t('inv.handheld.skuNotOnTicket', { location }));
@@ -137,23 +111,41 @@ export default function HandheldCount() {
     setStep({ kind: 'qty', ticket, location, line: found[0] });
   };
 
-  const count = async (ticket: Ticket, location: string, line: CountLine, typed: string) => {
+  /** After a count is recorded: the next line of the location, the next location, or the ticket done. */
+  const advance = async (ticket: BlindCountTicket, location: string, done: string) => {
+    const fresh = await api<BlindCountTicket>('/inventory/handheld/countTicket', { body: { id: ticket.id }, quiet: true });
+    const progress = progressOf(fresh);
+    const left = fresh.lines.some((l) => l.locationCode === location && l.toCount);
+    if (progress.pending.length === 0) {
+      say('success', t('inv.handheld.ticketCounted', { ticket: fresh.ticketNo, done: progress.done, total: progress.total }));
+      void loadTickets();
+      setStep({ kind: 'ticket' });
+      return;
+    }
+    say('success', done);
+    setStep(left ? { kind: 'item', ticket: fresh, location } : { kind: 'location', ticket: fresh });
+  };
+
+  const count = async (ticket: BlindCountTicket, location: string, line: BlindCountLine, typed: string) => {
     const qty = typed.trim();
-    // Spec section 5: a count qty must be a number, not below 0 (the server says so too).
-    if (!/^\d+(\.\d+)?$/.test(qty)) return say('error', t('errors.QTY_NOT_POSITIVE'));
+    // A counted qty must be a number above 0 (the server says so too): a location found empty is
+    // recorded with its own button, never by typing 0.
+    if (!/^\d+(\.\d+)?$/.test(qty) || Number(qty) <= 0) return say('error', t('errors.QTY_NOT_POSITIVE'));
     try {
       await api('/inventory/cycleCount/count', { body: { lineId: line.id, qty }, quiet: true });
-      const fresh = await api<Ticket>('/inventory/handheld/countTicket', { body: { id: ticket.id }, quiet: true });
-      const progress = progressOf(fresh);
-      const left = fresh.lines.some((l) => l.locationCode === location && l.toCount);
-      if (progress.pending.length === 0) {
-        say('success', t('inv.handheld.ticketCounted', { ticket: fresh.ticketNo, done: progress.done, total: progress.total }));
-        void loadTickets();
-        setStep({ kind: 'ticket' });
-        return;
-      }
-      say('success', t('inv.handheld.counted', { qty, sku: line.skuCode, location }));
-      setStep(left ? { kind: 'item', ticket: fresh, location } : { kind: 'location', ticket: fresh });
+      await advance(ticket, location, t('inv.handheld.counted', { qty, sku: line.skuCode, location }));
+    } catch (error) {
+      say('error', messageOf(error));
+    }
+  };
+
+  /** "Location is empty": the lines of the location still to count (all of them when none is left) are recorded as a true zero. */
+  const countEmpty = async (ticket: BlindCountTicket, location: string) => {
+    const atLocation = ticket.lines.filter((l) => l.locationCode === location);
+    const lineIds = (atLocation.some((l) => l.toCount) ? atLocation.filter((l) => l.toCount) : atLocation).map((l) => l.id);
+    try {
+      await api('/inventory/cycleCount/empty', { body: { lineIds }, quiet: true });
+      await advance(ticket, location, t('inv.handheld.emptyDone', { location, count: lineIds.length }));
     } catch (error) {
       say('error', messageOf(error));
     }
@@ -163,10 +155,7 @@ export default function HandheldCount() {
   const progress = ticket ? progressOf(ticket) : null;
 
   return (
-    <HandheldFrame testId="handheld-count">
-      <Typography.Title level={4} style={{ margin: 0 }}>
-        {t('inv.handheld.countTitle')}
-      </Typography.Title>
+    <HandheldFrame testId="handheld-count" title={t('inv.handheld.countTitle')}>
       {ticket && progress && (
         <div data-testid="count-ticket" style={{ fontSize: 16 }}>
           <div>
@@ -186,7 +175,14 @@ export default function HandheldCount() {
       )}
       {step.kind === 'ticket' && <ScanField key="ticket" testId="scan-field" label={t('inv.handheld.scanTicket')} onScan={(text) => void openTicket({ ticketNo: text.trim() })} />}
       {step.kind === 'location' && <ScanField key="location" testId="scan-field" onEscape={back} label={t('inv.handheld.scanLocation')} onScan={(text) => scanLocation(step.ticket, text)} />}
-      {step.kind === 'item' && <ScanField key="item" testId="scan-field" onEscape={back} label={t('inv.handheld.scanSku')} onScan={(text) => scanItem(step.ticket, step.location, text)} />}
+      {step.kind === 'item' && (
+        <>
+          <ScanField key="item" testId="scan-field" onEscape={back} label={t('inv.handheld.scanSku')} onScan={(text) => scanItem(step.ticket, step.location, text)} />
+          <Button block danger style={BIG} data-testid="count-location-empty" onClick={() => void countEmpty(step.ticket, step.location)}>
+            {t('inv.handheld.locationEmpty')}
+          </Button>
+        </>
+      )}
       {step.kind === 'qty' && (
         <ScanField key={`qty-${step.line.id}`} testId="scan-field" inputMode="decimal" onEscape={back} label={t('inv.handheld.enterCount')} onScan={(text) => void count(step.ticket, step.location, step.line, text)} />
       )}

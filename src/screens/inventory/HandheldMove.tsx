@@ -1,19 +1,10 @@
 import { useState } from 'react';
-import { Button, Typography } from 'antd';
+import { Button } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { looksLikeGs1, parseGs1 } from '../../common/gs1';
+import type { HandheldMoveAnswer, HandheldStockAnswer, HandheldStockRow } from '../../common/inventory-api';
 import { api } from '../../app/public';
 import { BIG, beep, FeedbackLine, HandheldFrame, messageOf, ScanField, type Feedback, type Tone } from '../inbound/handheld';
-
-interface StockRow {
-  sku_code: string;
-  sku_description: string | null;
-  lot_no: string | null;
-  expiry_date: string | null;
-  lpn: string;
-  on_hand: string;
-  available: string;
-}
 
 /** What the operator scanned for the item: a SKU (code, barcode or GTIN), maybe a lot, an LPN, a label count. */
 interface Item {
@@ -21,23 +12,23 @@ interface Item {
   skuCode: string;
   lotNo: string | null;
   lpn: string | null;
-  rows: StockRow[];
+  rows: HandheldStockRow[];
   defaultQty: string | null;
 }
 
 type Step =
   | { kind: 'from' }
-  | { kind: 'item'; from: string; rows: StockRow[] }
+  | { kind: 'item'; from: string; rows: HandheldStockRow[] }
   | { kind: 'qty'; from: string; item: Item }
   | { kind: 'to'; from: string; item: Item; qty: string };
 
-const sum = (rows: StockRow[]) => rows.reduce((total, r) => total + Number(r.available), 0);
+const sum = (rows: HandheldStockRow[]) => rows.reduce((total, r) => total + Number(r.available), 0);
 
 /**
  * Handheld move (360x640, keyboard-wedge scanner): scan the from-location, the SKU, a GS1-128
  * label (GTIN, batch, SSCC, count) or an LPN, the quantity (proposed: what is free when the
  * location holds one lot of it), and the to-location; Enter moves the stock as a move document
- * confirmed at once (spec section 5: there must be enough inventory).
+ * confirmed at once (there must be enough inventory).
  */
 export default function HandheldMove() {
   const { t } = useTranslation();
@@ -57,7 +48,7 @@ export default function HandheldMove() {
   const scanFrom = async (scanned: string) => {
     const location = scanned.trim();
     try {
-      const answer = await api<{ location: string; rows: StockRow[] }>('/inventory/handheld/stock', { body: { location }, quiet: true });
+      const answer = await api<HandheldStockAnswer>('/inventory/handheld/stock', { body: { location }, quiet: true });
       if (answer.rows.length === 0) return say('warning', t('inv.handheld.nothingAt', { location: answer.location }));
       setFeedback(null);
       beep('success');
@@ -67,7 +58,7 @@ export default function HandheldMove() {
     }
   };
 
-  const scanItem = async (from: string, rows: StockRow[], scanned: string) => {
+  const scanItem = async (from: string, rows: HandheldStockRow[], scanned: string) => {
     const text = scanned.trim();
     let sku: string | null = null;
     let lotNo: string | null = null;
@@ -92,13 +83,13 @@ export default function HandheldMove() {
       sku = skus[0];
     }
     try {
-      const answer = await api<{ sku: string; rows: StockRow[] }>('/inventory/handheld/stock', { body: { location: from, sku, lotNo, lpn }, quiet: true });
+      const answer = await api<HandheldStockAnswer>('/inventory/handheld/stock', { body: { location: from, sku, lotNo, lpn }, quiet: true });
       if (answer.rows.length === 0) return say('warning', t('inv.handheld.notAt', { sku: answer.sku, location: from }));
       const lots = new Set(answer.rows.map((r) => `${r.lot_no ?? ''}|${r.lpn}`));
       const defaultQty = count !== null ? String(count) : lots.size === 1 ? String(sum(answer.rows)) : null;
       setFeedback(null);
       beep('success');
-      setStep({ kind: 'qty', from, item: { sku, skuCode: answer.sku, lotNo, lpn, rows: answer.rows, defaultQty } });
+      setStep({ kind: 'qty', from, item: { sku, skuCode: answer.sku ?? sku, lotNo, lpn, rows: answer.rows, defaultQty } });
     } catch (error) {
       say('error', messageOf(error));
     }
@@ -114,7 +105,7 @@ export default function HandheldMove() {
   const move = async (from: string, item: Item, qty: string, scanned: string) => {
     const toLocation = scanned.trim();
     try {
-      const answer = await api<{ docNo: string }>('/inventory/handheld/move', {
+      const answer = await api<HandheldMoveAnswer>('/inventory/handheld/move', {
         quiet: true,
         body: { fromLocation: from, sku: item.sku, lotNo: item.lotNo, lpn: item.lpn, qty, toLocation },
       });
@@ -131,10 +122,7 @@ export default function HandheldMove() {
   const rows = step.kind === 'item' ? step.rows : (item?.rows ?? []);
 
   return (
-    <HandheldFrame testId="handheld-move">
-      <Typography.Title level={4} style={{ margin: 0 }}>
-        {t('inv.handheld.moveTitle')}
-      </Typography.Title>
+    <HandheldFrame testId="handheld-move" title={t('inv.handheld.moveTitle')}>
       {step.kind !== 'from' && (
         <div data-testid="move-summary" style={{ fontSize: 16 }}>
           <div>{t('inv.handheld.from', { location: step.from })}</div>

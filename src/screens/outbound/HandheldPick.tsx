@@ -1,39 +1,42 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { Button, Space, Typography } from 'antd';
+import { Alert, Button, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { looksLikeGs1, parseGs1 } from '../../common/gs1';
 import { api, ApiError } from '../../app/public';
 import { BIG, beep, FeedbackLine, HandheldFrame, messageOf, ScanField, type Feedback } from '../inbound/handheld';
-import { left, type PickTask } from './pick-types';
+import { leftToPick, type ConfirmPickAnswer, type PickTasksAnswer, type PickTaskView } from '../../common/outbound-api';
 
 type Step =
   | { kind: 'list' }
-  | { kind: 'location'; task: PickTask }
-  | { kind: 'sku'; task: PickTask }
-  | { kind: 'qty'; task: PickTask; sku: string }
-  | { kind: 'lpn'; task: PickTask; sku: string; qty: number }
-  | { kind: 'reason'; task: PickTask; sku: string; qty: number; lpn: string }
-  | { kind: 'rest'; task: PickTask; sku: string; qty: number; lpn: string; reason: string };
+  | { kind: 'location'; task: PickTaskView }
+  | { kind: 'sku'; task: PickTaskView }
+  | { kind: 'qty'; task: PickTaskView; sku: string }
+  | { kind: 'lpn'; task: PickTaskView; sku: string; qty: number }
+  | { kind: 'reason'; task: PickTaskView; sku: string; qty: number; lpn: string }
+  | { kind: 'rest'; task: PickTaskView; sku: string; qty: number; lpn: string; reason: string };
 
 /**
  * Handheld picking (360x640, keyboard-wedge scanner): the open tasks in zone and location order;
  * scan the location, the SKU (code, UPC or GS1 barcode), the quantity and the LPN or tote. Less
  * than the task asks is a short pick and asks for a reason, then, when the SKU is in stock in other
  * locations, whether to give the rest back or find it elsewhere (Enter: find it elsewhere); more
- * is refused by the server.
+ * is refused by the server. When finding it elsewhere put stock on hold at the short location, the
+ * picker reads exactly what was held and the count that settles it, until the next pick.
  */
 export default function HandheldPick() {
   const { t } = useTranslation();
-  const [tasks, setTasks] = useState<PickTask[]>([]);
+  const [tasks, setTasks] = useState<PickTaskView[]>([]);
   const [step, setStep] = useState<Step>({ kind: 'list' });
   const [feedback, setFeedback] = useState<Feedback | null>(null);
+  // What the last short pick put on hold, as the server told it in the picker's language.
+  const [held, setHeld] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   // A scanner that reads the tote twice sends a second confirm before the first answers: one at a time.
   const confirming = useRef(false);
 
   const load = useCallback(async () => {
     try {
-      const answer = await api<{ tasks: PickTask[] }>('/pick/tasks', { body: { openOnly: true }, quiet: true });
+      const answer = await api<PickTasksAnswer>('/pick/tasks', { body: { openOnly: true }, quiet: true });
       setTasks(answer.tasks);
     } catch (error) {
       setFeedback({ tone: 'error', text: messageOf(error) });
@@ -49,30 +52,30 @@ export default function HandheldPick() {
     beep('error');
   };
 
-  const scanLocation = (task: PickTask, scanned: string) => {
+  const scanLocation = (task: PickTaskView, scanned: string) => {
     if (scanned.trim() !== task.location_code) return fail(t('errors.PICK_WRONG_LOCATION', { location: task.location_code }));
     beep('success');
     setFeedback(null);
     setStep({ kind: 'sku', task });
   };
 
-  const scanQty = (task: PickTask, sku: string, scanned: string) => {
+  const scanQty = (task: PickTaskView, sku: string, scanned: string) => {
     // Digits with up to four decimals only: a scanned barcode (1e3, 0x10) is no quantity.
     const text = scanned.trim().replace(',', '.');
     const qty = /^\d{1,12}(\.\d{1,4})?$/.test(text) ? Number(text) : NaN;
     if (!Number.isFinite(qty)) return fail(t('errors.QTY_NOT_POSITIVE'));
-    if (qty > left(task)) return fail(t('errors.OVER_PICK', { qty: left(task) }));
+    if (qty > leftToPick(task)) return fail(t('errors.OVER_PICK', { qty: leftToPick(task) }));
     setFeedback(null);
     if (qty === 0) setStep({ kind: 'reason', task, sku, qty, lpn: '' });
     else setStep({ kind: 'lpn', task, sku, qty });
   };
 
-  const confirm = async (task: PickTask, sku: string, qty: number, lpn: string, reason: string | null, reallocate = false) => {
+  const confirm = async (task: PickTaskView, sku: string, qty: number, lpn: string, reason: string | null, reallocate = false) => {
     if (confirming.current) return;
     confirming.current = true;
     setBusy(true);
     try {
-      const answer = await api<{ taskStatus: string; orderStatus: string; reallocatedQty: string; newTaskIds: number[] }>('/pick/confirm', {
+      const answer = await api<ConfirmPickAnswer>('/pick/confirm', {
         body: { taskId: task.id, locationCode: task.location_code, sku, qty: String(qty), toLpn: lpn || null, shortReason: reason, reallocate },
         quiet: true,
       });
@@ -83,6 +86,7 @@ export default function HandheldPick() {
           ? t('outbound.pick.foundElsewhere', { qty: Number(answer.reallocatedQty), tasks: answer.newTaskIds.length })
           : t('outbound.pick.notFoundElsewhere');
       setFeedback({ tone: reason ? 'warning' : 'success', text: found ? `${done} ${found}` : done });
+      setHeld(answer.heldMessage);
       beep(reason ? 'warning' : 'success');
       setStep({ kind: 'list' });
       await load();
@@ -99,10 +103,10 @@ export default function HandheldPick() {
     }
   };
 
-  const scanLpn = (task: PickTask, sku: string, qty: number, scanned: string) => {
+  const scanLpn = (task: PickTaskView, sku: string, qty: number, scanned: string) => {
     const lpn = scanned.trim();
-    if (qty < left(task)) {
-      setFeedback({ tone: 'warning', text: t('outbound.pick.shortAsk', { qty: left(task) - qty }) });
+    if (qty < leftToPick(task)) {
+      setFeedback({ tone: 'warning', text: t('outbound.pick.shortAsk', { qty: leftToPick(task) - qty }) });
       beep('warning');
       setStep({ kind: 'reason', task, sku, qty, lpn });
       return;
@@ -110,11 +114,11 @@ export default function HandheldPick() {
     void confirm(task, sku, qty, lpn, null);
   };
 
-  const enterReason = (task: PickTask, sku: string, qty: number, lpn: string, text: string) => {
+  const enterReason = (task: PickTaskView, sku: string, qty: number, lpn: string, text: string) => {
     const reason = text.trim();
     // Only asked when there is somewhere else to look; otherwise the rest is given back.
     if (Number(task.other_available) > 0) {
-      setFeedback({ tone: 'warning', text: t('outbound.pick.restAsk', { qty: left(task) - qty }) });
+      setFeedback({ tone: 'warning', text: t('outbound.pick.restAsk', { qty: leftToPick(task) - qty }) });
       setStep({ kind: 'rest', task, sku, qty, lpn, reason });
       return;
     }
@@ -130,10 +134,7 @@ export default function HandheldPick() {
 
   const current = step.kind === 'list' ? null : step.task;
   return (
-    <HandheldFrame testId="pick-handheld">
-      <Typography.Title level={4} style={{ margin: 0 }}>
-        {t('outbound.pick.handheldTitle')}
-      </Typography.Title>
+    <HandheldFrame testId="pick-handheld" title={t('outbound.pick.handheldTitle')}>
       {current && (
         <div data-testid="pick-task" style={{ fontSize: 16 }}>
           <div>
@@ -148,7 +149,7 @@ export default function HandheldPick() {
             <strong>{current.sku_code}</strong> · {current.sku_description}
           </div>
           <div data-testid="pick-qty" style={{ fontSize: 22, fontWeight: 600 }}>
-            {t('outbound.pick.toPick', { qty: left(current) })}
+            {t('outbound.pick.toPick', { qty: leftToPick(current) })}
           </div>
           <div>{[current.lot_no, current.expiry_date].filter(Boolean).join(' · ')}</div>
         </div>
@@ -182,6 +183,7 @@ export default function HandheldPick() {
         />
       )}
       <FeedbackLine feedback={feedback} />
+      {held && <Alert data-testid="pick-held" type="warning" showIcon message={held} style={{ fontSize: 16 }} />}
       {step.kind === 'list' ? (
         <Space direction="vertical" style={{ width: '100%' }}>
           {tasks.length === 0 && <Typography.Text type="secondary">{t('outbound.pick.noTasks')}</Typography.Text>}
@@ -197,7 +199,7 @@ export default function HandheldPick() {
               }}
             >
               {task.zone ? `${task.zone} · ` : ''}
-              {task.location_code} · {task.sku_code} · {left(task)}
+              {task.location_code} · {task.sku_code} · {leftToPick(task)}
             </Button>
           ))}
         </Space>

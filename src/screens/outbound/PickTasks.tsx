@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { Alert, Button, Popconfirm, Select, Space, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api, ApiError, fetchBlob } from '../../app/public';
-import type { PickTask, WaveSummary } from './pick-types';
+import type { PickTasksAnswer, PickTaskView, WaveListAnswer, WaveSummary } from '../../common/outbound-api';
 
 function messageOf(error: unknown): string {
   if (error instanceof ApiError) return error.body.message;
@@ -11,24 +11,25 @@ function messageOf(error: unknown): string {
 
 /**
  * Pick tasks of a wave, grouped by zone and sorted by location sequence, with the wave's progress,
- * the pick list PDF (refused before allocation) and unpick of a picked task.
+ * the pick list PDF (refused before allocation) and unpick of a picked task. A task whose short
+ * pick put stock on hold at its location shows how much and the count ticket that settles it.
  */
 export default function PickTasks() {
   const { t } = useTranslation();
   const [waves, setWaves] = useState<WaveSummary[]>([]);
   const [waveId, setWaveId] = useState<number | null>(null);
-  const [tasks, setTasks] = useState<PickTask[]>([]);
+  const [tasks, setTasks] = useState<PickTaskView[]>([]);
   const [error, setError] = useState<string | null>(null);
 
   const loadWaves = useCallback(async () => {
-    const answer = await api<{ rows: WaveSummary[] }>('/wave/list', { body: {}, quiet: true });
+    const answer = await api<WaveListAnswer>('/wave/list', { body: {}, quiet: true });
     setWaves(answer.rows);
     setWaveId((current) => current ?? answer.rows[0]?.id ?? null);
   }, []);
 
   const loadTasks = useCallback(async () => {
     if (waveId === null) return setTasks([]);
-    const answer = await api<{ tasks: PickTask[] }>('/pick/tasks', { body: { waveId }, quiet: true });
+    const answer = await api<PickTasksAnswer>('/pick/tasks', { body: { waveId }, quiet: true });
     setTasks(answer.tasks);
   }, [waveId]);
 
@@ -54,7 +55,7 @@ export default function PickTasks() {
     }
   };
 
-  const unpick = async (task: PickTask) => {
+  const unpick = async (task: PickTaskView) => {
     setError(null);
     try {
       await api('/pick/unpick', { body: { taskId: task.id }, quiet: true });
@@ -86,7 +87,7 @@ export default function PickTasks() {
         </Typography.Text>
       )}
       {error && <Alert type="error" showIcon message={error} data-testid="pick-error" />}
-      <Table<PickTask>
+      <Table<PickTaskView>
         rowKey="id"
         size="small"
         pagination={false}
@@ -99,6 +100,15 @@ export default function PickTasks() {
           { title: t('outbound.field.qty'), render: (_, task) => `${Number(task.picked_qty)} / ${Number(task.qty)}` },
           { title: t('outbound.field.order'), render: (_, task) => `${task.order_no}/${task.line_no}` },
           { title: t('outbound.field.status'), dataIndex: 'status', render: (status: string) => <Tag>{t(`outbound.pick.status.${status}`)}</Tag> },
+          {
+            title: t('outbound.pick.held'),
+            render: (_, task) =>
+              Number(task.held_qty) > 0 ? (
+                <Tag color="orange" data-testid={`pick-held-${task.id}`}>
+                  {t('outbound.pick.heldOnTask', { qty: Number(task.held_qty), ticketNo: task.count_ticket_no ?? '-' })}
+                </Tag>
+              ) : null,
+          },
           {
             title: '',
             render: (_, task) =>

@@ -11,7 +11,7 @@ type State =
   | { kind: 'ready'; url: string; contentType: string; fileName: string };
 
 /**
- * The file and image preview (spec section 2 `/previewImgFile`, the one route a new start of the
+ * The file and image preview (`/previewImgFile`, the one route a new start of the
  * app with a token does not send to /page): `?id=` names an attachment; images are shown as
  * images, PDFs in the browser's own viewer, both from the bytes the server checked the caller's
  * rights for. Nothing else is previewed.

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
-import { Alert, Form, Input, Modal, Radio, Select } from 'antd';
+import { Alert, Form, Input, Radio, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { ApiError, showSuccess } from '../../app/public';
+import { ApiError, FormDialog, showSuccess, useBusy } from '../../app/public';
 import { supportApi, type Option, type Ticket } from './support-api';
 
 interface CreateForm {
@@ -19,7 +19,7 @@ const CATEGORIES = ['question', 'problem', 'request', 'data'];
 const PRIORITIES = ['low', 'normal', 'high', 'urgent'];
 
 /**
- * Create ticket (spec section 2, a screen without a path): the organization and project pickers
+ * Create ticket (a dialog of the /support screen): the organization and project pickers
  * offer only what the user holds; a question or problem has a subject, a reopen-ASN request (A01)
  * names the ASN. Attachments are added to the ticket's messages through the attachments area.
  */
@@ -28,7 +28,7 @@ export function CreateTicketDialog({ open, onClose, onCreated }: { open: boolean
   const [form] = Form.useForm<CreateForm>();
   const [organizations, setOrganizations] = useState<Option[]>([]);
   const [projects, setProjects] = useState<Option[]>([]);
-  const [busy, setBusy] = useState(false);
+  const [busy, run] = useBusy();
   const [error, setError] = useState<string>();
   const type = Form.useWatch('type', form) ?? 'GEN';
   const organizationId = Form.useWatch('organizationId', form);
@@ -51,37 +51,34 @@ export function CreateTicketDialog({ open, onClose, onCreated }: { open: boolean
     });
   }, [organizationId, form]);
 
-  async function submit(values: CreateForm) {
-    setBusy(true);
-    setError(undefined);
-    try {
-      const common = { organizationId: values.organizationId, projectId: values.projectId, priority: values.priority, message: values.message };
-      const ticket =
-        values.type === 'A01'
-          ? await supportApi.sendReopenAsn({ ...common, asnNumber: values.asnNumber?.trim(), ...(values.subject?.trim() ? { subject: values.subject.trim() } : {}) })
-          : await supportApi.send({ ...common, subject: values.subject?.trim(), category: values.category });
-      form.resetFields();
-      onCreated(ticket);
-      void showSuccess({ type: 'success', content: t('support.ui.created', { number: ticket.number }) });
-    } catch (e) {
-      setError(e instanceof ApiError ? e.body.message : String(e));
-    } finally {
-      setBusy(false);
-    }
-  }
+  const submit = (values: CreateForm) =>
+    run(async () => {
+      setError(undefined);
+      try {
+        const common = { organizationId: values.organizationId, projectId: values.projectId, priority: values.priority, message: values.message };
+        const ticket =
+          values.type === 'A01'
+            ? await supportApi.sendReopenAsn({ ...common, asnNumber: values.asnNumber?.trim(), ...(values.subject?.trim() ? { subject: values.subject.trim() } : {}) })
+            : await supportApi.send({ ...common, subject: values.subject?.trim(), category: values.category });
+        form.resetFields();
+        onCreated(ticket);
+        void showSuccess({ type: 'success', content: t('support.ui.created', { number: ticket.number }) });
+      } catch (e) {
+        setError(e instanceof ApiError ? e.body.message : String(e));
+      }
+    });
 
   const required = [{ required: true, message: t('support.ui.choose') }];
   const text = [{ required: true, whitespace: true, message: t('support.ui.choose') }];
   return (
-    <Modal
+    <FormDialog
       open={open}
       title={t('support.ui.create')}
       okText={t('support.ui.send')}
       cancelText={t('support.ui.cancel')}
-      confirmLoading={busy}
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      destroyOnHidden
+      busy={busy}
+      submit={() => form.submit()}
+      onClose={onClose}
       okButtonProps={{ id: 'support-create-send' }}
     >
       <div data-testid="support-create">
@@ -119,6 +116,6 @@ export function CreateTicketDialog({ open, onClose, onCreated }: { open: boolean
           </Form.Item>
         </Form>
       </div>
-    </Modal>
+    </FormDialog>
   );
 }

@@ -2,17 +2,19 @@ import { useCallback, useEffect, useState } from 'react';
 import { Alert, Button, Drawer, Input, List, Select, Space, Table, Tag, Timeline, Typography } from 'antd';
 import { PaperClipOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router-dom';
 import { LANGUAGES } from '../../common/languages';
-import { formatDateTime, useSession } from '../../app/public';
+import { formatDateTime, useRights, useSession } from '../../app/public';
 import { CreateTicketDialog } from './CreateTicketDialog';
 import { ATTACHMENT_LIMIT_BYTES, supportApi, type LogEntry, type MessageFile, type Ticket, type TicketDetail } from './support-api';
 
 const STATUS_COLOURS: Record<Ticket['status'], string> = { open: 'blue', answered: 'green', closed: 'default' };
 
 /**
- * Support tickets (spec section 2 `/support`): the tickets the user may see (his own; every ticket
+ * Support tickets (`/support`): the tickets the user may see (his own; every ticket
  * of his projects for an answerer), a ticket's messages and log, answering, closing and reopening,
- * approving a reopen-ASN request, and the create-ticket dialog.
+ * approving a reopen-ASN request, notes on its log, and the create-ticket dialog. A ticket's link
+ * (`/page/support?ticket=<number>`) opens that ticket.
  */
 export default function SupportScreen() {
   const { t } = useTranslation();
@@ -25,6 +27,21 @@ export default function SupportScreen() {
   const [answer, setAnswer] = useState<{ total: number; rows: Ticket[] }>({ total: 0, rows: [] });
   const [creating, setCreating] = useState(false);
   const [openId, setOpenId] = useState<number>();
+  const [params, setParams] = useSearchParams();
+  const linked = params.get('ticket');
+
+  useEffect(() => {
+    if (!linked) return;
+    supportApi
+      .byNumber(linked)
+      .then((detail) => setOpenId(detail.header.id))
+      .catch(() => undefined);
+  }, [linked]);
+
+  const closeTicket = () => {
+    setOpenId(undefined);
+    if (linked) setParams({}, { replace: true });
+  };
 
   const load = useCallback(async () => {
     setAnswer(await supportApi.list({ status, search: search.trim() || undefined, page, pageSize: 20 }));
@@ -95,9 +112,20 @@ export default function SupportScreen() {
           void load();
         }}
       />
-      {openId !== undefined && <TicketDrawer ticketId={openId} when={when} onClose={() => setOpenId(undefined)} onChanged={() => void load()} />}
+      {openId !== undefined && <TicketDrawer ticketId={openId} when={when} onClose={closeTicket} onChanged={() => void load()} />}
     </div>
   );
+}
+
+/** The address of a ticket's link: opening it shows the ticket on this screen. */
+function ticketLink(number: string): string {
+  return `${window.location.origin}${window.location.pathname}#/page/support?ticket=${encodeURIComponent(number)}`;
+}
+
+/** A note's text after its log line. */
+function noteOf(entry: LogEntry): string {
+  const note = entry.details?.note;
+  return entry.action === 'note' && typeof note === 'string' ? `: ${note}` : '';
 }
 
 function TicketDrawer({ ticketId, when, onClose, onChanged }: { ticketId: number; when: (v: string) => string; onClose: () => void; onChanged: () => void }) {
@@ -107,6 +135,9 @@ function TicketDrawer({ ticketId, when, onClose, onChanged }: { ticketId: number
   const [message, setMessage] = useState('');
   const [files, setFiles] = useState<File[]>([]);
   const [attached, setAttached] = useState<MessageFile[]>([]);
+  const [note, setNote] = useState('');
+  // Only what the server would allow is offered: messages and notes need the add right, closing and reopening the edit right.
+  const rights = useRights('support');
   const tooLarge = files.reduce((sum, file) => sum + file.size, 0) > ATTACHMENT_LIMIT_BYTES;
 
   const load = useCallback(async () => {
@@ -138,11 +169,12 @@ function TicketDrawer({ ticketId, when, onClose, onChanged }: { ticketId: number
                 {t('support.ui.asnNumber')}: {header.asnNumber} · {header.requestStatus ? t(`support.request.${header.requestStatus}`) : ''}
               </Tag>
             )}
-            {header.status === 'closed' ? (
-              <Button onClick={() => void act(() => supportApi.reopen(ticketId))}>{t('support.ui.reopen')}</Button>
-            ) : (
-              <Button onClick={() => void act(() => supportApi.close(ticketId))}>{t('support.ui.close')}</Button>
-            )}
+            {rights.edit &&
+              (header.status === 'closed' ? (
+                <Button onClick={() => void act(() => supportApi.reopen(ticketId))}>{t('support.ui.reopen')}</Button>
+              ) : (
+                <Button onClick={() => void act(() => supportApi.close(ticketId))}>{t('support.ui.close')}</Button>
+              ))}
             {header.type === 'A01' && header.requestStatus === 'pending' && header.status !== 'closed' && (
               <Button type="primary" onClick={() => void act(() => supportApi.approve(ticketId))}>
                 {t('support.ui.approve')}
@@ -172,7 +204,7 @@ function TicketDrawer({ ticketId, when, onClose, onChanged }: { ticketId: number
               </List.Item>
             )}
           />
-          {header.status !== 'closed' && (
+          {rights.add && header.status !== 'closed' && (
             <Space.Compact style={{ width: '100%', margin: '12px 0' }}>
               <Input.TextArea value={message} onChange={(e) => setMessage(e.target.value)} rows={2} maxLength={4000} />
               <Button
@@ -192,18 +224,41 @@ function TicketDrawer({ ticketId, when, onClose, onChanged }: { ticketId: number
               </Button>
             </Space.Compact>
           )}
-          {header.status !== 'closed' && (
+          {rights.add && header.status !== 'closed' && (
             <Space direction="vertical" style={{ width: '100%', marginBottom: 12 }}>
               <label>
                 <PaperClipOutlined /> {t('support.ui.attach')}{' '}
                 <input type="file" multiple data-testid="support-files" onChange={(e) => setFiles(Array.from(e.target.files ?? []))} />
               </label>
-              {/* Spec section 5: the cap is refused before the upload starts (and again by the server). */}
+              {/* The attachment cap is refused before the upload starts (and again by the server). */}
               {tooLarge && <Alert type="error" showIcon message={t('errors.ATTACHMENT_TOTAL_TOO_LARGE', { limit: '500 MB' })} />}
             </Space>
           )}
+          <Typography.Paragraph type="secondary" copyable={{ text: ticketLink(header.number) }} data-testid="support-link">
+            {t('support.ui.link')}: {ticketLink(header.number)}
+          </Typography.Paragraph>
           <Typography.Title level={5}>{t('support.ui.log')}</Typography.Title>
-          <Timeline items={log.map((entry) => ({ children: `${when(entry.at)} · ${entry.by} · ${entry.action}` }))} />
+          {rights.add && (
+            <Space.Compact style={{ width: '100%', marginBottom: 12 }}>
+              <Input value={note} onChange={(e) => setNote(e.target.value)} maxLength={1000} placeholder={t('support.ui.note')} data-testid="support-note" />
+              <Button
+                disabled={!note.trim()}
+                data-testid="support-save-note"
+                onClick={() =>
+                  void act(async () => {
+                    await supportApi.saveNote(ticketId, note.trim());
+                    setNote('');
+                  }).catch(() => undefined)
+                }
+              >
+                {t('support.ui.addNote')}
+              </Button>
+            </Space.Compact>
+          )}
+          <Timeline
+            data-testid="support-log"
+            items={log.map((entry) => ({ children: `${when(entry.at)} · ${entry.by} · ${t(`support.log.${entry.action}`, { defaultValue: entry.action })}${noteOf(entry)}` }))}
+          />
         </>
       )}
     </Drawer>

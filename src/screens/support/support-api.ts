@@ -49,7 +49,7 @@ export interface MessageFile {
   size: number;
 }
 
-/** The attachment cap of spec section 5; the server checks it again with its configured value. */
+/** The attachment cap of a record (500 MB); the server checks it again with its configured value. */
 export const ATTACHMENT_LIMIT_BYTES = 500 * 1024 * 1024;
 
 const BASE = '/generic/support';
@@ -60,6 +60,9 @@ export const supportApi = {
   list: (filter: { status?: string; search?: string; page: number; pageSize: number }) =>
     api<{ total: number; rows: Ticket[] }>(`${BASE}/getSupportHeaderList`, { method: 'POST', body: filter }),
   detail: (ticketId: number) => api<TicketDetail>(`${BASE}/getSupportDetailList`, { method: 'POST', body: { ticketId } }),
+  /** A ticket by its number, as its link names it. */
+  byNumber: (number: string) => api<TicketDetail>(`${BASE}/${encodeURIComponent(number)}`),
+  saveNote: (ticketId: number, note: string) => api<{ ok: boolean }>(`${BASE}/saveLog`, { method: 'POST', body: { ticketId, note } }),
   log: (ticketId: number) => api<LogEntry[]>(`${BASE}/getLog`, { method: 'POST', body: { ticketId } }),
   send: (body: Record<string, unknown>) => api<Ticket>(`${BASE}/sendSupport`, { method: 'POST', body, quiet: true }),
   sendReopenAsn: (body: Record<string, unknown>) => api<Ticket>(`${BASE}/sendSupportA01ReopenASN`, { method: 'POST', body, quiet: true }),

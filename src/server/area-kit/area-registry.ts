@@ -3,10 +3,15 @@ import type { TObject } from 'typebox';
 import { Value } from 'typebox/value';
 import type { BehaviourInputDefinition, PageDefinition, ValidationProblem } from '../../../engine/schema/index.js';
 import { parseRightName, isRightAction } from '../../common/rights.js';
-import { AppError, type FieldError } from '../../common/errors.js';
+import { AppError, isErrorCode, type ErrorCode, type FieldError } from '../../common/errors.js';
+import { KERNEL_PAGES, mergePageRoutes, type RouteTable } from '../../common/page-routes.js';
 import { eventMigrations } from '../events/events.js';
 import type { RowFilter } from '../../../engine/server/index.js';
-import type { AreaModule, BehaviourDefinition, JobDefinition, PasswordHasher, RightChecker, RightVerbDefinition, SessionResolver, WriterDefinition } from './area.js';
+import { kitMigrations } from './migrations/index.js';
+import './area.tables.js';
+import type { AreaModule, BehaviourDefinition, HomeWorkItem, JobDefinition, PasswordHasher, RightChecker, RightVerbDefinition, SessionResolver, WriterDefinition } from './area.js';
+
+const ERROR_CODE = /^[A-Z][A-Z0-9_]*$/;
 
 const NAME = /^[a-z][A-Za-z0-9]*(\.[a-z][A-Za-z0-9]*)+$/;
 
@@ -33,6 +38,9 @@ export class AreaRegistry {
   private readonly jobs = new Map<string, JobDefinition>();
   private readonly serviceOnly = new Map<string, string>();
   private readonly filters = new Map<string, RowFilter>();
+  private readonly errorStatuses = new Map<string, number>();
+  /** The kernel's and the areas' /page routes, merged in module-list order. */
+  readonly routeTable: RouteTable;
   /** The single contributions: each is brought by at most one area. */
   readonly sessions: SessionResolver | undefined;
   readonly rightChecker: RightChecker | undefined;
@@ -59,7 +67,25 @@ export class AreaRegistry {
       }
       for (const table of module.serviceOnlyTables ?? []) this.serviceOnly.set(table, module.name);
       for (const [name, filter] of module.rowFilters ?? []) add(this.filters, 'row filter', name, filter, module.name);
+      for (const [code, status] of Object.entries<number | undefined>(module.errors ?? {})) {
+        if (!ERROR_CODE.test(code)) throw new Error(`error code "${code}" of area ${module.name} is not UPPER_CASE`);
+        if (isErrorCode(code) || this.errorStatuses.has(code)) throw new Error(`error code ${code} of area ${module.name} is declared twice`);
+        if (status === undefined || !Number.isInteger(status) || status < 400 || status > 599) throw new Error(`error code ${code} of area ${module.name} has no error status (${status})`);
+        this.errorStatuses.set(code, status);
+      }
     }
+    for (const module of modules) {
+      for (const grant of module.defaultGrants ?? []) {
+        for (const right of grant.rights) {
+          const parsed = parseRightName(right);
+          if (!parsed) throw new Error(`default grant "${right}" of area ${module.name} is not a right name`);
+          if (!isRightAction(parsed.action) && !this.verbs.has(right)) throw new Error(`default grant "${right}" of area ${module.name} names a verb no area declares`);
+        }
+      }
+    }
+    // Refuses a home item declared twice.
+    this.homeItems();
+    this.routeTable = mergePageRoutes([{ area: 'kernel', pages: KERNEL_PAGES }, ...modules.map((module) => ({ area: module.name, pages: module.pages ?? [] }))]);
     const single = <K extends 'sessions' | 'rightChecker' | 'passwords'>(key: K): AreaModule[K] => {
       const bringers = modules.filter((module) => module[key] !== undefined);
       if (bringers.length > 1) throw new Error(`${key} is contributed by more than one area: ${bringers.map((m) => m.name).join(', ')}`);
@@ -99,6 +125,35 @@ export class AreaRegistry {
     return this.filters;
   }
 
+  /** The HTTP status of an area's error code (undefined for the platform's codes and unknown ones). */
+  errorStatus(code: ErrorCode): number | undefined {
+    return this.errorStatuses.get(code);
+  }
+
+  /** Every area's error codes with their status, by code. */
+  areaErrors(): ReadonlyMap<string, number> {
+    return this.errorStatuses;
+  }
+
+  /** The counts of open work on the home page, by their position, then in module-list order. */
+  homeItems(): HomeWorkItem[] {
+    const items = this.modules.flatMap((module) => module.homeItems ?? []);
+    const kinds = new Set<string>();
+    for (const item of items) {
+      if (kinds.has(item.kind)) throw new Error(`home item "${item.kind}" is declared twice`);
+      kinds.add(item.kind);
+    }
+    return items
+      .map((item, i) => ({ item, i }))
+      .sort((a, b) => (a.item.position ?? Infinity) - (b.item.position ?? Infinity) || a.i - b.i)
+      .map(({ item }) => item);
+  }
+
+  /** Folders of areas kept outside the repository, each holding its `locales/` and `definitions/` trees. */
+  contentRoots(): string[] {
+    return this.modules.flatMap((module) => (module.contentRoot ? [module.contentRoot] : []));
+  }
+
   rightVerbs(): RightVerbDefinition[] {
     return [...this.verbs.values()].sort((a, b) => a.right.localeCompare(b.right));
   }
@@ -109,7 +164,7 @@ export class AreaRegistry {
 
   /** Every migration of every area (and of the event outbox), by name; a name used twice is refused. */
   migrations(): Record<string, Migration> {
-    const all: Record<string, Migration> = { ...eventMigrations };
+    const all: Record<string, Migration> = { ...eventMigrations, ...kitMigrations };
     for (const module of this.modules) {
       for (const [name, migration] of Object.entries(module.migrations ?? {})) {
         if (Object.hasOwn(all, name)) throw new Error(`migration ${name} of area ${module.name} is declared twice`);
@@ -120,8 +175,7 @@ export class AreaRegistry {
   }
 
   /**
-   * What a definition names that the areas must provide (issue "One shape for every business
-   * area", items 2 and 3): every registered action its behaviours name exists and its declared
+   * What a definition names that the areas must provide: every registered action its behaviours name exists and its declared
    * inputs fit the action's input schema, and one whose confirmation shows a preview
    * (`confirmPreview`) names an action that has one; its writer exists; a page over a table only a domain
    * service may write allows no add, edit or delete without a writer. Used at publish and when

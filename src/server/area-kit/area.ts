@@ -3,7 +3,8 @@ import type { Kysely, Migration, Transaction } from 'kysely';
 import type { Static, TObject } from 'typebox';
 import type { PageDefinition, ScalarValue } from '../../../engine/schema/index.js';
 import type { EngineRow, EngineSession, RowFilter } from '../../../engine/server/index.js';
-import type { ErrorCode } from '../../common/errors.js';
+import type { AreaErrorStatuses, ErrorCode } from '../../common/errors.js';
+import type { PageDeclaration } from '../../common/page-routes.js';
 import type { RightName } from '../../common/rights.js';
 import type { AppConfig } from '../config.js';
 import type { DB } from '../db/schema.js';
@@ -154,7 +155,7 @@ export interface RightVerbDefinition {
 /** What a job handler's `run` gets: the database, the job's parameters, and where to write its log. */
 export interface JobContext {
   db: Kysely<DB>;
-  /** The job's parameters (spec section 3: name, value, seq) by name. */
+  /** The job's parameters (name, value, seq) by name. */
   params: Record<string, string>;
   /** Appends a line to the run's log, shown in the job's run history. */
   log: (line: string) => void;
@@ -231,6 +232,60 @@ export interface DemoDataProvider {
   load(trx: Transaction<DB>, context: DemoDataContext): Promise<Record<string, number>>;
 }
 
+/**
+ * A read model: SQL of this area that reads tables another area owns (declares in its `*.tables.ts`),
+ * declared so that such a read is a known, named dependency instead of a hidden one. The area
+ * owning the tables keeps them in step with its read models when it changes them. An area never
+ * writes another area's tables: it calls that area's service (its `index.ts`).
+ */
+export interface ReadModelDefinition {
+  /** `<area>.<name>`, e.g. `outbound.pickList`. */
+  name: string;
+  /** The files of the area holding its SQL, relative to the area's folder, e.g. `wave.repository.ts`. */
+  files: string[];
+  /** The other areas' tables it reads. */
+  reads: string[];
+  /** One line: what it is for. */
+  purpose: string;
+}
+
+/** The roles a new installation starts with. */
+export const SEEDED_ROLES = ['Administrator', 'Supervisor', 'Operator', 'Configurator', 'Read-only'] as const;
+export type SeededRole = (typeof SEEDED_ROLES)[number];
+
+/**
+ * Rights the seeded roles get when the area is first installed: applied once, at the first start
+ * that finds the area in the module list, so an administrator's later revoke stays revoked.
+ */
+export interface DefaultGrant {
+  /** A role of the first start, by name. */
+  role: SeededRole;
+  /** Page rights (`<module>[.<sub>]:view|add|edit|delete`) and verbs of the area's `rights`. */
+  rights: RightName[];
+}
+
+/**
+ * A count of open work on the home page: the rows of a warehouse's work table by status, leaving
+ * out the statuses that end the work. Its title is the text `ui.home.source.<kind>`, a status's
+ * label `ui.home.status.<kind>.<status>` (the status itself when there is none).
+ */
+export interface HomeWorkItem {
+  kind: string;
+  /** The table holding the work, the first of these that exists with `status` and `warehouse_id` columns. */
+  tables: readonly string[];
+  /** Statuses (lower case) that are not open work any more. */
+  terminal: readonly string[];
+  /** Place on the home page: items sort by it, then in module-list order (left out: after those with one). */
+  position?: number;
+  /** The text key prefix of its statuses (`<prefix>.<status>`), e.g. `inb.status`; left out: `ui.home.status.<kind>`. */
+  statusTexts?: string;
+  /**
+   * The page route that lists this work (a route of the route table). The home page opens it from
+   * the count, and from a status chip filtered to that status when the route is a page definition.
+   */
+  listRoute?: string;
+}
+
 export interface AreaModule {
   /** The folder name; also the prefix of its behaviour, writer and job names. */
   name: string;
@@ -255,6 +310,26 @@ export interface AreaModule {
   passwords?: PasswordHasher;
   /** The area's part of the demonstration data (DEMO_DATA). */
   demoData?: DemoDataProvider;
+  /** Where the area's SQL reads other areas' tables, by name (see ReadModelDefinition). */
+  readModels?: ReadModelDefinition[];
+  /** Its /page routes and their menu entries, merged by the kernel in module-list order into the one route table. */
+  pages?: PageDeclaration[];
+  /**
+   * Its own error codes with their HTTP status. The codes are added to `AreaErrorCodes` of
+   * common/errors.ts (declaration merging, as tables are added to `DB`) so that `AppError` takes
+   * them; their texts are `errors.<CODE>` of the area's locale files.
+   */
+  errors?: AreaErrorStatuses;
+  /** Rights the seeded roles get when the area is first installed. */
+  defaultGrants?: DefaultGrant[];
+  /** Its counts of open work on the home page. */
+  homeItems?: HomeWorkItem[];
+  /**
+   * The folder holding the area's `locales/<area>/` and `definitions/<module>/` trees when the area
+   * lives outside the repository (the tests' throw-away area); an area of the repository leaves it
+   * out, its files are in the repository's `locales/` and `definitions/`.
+   */
+  contentRoot?: string;
 }
 
 export function defineModule(module: AreaModule): AreaModule {

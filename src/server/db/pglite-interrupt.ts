@@ -188,8 +188,16 @@ export function markMemoryImportShared(bytes: Uint8Array): Uint8Array<ArrayBuffe
           let after = afterMinimum;
           if (flags & 1) [maximum, after] = readU32(after);
           const limits = [0x03, ...encodeU32(minimum), ...encodeU32(maximum)];
-          const content = [...bytes.subarray(contentStart, at), ...limits, ...bytes.subarray(after, end)];
-          return Uint8Array.from([...bytes.subarray(0, sectionStart + 1), ...encodeU32(content.length), ...content, ...bytes.subarray(end)]);
+          const contentLength = at - contentStart + limits.length + (end - after);
+          // Copied with typed-array copies: the binary is megabytes, too big to spread into arrays.
+          return concatBytes([
+            bytes.subarray(0, sectionStart + 1),
+            encodeU32(contentLength),
+            bytes.subarray(contentStart, at),
+            limits,
+            bytes.subarray(after, end),
+            bytes.subarray(end),
+          ]);
         } else if (kind === 3) at += 2; // global: value type, mutability
         else throw new Error(`unknown import kind ${kind}`);
       }
@@ -197,6 +205,16 @@ export function markMemoryImportShared(bytes: Uint8Array): Uint8Array<ArrayBuffe
     at = end;
   }
   throw new Error('the module imports no memory');
+}
+
+function concatBytes(parts: ArrayLike<number>[]): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
 }
 
 function encodeU32(value: number): number[] {

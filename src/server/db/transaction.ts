@@ -2,8 +2,8 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from './schema.js';
 
 /**
- * THE one way to open a write transaction (DESIGN.md section 5; issue "One shape for every business
- * area", item 4). Work runs in one database transaction; a serialization failure or a deadlock
+ * THE one way to open a write transaction (docs/architecture.md, "Writes: one transaction each").
+ * Work runs in one database transaction; a serialization failure or a deadlock
  * (SQLSTATE 40001, 40P01) is retried from the start a bounded number of times with a random
  * back-off, so that the operator never sees it; callbacks registered with `afterCommit` run only
  * once the transaction has committed (events, notifications, cache invalidation), never for an

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../db/schema.js';
 
 /**
@@ -21,6 +21,6 @@ export async function listIndexColumns(db: Kysely<DB>, table: string): Promise<s
 }
 
 /** Creates the btree index `name` on `table` (`columns` in order) unless an index of that name exists. */
-export async function createIndexIfMissing(db: Kysely<DB>, name: string, table: string, columns: readonly string[]): Promise<void> {
-  await sql`create index if not exists ${sql.id(name)} on ${sql.table(table)} using btree (${sql.join(columns.map((column) => sql.id(column)))})`.execute(db);
+export async function createIndexIfMissing(trx: Transaction<DB>, name: string, table: string, columns: readonly string[]): Promise<void> {
+  await sql`create index if not exists ${sql.id(name)} on ${sql.table(table)} using btree (${sql.join(columns.map((column) => sql.id(column)))})`.execute(trx);
 }

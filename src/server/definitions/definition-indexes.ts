@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { isStored, type PageDefinition } from '../../../engine/schema/index.js';
 import { readTableColumns, scopeColumnOf } from '../../../engine/server/index.js';
 import type { DB } from '../db/schema.js';
@@ -52,17 +52,17 @@ export async function declaredIndexes(db: Kysely<DB>, pages: readonly PageDefini
  * index is left out when one of the table's indexes already leads with the same columns (a unique
  * constraint on (project_id, code), say). Answers the names of the indexes created.
  */
-export async function ensureDeclaredIndexes(db: Kysely<DB>, pages: readonly PageDefinition[]): Promise<string[]> {
+export async function ensureDeclaredIndexes(trx: Transaction<DB>, pages: readonly PageDefinition[]): Promise<string[]> {
   const created: string[] = [];
   const existingOf = new Map<string, string[][]>();
-  for (const index of await declaredIndexes(db, pages)) {
+  for (const index of await declaredIndexes(trx, pages)) {
     let existing = existingOf.get(index.table);
     if (!existing) {
-      existing = await listIndexColumns(db, index.table);
+      existing = await listIndexColumns(trx, index.table);
       existingOf.set(index.table, existing);
     }
     if (existing.some((columns) => index.columns.every((column, i) => columns[i] === column))) continue;
-    await createIndexIfMissing(db, index.name, index.table, index.columns);
+    await createIndexIfMissing(trx, index.name, index.table, index.columns);
     existing.push(index.columns);
     created.push(index.name);
   }

@@ -14,7 +14,7 @@ export interface ResolvedPage {
 }
 
 /**
- * Resolution and per-process cache of published definitions (DESIGN.md section 6). A page
+ * Resolution and per-process cache of published definitions. A page
  * resolves to the project's published version, else the shipped default; on first use its
  * content is upgraded to the current schema version, validated and checked against the database
  * catalog, and the result is cached until a change of that page (or of everything) is announced.
@@ -29,7 +29,7 @@ export class DefinitionStore {
     private readonly rowFilters: ReadonlyMap<string, RowFilter>,
   ) {}
 
-  /** Throws MODULE_NOT_FOUND when nothing is published (spec section 8: an unknown screen). */
+  /** Throws MODULE_NOT_FOUND when nothing is published (an unknown screen). */
   resolve(projectId: number | null, moduleCode: string, functionCode: string): Promise<ResolvedPage> {
     const key = cacheKey(projectId, moduleCode, functionCode);
     let entry = this.cache.get(key);

@@ -13,7 +13,7 @@ import { findLatestShipped, insertShippedVersion } from './page-definition.repos
 import { inTransaction } from '../db/transaction.js';
 import { ensureDeclaredIndexes } from './definition-indexes.js';
 
-/** The folder of shipped definitions: `definitions/<module>/<function>.page.json` (DESIGN.md section 2). */
+/** The folder of shipped definitions: `definitions/<module>/<function>.page.json`. */
 export const DEFINITIONS_DIR = path.resolve(import.meta.dirname, '../../../definitions');
 
 export interface SyncReport {
@@ -45,11 +45,12 @@ export function listDefinitionFiles(dir: string): string[] {
 }
 
 /**
- * Syncs the shipped definitions into page_definition at start (DESIGN.md section 6): a file whose
+ * Syncs the shipped definitions into page_definition at start: a file whose
  * canonical content hash differs from the newest shipped version becomes a new version (published
  * ones retire the previous published default); an unchanged file writes nothing. A file that fails
  * the schema, does not sit at `<moduleCode>/<functionCode>.page.json` or names tables or columns the
- * database lacks is refused and reported, never stored. All in one transaction.
+ * database lacks is refused and reported, never stored. Besides `dir`, the `definitions/` folder of
+ * every area kept outside the repository (its `contentRoot`) is read. All in one transaction.
  */
 export async function syncShippedDefinitions(
   db: Kysely<DB>,
@@ -57,16 +58,24 @@ export async function syncShippedDefinitions(
   options: { areas?: AreaRegistry; events?: EventBus } = {},
 ): Promise<SyncReport> {
   const report: SyncReport = { added: [], unchanged: 0, refused: [], indexes: [] };
-  const files = listDefinitionFiles(dir);
+  // The repository's folder, then the `definitions/` of every area kept outside it.
+  const folders = [dir, ...(options.areas?.contentRoots() ?? []).map((root) => path.join(root, 'definitions'))];
+  const files: { folder: string; file: string }[] = [];
+  for (const folder of folders) {
+    for (const file of listDefinitionFiles(folder)) {
+      if (files.some((listed) => listed.file === file)) report.refused.push({ file, problems: [{ path: '', code: 'duplicate', message: `${file} is shipped twice (${folder})` }] });
+      else files.push({ folder, file });
+    }
+  }
   await inTransaction(db, async (trx) => {
     // Two app nodes starting together must not both add the same version.
     await sql`select pg_advisory_xact_lock(hashtext('page_definition:shipped-sync'))`.execute(trx);
     const startupOf = new Map<string, string>();
     const synced: PageDefinition[] = [];
-    for (const file of files) {
+    for (const { folder, file } of files) {
       let parsed: unknown;
       try {
-        parsed = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
+        parsed = JSON.parse(fs.readFileSync(path.join(folder, file), 'utf8'));
       } catch (error) {
         report.refused.push({ file, problems: [{ path: '', code: 'json', message: (error as Error).message }] });
         continue;
@@ -84,7 +93,7 @@ export async function syncShippedDefinitions(
         });
         continue;
       }
-      // Spec section 4: one module may have only one startup page.
+      // One module may have only one startup page.
       if (page.startup === true && page.status === 'published') {
         const holder = startupOf.get(page.moduleCode);
         if (holder !== undefined) {
@@ -124,21 +133,22 @@ export async function syncShippedDefinitions(
     }
     // The indexes the shipped pages declare for their large lists' searches and sorts.
     report.indexes = await ensureDeclaredIndexes(trx, synced);
-    // Other app nodes drop their cached definitions when this commits (DESIGN.md section 9).
+    // Other app nodes drop their cached definitions when this commits.
     if (report.added.length) await options.events?.emit(trx, 'definition.changed', { projectId: null, all: true });
   });
   return report;
 }
 
-/** The start-up step (DESIGN.md section 2: migrations -> definition sync -> seed), with its log lines. */
+/** The start-up step (migrations -> definition sync -> seed), with its log lines. */
 export async function syncDefinitionsAtStart(
   db: Kysely<DB>,
   log: FastifyBaseLogger,
   options: { areas: AreaRegistry; events?: EventBus; dir?: string },
 ): Promise<SyncReport> {
   const report = await syncShippedDefinitions(db, options.dir ?? DEFINITIONS_DIR, options);
-  if (report.added.length) log.info({ added: report.added, unchanged: report.unchanged }, 'page definitions synced');
-  if (report.indexes.length) log.info({ indexes: report.indexes }, 'indexes declared by page definitions created');
+  if (report.added.length) log.info({ added: report.added.length, unchanged: report.unchanged }, 'page definitions synced');
+  if (report.added.length) log.debug({ added: report.added }, 'page definitions added');
+  if (report.indexes.length) log.debug({ indexes: report.indexes }, 'indexes declared by page definitions created');
   for (const refused of report.refused) {
     log.error({ file: refused.file, problems: refused.problems }, `page definition ${refused.file} refused`);
   }

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../db/schema.js';
 
 export interface StoredDefinition {
@@ -29,7 +29,7 @@ function toStored(row: {
 }
 
 /**
- * The published version a page resolves to (DESIGN.md section 6): the project's own published
+ * The published version a page resolves to: the project's own published
  * version, else the shipped default's (project_id null).
  */
 export async function findPublishedDefinition(
@@ -69,11 +69,11 @@ export async function findLatestShipped(db: Kysely<DB>, moduleCode: string, func
 
 /** Adds a shipped version; publishing it retires the shipped version published before. */
 export async function insertShippedVersion(
-  db: Kysely<DB>,
+  trx: Transaction<DB>,
   row: { moduleCode: string; functionCode: string; version: number; status: 'draft' | 'published' | 'inactive'; content: unknown; contentHash: string },
 ): Promise<void> {
   if (row.status === 'published') {
-    await db
+    await trx
       .updateTable('page_definition')
       .set({ status: 'inactive', updated_at: sql`now()`, updated_by: 'system' })
       .where('project_id', 'is', null)
@@ -82,7 +82,7 @@ export async function insertShippedVersion(
       .where('status', '=', 'published')
       .execute();
   }
-  await db
+  await trx
     .insertInto('page_definition')
     .values({
       project_id: null,

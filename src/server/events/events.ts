@@ -4,7 +4,7 @@ import type { DB } from '../db/schema.js';
 import { afterCommit } from '../db/transaction.js';
 
 /**
- * Typed domain events (DESIGN.md section 2, `events/`). Each area adds the events it emits to this
+ * Typed domain events (`events/`). Each area adds the events it emits to this
  * map in its own files:
  *
  *   declare module '../../events/events.js' {

@@ -21,12 +21,12 @@ declare module 'fastify' {
   }
 }
 
-/** The OpenAPI page and its static assets are public (issue 3, item 7). */
+/** The OpenAPI page and its static assets are public. */
 function isPublicDocs(url: string): boolean {
   return url === '/api/docs' || url.startsWith('/api/docs/');
 }
 
-/** The bearer token of the Authorization header; a cookie alone never authorizes (DESIGN.md section 7). */
+/** The bearer token of the Authorization header; a cookie alone never authorizes. */
 export function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   if (!header) return undefined;
@@ -98,14 +98,14 @@ function describeRoute(route: RouteOptions): string {
 }
 
 /**
- * THE enforcement of `config.access` (issue 3, item 7; DESIGN.md section 8). Registered before any
+ * THE enforcement of `config.access`. Registered before any
  * route module: a route under /api that declares no access makes `app.ready()` fail, and every
  * request is checked before its body is even parsed, so no invalid body can tell a caller without a
  * session anything about the route.
  */
 async function accessPlugin(app: FastifyInstance): Promise<void> {
   // Per-route limits only: sign-in, code entry, registration and reset declare their own
-  // `config.rateLimit` (issue 3, item 8). Counted after parsing so the key can include the account.
+  // `config.rateLimit`. Counted after parsing so the key can include the account.
   await app.register(fastifyRateLimit, { global: false, hook: 'preHandler' });
 
   app.decorateRequest('user', undefined);

@@ -1,6 +1,6 @@
 /**
- * What every route declares about who may call it (DESIGN.md section 8; issue "Sign-in, accounts
- * and access control"). Routes put it in `config.access`; the access plugin refuses a route that
+ * What every route declares about who may call it (docs/architecture.md, "Scope: organization,
+ * project, warehouse"). Routes put it in `config.access`; the access plugin refuses a route that
  * declares nothing, answers 401 without a session, 403 without the right, and hands services the
  * session's scope so that no record of another project or warehouse is read or written.
  *

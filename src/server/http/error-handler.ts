@@ -2,13 +2,17 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { AppError, type ErrorBody, type ErrorCode, type FieldError } from '../../common/errors.js';
 import { DEFAULT_LANGUAGE, languageFromAcceptHeader, toLanguage, type Language } from '../../common/languages.js';
 import { databaseErrorAnswer } from './database-errors.js';
-import { translate } from './i18n.js';
+import { translate, type Translate } from './i18n.js';
 import { QUANTITY_KEYWORD, type QuantityErrorParams } from './quantity-schema.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The caller's language: the session user's choice once signed in, else the request's. */
     language: Language;
+  }
+  interface FastifyInstance {
+    /** The error texts' translator: the repository's texts and those of areas kept outside it. */
+    errorTexts: Translate;
   }
 }
 
@@ -26,16 +30,17 @@ export function errorBody(
   code: ErrorCode,
   params: Record<string, string | number> = {},
   details?: FieldError[],
+  texts: Translate = translate,
 ): ErrorBody {
   return {
     code,
-    message: translate(language, `errors.${code}`, params),
+    message: texts(language, `errors.${code}`, params),
     ...(Object.keys(params).length ? { params } : {}),
     ...(details?.length
       ? {
           details: details.map((d) => ({
             ...d,
-            message: d.message ?? translate(language, `errors.${d.code}`, { field: d.field, ...d.params }),
+            message: d.message ?? texts(language, `errors.${d.code}`, { field: d.field, ...d.params }),
           })),
         }
       : {}),
@@ -50,11 +55,16 @@ export function sendError(
   params: Record<string, string | number> = {},
   details?: FieldError[],
 ) {
-  return reply.status(status).send(errorBody(request.language ?? DEFAULT_LANGUAGE, code, params, details));
+  return reply.status(status).send(errorBody(request.language ?? DEFAULT_LANGUAGE, code, params, details, request.server.errorTexts));
 }
 
-/** The one error handler (DESIGN.md section 7): every failure leaves as `{ code, message, details? }`. */
-export function registerErrorHandling(app: FastifyInstance): void {
+/**
+ * The one error handler: every failure leaves as `{ code, message, details? }`. An `AppError`
+ * answers its code's status: the platform's (common/errors.ts) or the one its area's manifest
+ * gives (`app.areas`).
+ */
+export function registerErrorHandling(app: FastifyInstance, texts: Translate = translate): void {
+  app.decorate('errorTexts', texts);
   app.decorateRequest('language', DEFAULT_LANGUAGE);
   app.addHook('onRequest', (request, _reply, done) => {
     request.language = requestLanguage(request);
@@ -63,8 +73,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
 
   app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
     if (error instanceof AppError) {
-      if (error.status >= 500) request.log.error({ err: error }, 'request failed');
-      return sendError(request, reply, error.status, error.code, error.params, error.details);
+      const status = error.status ?? app.areas.errorStatus(error.code) ?? 500;
+      if (status >= 500) request.log.error({ err: error }, 'request failed');
+      return sendError(request, reply, status, error.code, error.params, error.details);
     }
     const fastifyError = error as FastifyError;
     if (fastifyError.validation) {
@@ -79,7 +90,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
       });
       // Only quantities not above 0: answered as the services answer them (QTY_NOT_POSITIVE).
       const code = details.every((d) => d.code === 'QTY_NOT_POSITIVE') ? 'QTY_NOT_POSITIVE' : 'VALIDATION_FAILED';
-      const body = errorBody(request.language ?? DEFAULT_LANGUAGE, code, {}, details);
+      const body = errorBody(request.language ?? DEFAULT_LANGUAGE, code, {}, details, app.errorTexts);
       // One quantity refused: its own text (naming the field) is the message, for screens that show only that.
       const only = fastifyError.validation.length === 1 && fastifyError.validation[0].keyword === QUANTITY_KEYWORD ? body.details?.[0]?.message : undefined;
       return reply.status(400).send(only ? { ...body, message: only } : body);
@@ -88,7 +99,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const refusal = databaseErrorAnswer(error);
     if (refusal) {
       request.log.warn({ err: error }, 'database refused the request');
-      return sendError(request, reply, refusal.status, refusal.code, refusal.params, refusal.details);
+      return sendError(request, reply, refusal.status ?? 500, refusal.code, refusal.params, refusal.details);
     }
     switch (fastifyError.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':

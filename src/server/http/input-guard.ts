@@ -5,14 +5,14 @@ import { AppError } from '../../common/errors.js';
 const MAX_DEPTH = 32;
 
 /**
- * Numbers beyond JavaScript's safe integers are never an id, a page, a quantity or a price of ours;
- * they could only reach the database as an overflow (issue 9, item 6: `1e308` as an id answered
- * 500). Decimals stay well inside: numeric(18,6) tops out at 10^12.
+ * Numbers beyond JavaScript's safe integers are never an id, a page, a quantity or a price of
+ * ours; they could only reach the database as an overflow (`1e308` as an id would answer 500).
+ * Decimals stay well inside: numeric(18,6) tops out at 10^12.
  */
 const MAX_MAGNITUDE = Number.MAX_SAFE_INTEGER;
 
 /**
- * Refuses, at the edge and for every route (issue 9, item 6), input no handler should have to
+ * Refuses, at the edge and for every route, input no handler should have to
  * think about: a NUL character in any string or key (PostgreSQL text cannot hold it, so it would
  * otherwise surface as a 500 from deep inside a query), numbers that are not finite or beyond the
  * safe range, and absurdly deep nesting. Runs after the route's schema has parsed and coerced the

@@ -1,5 +1,21 @@
-import type { FastifyRequest } from 'fastify';
+import fastifyMultipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../common/errors.js';
+
+/** The limits multipart parsing is registered with: bytes of one file, files and fields of one request. */
+export interface MultipartLimits {
+  fileSize: number;
+  files: number;
+  fields: number;
+}
+
+/**
+ * Registers multipart parsing for a plugin's routes, unless another plugin of the application has
+ * registered it already: it is then this plugin's too, with the limits it was registered with.
+ */
+export async function registerMultipart(app: FastifyInstance, limits: MultipartLimits): Promise<void> {
+  if (!app.hasRequestDecorator('isMultipart')) await app.register(fastifyMultipart, { limits });
+}
 
 export interface MultipartUpload {
   fields: Record<string, string>;
@@ -7,7 +23,7 @@ export interface MultipartUpload {
 }
 
 /**
- * Reads a whole multipart request into fields and files (issue 9, item 6): a broken body (no or
+ * Reads a whole multipart request into fields and files: a broken body (no or
  * wrong boundary, cut short, malformed headers) is the caller's mistake and answers 400, a file
  * past the upload limit 413, never a 500 from deep inside the parser.
  */

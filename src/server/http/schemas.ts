@@ -1,6 +1,6 @@
-import { Type } from 'typebox';
+import { Type, type TProperties } from 'typebox';
 
-/** The body of every failure (DESIGN.md section 7), for route schemas and the OpenAPI page. */
+/** The body of every failure, for route schemas and the OpenAPI page. */
 export const ErrorBodySchema = Type.Object(
   {
     code: Type.String(),
@@ -19,5 +19,8 @@ export const ErrorBodySchema = Type.Object(
   },
 );
 
-/** A row id in a request: a positive safe integer (issue 9, item 6: `1.5` or `1e308` as an id is a 400). */
+/** A row id in a request: a positive safe integer (`1.5` or `1e308` as an id is a 400). */
 export const IdSchema = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
+
+/** A request body, or an object in one, of exactly these properties: any other is refused (400). */
+export const StrictObject = <P extends TProperties>(properties: P) => Type.Object(properties, { additionalProperties: false });

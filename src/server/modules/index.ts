@@ -1,23 +1,20 @@
 import type { AreaModule } from './area.js';
-import { accessModule } from './access/access.module.js';
 import { attachmentModule } from './attachment/attachment.module.js';
-import { authModule } from './auth/auth.module.js';
 import { designerModule } from './designer/designer.module.js';
 import { downloadModule } from './download/download.module.js';
 import { genericModule } from './generic/generic.module.js';
 import { healthModule } from './health/health.module.js';
 import { homeModule } from './home/home.module.js';
+import { identityModule } from './identity/identity.module.js';
 import { importsModule } from './imports/imports.module.js';
 import { inboundModule } from './inbound/inbound.module.js';
 import { inventoryModule } from './inventory/inventory.module.js';
 import { jobModule } from './job/job.module.js';
 import { masterdataModule } from './masterdata/masterdata.module.js';
 import { notificationModule } from './notification/notification.module.js';
-import { notifyModule } from './notify/notify.module.js';
+import { outboxModule } from './outbox/outbox.module.js';
 import { supportModule } from './support/support.module.js';
 import { outboundModule } from './outbound/outbound.module.js';
-import { roleModule } from './role/role.module.js';
-import { userModule } from './user/user.module.js';
 
 /**
  * THE list of business areas (src/server/modules/README.md). Adding an area is one line here plus
@@ -26,16 +23,13 @@ import { userModule } from './user/user.module.js';
 export const MODULES: readonly AreaModule[] = [
   healthModule,
   homeModule,
-  authModule,
-  accessModule,
-  userModule,
-  roleModule,
+  outboxModule,
+  identityModule,
   designerModule,
   genericModule,
   masterdataModule,
   attachmentModule,
   downloadModule,
-  notifyModule,
   inventoryModule,
   importsModule,
   notificationModule,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import type { RightName } from '../../../src/common/rights.js';
-import { loadDemoData } from '../../../src/server/db/seed/demo-data.js';
+import { loadDemoData } from '../../../src/server/install/demo-data.js';
 import { inTransaction } from '../../../src/server/db/transaction.js';
 import { lotFor, receiveStock, type StockScope } from '../../../src/server/modules/inventory/inventory.service.js';
 import { dayInZone } from '../../../src/server/modules/inventory/storage.repository.js';

@@ -4,7 +4,7 @@ import { defineModule } from '../../../src/server/modules/area.js';
 import { buildTestApp, createUser, injectAs, json, signIn, type TestApp } from '../../helpers/app.js';
 
 /**
- * Jobs and timers through the API (spec sections 4, 5 and 7): validation, activate and
+ * Jobs and timers through the API: validation, activate and
  * inactivate, deletion refused while active, "run now" with its history, retries with back-off and
  * the failure recorded; on PGlite by default and on the real server with TEST_DATABASE_URL.
  */
@@ -138,7 +138,7 @@ describe('job records', () => {
     }
   });
 
-  it('activates and inactivates; an active job cannot be deleted (spec section 4)', async () => {
+  it('activates and inactivates; an active job cannot be deleted', async () => {
     expect((await addJob(validJob('Nightly echo'))).statusCode).toBe(200);
     expect((await rowOf('Nightly echo')).status).toBe('inactive');
     const activated = await behaviour('Nightly echo', 'activate');

@@ -6,7 +6,7 @@ import { buildTestApp, injectAs, json, signIn, type TestApp } from '../../helper
 import { createTestDatabase, onRealServer, type TestDatabase } from '../../helpers/database.js';
 
 /**
- * Two app nodes on one PostgreSQL database (DESIGN.md section 9): a job scheduled every second
+ * Two app nodes on one PostgreSQL database: a job scheduled every second
  * runs exactly once per tick across both, for JOB_TWO_NODE_SECONDS (default 60: a minute) seconds. Needs
  * two real sessions, so it runs only on the real server.
  */

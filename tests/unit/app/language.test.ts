@@ -62,6 +62,13 @@ describe(formatDateTime.name, () => {
     expect(formatDateTime('2026-01-01T00:30:00Z', 'en', 'America/New_York')).toMatch(/7:30/);
   });
 
+  it('writes Thai dates in the Gregorian year, with their time', () => {
+    const text = formatDateTime('2026-03-01T05:30:00Z', 'th', 'UTC');
+    expect(text).toContain('2026');
+    expect(text).not.toContain('2569');
+    expect(text).toMatch(/05:30|5:30/);
+  });
+
   it('falls back to UTC for an unknown zone and to nothing for a bad date', () => {
     expect(formatDateTime('2026-01-01T00:30:00Z', 'en', 'Nowhere/Nothing')).toMatch(/12:30/);
     expect(formatDateTime('not a date', 'en', 'UTC')).toBe('');

@@ -3,7 +3,7 @@ import { dayIn, groupByDay, parseEventFrames } from '../../../src/app/shell/noti
 
 const item = (id: number, createdAt: string) => ({ id, createdAt });
 
-describe('notification groups (spec section 9: latest N, today, yesterday)', () => {
+describe('notification groups (latest N, today, yesterday)', () => {
   it('splits by the calendar day of the user’s time zone, keeping the order', () => {
     const now = new Date('2026-03-10T02:30:00Z'); // 10 March 11:30 in Tokyo, 9 March 22:30 in New York
     const items = [item(4, '2026-03-10T01:00:00Z'), item(3, '2026-03-09T16:00:00Z'), item(2, '2026-03-09T10:00:00Z'), item(1, '2026-03-08T10:00:00Z')];

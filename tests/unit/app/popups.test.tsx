@@ -10,7 +10,7 @@ beforeAll(() => {
   // jsdom implements getComputedStyle without pseudo-elements, which antd's scroll lock asks for.
   const getComputedStyle = window.getComputedStyle.bind(window);
   window.getComputedStyle = (element: Element) => getComputedStyle(element);
-  // jsdom has no Web Audio: the popup sound fails, which must only be logged (spec section 8).
+  // jsdom has no Web Audio: the popup sound fails, which must only be logged.
   vi.spyOn(console, 'warn').mockImplementation(() => undefined);
 });
 
@@ -27,7 +27,7 @@ function contents() {
   return [...document.querySelectorAll('.wms-popup .wms-popup-content')].map((e) => e.textContent);
 }
 
-describe('message popup (spec sections 3 and 5)', () => {
+describe('message popup', () => {
   it('stacks popups and Escape closes only the most recent one', async () => {
     render(<PopupHost />);
     const first = vi.fn();
@@ -134,7 +134,7 @@ describe('popup text', () => {
   });
 });
 
-describe('confirm popup (spec section 3)', () => {
+describe('confirm popup', () => {
   it('defaults to the title Confirm, OK and Cancel, a primary OK button and the confirm icon', () => {
     render(<PopupHost />);
     act(() => void showConfirm({ content: 'Proceed?' }));

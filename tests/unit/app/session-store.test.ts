@@ -18,7 +18,7 @@ describe('session store', () => {
     sessionStorage.clear();
   });
 
-  it('starts with the default language code 2 and keep-alive on (spec section 3)', () => {
+  it('starts with the default language code 2 and keep-alive on', () => {
     expect(getSessionState().languageCode).toBe(2);
     expect(getSessionState().keepAlive).toBe(true);
     expect(getSessionState().validationFlag).toBe(0);

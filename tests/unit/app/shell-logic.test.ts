@@ -1,7 +1,6 @@
-import fs from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { HOME_ROUTE, PAGE_ROUTES, findPageRoute } from '../../../src/app/routes';
-import { DECLARED_ROUTES, MENU_GROUPS } from '../../../src/common/page-routes';
+import { HOME_ROUTE, SCREENS, findPageRoute, pageRoutes, setPageRoutes } from '../../../src/app/routes';
+import { ROUTE_TABLE } from '../../helpers/route-table';
 import { startRedirect } from '../../../src/app/guard';
 import { LoadingCounter } from '../../../src/app/shell/loading-counter';
 import { truncateText } from '../../../engine/client/host/truncateText';
@@ -9,25 +8,19 @@ import { LANGUAGES } from '../../../src/common/languages';
 import { lookupLocaleText } from '../../../src/common/locale-tree';
 import { loadLocale } from '../../helpers/locales';
 
-const SPEC = '/work/shared/spec/warehouse-spec.md';
+const { groups: MENU_GROUPS, routes: DECLARED_ROUTES } = ROUTE_TABLE;
+setPageRoutes(ROUTE_TABLE);
+const PAGE_ROUTES = pageRoutes();
 
 describe('route table', () => {
-  it('has exactly the /page child routes of spec section 2', () => {
-    if (!fs.existsSync(SPEC)) return;
-    const table = fs.readFileSync(SPEC, 'utf8').split('The /page shell hosts these child routes.')[1].split('\n\n')[1];
-    const specRoutes = [...table.matchAll(/\/([A-Za-z_]+)/g)].map((m) => m[1]);
-    expect(specRoutes.length).toBeGreaterThan(60);
-    expect(PAGE_ROUTES.map((r) => r.route).sort()).toEqual([...new Set(specRoutes)].sort());
-  });
-
   it('maps master data, setup and transport definitions to their module', () => {
     const masterdata = 'sku whs loa ogr project partner sysparam mult codeMaster menu sysModule idGener invCode rfUser'.split(' ');
     for (const route of masterdata) expect(findPageRoute(route)?.target, route).toEqual({ kind: 'definition', moduleCode: 'masterdata', functionCode: route });
-    for (const route of ['user', 'role', 'all_rule']) expect(findPageRoute(route)?.target).toEqual({ kind: 'definition', moduleCode: 'setup', functionCode: route });
+    for (const route of ['user', 'role', 'all_rule']) expect(findPageRoute(route)?.target).toEqual({ kind: 'definition', moduleCode: 'identity', functionCode: route });
     for (const route of ['vehicle', 'driver']) expect(findPageRoute(`/${route}`)?.target).toEqual({ kind: 'definition', moduleCode: 'transport', functionCode: route });
   });
 
-  it('is exactly the declaration of src/common/page-routes.ts, every hand-written screen with its code', () => {
+  it('is exactly the table the server merges, every hand-written screen with its code', () => {
     expect(PAGE_ROUTES.map((r) => r.route)).toEqual(DECLARED_ROUTES.map((r) => r.route));
     for (const declared of DECLARED_ROUTES) {
       const page = findPageRoute(declared.route)!;
@@ -36,9 +29,18 @@ describe('route table', () => {
       else expect(page.target, declared.route).toEqual(declared.target);
     }
     expect(findPageRoute(HOME_ROUTE)?.target.kind).toBe('screen');
+    // No screens.ts registers a screen no route declares.
+    const screenRoutes = DECLARED_ROUTES.filter((r) => r.target.kind === 'screen').map((r) => r.route);
+    expect(Object.keys(SCREENS).sort()).toEqual(screenRoutes.sort());
   });
 
-  it('gives every route and menu group a title in every language; tab and menu entry share it (issue 11, item 6)', () => {
+  it('keeps the menu order of the areas: an entry with `after` follows the route it names', () => {
+    const masterData = DECLARED_ROUTES.filter((r) => r.group === 'masterData').map((r) => r.route);
+    expect(masterData.slice(0, 8)).toEqual(['sku', 'skuHeader', 'whs', 'loa', 'ogr', 'project', 'proj_ge', 'partner']);
+    expect(MENU_GROUPS.map((g) => g.code)).toEqual(['homeGroup', 'genericGroup', 'masterData', 'inbound', 'outbound', 'inventory', 'billingJobs', 'reports', 'setup', 'transport']);
+  });
+
+  it('gives every route and menu group a title in every language; tab and menu entry share it', () => {
     for (const language of LANGUAGES) {
       const locale = loadLocale(language);
       for (const key of [...MENU_GROUPS, ...DECLARED_ROUTES].map((entry) => entry.titleKey)) expect(lookupLocaleText(locale, key), `${language} ${key}`).toEqual(expect.any(String));

@@ -4,6 +4,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-libra
 import type { PageDefinition } from '../../../engine/schema/index.js';
 import { RecordForm } from '../../../engine/client/RecordForm.js';
 import { EngineServicesContext, type EngineServices } from '../../../engine/client/services.js';
+import { prepareAntdInJsdom } from '../../helpers/jsdom-antd.js';
 
 /**
  * The engine form's dropdown filters by the label the user reads (never the stored key) and, when
@@ -62,19 +63,8 @@ async function typeInto(text: string) {
   fireEvent.change(search(), { target: { value: text } });
 }
 
-describe('engine form dropdown', { timeout: 30_000 }, () => {
-  beforeAll(() => {
-    const noop = () => undefined;
-    if (typeof window.matchMedia !== 'function') {
-      Object.defineProperty(window, 'matchMedia', {
-        configurable: true,
-        value: (query: string) => ({ matches: false, media: query, addEventListener: noop, removeEventListener: noop, addListener: noop, removeListener: noop, onchange: null, dispatchEvent: () => false }),
-      });
-    }
-    const computed = window.getComputedStyle.bind(window);
-    window.getComputedStyle = (element: Element) => computed(element);
-    globalThis.ResizeObserver ??= class { observe() {} unobserve() {} disconnect() {} } as unknown as typeof ResizeObserver;
-  });
+describe('engine form dropdown', () => {
+  beforeAll(prepareAntdInJsdom);
   afterEach(cleanup);
 
   it('filters the choices by their label as the user types, not by their key', async () => {

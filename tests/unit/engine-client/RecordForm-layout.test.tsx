@@ -64,7 +64,7 @@ function save() {
 
 let phoneSized = false;
 
-describe('the record form: summary of a refused save, layout, number inputs', { timeout: 30_000 }, () => {
+describe('the record form: summary of a refused save, layout, number inputs', () => {
   beforeAll(() => {
     const noop = () => undefined;
     Object.defineProperty(window, 'matchMedia', {

@@ -4,6 +4,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import type { PageDefinition } from '../../../engine/schema/index.js';
 import { RecordForm } from '../../../engine/client/RecordForm.js';
 import { EngineServicesContext, type EngineServices } from '../../../engine/client/services.js';
+import { prepareAntdInJsdom } from '../../helpers/jsdom-antd.js';
 
 class Refusal extends Error {
   constructor(readonly body: { status: number; code: string; message: string; details?: { field: string; code: string; message?: string }[] }) {
@@ -61,20 +62,8 @@ function save() {
   fireEvent.click(document.getElementById('engine-form-save')!);
 }
 
-describe(RecordForm.name, { timeout: 30_000 }, () => {
-  beforeAll(() => {
-    // antd reads these jsdom does not have
-    const noop = () => undefined;
-    if (typeof window.matchMedia !== 'function') {
-      Object.defineProperty(window, 'matchMedia', {
-        configurable: true,
-        value: (query: string) => ({ matches: false, media: query, addEventListener: noop, removeEventListener: noop, addListener: noop, removeListener: noop, onchange: null, dispatchEvent: () => false }),
-      });
-    }
-    const computed = window.getComputedStyle.bind(window);
-    window.getComputedStyle = (element: Element) => computed(element);
-    globalThis.ResizeObserver ??= class { observe() {} unobserve() {} disconnect() {} } as unknown as typeof ResizeObserver;
-  });
+describe(RecordForm.name, () => {
+  beforeAll(prepareAntdInJsdom);
   afterEach(cleanup);
 
   it('shows the missing mandatory field and the too-long value on their fields and sends nothing', async () => {

@@ -19,7 +19,7 @@ const page: PageDefinition = {
   ],
 };
 
-describe('forms a new user meets (issue 11, item 3)', () => {
+describe('forms a new user meets', () => {
   it('lets the unique key be chosen when adding and keeps it when editing', () => {
     const add = buildFormSchema(page, { mode: 'add', record: {}, choices: {}, label: (c) => c });
     const edit = buildFormSchema(page, { mode: 'edit', record: {}, choices: {}, label: (c) => c });

@@ -120,7 +120,7 @@ describe(isBehaviourEnabled.name, () => {
     right: 'edit',
     enabledBy: { field: 'active', values: [true] },
   };
-  it('needs a selection within the cap of spec section 5 whose rows all have an allowed status', () => {
+  it('needs a selection within the cap whose rows all have an allowed status', () => {
     expect(isBehaviourEnabled(behaviour, [])).toBe(false);
     expect(isBehaviourEnabled(behaviour, [{ active: true }, { active: true }])).toBe(true);
     expect(isBehaviourEnabled(behaviour, [{ active: true }, { active: false }])).toBe(false);
@@ -166,7 +166,7 @@ describe(parseColumnPreference.name, () => {
   it('keeps users and pages apart and survives a broken value', () => {
     expect(columnPreferenceKey('7', 'masterdata', 'sku')).not.toBe(columnPreferenceKey('8', 'masterdata', 'sku'));
     expect(parseColumnPreference('{"hidden":["a",3]}')).toEqual({ hidden: ['a'], widths: {} });
-    // Widths the user dragged columns to, within sane bounds (issue 11, item 8).
+    // Widths the user dragged columns to, within sane bounds.
     expect(parseColumnPreference('{"hidden":[],"widths":{"code":180,"x":"wide","y":5}}')).toEqual({ hidden: [], widths: { code: 180 } });
     expect(parseColumnPreference('not json')).toEqual({ hidden: [] });
   });
@@ -185,10 +185,13 @@ describe(formatCellValue.name, () => {
 
 describe(resolveLabel.name, () => {
   const translator = { t: (key: string) => `t:${key}`, hasText: (key: string) => key.startsWith('ui.'), language: 'zh' };
-  it('prefers the page text in the language, then English, then the locale key, then the code', () => {
-    const texts = { texts: { SKU: { en: 'SKU', zh: '货品' }, ONLY_EN: { en: 'Only' } } };
+  it('prefers the page text in the language, then the host text (multilingual texts, locale files), then English, then the code', () => {
+    const texts = { texts: { SKU: { en: 'SKU', zh: '货品' }, ONLY_EN: { en: 'Only' }, ui_EN: { en: 'Page English' } } };
+    const withInstallTexts = { ...translator, hasText: (key: string) => key.startsWith('ui') };
     expect(resolveLabel('SKU', texts, translator)).toBe('货品');
     expect(resolveLabel('ONLY_EN', texts, translator)).toBe('Only');
+    // A page without a text in the user's language falls back to the host's text of the code.
+    expect(resolveLabel('ui_EN', texts, withInstallTexts)).toBe('t:ui_EN');
     expect(resolveLabel('ui.engine.add', texts, translator)).toBe('t:ui.engine.add');
     expect(resolveLabel('md.unknown', texts, translator)).toBe('md.unknown');
   });

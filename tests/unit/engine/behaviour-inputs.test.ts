@@ -69,4 +69,19 @@ describe(checkBehaviourInputs.name, () => {
     ]);
     expect(checkBehaviourInputs(declared, { aisle: 'ABCD' }).errors).toEqual([{ field: 'aisle', code: 'FIELD_TOO_LONG', params: { max: 3, length: 4 } }]);
   });
+
+  it('takes a value among the choices only, and declares choices on text inputs only', () => {
+    const field: BehaviourInputDefinition[] = [
+      { name: 'field', labelCode: 'x.field', type: 'text', mandatory: true, choices: [{ value: 'uom', labelCode: 'x.uom' }, { value: 'lot_no', labelCode: 'x.lot' }] },
+    ];
+    expect(checkBehaviourInputs(field, { field: 'lot_no' })).toEqual({ values: { field: 'lot_no' }, errors: [] });
+    expect(checkBehaviourInputs(field, { field: 'sku_id' }).errors).toEqual([{ field: 'field', code: 'FIELD_FOREIGN', params: { list: 'field' } }]);
+
+    const page = loa();
+    const generate = page.behaviours!.find((b) => b.code === 'generate')!;
+    generate.inputs!.push({ name: 'side', labelCode: 'md.field.zone', type: 'integer', choices: [{ value: '1', labelCode: 'md.field.zone' }] });
+    generate.inputs!.push({ name: 'kind', labelCode: 'md.field.zone', type: 'text', choices: [{ value: 'a', labelCode: 'md.field.zone' }, { value: 'a', labelCode: 'md.field.zone' }] });
+    const count = generate.inputs!.length;
+    expect(problems(page)).toEqual([`/behaviours/0/inputs/${count - 2}/choices notApplicable`, `/behaviours/0/inputs/${count - 1}/choices/1/value duplicate`]);
+  });
 });

@@ -62,6 +62,17 @@ describe(validatePageDefinition.name, () => {
     );
   });
 
+  it('says in plain words what a refused label, name or code should look like, never the regular expression', () => {
+    const page = readmeExample() as unknown as Record<string, unknown> & { fields: Record<string, unknown>[] };
+    page.fields[0].name = 'Code With Space';
+    page.fields[1].labelCode = 'Literal label text';
+    const result = validatePageDefinition(page);
+    const messages: Record<string, string> = result.ok ? {} : Object.fromEntries(result.problems.map((p) => [p.path, p.message]));
+    expect(messages['/fields/1/labelCode']).toMatch(/^"Literal label text" is the code of a text, not the text itself: .*write the words themselves in the page's texts/);
+    expect(messages['/fields/0/name']).toMatch(/^"Code With Space" is a table or column name: lower-case letters/);
+    for (const message of Object.values(messages)) expect(message).not.toMatch(/must match pattern|\^\[/);
+  });
+
   it('reports every semantic problem with its path', () => {
     const page = readmeExample();
     page.fields[1].name = 'code';
@@ -114,6 +125,41 @@ describe(validatePageDefinition.name, () => {
     page.status = 'live';
     page.fields[1].name = 'code';
     expect(paths(page)).toEqual(expect.arrayContaining(['/status enum', '/fields/1/name duplicate']));
+  });
+
+  it('checks the filter and fill of a foreign dropdown against the fields of the page', () => {
+    const page = readmeExample();
+    const owner = page.fields.find((f) => f.name === 'owner_id')!;
+    const follows = (name: string) => ({ column: 'x', field: name });
+    owner.options = {
+      type: 'foreign',
+      table: 'owner',
+      valueField: 'id',
+      descriptionField: 'name',
+      filter: [{ column: 'kind', value: 'retail' }, follows('code'), follows('nope'), follows('owner_id'), follows('description')],
+      fill: [
+        { column: 'name', field: 'description' },
+        { column: 'city', field: 'description' },
+        { column: 'x', field: 'missing' },
+        { column: 'y', field: 'owner_id' },
+      ],
+    };
+    owner.triggerFields = ['code'];
+    const at = `/fields/${page.fields.indexOf(owner)}/options`;
+    expect(paths(page).sort()).toEqual(
+      [
+        // Not a trigger field: the list would not reload when it changes.
+        `${at}/filter/2/field unknownField`,
+        `${at}/filter/2/field notTrigger`,
+        `${at}/filter/3/field selfReference`,
+        `${at}/filter/4/field notTrigger`,
+        `${at}/fill/1/field duplicate`,
+        `${at}/fill/2/field unknownField`,
+        `${at}/fill/3/field selfReference`,
+      ].sort(),
+    );
+    owner.options = { type: 'foreign', table: 'owner', valueField: 'id', filter: [JSON.parse('{ "column": "kind", "value": 1, "field": "code" }')] };
+    expect(paths(page).some((p) => p.startsWith(`${at}/filter/0`))).toBe(true);
   });
 
   it('refuses an unknown query operator', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkCronExpression, nextRunTimes } from '../../../src/server/modules/job/cron.js';
 
-/** Quartz-style expressions (spec section 5: "the expression must be valid"), evaluated by croner. */
+/** Quartz-style expressions ("the expression must be valid"), evaluated by croner. */
 function next(expression: string, from: string, count = 3): string[] {
   const check = checkCronExpression(expression);
   if (!check.valid) throw new Error(check.reason);

@@ -1,10 +1,122 @@
 import { sql, type CreateTableBuilder, type Kysely, type RawBuilder } from 'kysely';
 
-/** Adds the identity key and the audit columns every business table carries. */
-export function withIdAndAudit<T extends string>(table: CreateTableBuilder<T, never>) {
-  return withAudit(table.addColumn('id', 'bigint', (col) => col.primaryKey().generatedAlwaysAsIdentity()));
+/*
+ * Building blocks of the areas' migrations. Migrations that already ran used them, so the SQL a
+ * helper runs must never change; a different table shape needs a new helper.
+ */
+
+/** Adds the identity key a table's rows are found by. */
+export function withId<T extends string>(table: CreateTableBuilder<T, never>) {
+  return table.addColumn('id', 'bigint', (col) => col.primaryKey().generatedAlwaysAsIdentity());
 }
 
+/** Adds the identity key and the time of an entry of an append-only log (an audit trail): id, then `at`, now by default. */
+export function withIdAndTime<T extends string>(table: CreateTableBuilder<T, never>) {
+  return withId(table).addColumn('at', 'timestamptz', (col) => col.notNull().defaultTo(sql`now()`));
+}
+
+/** Adds the identity key and the audit columns every business table carries. */
+export function withIdAndAudit<T extends string>(table: CreateTableBuilder<T, never>) {
+  return withAudit(withId(table));
+}
+
+/** The table each scope column references. */
+const SCOPE_TABLES: Record<ScopeColumn, string> = { organization_id: 'organization', project_id: 'project', warehouse_id: 'warehouse' };
+
+/** Adds required scope columns in the order named, for `$call`, each referencing its scope table. */
+export function withScope(...columns: ScopeColumn[]) {
+  return <T extends string, C extends string>(table: CreateTableBuilder<T, C>): CreateTableBuilder<T, C | ScopeColumn> =>
+    columns.reduce<CreateTableBuilder<T, C | ScopeColumn>>(
+      (builder, column) => builder.addColumn(column, 'bigint', (col) => col.notNull().references(`${SCOPE_TABLES[column]}.id`)),
+      table,
+    );
+}
+
+/** Creates a business table (identity key, audit columns) of a scope: its first columns are the scope's (`withScope`). */
+export function createScopedTable<T>(db: Kysely<T>, table: string, ...scope: ScopeColumn[]) {
+  return withIdAndAudit(db.schema.createTable(table)).$call(withScope(...scope));
+}
+
+/** Adds the key of a stock balance row: owner, SKU, lot and location (each required) and the LPN ('' for loose stock). */
+export function withStockKey<T extends string, C extends string>(table: CreateTableBuilder<T, C>) {
+  return table
+    .addColumn('owner_id', 'bigint', (col) => col.notNull().references('owner.id'))
+    .addColumn('sku_id', 'bigint', (col) => col.notNull().references('sku.id'))
+    .addColumn('lot_id', 'bigint', (col) => col.notNull().references('lot.id'))
+    .addColumn('location_id', 'bigint', (col) => col.notNull().references('location.id'))
+    .addColumn('lpn', 'text', (col) => col.notNull().defaultTo(''));
+}
+
+/** Adds the first columns of a document's line, for `$call`: its document (`column`, deleted with it) and its line number. */
+export function documentLine(column: string, documentTable: string) {
+  return <T extends string, C extends string>(table: CreateTableBuilder<T, C>) =>
+    table
+      .addColumn(column, 'bigint', (col) => col.notNull().references(`${documentTable}.id`).onDelete('cascade'))
+      .addColumn('line_no', 'integer', (col) => col.notNull());
+}
+
+/** Adds the lot attributes a lot carries and an ASN line announces: the three dates and the three user-defined texts. */
+export function withLotAttributes<T extends string, C extends string>(table: CreateTableBuilder<T, C>) {
+  return table
+    .addColumn('manufacture_date', 'date')
+    .addColumn('expiry_date', 'date')
+    .addColumn('shelf_date', 'date')
+    .$call(textColumns('udf1', 'udf2', 'udf3'));
+}
+
+/** Adds optional text columns in the order named, for `$call` (a table's plain descriptive fields). */
+export function textColumns(...columns: string[]) {
+  return <T extends string, C extends string>(table: CreateTableBuilder<T, C>): CreateTableBuilder<T, string> =>
+    columns.reduce<CreateTableBuilder<T, string>>((builder, column) => builder.addColumn(column, 'text'), table);
+}
+
+/**
+ * Creates a table linking two parents: a required key of each, deleted with its parent row, which
+ * together are the primary key `<table>_pk`.
+ */
+export async function createLinkTable<T>(db: Kysely<T>, table: string, first: LinkKey, second: LinkKey): Promise<void> {
+  await db.schema
+    .createTable(table)
+    .addColumn(first.column, 'bigint', (col) => col.notNull().references(`${first.parent}.id`).onDelete('cascade'))
+    .addColumn(second.column, 'bigint', (col) => col.notNull().references(`${second.parent}.id`).onDelete('cascade'))
+    .addPrimaryKeyConstraint(`${table}_pk`, [first.column, second.column])
+    .execute();
+}
+
+/** One key of a link table: its column and the table of the parent it names. */
+export interface LinkKey {
+  column: string;
+  parent: string;
+}
+
+/**
+ * Gives a role these verbs (`<module>.<sub-module>:<verb>`), each recorded as a known verb first (the
+ * start-up sync fills in its label). A verb or grant that already exists is left alone.
+ */
+export async function grantRoleVerbs<T>(db: Kysely<T>, roleId: number, codes: readonly string[]): Promise<void> {
+  for (const code of codes) {
+    const [subject, verb] = code.split(':') as [string, string];
+    const [module, subModule] = subject.split('.') as [string, string];
+    await sql`
+      insert into right_verb (code, module_code, sub_module_code, verb, label_code)
+      values (${code}, ${module}, ${subModule}, ${verb}, ${code})
+      on conflict (code) do nothing
+    `.execute(db);
+    await sql`
+      insert into role_verb (role_id, right_code, created_by, updated_by)
+      values (${roleId}, ${code}, 'migration', 'migration')
+      on conflict (role_id, right_code) do nothing
+    `.execute(db);
+  }
+}
+
+/** The id of the role of this name (any case), if there is one. */
+export async function findRoleId<T>(db: Kysely<T>, name: string): Promise<number | undefined> {
+  const { rows } = await sql<{ id: number }>`select id from role where lower(name) = lower(${name})`.execute(db);
+  return rows[0]?.id;
+}
+
+/** Adds the audit columns: when and by whom a row was created and last changed. */
 export function withAudit<T extends string, C extends string>(table: CreateTableBuilder<T, C>) {
   return table
     .addColumn('created_at', 'timestamptz', (col) => col.notNull().defaultTo(sql`now()`))
@@ -14,7 +126,7 @@ export function withAudit<T extends string, C extends string>(table: CreateTable
 }
 
 /**
- * The database roles configurator SQL runs under (issue 9; DESIGN.md section 6). Their names are
+ * The database roles configurator SQL runs under. Their names are
  * shared with the engine, which switches to them with `SET LOCAL ROLE` for every configurator
  * statement.
  */

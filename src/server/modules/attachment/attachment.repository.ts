@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../../db/schema.js';
+import { bufferOf } from '../../files/stored-file.js';
 import './attachment.tables.js';
 
 /** The record attachments belong to: page, record key and project. */
@@ -65,12 +66,7 @@ export async function listAttachments(db: Kysely<DB>, ref: RecordRef): Promise<A
 export async function lockedTotalBytes(trx: Transaction<DB>, ref: RecordRef): Promise<number> {
   const lockKey = `attachment/${ref.moduleCode}/${ref.functionCode}/${ref.projectId ?? ''}/${ref.recordKey}`;
   await sql`select pg_advisory_xact_lock(hashtextextended(${lockKey}, 0))`.execute(trx);
-  const row = await trx
-    .selectFrom('attachment')
-    .select(sql<string>`coalesce(sum(size_bytes), 0)::bigint`.as('total'))
-    .where(ofRecord(ref))
-    .executeTakeFirstOrThrow();
-  return Number(row.total);
+  return totalBytes(trx, ref);
 }
 
 export async function totalBytes(db: Kysely<DB>, ref: RecordRef): Promise<number> {
@@ -159,7 +155,5 @@ export async function readContentSlice(db: Kysely<DB>, id: number, offset: numbe
     .select(sql<Uint8Array>`substring(content from ${offset + 1} for ${length})`.as('slice'))
     .where('id', '=', id)
     .executeTakeFirst();
-  if (!row) return Buffer.alloc(0);
-  const slice = row.slice;
-  return Buffer.isBuffer(slice) ? slice : Buffer.from(slice.buffer, slice.byteOffset, slice.byteLength);
+  return bufferOf(row?.slice);
 }

@@ -1,15 +1,15 @@
-import fastifyMultipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { CODE_PATTERN } from '../../../../engine/schema/index.js';
 import { AppError } from '../../../common/errors.js';
 import type { RouteAccess } from '../../http/access.js';
-import { requireUser } from '../../http/access-plugin.js';
+import { sendStoredFile } from '../../http/file-reply.js';
+import { registerMultipart } from '../../http/multipart.js';
 import { ErrorBodySchema } from '../../http/schemas.js';
+import { requestContext } from '../generic/index.js';
 import type { AttachmentInfo } from './attachment.repository.js';
 import {
-  contentDisposition,
   deleteOne,
   listOfRecord,
   openDownload,
@@ -18,7 +18,7 @@ import {
   type AttachmentContext,
   type AttachmentListing,
 } from './attachment.service.js';
-import { readAttachmentUpload } from './attachment.upload.js';
+import { attachmentMultipartLimits, readUploadWithinLimit } from './attachment.upload.js';
 import { isPreviewable } from './file-type.js';
 
 /** The page right (view to read, edit to change) depends on the page named, so the service checks it. */
@@ -74,7 +74,7 @@ function listingAnswer(listing: AttachmentListing) {
 
 const CODE = new RegExp(CODE_PATTERN);
 
-/** Multipart text fields are checked as the JSON bodies are (issue 9, item 6): a bad one is a 400, never a 500. */
+/** Multipart text fields are checked as the JSON bodies are: a bad one is a 400, never a 500. */
 function requiredFields(fields: Record<string, string>, names: string[]): void {
   const missing = names.filter((name) => !fields[name]);
   if (missing.length) throw new AppError('VALIDATION_FAILED', {}, missing.map((field) => ({ field, code: 'FIELD_REQUIRED' })));
@@ -86,22 +86,11 @@ function checkText(fields: Record<string, string>, name: string, maxLength: numb
   }
 }
 
-/** Attachments of records (spec section 7 "/generic/getAttachment, uploadAttachment, updateAttachment, downloadAttachment"). */
+/** Attachments of records: list, upload, update, download and delete. */
 export const attachmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  if (!app.hasRequestDecorator('isMultipart')) {
-    await app.register(fastifyMultipart, { limits: { fileSize: app.config.attachmentLimitBytes + 1, files: 20, fields: 10 } });
-  }
   const limitBytes = app.config.attachmentLimitBytes;
-  const context = (request: FastifyRequest): AttachmentContext => ({
-    db: app.database.db,
-    store: app.definitions,
-    areas: app.areas,
-    events: app.events,
-    user: requireUser(request),
-    language: request.language,
-    log: request.log,
-    limitBytes,
-  });
+  await registerMultipart(app, attachmentMultipartLimits(limitBytes));
+  const context = (request: FastifyRequest): AttachmentContext => ({ ...requestContext(app, request), limitBytes });
   const tags = ['attachment'];
 
   app.post(
@@ -118,8 +107,7 @@ export const attachmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const ctx = context(request);
-      const upload = await readAttachmentUpload(request, limitBytes);
-      if (upload.overLimit) throw new AppError('ATTACHMENT_TOTAL_TOO_LARGE', { limit: `${Math.floor(limitBytes / (1024 * 1024))} MB` });
+      const upload = await readUploadWithinLimit(request, limitBytes);
       const { fields } = upload;
       requiredFields(fields, ['moduleCode', 'functionCode', 'recordKey']);
       const bad = ['moduleCode', 'functionCode'].filter((name) => !CODE.test(fields[name]));
@@ -140,8 +128,7 @@ export const attachmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const ctx = context(request);
-      const upload = await readAttachmentUpload(request, limitBytes);
-      if (upload.overLimit) throw new AppError('ATTACHMENT_TOTAL_TOO_LARGE', { limit: `${Math.floor(limitBytes / (1024 * 1024))} MB` });
+      const upload = await readUploadWithinLimit(request, limitBytes);
       const { fields } = upload;
       requiredFields(fields, ['id']);
       if (!/^\d{1,15}$/.test(fields.id) || Number(fields.id) < 1) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'id', code: 'FIELD_TYPE' }]);
@@ -164,12 +151,7 @@ export const attachmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { info, stream } = await openDownload(context(request), request.body.id);
       const inline = request.body.inline === true && isPreviewable(info.contentType);
-      return reply
-        .header('content-type', info.contentType)
-        .header('content-length', String(info.sizeBytes))
-        .header('content-disposition', contentDisposition(inline ? 'inline' : 'attachment', info.fileName))
-        .header('cache-control', 'no-store')
-        .send(stream);
+      return sendStoredFile(reply, info, stream, inline ? 'inline' : 'attachment');
     },
   );
 

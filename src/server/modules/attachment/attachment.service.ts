@@ -1,9 +1,12 @@
 import crypto from 'node:crypto';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
+import type { Kysely, Transaction } from 'kysely';
 import { parseRowKey } from '../../../../engine/server/index.js';
 import { AppError } from '../../../common/errors.js';
+import type { DB } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
-import { engine, engineSession, openPage, rowByKey, type GenericContext } from '../generic/generic.context.js';
+import { streamInSlices } from '../../files/stored-file.js';
+import { engine, engineSession, openPage, rowByKey, type GenericContext } from '../generic/index.js';
 import {
   deleteAttachment,
   findAttachment,
@@ -17,10 +20,10 @@ import {
   type RecordRef,
 } from './attachment.repository.js';
 import { detectFileType } from './file-type.js';
-import type { UploadedFile } from './attachment.upload.js';
+import { refuseOverLimit, type UploadedFile } from './attachment.upload.js';
 
 /*
- * Attachments of the records of any page definition (spec sections 5 and 7): the caller needs the
+ * Attachments of the records of any page definition: the caller needs the
  * page's view right to list and download and its edit right to upload, update and delete, the page
  * must declare `attachments`, and the record must be one the caller can read (the engine's scope:
  * a record of another project is not found). Every record's attachments total at most the cap.
@@ -34,15 +37,6 @@ export interface RecordRequest {
   moduleCode: string;
   functionCode: string;
   recordKey: string | number;
-}
-
-/** The cap as the message shows it: "500 MB". */
-export function formatLimit(bytes: number): string {
-  return `${Math.floor(bytes / (1024 * 1024))} MB`;
-}
-
-function refuseOverLimit(limitBytes: number): never {
-  throw new AppError('ATTACHMENT_TOTAL_TOO_LARGE', { limit: formatLimit(limitBytes) });
 }
 
 /** The record the caller names, checked: page right, the page's `attachments` flag, the record in scope. */
@@ -83,28 +77,39 @@ export async function listOfRecord(ctx: AttachmentContext, request: RecordReques
   return { attachments, totalBytes: await totalBytes(ctx.db, record), limitBytes: ctx.limitBytes };
 }
 
+function sha256Of(data: Buffer): string {
+  return crypto.createHash('sha256').update(data).digest('hex');
+}
+
+/**
+ * Stores files as attachments of a record within the cap: the files together, and then with what
+ * the record holds already (counted under a lock, so two uploads cannot both pass it), at most
+ * `limitBytes`. The type is the one the bytes show, never the one the browser claims.
+ */
+export async function attachFiles(
+  trx: Transaction<DB>,
+  record: RecordRef,
+  files: UploadedFile[],
+  options: { remark: string | null; by: string; limitBytes: number },
+): Promise<void> {
+  const added = files.reduce((sum, file) => sum + file.data.length, 0);
+  if (added > options.limitBytes) refuseOverLimit(options.limitBytes);
+  if ((await lockedTotalBytes(trx, record)) + added > options.limitBytes) refuseOverLimit(options.limitBytes);
+  for (const file of files) {
+    await insertAttachment(
+      trx,
+      record,
+      { fileName: cleanFileName(file.fileName), remark: options.remark, contentType: detectFileType(file.data).contentType, sha256: sha256Of(file.data), content: file.data },
+      options.by,
+    );
+  }
+}
+
 export async function uploadToRecord(ctx: AttachmentContext, request: RecordRequest & { remark?: string }, files: UploadedFile[]): Promise<AttachmentListing> {
   const record = await openRecord(ctx, request, 'edit');
   if (files.length === 0) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'file', code: 'FIELD_REQUIRED' }]);
-  const added = files.reduce((sum, file) => sum + file.data.length, 0);
-  if (added > ctx.limitBytes) refuseOverLimit(ctx.limitBytes);
-  await inTransaction(ctx.db, async (trx) => {
-    if ((await lockedTotalBytes(trx, record)) + added > ctx.limitBytes) refuseOverLimit(ctx.limitBytes);
-    for (const file of files) {
-      await insertAttachment(
-        trx,
-        record,
-        {
-          fileName: cleanFileName(file.fileName),
-          remark: request.remark?.trim() ? request.remark.trim() : null,
-          contentType: detectFileType(file.data).contentType,
-          sha256: crypto.createHash('sha256').update(file.data).digest('hex'),
-          content: file.data,
-        },
-        ctx.user.loginAccount,
-      );
-    }
-  });
+  const remark = request.remark?.trim() ? request.remark.trim() : null;
+  await inTransaction(ctx.db, (trx) => attachFiles(trx, record, files, { remark, by: ctx.user.loginAccount, limitBytes: ctx.limitBytes }));
   return listOfRecord(ctx, request);
 }
 
@@ -127,7 +132,7 @@ export async function updateOne(ctx: AttachmentContext, request: AttachmentUpdat
         ...(request.fileName !== undefined ? { fileName: cleanFileName(request.fileName) } : file ? { fileName: cleanFileName(file.fileName) } : {}),
         ...(request.remark !== undefined ? { remark: request.remark.trim() || null } : {}),
         ...(file
-          ? { content: { data: file.data, contentType: detectFileType(file.data).contentType, sha256: crypto.createHash('sha256').update(file.data).digest('hex') } }
+          ? { content: { data: file.data, contentType: detectFileType(file.data).contentType, sha256: sha256Of(file.data) } }
           : {}),
       },
       ctx.user.loginAccount,
@@ -140,24 +145,13 @@ export async function deleteOne(ctx: AttachmentContext, id: number): Promise<num
   return inTransaction(ctx.db, (trx) => deleteAttachment(trx, info.id));
 }
 
-const SLICE_BYTES = 1024 * 1024;
+/** The bytes of an attachment of `size` bytes, read from the database a slice at a time while they are sent. */
+export function attachmentStream(db: Kysely<DB>, id: number, size: number): Readable {
+  return streamInSlices(size, (offset, length) => readContentSlice(db, id, offset, length));
+}
 
 /** The file, read from the database a slice at a time while it is sent. */
 export async function openDownload(ctx: AttachmentContext, id: number): Promise<{ info: AttachmentInfo; stream: Readable }> {
   const { info } = await openAttachment(ctx, id, 'view');
-  const db = ctx.db;
-  async function* slices() {
-    for (let offset = 0; offset < info.sizeBytes; offset += SLICE_BYTES) {
-      const slice = await readContentSlice(db, info.id, offset, SLICE_BYTES);
-      if (slice.length === 0) return;
-      yield slice;
-    }
-  }
-  return { info, stream: Readable.from(slices()) };
-}
-
-/** `Content-Disposition` with the user's name for the browser only: an ASCII fallback and the UTF-8 form. */
-export function contentDisposition(kind: 'attachment' | 'inline', fileName: string): string {
-  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+  return { info, stream: attachmentStream(ctx.db, info.id, info.sizeBytes) };
 }

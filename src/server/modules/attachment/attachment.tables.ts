@@ -8,7 +8,7 @@ declare module '../../db/schema.js' {
 }
 
 /**
- * A file attached to one record of one page definition (spec section 5 "attachments"), within one
+ * A file attached to one record of one page definition, within one
  * project. The user's file name is only a label: the bytes live in `content`, never on a path
  * made from it.
  */

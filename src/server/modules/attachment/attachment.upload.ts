@@ -16,10 +16,25 @@ export interface AttachmentUpload {
 /** Most files of one upload. */
 export const MAX_FILES_PER_UPLOAD = 20;
 
+/** The cap as the message shows it: "500 MB". */
+export function formatLimit(bytes: number): string {
+  return `${Math.floor(bytes / (1024 * 1024))} MB`;
+}
+
+/** Refuses files that would pass the attachment cap of a record (or of one upload). */
+export function refuseOverLimit(limitBytes: number): never {
+  throw new AppError('ATTACHMENT_TOTAL_TOO_LARGE', { limit: formatLimit(limitBytes) });
+}
+
+/** Multipart parsing for routes that take attachments: one file may be as large as the cap (one byte more is seen as too large). */
+export function attachmentMultipartLimits(limitBytes: number) {
+  return { fileSize: limitBytes + 1, files: MAX_FILES_PER_UPLOAD, fields: 10 };
+}
+
 /**
  * Reads a multipart upload of several files, counting their bytes as they arrive: once the total
  * passes `maxTotalBytes` nothing more is kept (the rest of the body is read and dropped, so the
- * caller still gets an answer), and the caller refuses the upload with the spec's message. A
+ * caller still gets an answer), and the caller refuses the upload with the cap's message. A
  * malformed body is the caller's mistake (400), never a 500.
  */
 export async function readAttachmentUpload(request: FastifyRequest, maxTotalBytes: number): Promise<AttachmentUpload> {
@@ -51,4 +66,11 @@ export async function readAttachmentUpload(request: FastifyRequest, maxTotalByte
   }
   if (upload.overLimit) upload.files = [];
   return upload;
+}
+
+/** An upload within the cap: the files together past `limitBytes` refuse it (ATTACHMENT_TOTAL_TOO_LARGE). */
+export async function readUploadWithinLimit(request: FastifyRequest, limitBytes: number): Promise<Omit<AttachmentUpload, 'overLimit'>> {
+  const upload = await readAttachmentUpload(request, limitBytes);
+  if (upload.overLimit) refuseOverLimit(limitBytes);
+  return { fields: upload.fields, files: upload.files };
 }

@@ -72,7 +72,7 @@ export function detectFileType(data: Buffer): DetectedType {
   return OCTET;
 }
 
-/** Types the preview screen shows (spec section 2 `/previewImgFile`): images and PDF. */
+/** Types the preview screen shows (`/previewImgFile`): images and PDF. */
 export function isPreviewable(contentType: string): boolean {
   return ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf'].includes(contentType);
 }

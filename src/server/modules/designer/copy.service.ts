@@ -1,60 +1,14 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { PageDefinition } from '../../../../engine/schema/index.js';
+import type { CopyReport, RemappedReference, UnresolvedReference } from '../../../common/designer/api-types.js';
 import { AppError } from '../../../common/errors.js';
 import type { DB } from '../../db/schema.js';
-import { findUserProjects } from '../access/access.repository.js';
-import { requireRight } from '../access/rights.js';
-import { insertDesignerAudit } from './designer-audit.repository.js';
-import { contentHash, projectOf, requirePublishable, type DesignerContext } from './designer.context.js';
-import {
-  findEffectiveModulePages,
-  findEffectivePublished,
-  findVersions,
-  insertVersion,
-  lockModule,
-  lockPage,
-  nextVersion,
-  setStatus,
-  updateDraftContent,
-  type PageKey,
-} from './definition.repository.js';
-import type { DefinitionChange } from '../../events/events.js';
 import { inTransaction } from '../../db/transaction.js';
-import { findProjectByCode, findProjectOrganization, findProjectPageKeys, grantProjectTo, insertProjectLike } from './project-copy.repository.js';
-
-export interface CopiedPage {
-  projectCode: string;
-  from: PageKey;
-  to: PageKey;
-  version: number;
-  status: 'draft' | 'published';
-  /** The target already had a draft of this page; the copy replaced it. */
-  replacedDraft: boolean;
-}
-
-/** A reference inside a copied page that now points elsewhere. */
-export interface RemappedReference {
-  projectCode: string;
-  page: PageKey;
-  path: string;
-  from: string;
-  to: string;
-}
-
-/** A reference the copy could not make good in the target: the report says where and why. */
-export interface UnresolvedReference {
-  projectCode: string;
-  page: PageKey;
-  path: string;
-  reference: string;
-  reason: 'missingPage' | 'missingText' | 'startupCleared';
-}
-
-export interface CopyReport {
-  pages: CopiedPage[];
-  remapped: RemappedReference[];
-  unresolved: UnresolvedReference[];
-}
+import { createProjectLike, findUserProjects, grantProject, requireRight } from '../identity/index.js';
+import { contentHash, projectOf, requirePublishable, type DesignerContext } from './designer.context.js';
+import { findEffectivePublished, findVersions, type PageKey } from './definition.repository.js';
+import { lockVersions, publishNewVersion, recordAudit, writeDraft } from './page-versions.service.js';
+import { findProjectByCode, findProjectOrganization, findProjectPageKeys } from './project-copy.repository.js';
 
 export interface CopyOptions {
   /** Copy the pages the sub-pages open as well (default true). */
@@ -220,58 +174,18 @@ async function prepare(
   return prepared;
 }
 
-/** Writes prepared copies in one transaction: drafts replace drafts; published copies are new versions. */
-async function writeCopies(ctx: DesignerContext, sourceProjectId: number, copies: PreparedCopy[], report: CopyReport): Promise<void> {
-  await inTransaction(ctx.db, (trx) => writeCopiesIn(ctx, trx, sourceProjectId, copies, report));
-}
-
-async function writeCopiesIn(
-  ctx: DesignerContext,
-  trx: Transaction<DB>,
-  sourceProjectId: number,
-  copies: PreparedCopy[],
-  report: CopyReport,
-): Promise<DefinitionChange[]> {
-  const changes: DefinitionChange[] = [];
-  {
-    for (const copy of copies) {
-      const { project, to } = copy;
-      await lockModule(trx, project.id, to.moduleCode);
-      await lockPage(trx, project.id, to);
-      const versions = await findVersions(trx, project.id, to);
-      const draft = versions.find((v) => v.status === 'draft');
-      const hash = contentHash(copy.content);
-      let version: number;
-      if (copy.definition) {
-        if (copy.definition.startup === true) {
-          const other = (await findEffectiveModulePages(trx, project.id, to.moduleCode)).find((p) => p.startup && p.function_code !== to.functionCode);
-          if (other) throw new AppError('GENERIC_STARTUP_EXISTS', { moduleCode: to.moduleCode, functionCode: other.function_code });
-        }
-        const published = versions.find((v) => v.status === 'published');
-        if (published) await setStatus(trx, published.id, 'inactive', ctx.user.loginAccount);
-        version = (await insertVersion(trx, { projectId: project.id, key: to, version: await nextVersion(trx, project.id, to), status: 'published', content: copy.content, contentHash: hash, by: ctx.user.loginAccount })).version;
-        await ctx.events.emit(trx, 'definition.changed', { projectId: project.id, ...to });
-        changes.push({ projectId: project.id, ...to });
-      } else if (draft) {
-        await updateDraftContent(trx, draft.id, copy.content, hash, ctx.user.loginAccount);
-        version = draft.version;
-      } else {
-        version = (await insertVersion(trx, { projectId: project.id, key: to, version: await nextVersion(trx, project.id, to), status: 'draft', content: copy.content, contentHash: hash, by: ctx.user.loginAccount })).version;
-      }
-      report.pages.push({ projectCode: project.code, from: copy.from, to, version, status: copy.definition ? 'published' : 'draft', replacedDraft: Boolean(draft) });
-      await insertDesignerAudit(trx, {
-        userId: ctx.user.userId,
-        loginAccount: ctx.user.loginAccount,
-        projectId: project.id,
-        action: 'copy',
-        moduleCode: to.moduleCode,
-        functionCode: to.functionCode,
-        version,
-        details: { fromProjectId: sourceProjectId, from: copy.from, published: Boolean(copy.definition) },
-      });
-    }
+/** Writes prepared copies in the caller's transaction: drafts replace drafts; published copies are new versions. */
+async function writeCopies(ctx: DesignerContext, trx: Transaction<DB>, sourceProjectId: number, copies: PreparedCopy[], report: CopyReport): Promise<void> {
+  for (const copy of copies) {
+    const { project, to } = copy;
+    const versions = await lockVersions(trx, project.id, to, { module: true });
+    const draft = versions.find((v) => v.status === 'draft');
+    const version = copy.definition
+      ? (await publishNewVersion(ctx, trx, project.id, to, copy.definition, copy.content, versions)).version
+      : await writeDraft(ctx, trx, project.id, to, copy.content, contentHash(copy.content), draft);
+    report.pages.push({ projectCode: project.code, from: copy.from, to, version, status: copy.definition ? 'published' : 'draft', replacedDraft: Boolean(draft) });
+    await recordAudit(ctx, trx, project.id, 'copy', { key: to, version, details: { fromProjectId: sourceProjectId, from: copy.from, published: Boolean(copy.definition) } });
   }
-  return changes;
 }
 
 /**
@@ -291,7 +205,7 @@ export async function copyWithinProject(ctx: DesignerContext, from: PageKey, to:
   const existing = await pageExistence(ctx.db, projectId);
   const clash = prepared.find((p) => existing.has(keyId(p.to)));
   if (clash) throw new AppError('GENERIC_PAGE_EXISTS', { moduleCode: clash.to.moduleCode, functionCode: clash.to.functionCode });
-  await writeCopies(ctx, projectId, prepared, report);
+  await inTransaction(ctx.db, (trx) => writeCopies(ctx, trx, projectId, prepared, report));
   return report;
 }
 
@@ -312,18 +226,19 @@ async function targetProjects(ctx: DesignerContext, codes: string[]): Promise<Ta
 export async function copyToProjects(ctx: DesignerContext, pages: PageKey[], projectCodes: string[], options: CopyOptions): Promise<CopyReport> {
   const sourceProjectId = projectOf(ctx);
   const projects = await targetProjects(ctx, projectCodes);
-  return copyInto(ctx, sourceProjectId, projects, pages, options);
-}
-
-async function copyInto(ctx: DesignerContext, sourceProjectId: number, projects: TargetProject[], pages: PageKey[], options: CopyOptions): Promise<CopyReport> {
   const report: CopyReport = { pages: [], remapped: [], unresolved: [] };
   const prepared: PreparedCopy[] = [];
   for (const project of projects) {
     if (project.id === sourceProjectId) throw new AppError('BAD_REQUEST', { reason: 'copy within the project with /generic/copy' });
-    prepared.push(...(await prepare(ctx, sourceProjectId, project, pages.map((p) => ({ from: p, to: p })), options, (child) => child, report, false)));
+    prepared.push(...(await prepareUnderSameKeys(ctx, sourceProjectId, project, pages, options, report)));
   }
-  await writeCopies(ctx, sourceProjectId, prepared, report);
+  await inTransaction(ctx.db, (trx) => writeCopies(ctx, trx, sourceProjectId, prepared, report));
   return report;
+}
+
+/** Copies of the pages (and their sub-pages) under their own keys, for another project. */
+function prepareUnderSameKeys(ctx: DesignerContext, sourceProjectId: number, project: TargetProject, pages: PageKey[], options: CopyOptions, report: CopyReport) {
+  return prepare(ctx, sourceProjectId, project, pages.map((p) => ({ from: p, to: p })), options, (child) => child, report, false);
 }
 
 /**
@@ -345,15 +260,15 @@ export async function copyToNewProject(
   // Check every copy before anything is created: a refused copy must not leave a project behind.
   const report: CopyReport = { pages: [], remapped: [], unresolved: [] };
   const target: TargetProject = { id: -1, code: project.code };
-  const prepared = await prepare(ctx, sourceProjectId, target, pages.map((p) => ({ from: p, to: p })), options, (child) => child, report, false);
+  const prepared = await prepareUnderSameKeys(ctx, sourceProjectId, target, pages, options, report);
   await inTransaction(ctx.db, async (trx) => {
-    const row = await insertProjectLike(trx, { organizationId: source.organization_id, code: project.code, name: project.name, by: ctx.user.loginAccount }, sourceProjectId);
-    if (!ctx.user.isAdmin) await grantProjectTo(trx, ctx.user.userId, row.id);
-    await insertDesignerAudit(trx, { userId: ctx.user.userId, loginAccount: ctx.user.loginAccount, projectId: row.id, action: 'project.create', details: { fromProjectId: sourceProjectId } });
+    const row = await createProjectLike(trx, { organizationId: source.organization_id, code: project.code, name: project.name, by: ctx.user.loginAccount }, sourceProjectId);
+    if (!ctx.user.isAdmin) await grantProject(trx, ctx.user.userId, row.id);
+    await recordAudit(ctx, trx, row.id, 'project.create', { details: { fromProjectId: sourceProjectId } });
     target.id = row.id;
     target.code = row.code;
     for (const copy of prepared) copy.project = target;
-    return writeCopiesIn(ctx, trx, sourceProjectId, prepared, report);
+    await writeCopies(ctx, trx, sourceProjectId, prepared, report);
   });
   return { ...report, project: target };
 }

@@ -1,7 +1,6 @@
-import { sql, type Kysely } from 'kysely';
-import type { DB } from '../../db/schema.js';
-
+import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
 import type { PageKey, VersionStatus } from '../../../common/designer/api-types.js';
+import type { DB } from '../../db/schema.js';
 
 export type { PageKey, VersionStatus };
 
@@ -41,12 +40,17 @@ function asVersion(row: unknown): VersionRow {
   return { ...r, content: (typeof r.content === 'string' ? JSON.parse(r.content) : r.content) as Record<string, unknown> };
 }
 
+/** The rows of one project's pages, or of the shipped defaults (null). */
+function ofProject(projectId: number | null) {
+  return (eb: ExpressionBuilder<DB, 'page_definition'>) => (projectId === null ? eb('project_id', 'is', null) : eb('project_id', '=', projectId));
+}
+
 /** Every version of one page in one project (null: the shipped defaults), newest first. */
 export async function findVersions(db: Kysely<DB>, projectId: number | null, key: PageKey): Promise<VersionRow[]> {
   const rows = await db
     .selectFrom('page_definition')
     .select(COLUMNS)
-    .where((eb) => (projectId === null ? eb('project_id', 'is', null) : eb('project_id', '=', projectId)))
+    .where(ofProject(projectId))
     .where('module_code', '=', key.moduleCode)
     .where('function_code', '=', key.functionCode)
     .orderBy('version', 'desc')
@@ -54,36 +58,22 @@ export async function findVersions(db: Kysely<DB>, projectId: number | null, key
   return rows.map(asVersion);
 }
 
-/** One version, locked for the rest of the transaction (versions of one page change one at a time). */
-export async function findVersionForUpdate(db: Kysely<DB>, projectId: number, key: PageKey, version: number): Promise<VersionRow | undefined> {
-  const row = await db
-    .selectFrom('page_definition')
-    .select(COLUMNS)
-    .where('project_id', '=', projectId)
-    .where('module_code', '=', key.moduleCode)
-    .where('function_code', '=', key.functionCode)
-    .where('version', '=', version)
-    .forUpdate()
-    .executeTakeFirst();
-  return row ? asVersion(row) : undefined;
-}
-
 /**
  * Serializes changes of one page's versions across sessions and app nodes: a transaction-scoped
  * advisory lock on (project, module, function). On PGlite there is one session, so it is a no-op
- * there by nature (DESIGN.md section 4).
+ * there by nature.
  */
-export async function lockPage(db: Kysely<DB>, projectId: number, key: PageKey): Promise<void> {
-  await sql`select pg_advisory_xact_lock(hashtext(${`page_definition:${projectId}:${key.moduleCode}:${key.functionCode}`}))`.execute(db);
+export async function lockPage(trx: Transaction<DB>, projectId: number, key: PageKey): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtext(${`page_definition:${projectId}:${key.moduleCode}:${key.functionCode}`}))`.execute(trx);
 }
 
 /** Locks every page of a module in a project (the one-startup-page rule reads them all). */
-export async function lockModule(db: Kysely<DB>, projectId: number, moduleCode: string): Promise<void> {
-  await sql`select pg_advisory_xact_lock(hashtext(${`page_module:${projectId}:${moduleCode}`}))`.execute(db);
+export async function lockModule(trx: Transaction<DB>, projectId: number, moduleCode: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtext(${`page_module:${projectId}:${moduleCode}`}))`.execute(trx);
 }
 
-export async function nextVersion(db: Kysely<DB>, projectId: number, key: PageKey): Promise<number> {
-  const row = await db
+async function nextVersion(trx: Transaction<DB>, projectId: number, key: PageKey): Promise<number> {
+  const row = await trx
     .selectFrom('page_definition')
     .select((eb) => eb.fn.max('version').as('max'))
     .where('project_id', '=', projectId)
@@ -93,17 +83,18 @@ export async function nextVersion(db: Kysely<DB>, projectId: number, key: PageKe
   return Number(row?.max ?? 0) + 1;
 }
 
+/** Stores content as the page's next version (call it with the page locked). */
 export async function insertVersion(
-  db: Kysely<DB>,
-  row: { projectId: number; key: PageKey; version: number; status: VersionStatus; content: unknown; contentHash: string; by: string },
+  trx: Transaction<DB>,
+  row: { projectId: number; key: PageKey; status: VersionStatus; content: unknown; contentHash: string; by: string },
 ): Promise<VersionRow> {
-  const inserted = await db
+  const inserted = await trx
     .insertInto('page_definition')
     .values({
       project_id: row.projectId,
       module_code: row.key.moduleCode,
       function_code: row.key.functionCode,
-      version: row.version,
+      version: await nextVersion(trx, row.projectId, row.key),
       status: row.status,
       content: JSON.stringify(row.content),
       content_hash: row.contentHash,
@@ -116,8 +107,8 @@ export async function insertVersion(
 }
 
 /** Rewrites a draft's content (only drafts change in place; published versions are snapshots). */
-export async function updateDraftContent(db: Kysely<DB>, id: number, content: unknown, contentHash: string, by: string): Promise<void> {
-  await db
+export async function updateDraftContent(trx: Transaction<DB>, id: number, content: unknown, contentHash: string, by: string): Promise<void> {
+  await trx
     .updateTable('page_definition')
     .set({ content: JSON.stringify(content), content_hash: contentHash, updated_at: sql`now()`, updated_by: by })
     .where('id', '=', id)
@@ -125,21 +116,21 @@ export async function updateDraftContent(db: Kysely<DB>, id: number, content: un
     .execute();
 }
 
-export async function setStatus(db: Kysely<DB>, id: number, status: VersionStatus, by: string): Promise<void> {
-  await db.updateTable('page_definition').set({ status, updated_at: sql`now()`, updated_by: by }).where('id', '=', id).execute();
+export async function setStatus(trx: Transaction<DB>, id: number, status: VersionStatus, by: string): Promise<void> {
+  await trx.updateTable('page_definition').set({ status, updated_at: sql`now()`, updated_by: by }).where('id', '=', id).execute();
 }
 
 /** A draft becomes the published snapshot: its content gets `status: published` with it. */
-export async function publishDraft(db: Kysely<DB>, id: number, content: unknown, contentHash: string, by: string): Promise<void> {
-  await db
+export async function publishDraft(trx: Transaction<DB>, id: number, content: unknown, contentHash: string, by: string): Promise<void> {
+  await trx
     .updateTable('page_definition')
     .set({ status: 'published', content: JSON.stringify(content), content_hash: contentHash, updated_at: sql`now()`, updated_by: by })
     .where('id', '=', id)
     .execute();
 }
 
-export async function deleteVersion(db: Kysely<DB>, id: number): Promise<void> {
-  await db.deleteFrom('page_definition').where('id', '=', id).where('status', '=', 'draft').execute();
+export async function deleteVersion(trx: Transaction<DB>, id: number): Promise<void> {
+  await trx.deleteFrom('page_definition').where('id', '=', id).where('status', '=', 'draft').execute();
 }
 
 /** A short view of every stored version of a project's pages and of the shipped defaults. */
@@ -175,8 +166,8 @@ export async function findHeads(db: Kysely<DB>, projectId: number, moduleCode?: 
 }
 
 /**
- * The definition a project resolves to for each page of a module (DESIGN.md section 6): the
- * project's published version, else the shipped default's published one.
+ * The definition a project resolves to for each page of a module: the project's published version,
+ * else the shipped default's published one.
  */
 export async function findEffectiveModulePages(
   db: Kysely<DB>,
@@ -201,25 +192,12 @@ export async function findEffectivePublished(db: Kysely<DB>, projectId: number, 
   return (await findVersions(db, null, key)).find((v) => v.status === 'published');
 }
 
-/** Every page with a published version of its own in the project. */
-export async function findProjectPublished(db: Kysely<DB>, projectId: number): Promise<VersionRow[]> {
+/** Every published version of a project's own pages (null: of the shipped defaults), in key order. */
+export async function findPublished(db: Kysely<DB>, projectId: number | null): Promise<VersionRow[]> {
   const rows = await db
     .selectFrom('page_definition')
     .select(COLUMNS)
-    .where('project_id', '=', projectId)
-    .where('status', '=', 'published')
-    .orderBy('module_code')
-    .orderBy('function_code')
-    .execute();
-  return rows.map(asVersion);
-}
-
-/** Every shipped default that is published. */
-export async function findShippedPublished(db: Kysely<DB>): Promise<VersionRow[]> {
-  const rows = await db
-    .selectFrom('page_definition')
-    .select(COLUMNS)
-    .where('project_id', 'is', null)
+    .where(ofProject(projectId))
     .where('status', '=', 'published')
     .orderBy('module_code')
     .orderBy('function_code')

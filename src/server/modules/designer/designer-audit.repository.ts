@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/schema.js';
 
 export type DesignerAction =
@@ -25,8 +25,8 @@ export interface DesignerAuditEntry {
 }
 
 /** Appends one entry of the designer's audit trail; call it inside the change's transaction. */
-export async function insertDesignerAudit(db: Kysely<DB>, entry: DesignerAuditEntry): Promise<void> {
-  await db
+export async function insertDesignerAudit(trx: Transaction<DB>, entry: DesignerAuditEntry): Promise<void> {
+  await trx
     .insertInto('designer_audit')
     .values({
       user_id: entry.userId,
@@ -41,6 +41,7 @@ export async function insertDesignerAudit(db: Kysely<DB>, entry: DesignerAuditEn
     .execute();
 }
 
+/** The project's audit trail, newest first, optionally of one module or page. */
 export async function findDesignerAudit(
   db: Kysely<DB>,
   filter: { projectId: number; moduleCode?: string; functionCode?: string; limit: number },

@@ -65,7 +65,7 @@ export async function requirePublishable(ctx: DesignerContext, content: unknown,
   // Tables and columns must exist (the engine builds SQL only from names the catalog has).
   const catalogProblems = await checkPageAgainstCatalog(ctx.db, loaded.value);
   if (catalogProblems.length) throw new AppError('VALIDATION_FAILED', {}, problemsAsDetails(catalogProblems));
-  // What a configurator publishes may show only what the configurator roles may read (issue 9):
+  // What a configurator publishes may show only what the configurator roles may read:
   // never users' secrets, sessions, codes or the outbox, whatever table the page names.
   const privilegeProblems = await checkPageAgainstRoles(ctx.db, loaded.value, CONFIGURATOR_ROLES);
   if (privilegeProblems.length) throw new AppError('VALIDATION_FAILED', {}, problemsAsDetails(privilegeProblems));

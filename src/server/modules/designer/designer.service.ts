@@ -1,41 +1,20 @@
-import type { Kysely } from 'kysely';
+import type { Transaction } from 'kysely';
 import { loadPageDefinition, type PageDefinition } from '../../../../engine/schema/index.js';
-import { AppError, type FieldError } from '../../../common/errors.js';
-import { diffJson, type JsonChange } from '../../../common/designer/stable-json.js';
 import type { PageDetail, PageSummary, VersionInfo } from '../../../common/designer/api-types.js';
+import { diffJson, type JsonChange } from '../../../common/designer/stable-json.js';
+import { AppError, type FieldError } from '../../../common/errors.js';
+import type { DB } from '../../db/schema.js';
+import { inTransaction } from '../../db/transaction.js';
+import type { DefinitionChange } from '../../events/events.js';
+import { saveMenuEntry } from '../identity/index.js';
+import { findDesignerAudit } from './designer-audit.repository.js';
+import { contentHash, problemsAsDetails, projectOf, requirePublishable, sqlSessionOf, type DesignerContext } from './designer.context.js';
+import { deleteVersion, findEffectivePublished, findHeads, findVersions, publishDraft, setStatus, type PageKey, type VersionRow } from './definition.repository.js';
+import { findModuleEntry, genericPageRoute } from './menu.repository.js';
+import { lockVersions, publishNewVersion, recordAudit, retirePublished, writeDraft } from './page-versions.service.js';
+import { checkDefinitionSqls } from './sql-guard.js';
 
 export type { PageDetail, PageSummary, VersionInfo };
-import type { DB } from '../../db/schema.js';
-import { insertDesignerAudit, type DesignerAction } from './designer-audit.repository.js';
-import {
-  
-  contentHash,
-  problemsAsDetails,
-  projectOf,
-  requirePublishable,
-  sqlSessionOf,
-  type DesignerContext,
-} from './designer.context.js';
-import {
-  deleteVersion,
-  findEffectiveModulePages,
-  findEffectivePublished,
-  findHeads,
-  findVersions,
-  insertVersion,
-  lockModule,
-  lockPage,
-  nextVersion,
-  publishDraft,
-  setStatus,
-  updateDraftContent,
-  type PageKey,
-  type VersionRow,
-} from './definition.repository.js';
-import type { DefinitionChange } from '../../events/events.js';
-import { genericPageRoute, findModuleEntry, upsertGenericMenuEntry } from './menu.repository.js';
-import { checkDefinitionSqls } from './sql-guard.js';
-import { inTransaction } from '../../db/transaction.js';
 
 export interface MenuRequest {
   /** The menu group (a `sys_module` entry without route) the page appears under. */
@@ -57,25 +36,9 @@ function versionInfo(row: VersionRow): VersionInfo {
   };
 }
 
-async function audit(
-  ctx: DesignerContext,
-  db: Kysely<DB>,
-  projectId: number,
-  action: DesignerAction,
-  key: PageKey | undefined,
-  version: number | undefined,
-  details?: unknown,
-): Promise<void> {
-  await insertDesignerAudit(db, {
-    userId: ctx.user.userId,
-    loginAccount: ctx.user.loginAccount,
-    projectId,
-    action,
-    moduleCode: key?.moduleCode,
-    functionCode: key?.functionCode,
-    version,
-    details,
-  });
+/** `GET /api/generic/audit`: the project's designer audit trail, newest first. */
+export async function listAudit(ctx: DesignerContext, filter: { moduleCode?: string; functionCode?: string; limit?: number }) {
+  return findDesignerAudit(ctx.db, { projectId: projectOf(ctx), ...filter, limit: filter.limit ?? 100 });
 }
 
 /** `GET /api/generic/modules`: the modules that have pages in the project (own or shipped). */
@@ -134,7 +97,7 @@ export async function listPages(ctx: DesignerContext, moduleCode?: string): Prom
 export async function getPage(ctx: DesignerContext, key: PageKey): Promise<PageDetail> {
   const projectId = projectOf(ctx);
   const own = await findVersions(ctx.db, projectId, key);
-  const shippedRow = (await findVersions(ctx.db, null, key)).find((v) => v.status === 'published');
+  const shippedRow = await findShippedPublished(ctx, key);
   if (!own.length && !shippedRow) throw new AppError('NO_RECORD');
   const draft = own.find((v) => v.status === 'draft');
   const published = own.find((v) => v.status === 'published');
@@ -155,6 +118,11 @@ export async function getPage(ctx: DesignerContext, key: PageKey): Promise<PageD
   };
 }
 
+/** The shipped default's published version of a page. */
+async function findShippedPublished(ctx: DesignerContext, key: PageKey): Promise<VersionRow | undefined> {
+  return (await findVersions(ctx.db, null, key)).find((v) => v.status === 'published');
+}
+
 /** One stored version's content: the project's (`shipped: false`) or the shipped default's. */
 export async function getVersion(ctx: DesignerContext, key: PageKey, version: number, shipped = false): Promise<VersionRow> {
   const projectId = shipped ? null : projectOf(ctx);
@@ -172,7 +140,7 @@ export async function diffVersions(
 ): Promise<{ left: unknown; right: unknown; changes: JsonChange[] }> {
   const read = async (version: number) => {
     if (version === 0) {
-      const shipped = (await findVersions(ctx.db, null, key)).find((v) => v.status === 'published');
+      const shipped = await findShippedPublished(ctx, key);
       if (!shipped) throw new AppError('NO_RECORD');
       return shipped.content;
     }
@@ -209,7 +177,7 @@ function sqlsOf(doc: Record<string, unknown>): Array<{ name: string; text: strin
 /**
  * `PUT /api/generic/draft`: saves the project's draft of a page (creates it as the next version
  * when there is none). A draft may still have validator problems — they are answered, and publish
- * refuses them — but its SQL must pass the parse guard now (issue 6, item 1).
+ * refuses them — but its SQL must pass the parse guard now.
  */
 export async function saveDraft(ctx: DesignerContext, key: PageKey, content: unknown): Promise<{ version: number; problems: FieldError[] }> {
   const projectId = projectOf(ctx);
@@ -219,44 +187,28 @@ export async function saveDraft(ctx: DesignerContext, key: PageKey, content: unk
   const loaded = loadPageDefinition(doc);
   const hash = contentHash(doc);
   const version = await inTransaction(ctx.db, async (trx) => {
-    await lockPage(trx, projectId, key);
-    const versions = await findVersions(trx, projectId, key);
+    const versions = await lockVersions(trx, projectId, key, { module: false });
     const draft = versions.find((v) => v.status === 'draft');
+    if (draft?.content_hash === hash) return draft.version;
     const previous = draft ?? versions.find((v) => v.status === 'published') ?? (await findEffectivePublished(trx, projectId, key));
     const changes = diffJson(previous?.content ?? {}, doc, 100);
-    let saved: number;
-    if (draft) {
-      if (draft.content_hash === hash) return draft.version;
-      await updateDraftContent(trx, draft.id, doc, hash, ctx.user.loginAccount);
-      saved = draft.version;
-    } else {
-      saved = (await insertVersion(trx, { projectId, key, version: await nextVersion(trx, projectId, key), status: 'draft', content: doc, contentHash: hash, by: ctx.user.loginAccount })).version;
-    }
-    await audit(ctx, trx, projectId, 'draft.save', key, saved, { changes });
+    const saved = await writeDraft(ctx, trx, projectId, key, doc, hash, draft);
+    await recordAudit(ctx, trx, projectId, 'draft.save', { key, version: saved, details: { changes } });
     return saved;
   });
   return { version, problems: loaded.ok ? [] : problemsAsDetails(loaded.problems) };
 }
 
-/**
- * The one-startup-page rule (spec section 4): among the pages a project resolves to in a module,
- * at most one is the startup page. Called inside the transaction that would break it.
- */
-async function assertSingleStartup(db: Kysely<DB>, projectId: number, key: PageKey, definition: PageDefinition): Promise<void> {
-  if (definition.startup !== true) return;
-  const other = (await findEffectiveModulePages(db, projectId, key.moduleCode)).find((p) => p.startup && p.function_code !== key.functionCode);
-  if (other) throw new AppError('GENERIC_STARTUP_EXISTS', { moduleCode: key.moduleCode, functionCode: other.function_code });
-}
-
-async function applyMenu(ctx: DesignerContext, db: Kysely<DB>, key: PageKey, definition: PageDefinition, menu: MenuRequest): Promise<void> {
-  const parent = await findModuleEntry(db, menu.parentCode);
+/** Puts a published page in the menu under a group, as its module's entry. */
+async function applyMenu(ctx: DesignerContext, trx: Transaction<DB>, key: PageKey, definition: PageDefinition, menu: MenuRequest): Promise<void> {
+  const parent = await findModuleEntry(trx, menu.parentCode);
   if (!parent || parent.route !== null) throw new AppError('BAD_REQUEST', { reason: `menu group ${menu.parentCode} does not exist` });
-  const existing = await findModuleEntry(db, key.moduleCode);
+  const existing = await findModuleEntry(trx, key.moduleCode);
   // A hand-written screen's entry (its route is not a generic page's) is never taken over.
   if (existing && (existing.route === null || !existing.route.startsWith('/mapTo?'))) {
     throw new AppError('GENERIC_MENU_CONFLICT', { code: key.moduleCode });
   }
-  await upsertGenericMenuEntry(db, {
+  await saveMenuEntry(trx, {
     code: key.moduleCode,
     parentCode: menu.parentCode,
     titleKey: definition.titleCode,
@@ -269,7 +221,7 @@ async function applyMenu(ctx: DesignerContext, db: Kysely<DB>, key: PageKey, def
 /**
  * `POST /api/generic/publish`: the draft (or the named draft version) becomes the published,
  * immutable snapshot; the version published before becomes inactive. A version already published
- * or inactive is refused (spec section 4), as is a second startup page in the module.
+ * or inactive is refused, as is a second startup page in the module.
  */
 export async function publish(ctx: DesignerContext, key: PageKey, options: { version?: number; menu?: MenuRequest }): Promise<{ version: number }> {
   const projectId = projectOf(ctx);
@@ -280,23 +232,23 @@ export async function publish(ctx: DesignerContext, key: PageKey, options: { ver
   const definition = await requirePublishable(ctx, target.content);
   const content = { ...definition, status: 'published' as const };
   await inTransaction(ctx.db, async (trx) => {
-    await lockModule(trx, projectId, key.moduleCode);
-    await lockPage(trx, projectId, key);
-    const current = await findVersions(trx, projectId, key);
+    const current = await lockVersions(trx, projectId, key, { module: true });
     const draft = current.find((v) => v.version === target.version);
     if (!draft) throw new AppError('NO_RECORD');
     if (draft.status !== 'draft') throw new AppError('GENERIC_ALREADY_PUBLISHED', { version: draft.version });
     // The draft changed since it was checked: publish only what was checked.
     if (draft.content_hash !== target.content_hash) throw new AppError('STALE_UPDATE');
-    await assertSingleStartup(trx, projectId, key, definition);
-    const previous = current.find((v) => v.status === 'published');
-    if (previous) await setStatus(trx, previous.id, 'inactive', ctx.user.loginAccount);
+    const previous = await retirePublished(ctx, trx, projectId, key, definition, current);
     await publishDraft(trx, draft.id, content, contentHash(content), ctx.user.loginAccount);
     if (options.menu) await applyMenu(ctx, trx, key, definition, options.menu);
-    await audit(ctx, trx, projectId, 'publish', key, draft.version, {
-      previousVersion: previous?.version ?? null,
-      changes: diffJson(previous?.content ?? {}, content, 100),
-      ...(options.menu ? { menu: options.menu } : {}),
+    await recordAudit(ctx, trx, projectId, 'publish', {
+      key,
+      version: draft.version,
+      details: {
+        previousVersion: previous?.version ?? null,
+        changes: diffJson(previous?.content ?? {}, content, 100),
+        ...(options.menu ? { menu: options.menu } : {}),
+      },
     });
     await ctx.events.emit(trx, 'definition.changed', { projectId, ...key });
   });
@@ -316,24 +268,10 @@ export async function rollback(ctx: DesignerContext, key: PageKey, version: numb
   const definition = await requirePublishable(ctx, source.content);
   const content = { ...definition, status: 'published' as const };
   const created = await inTransaction(ctx.db, async (trx) => {
-    await lockModule(trx, projectId, key.moduleCode);
-    await lockPage(trx, projectId, key);
-    const current = await findVersions(trx, projectId, key);
-    await assertSingleStartup(trx, projectId, key, definition);
-    const previous = current.find((v) => v.status === 'published');
-    if (previous) await setStatus(trx, previous.id, 'inactive', ctx.user.loginAccount);
-    const row = await insertVersion(trx, {
-      projectId,
-      key,
-      version: await nextVersion(trx, projectId, key),
-      status: 'published',
-      content,
-      contentHash: contentHash(content),
-      by: ctx.user.loginAccount,
-    });
-    await audit(ctx, trx, projectId, 'rollback', key, row.version, { from: version, previousVersion: previous?.version ?? null });
-    await ctx.events.emit(trx, 'definition.changed', { projectId, ...key });
-    return row.version;
+    const current = await lockVersions(trx, projectId, key, { module: true });
+    const { version: published, previous } = await publishNewVersion(ctx, trx, projectId, key, definition, content, current);
+    await recordAudit(ctx, trx, projectId, 'rollback', { key, version: published, details: { from: version, previousVersion: previous?.version ?? null } });
+    return published;
   });
   return { version: created };
 }
@@ -345,27 +283,25 @@ export async function rollback(ctx: DesignerContext, key: PageKey, version: numb
 export async function deactivate(ctx: DesignerContext, key: PageKey): Promise<{ version: number }> {
   const projectId = projectOf(ctx);
   const version = await inTransaction(ctx.db, async (trx) => {
-    await lockPage(trx, projectId, key);
-    const published = (await findVersions(trx, projectId, key)).find((v) => v.status === 'published');
+    const published = (await lockVersions(trx, projectId, key, { module: false })).find((v) => v.status === 'published');
     if (!published) throw new AppError('NO_RECORD');
     await setStatus(trx, published.id, 'inactive', ctx.user.loginAccount);
-    await audit(ctx, trx, projectId, 'deactivate', key, published.version);
+    await recordAudit(ctx, trx, projectId, 'deactivate', { key, version: published.version });
     await ctx.events.emit(trx, 'definition.changed', { projectId, ...key });
     return published.version;
   });
   return { version };
 }
 
-/** `POST /api/generic/deletion/header`: deletes a draft; published and inactive versions stay (spec section 4). */
+/** `POST /api/generic/deletion/header`: deletes a draft; published and inactive versions stay. */
 export async function deleteDraft(ctx: DesignerContext, key: PageKey, version: number): Promise<void> {
   const projectId = projectOf(ctx);
   await inTransaction(ctx.db, async (trx) => {
-    await lockPage(trx, projectId, key);
-    const row = (await findVersions(trx, projectId, key)).find((v) => v.version === version);
+    const row = (await lockVersions(trx, projectId, key, { module: false })).find((v) => v.version === version);
     if (!row) throw new AppError('NO_RECORD');
     if (row.status !== 'draft') throw new AppError('GENERIC_DELETE_PUBLISHED', { version });
     await deleteVersion(trx, row.id);
-    await audit(ctx, trx, projectId, 'draft.delete', key, version, { contentHash: row.content_hash });
+    await recordAudit(ctx, trx, projectId, 'draft.delete', { key, version, details: { contentHash: row.content_hash } });
   });
 }
 
@@ -373,7 +309,7 @@ export async function deleteDraft(ctx: DesignerContext, key: PageKey, version: n
 export async function clearDefinitionCache(ctx: DesignerContext): Promise<void> {
   const change: DefinitionChange = { projectId: null, all: true };
   await inTransaction(ctx.db, async (trx) => {
-    await audit(ctx, trx, projectOf(ctx), 'cache.clear', undefined, undefined);
+    await recordAudit(ctx, trx, projectOf(ctx), 'cache.clear');
     await ctx.events.emit(trx, 'definition.changed', change);
   });
 }

@@ -9,7 +9,7 @@ declare module '../../db/schema.js' {
   }
 }
 
-/** The designer's audit trail (migration 0040; issue 6): who changed which definition, when, what. */
+/** The designer's audit trail (migration 0040): who changed which definition, when, what. */
 export interface DesignerAuditTable {
   id: Id;
   at: Generated<Date>;
@@ -23,7 +23,7 @@ export interface DesignerAuditTable {
   details: ColumnType<unknown, string | null, string | null> | null;
 }
 
-/** One stored version of a page definition (migration 0010; DESIGN.md section 6). */
+/** One stored version of a page definition (migration 0010; docs/architecture.md, "The engine"). */
 export interface PageDefinitionTable extends Audit {
   id: Id;
   /** null: a shipped default synced from definitions/. */

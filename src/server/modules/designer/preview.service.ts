@@ -15,8 +15,8 @@ import {
   type PreparedPage,
 } from '../../../../engine/server/index.js';
 import { AppError, isErrorCode } from '../../../common/errors.js';
-import { requireRight } from '../access/rights.js';
-import { ROW_FILTERS } from '../access/row-filters.js';
+import { requireRight } from '../identity/index.js';
+import { ROW_FILTERS } from '../identity/index.js';
 import type { ResolvedPage } from '../../definitions/definition-store.js';
 import { problemsAsDetails, type DesignerContext } from './designer.context.js';
 
@@ -80,7 +80,7 @@ export async function previewSelection(ctx: DesignerContext, definition: unknown
 
 /**
  * A draft is not yet checked the way publishing checks it, so the whole preview reads as the
- * configurator read role (issue 9): a draft page over users, sessions or the outbox shows nothing
+ * configurator read role: a draft page over users, sessions or the outbox shows nothing
  * but a permission error, and other projects' rows stay hidden by row-level security.
  */
 async function inPreviewTransaction<T>(ctx: DesignerContext, prepared: PreparedPage, work: (trx: EngineTransaction) => Promise<T>): Promise<T> {

@@ -3,6 +3,7 @@ import { bindNamedSql } from '../../../../engine/server/bind-named-sql.js';
 import { parseNamedSql } from '../../../../engine/server/parse-named-sql.js';
 import { checkConfiguratorSql } from '../../../../engine/server/check-configurator-sql.js';
 import { enterConfiguratorRole } from '../../../../engine/server/configurator-sql.js';
+import type { SqlTestResult } from '../../../common/designer/api-types.js';
 import { AppError, type FieldError } from '../../../common/errors.js';
 import type { DB } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
@@ -58,7 +59,7 @@ function planWrites(node: PlanNode | undefined): boolean {
 }
 
 /**
- * THE parse guard for configurator SQL (DESIGN.md section 6; issue 6, item 1): one statement of
+ * THE parse guard for configurator SQL: one statement of
  * the expected kind, compiled by the database with EXPLAIN inside a read-only transaction that is
  * always rolled back — EXPLAIN without ANALYZE plans and never runs it. A read whose plan modifies
  * data (a data-modifying CTE) or locks rows is refused. Answers the problem, or undefined.
@@ -71,7 +72,7 @@ export async function checkNamedSql(
   const mode = named.mode ?? 'read';
   const parsed = parseNamedSql(named.text);
   if (!parsed.ok) return { field: `sqls.${named.name}`, code: 'GENERIC_SQL_INVALID', params: { name: named.name, reason: parsed.message } };
-  // The real PostgreSQL parser decides what may run (issue 9, item 3); the database's roles decide
+  // The real PostgreSQL parser decides what may run; the database's roles decide
   // what it may touch (EXPLAIN below runs as the configurator role, so a table it may not read or
   // write is refused here already).
   const verdict = await checkConfiguratorSql(named.text, mode);
@@ -106,14 +107,6 @@ export async function checkDefinitionSqls(
     if (problem) problems.push({ ...problem, field: `/sqls/${index}/text` });
   }
   return problems;
-}
-
-export interface SqlTestResult {
-  ok: boolean;
-  columns: string[];
-  rows: Record<string, unknown>[];
-  error?: string;
-  errorCode?: string;
 }
 
 /**

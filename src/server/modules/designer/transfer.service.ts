@@ -1,34 +1,15 @@
-import { AppError, type FieldError } from '../../../common/errors.js';
-import { definitionFilePath, diffJson, parseDefinitionFilePath, stableStringify, type JsonChange } from '../../../common/designer/stable-json.js';
 import type { PageDefinition } from '../../../../engine/schema/index.js';
-import { insertDesignerAudit } from './designer-audit.repository.js';
-import { contentHash, projectOf, requirePublishable, type DesignerContext } from './designer.context.js';
-import {
-  findEffectiveModulePages,
-  findEffectivePublished,
-  findProjectPublished,
-  findShippedPublished,
-  findVersions,
-  insertVersion,
-  lockModule,
-  lockPage,
-  nextVersion,
-  setStatus,
-  type PageKey,
-} from './definition.repository.js';
-import type { DefinitionChange } from '../../events/events.js';
+import type { DefinitionFile, ImportItem } from '../../../common/designer/api-types.js';
+import { definitionFilePath, diffJson, parseDefinitionFilePath, stableStringify } from '../../../common/designer/stable-json.js';
+import { AppError } from '../../../common/errors.js';
 import { inTransaction } from '../../db/transaction.js';
+import { projectOf, requirePublishable, type DesignerContext } from './designer.context.js';
+import { findEffectivePublished, findPublished, type PageKey } from './definition.repository.js';
+import { lockVersions, publishNewVersion, recordAudit } from './page-versions.service.js';
 
 /** The export format: one file per page in the layout of `definitions/`, canonical JSON text. */
 export const EXPORT_FORMAT = 'wms-page-definitions';
 export const EXPORT_FORMAT_VERSION = 1;
-
-export interface DefinitionFile {
-  /** `<module>/<function>.page.json` */
-  path: string;
-  /** The definition as canonical JSON (sorted keys, two-space indent, trailing newline). */
-  content: string;
-}
 
 export interface DefinitionExport {
   format: typeof EXPORT_FORMAT;
@@ -53,28 +34,14 @@ export async function exportDefinitions(ctx: DesignerContext, options: { pages?:
     }
   } else {
     if (options.includeShipped) {
-      for (const row of await findShippedPublished(ctx.db)) contents.set(definitionFilePath(row.module_code, row.function_code), row.content);
+      for (const row of await findPublished(ctx.db, null)) contents.set(definitionFilePath(row.module_code, row.function_code), row.content);
     }
-    for (const row of await findProjectPublished(ctx.db, projectId)) contents.set(definitionFilePath(row.module_code, row.function_code), row.content);
+    for (const row of await findPublished(ctx.db, projectId)) contents.set(definitionFilePath(row.module_code, row.function_code), row.content);
   }
   const files = [...contents]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([path, content]) => ({ path, content: stableStringify(content) }));
   return { format: EXPORT_FORMAT, formatVersion: EXPORT_FORMAT_VERSION, projectCode: ctx.user.projectCode ?? '', files };
-}
-
-export type ImportAction = 'add' | 'change' | 'unchanged' | 'invalid';
-
-export interface ImportItem {
-  path: string;
-  moduleCode: string | null;
-  functionCode: string | null;
-  action: ImportAction;
-  /** What would change against what the project resolves to now. */
-  changes: JsonChange[];
-  problems: FieldError[];
-  /** The version published by the import (not on a dry run). */
-  version?: number;
 }
 
 export interface ImportResult {
@@ -159,41 +126,14 @@ export async function importDefinitions(ctx: DesignerContext, files: DefinitionF
   const writes = planned
     .filter((p) => p.key && p.definition && (p.item.action === 'add' || p.item.action === 'change'))
     .sort((a, b) => Number(a.definition!.startup === true) - Number(b.definition!.startup === true));
-  const changes: DefinitionChange[] = [];
   await inTransaction(ctx.db, async (trx) => {
     for (const write of writes) {
       const key = write.key!;
       const definition = write.definition!;
-      await lockModule(trx, projectId, key.moduleCode);
-      await lockPage(trx, projectId, key);
-      if (definition.startup === true) {
-        const other = (await findEffectiveModulePages(trx, projectId, key.moduleCode)).find((p) => p.startup && p.function_code !== key.functionCode);
-        if (other) throw new AppError('GENERIC_STARTUP_EXISTS', { moduleCode: key.moduleCode, functionCode: other.function_code });
-      }
-      const published = (await findVersions(trx, projectId, key)).find((v) => v.status === 'published');
-      if (published) await setStatus(trx, published.id, 'inactive', ctx.user.loginAccount);
-      const row = await insertVersion(trx, {
-        projectId,
-        key,
-        version: await nextVersion(trx, projectId, key),
-        status: 'published',
-        content: definition,
-        contentHash: contentHash(definition),
-        by: ctx.user.loginAccount,
-      });
-      write.item.version = row.version;
-      await insertDesignerAudit(trx, {
-        userId: ctx.user.userId,
-        loginAccount: ctx.user.loginAccount,
-        projectId,
-        action: 'import',
-        moduleCode: key.moduleCode,
-        functionCode: key.functionCode,
-        version: row.version,
-        details: { path: write.item.path, changes: write.item.changes.slice(0, 100) },
-      });
-      await ctx.events.emit(trx, 'definition.changed', { projectId, ...key });
-      changes.push({ projectId, ...key });
+      const versions = await lockVersions(trx, projectId, key, { module: true });
+      const { version } = await publishNewVersion(ctx, trx, projectId, key, definition, definition, versions);
+      write.item.version = version;
+      await recordAudit(ctx, trx, projectId, 'import', { key, version, details: { path: write.item.path, changes: write.item.changes.slice(0, 100) } });
     }
   });
   return { dryRun, items };

@@ -4,7 +4,7 @@ import { purgeExpiredDownloads } from './download.service.js';
 import * as m0085 from './migrations/0085_download.js';
 import './download.tables.js';
 
-/** The download center (spec section 2, a screen without a path): background exports, kept for DOWNLOAD_DAYS. */
+/** The download center (a screen without a path): background exports, kept for DOWNLOAD_DAYS. */
 export const downloadModule = defineModule({
   name: 'download',
   migrations: { '0085_download': m0085 },

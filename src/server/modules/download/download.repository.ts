@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../../db/schema.js';
+import { bufferOf } from '../../files/stored-file.js';
 import type { DownloadStatus } from './download.tables.js';
 import './download.tables.js';
 
@@ -73,8 +74,8 @@ export async function insertDownload(trx: Transaction<DB>, file: NewDownload): P
 }
 
 /** Rows written so far (one statement; the background work reports as it goes). */
-export async function setProgress(db: Kysely<DB>, id: number, rowsWritten: number): Promise<void> {
-  await db.updateTable('download_file').set({ rows_written: rowsWritten, updated_at: sql`now()` }).where('id', '=', id).where('status', '=', 'running').execute();
+export async function setProgress(trx: Transaction<DB>, id: number, rowsWritten: number): Promise<void> {
+  await trx.updateTable('download_file').set({ rows_written: rowsWritten, updated_at: sql`now()` }).where('id', '=', id).where('status', '=', 'running').execute();
 }
 
 export async function finishDownload(trx: Transaction<DB>, id: number, content: Buffer, rowsWritten: number): Promise<void> {
@@ -123,9 +124,7 @@ export async function readDownloadSlice(db: Kysely<DB>, id: number, offset: numb
     .select(sql<Uint8Array | null>`substring(content from ${offset + 1} for ${length})`.as('slice'))
     .where('id', '=', id)
     .executeTakeFirst();
-  const slice = row?.slice;
-  if (!slice) return Buffer.alloc(0);
-  return Buffer.isBuffer(slice) ? slice : Buffer.from(slice.buffer, slice.byteOffset, slice.byteLength);
+  return bufferOf(row?.slice);
 }
 
 export async function deleteDownload(trx: Transaction<DB>, id: number, userId: number): Promise<number> {

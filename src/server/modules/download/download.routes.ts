@@ -4,10 +4,11 @@ import { Type } from 'typebox';
 import { ExportRequestSchema } from '../../../../engine/schema/api.js';
 import { isErrorCode } from '../../../common/errors.js';
 import type { RouteAccess } from '../../http/access.js';
-import { requireUser } from '../../http/access-plugin.js';
+import { sendStoredFile } from '../../http/file-reply.js';
 import { translate } from '../../http/i18n.js';
+import { routeOptions } from '../../http/route-options.js';
 import { ErrorBodySchema } from '../../http/schemas.js';
-import { contentDisposition } from '../attachment/attachment.service.js';
+import { requestContext } from '../generic/index.js';
 import type { DownloadInfo } from './download.repository.js';
 import { deleteOwnDownload, inProcessRunner, listOwnDownloads, openOwnDownload, startBackgroundExport, type DownloadContext } from './download.service.js';
 
@@ -31,22 +32,13 @@ const FileSchema = Type.Object({
 });
 const FileAnswer = Type.Unknown({ description: 'The finished file, streamed' });
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema };
+/** The options of a download center route: who may call it, its summary, request and answer, or an error body. */
+const route = routeOptions(['download'], errors);
 
 /** The download center's calls. */
 export const downloadRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const runner = inProcessRunner(app.log);
-  const context = (request: FastifyRequest): DownloadContext => ({
-    db: app.database.db,
-    store: app.definitions,
-    areas: app.areas,
-    events: app.events,
-    user: requireUser(request),
-    language: request.language,
-    log: request.log,
-    downloadDays: app.config.downloadDays,
-    runner,
-  });
-  const tags = ['download'];
+  const context = (request: FastifyRequest): DownloadContext => ({ ...requestContext(app, request), downloadDays: app.config.downloadDays, runner });
   const answerOf = (request: FastifyRequest, file: DownloadInfo) => ({
     id: file.id,
     kind: file.kind,
@@ -62,38 +54,20 @@ export const downloadRoutes: FastifyPluginAsyncTypebox = async (app) => {
     expiresAt: file.expiresAt.toISOString(),
   });
 
-  app.post(
-    '/download/export',
-    {
-      config: { access: SESSION },
-      schema: { tags, summary: "A page's export written in the background into the download center", body: ExportRequestSchema, response: { 200: Type.Object({ id: Type.Integer() }), ...errors } },
-    },
-    async (request) => startBackgroundExport(context(request), request.body),
+  app.post('/download/export', route(SESSION, "A page's export written in the background into the download center", { body: ExportRequestSchema }, Type.Object({ id: Type.Integer() })), async (request) =>
+    startBackgroundExport(context(request), request.body),
   );
 
-  app.get(
-    '/download/list',
-    { config: { access: SESSION }, schema: { tags, summary: "The caller's files that have not expired", response: { 200: Type.Object({ files: Type.Array(FileSchema) }), ...errors } } },
-    async (request) => ({ files: (await listOwnDownloads(context(request))).map((file) => answerOf(request, file)) }),
-  );
+  app.get('/download/list', route(SESSION, "The caller's files that have not expired", {}, Type.Object({ files: Type.Array(FileSchema) })), async (request) => ({
+    files: (await listOwnDownloads(context(request))).map((file) => answerOf(request, file)),
+  }));
 
-  app.post(
-    '/download/file',
-    { config: { access: SESSION }, compress: false, schema: { tags, summary: 'A finished file of the caller, streamed', body: IdBody, response: { 200: FileAnswer, ...errors } } },
-    async (request, reply) => {
-      const { info, stream } = await openOwnDownload(context(request), request.body.id);
-      return reply
-        .header('content-type', info.contentType)
-        .header('content-length', String(info.sizeBytes))
-        .header('content-disposition', contentDisposition('attachment', info.fileName))
-        .header('cache-control', 'no-store')
-        .send(stream);
-    },
-  );
+  app.post('/download/file', { ...route(SESSION, 'A finished file of the caller, streamed', { body: IdBody }, FileAnswer), compress: false }, async (request, reply) => {
+    const { info, stream } = await openOwnDownload(context(request), request.body.id);
+    return sendStoredFile(reply, info, stream);
+  });
 
-  app.post(
-    '/download/delete',
-    { config: { access: SESSION }, schema: { tags, summary: 'Delete a file of the caller', body: IdBody, response: { 200: Type.Object({ deleted: Type.Integer() }), ...errors } } },
-    async (request) => ({ deleted: await deleteOwnDownload(context(request), request.body.id) }),
-  );
+  app.post('/download/delete', route(SESSION, 'Delete a file of the caller', { body: IdBody }, Type.Object({ deleted: Type.Integer() })), async (request) => ({
+    deleted: await deleteOwnDownload(context(request), request.body.id),
+  }));
 };

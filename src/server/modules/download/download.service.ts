@@ -1,25 +1,14 @@
-import { PassThrough, Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { ExportRequest } from '../../../../engine/schema/api.js';
 import { AppError } from '../../../common/errors.js';
 import type { DB } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
+import { streamInSlices } from '../../files/stored-file.js';
 import { translate } from '../../http/i18n.js';
-import type { GenericContext } from '../generic/generic.context.js';
-import { EXPORT_MAX_ROWS, planExport, selectRows, type ExportPlan } from '../generic/generic.read.js';
-import { createExportSheet } from '../generic/export-workbook.js';
-import {
-  deleteDownload,
-  deleteExpiredDownloads,
-  failDownload,
-  findDownload,
-  finishDownload,
-  insertDownload,
-  listDownloads,
-  readDownloadSlice,
-  setProgress,
-  type DownloadInfo,
-} from './download.repository.js';
+import { EXPORT_MAX_ROWS, createExportSheet, planExport, selectRows, type ExportPlan, type GenericContext } from '../generic/index.js';
+import { failBackgroundFile, fileSink, finishBackgroundFile, progressOf } from './download.background.js';
+import { deleteDownload, deleteExpiredDownloads, findDownload, insertDownload, listDownloads, readDownloadSlice, type DownloadInfo } from './download.repository.js';
 
 /*
  * The download center: large exports run as background work with their progress in a row, the
@@ -79,64 +68,45 @@ export async function startBackgroundExport(ctx: DownloadContext, request: Expor
 
 /** Writes the file, reporting the rows written after every batch; a failure marks the file failed. */
 async function writeExport(db: Kysely<DB>, id: number, plan: ExportPlan, incompleteText: string, log: GenericContext['log']): Promise<void> {
-  const stream = new PassThrough();
-  const chunks: Buffer[] = [];
-  stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const ended = new Promise<void>((resolve, reject) => {
-    stream.on('end', resolve);
-    stream.on('error', reject);
-  });
-  const sheet = createExportSheet(plan, stream);
+  const sink = fileSink();
+  const sheet = createExportSheet(plan, sink.stream);
   let written = 0;
   // Progress is written beside the export's own read transaction, in order; on the embedded
   // database (one session) the writes wait for that transaction and are awaited before the end.
-  let progress: Promise<void> = Promise.resolve();
+  const progress = progressOf(db, id, log);
   try {
     await plan.run(async (rows, labelOf) => {
       sheet.addRows(rows, labelOf);
       written += rows.length;
-      const count = written;
-      progress = progress.then(() => setProgress(db, id, count)).catch((error: unknown) => log.warn({ err: error }, 'download progress not saved'));
+      progress.report(written);
       await new Promise((resolve) => setImmediate(resolve));
     });
   } catch (error) {
     log.error({ err: error, download: id }, 'background export failed');
-    await progress;
-    const code = error instanceof AppError ? error.code : 'INTERNAL';
+    await progress.saved();
     if (written === 0) {
-      await inTransaction(db, (trx) => failDownload(trx, id, code));
+      await failBackgroundFile(db, id, error);
       return;
     }
     sheet.addNote(incompleteText);
   }
   await sheet.finish();
-  await ended;
-  await progress;
-  const content = Buffer.concat(chunks);
-  await inTransaction(db, (trx) => finishDownload(trx, id, content, written));
+  const content = await sink.bytes;
+  await progress.saved();
+  await finishBackgroundFile(db, id, content, written);
 }
 
 export function listOwnDownloads(ctx: DownloadContext): Promise<DownloadInfo[]> {
   return listDownloads(ctx.db, ctx.user.userId);
 }
 
-const SLICE_BYTES = 1024 * 1024;
-
 /** A finished file of the caller, streamed from the database a slice at a time. */
 export async function openOwnDownload(ctx: DownloadContext, id: number): Promise<{ info: DownloadInfo; stream: Readable }> {
   const info = await findDownload(ctx.db, id, ctx.user.userId);
   if (!info) throw new AppError('NO_RECORD');
   if (info.status !== 'done' || info.sizeBytes === null) throw new AppError('DOWNLOAD_NOT_READY');
-  const size = info.sizeBytes;
   const db = ctx.db;
-  async function* slices() {
-    for (let offset = 0; offset < size; offset += SLICE_BYTES) {
-      const slice = await readDownloadSlice(db, id, offset, SLICE_BYTES);
-      if (slice.length === 0) return;
-      yield slice;
-    }
-  }
-  return { info, stream: Readable.from(slices()) };
+  return { info, stream: streamInSlices(info.sizeBytes, (offset, length) => readDownloadSlice(db, id, offset, length)) };
 }
 
 export async function deleteOwnDownload(ctx: DownloadContext, id: number): Promise<number> {

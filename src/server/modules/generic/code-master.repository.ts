@@ -3,7 +3,7 @@ import type { DropdownOption } from '../../../../engine/schema/api.js';
 import type { DropdownPorts, EngineSession } from '../../../../engine/server/index.js';
 import type { Language } from '../../../common/languages.js';
 import type { DB } from '../../db/schema.js';
-import { FOREIGN_ROW_FILTERS } from '../access/row-filters.js';
+import { FOREIGN_ROW_FILTERS } from '../identity/index.js';
 
 /** The code master's description column of each language; English is the fallback. */
 const DESCRIPTION_COLUMN: Record<Language, 'desc_en' | 'desc_zh' | 'desc_zh_tw' | 'desc_kor' | 'desc_th' | 'desc_jp'> = {
@@ -38,7 +38,7 @@ export function dropdownPorts(db: Kysely<DB>, language: Language): DropdownPorts
 }
 
 /**
- * Units of measure (spec section 7: /generic/uom): of one SKU of the session's project (its base
+ * Units of measure (/generic/uom): of one SKU of the session's project (its base
  * unit and the units of its UPC codes), else every active UOM of the code master.
  */
 export async function findUomOptions(db: Kysely<DB>, projectId: number, skuCode: string | undefined, language: Language): Promise<DropdownOption[]> {

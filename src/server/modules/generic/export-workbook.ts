@@ -6,7 +6,7 @@ import type { EngineRow } from '../../../../engine/server/index.js';
 import { spreadsheetCell } from '../../files/spreadsheet-cell.js';
 import type { ExportPlan } from './generic.read.js';
 
-/** Excel shows dates and times as such (issue 11, item 7), in the format of these columns. */
+/** Excel shows dates and times as such, in the format of these columns (a date-time keeps its time). */
 export const DATE_FORMATS: Record<string, string | undefined> = { date: 'yyyy-mm-dd', datetime: 'yyyy-mm-dd hh:mm:ss' };
 
 /**
@@ -37,11 +37,12 @@ export interface ExportSheet {
 
 /**
  * The engine's export as a streaming xlsx writer: rows go out as they are added, never whole in
- * memory. The header row holds the labels (a configurator's texts, so they go through the same
+ * memory. Styles are on, or the columns' date formats would be dropped and a date-time shown without its
+ * time. The header row holds the labels (a configurator's texts, so they go through the same
  * cell rule as the values).
  */
 export function createExportSheet(plan: ExportPlan, stream: Writable): ExportSheet {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: false, useSharedStrings: false });
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet(plan.title.slice(0, 31).replace(/[\\/?*[\]:]/g, ' ') || 'Sheet1');
   sheet.columns = plan.columns.map((c) => ({ key: c.field.name, width: 18, ...(DATE_FORMATS[c.field.type] ? { style: { numFmt: DATE_FORMATS[c.field.type] } } : {}) }));
   sheet.addRow(plan.columns.map((c) => spreadsheetCell(c.header, 'xlsx'))).commit();

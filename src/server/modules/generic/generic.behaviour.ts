@@ -19,7 +19,7 @@ import type { DB } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import { translate } from '../../http/i18n.js';
 import type { BehaviourDefinition as AreaBehaviour } from '../area.js';
-import { hasRight } from '../access/rights.js';
+import { hasRight } from '../identity/index.js';
 import { engine, engineSession, requirePageRight, type GenericContext } from './generic.context.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { PageRef } from '../../../../engine/schema/api.js';
 import type { PageDefinition, RightActionName } from '../../../../engine/schema/index.js';
@@ -18,13 +18,14 @@ import type { RightName } from '../../../common/rights.js';
 import type { DB } from '../../db/schema.js';
 import type { DefinitionStore, ResolvedPage } from '../../definitions/definition-store.js';
 import type { SessionUser } from '../../http/access.js';
-import { hasRight } from '../access/rights.js';
+import { requireUser } from '../../http/access-plugin.js';
+import { hasRight } from '../identity/index.js';
 import { translate } from '../../http/i18n.js';
 import type { AreaRegistry } from '../area-registry.js';
 import type { EventBus } from '../../events/events.js';
 
 /*
- * What every generic call shares (issue 5; DESIGN.md section 6): the caller's engine session, the
+ * What every generic call shares: the caller's engine session, the
  * page right checked before anything of the page runs, and the engine's refusals as AppErrors.
  * The calls themselves are in generic.read.ts, generic.write.ts and generic.behaviour.ts.
  */
@@ -41,6 +42,18 @@ export interface GenericContext {
   log: FastifyBaseLogger;
 }
 
+/** The context of a request of a signed-in caller (401 without a session), for every route over pages. */
+export function requestContext(app: Pick<FastifyInstance, 'database' | 'definitions' | 'areas' | 'events'>, request: FastifyRequest): GenericContext {
+  return {
+    db: app.database.db,
+    store: app.definitions,
+    areas: app.areas,
+    events: app.events,
+    user: requireUser(request),
+    language: request.language,
+    log: request.log,
+  };
+}
 
 export function engineSession(ctx: GenericContext): EngineSession {
   const { user } = ctx;
@@ -74,7 +87,7 @@ export async function engine<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /**
- * Role rights on a page (issue 5; spec section 6: per-module and per-sub-module rights), checked
+ * Role rights on a page (per-module and per-sub-module rights), checked
  * before anything of the page runs: `<moduleCode>.<functionCode>:<action>`, which the access rules
  * answer from the page's own sub-module rows when a role has them, else from `<moduleCode>:<action>`.
  */

@@ -11,6 +11,7 @@ import type {
 import { keyFieldOf, type FieldDefinition } from '../../../../engine/schema/index.js';
 import {
   compileRowQuery,
+  dropdownFill,
   dropdownOptions,
   findListedRow,
   iterateRows,
@@ -20,7 +21,7 @@ import {
   type EngineRow,
 } from '../../../../engine/server/index.js';
 import { AppError } from '../../../common/errors.js';
-import { actionRights } from '../access/rights.js';
+import { actionRights } from '../identity/index.js';
 import { dropdownPorts, findUomOptions } from './code-master.repository.js';
 import { engine, engineSession, labelText, openPage, pageRight, readOnly, type GenericContext } from './generic.context.js';
 import { optionLabels, type OptionLabels } from './option-labels.js';
@@ -34,7 +35,7 @@ export async function viewPage(ctx: GenericContext, ref: PageRef): Promise<PageV
   const rights = await actionRights(ctx.db, ctx.user, `${ref.moduleCode}.${ref.functionCode}`);
   if (!rights.view) throw new AppError('FORBIDDEN', { right: pageRight(ref, 'view') });
   const resolved = await ctx.store.resolve(ctx.user.projectId, ref.moduleCode, ref.functionCode);
-  // Configurator SQL runs only on the server; operators never need to read it (DESIGN.md section 8).
+  // Configurator SQL runs only on the server; operators never need to read it.
   const { sqls: _serverOnly, ...definition } = resolved.prepared.page;
   return {
     definition,
@@ -65,7 +66,7 @@ export interface ExportPlan {
   columns: { field: FieldDefinition; header: string }[];
   /**
    * Streams every matching row, batch by batch, inside one read-only transaction, with what the
-   * screen shows for the values of fields with choices (issue 11, item 7).
+   * screen shows for the values of fields with choices.
    */
   run(write: (rows: EngineRow[], labelOf: (field: FieldDefinition, value: unknown) => string | undefined) => Promise<void>): Promise<void>;
 }
@@ -114,12 +115,15 @@ export async function planExport(ctx: GenericContext, request: ExportRequest): P
   };
 }
 
-/** `POST /api/generic/dropdown`: the choices of one field. */
+/** `POST /api/generic/dropdown`: the choices of one field, or with `fillFrom` what the chosen one fills. */
 export async function dropdown(ctx: GenericContext, request: DropdownRequest): Promise<DropdownAnswer> {
   const { prepared } = await openPage(ctx, request, 'view');
-  return engine(() =>
-    dropdownOptions(ctx.db, prepared, engineSession(ctx), request.field, request.record ?? {}, request.search, dropdownPorts(ctx.db, ctx.language)),
-  );
+  const ports = dropdownPorts(ctx.db, ctx.language);
+  if (request.fillFrom !== undefined) {
+    const chosen = request.fillFrom;
+    return engine(() => dropdownFill(ctx.db, prepared, engineSession(ctx), request.field, chosen, request.record ?? {}, ports));
+  }
+  return engine(() => dropdownOptions(ctx.db, prepared, engineSession(ctx), request.field, request.record ?? {}, request.search, ports));
 }
 
 /** `POST /api/generic/uom`: units of measure of a SKU of the session's project, else all. */

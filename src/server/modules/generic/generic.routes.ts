@@ -1,10 +1,9 @@
 import { PassThrough } from 'node:stream';
-import fastifyMultipart from '@fastify/multipart';
-import { readMultipart } from '../../http/multipart.js';
+import { readMultipart, registerMultipart } from '../../http/multipart.js';
 import { translate } from '../../http/i18n.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import {
   AddingRequestSchema,
   BehaviourRequestSchema,
@@ -21,9 +20,8 @@ import type { EngineRow } from '../../../../engine/server/index.js';
 import type { FieldDefinition } from '../../../../engine/schema/index.js';
 import { AppError } from '../../../common/errors.js';
 import type { RouteAccess } from '../../http/access.js';
-import { requireUser } from '../../http/access-plugin.js';
 import { ErrorBodySchema } from '../../http/schemas.js';
-import type { GenericContext } from './generic.context.js';
+import { requestContext, type GenericContext } from './generic.context.js';
 import { dropdown, planExport, selectRows, tabRows, uomOptions, viewPage } from './generic.read.js';
 import { addRow, deleteRows, importRows, updateRowOfPage } from './generic.write.js';
 import { runBehaviour } from './generic.behaviour.js';
@@ -31,7 +29,7 @@ import { createExportSheet } from './export-workbook.js';
 
 /**
  * Every generic call needs a session; the module right (`<moduleCode>:view|add|edit|delete`)
- * depends on the page named in the body, so the service checks it before anything runs (issue 5).
+ * depends on the page named in the body, so the service checks it before anything runs.
  */
 const SESSION: RouteAccess = { session: true };
 const IMPORT_FILE_LIMIT_BYTES = 20 * 1024 * 1024;
@@ -72,24 +70,25 @@ const TabAnswer = Type.Object({ rows: Type.Array(RowSchema), total: Type.Integer
 const FileAnswer = Type.Unknown({ description: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' });
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema };
 
-/** The generic engine API (spec section 7 "Generic builder"; DESIGN.md section 6). */
+/** The generic engine API: the calls every screen built from a page definition makes (docs/architecture.md). */
 export const genericRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const store = app.definitions;
-  // Another module may have registered multipart for the whole app already; it is then ours too.
-  if (!app.hasRequestDecorator('isMultipart')) {
-    await app.register(fastifyMultipart, { limits: { fileSize: IMPORT_FILE_LIMIT_BYTES, files: 1, fields: 10 } });
-  }
-
-  const context = (request: FastifyRequest): GenericContext => ({
-    db: app.database.db,
-    store,
-    areas: app.areas,
-    events: app.events,
-    user: requireUser(request),
-    language: request.language,
-    log: request.log,
-  });
+  await registerMultipart(app, { fileSize: IMPORT_FILE_LIMIT_BYTES, files: 1, fields: 10 });
+  const context = (request: FastifyRequest): GenericContext => requestContext(app, request);
   const tags = ['generic'];
+
+  /** A call whose JSON body the service takes with the caller's context, answering `answer`. */
+  function pageCall<Body extends TSchema>(
+    url: string,
+    summary: string,
+    body: Body,
+    answer: TSchema,
+    handle: (ctx: GenericContext, body: Static<Body>) => Promise<unknown>,
+    access: RouteAccess = SESSION,
+  ): void {
+    app.post(url, { config: { access }, schema: { tags, summary, body, response: { 200: answer, ...errors } } }, async (request) =>
+      handle(context(request), request.body as Static<Body>),
+    );
+  }
 
   app.get(
     '/generic/module/view',
@@ -97,29 +96,10 @@ export const genericRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => viewPage(context(request), request.query),
   );
 
-  app.post(
-    '/generic/selection',
-    { config: { access: SESSION }, schema: { tags, summary: 'One page of rows', body: SelectionRequestSchema, response: { 200: RowsAnswer, ...errors } } },
-    async (request) => selectRows(context(request), request.body),
-  );
-
-  app.post(
-    '/generic/adding',
-    { config: { access: SESSION }, schema: { tags, summary: 'Add a record', body: AddingRequestSchema, response: { 200: RowAnswer, ...errors } } },
-    async (request) => addRow(context(request), request.body),
-  );
-
-  app.post(
-    '/generic/updating',
-    { config: { access: SESSION }, schema: { tags, summary: 'Update a record at the version read', body: UpdatingRequestSchema, response: { 200: RowAnswer, ...errors } } },
-    async (request) => updateRowOfPage(context(request), request.body),
-  );
-
-  app.post(
-    '/generic/deletion',
-    { config: { access: SESSION }, schema: { tags, summary: 'Delete records', body: DeletionRequestSchema, response: { 200: Type.Object({ deleted: Type.Integer() }), ...errors } } },
-    async (request) => deleteRows(context(request), request.body),
-  );
+  pageCall('/generic/selection', 'One page of rows', SelectionRequestSchema, RowsAnswer, selectRows);
+  pageCall('/generic/adding', 'Add a record', AddingRequestSchema, RowAnswer, addRow);
+  pageCall('/generic/updating', 'Update a record at the version read', UpdatingRequestSchema, RowAnswer, updateRowOfPage);
+  pageCall('/generic/deletion', 'Delete records', DeletionRequestSchema, Type.Object({ deleted: Type.Integer() }), deleteRows);
 
   app.post(
     '/generic/export',
@@ -185,28 +165,9 @@ export const genericRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.post(
-    '/generic/dropdown',
-    { config: { access: SESSION }, schema: { tags, summary: 'Choices of a field', body: DropdownRequestSchema, response: { 200: OptionsAnswer, ...errors } } },
-    async (request) => dropdown(context(request), request.body),
-  );
-
-  app.post(
-    '/generic/uom',
-    // Units of measure are the SKU master's packages: reading them is reading that page (issue 9, item 5).
-    { config: { access: { right: 'masterdata.sku:view', scope: 'project' } }, schema: { tags, summary: 'Units of measure', body: UomRequestSchema, response: { 200: OptionsAnswer, ...errors } } },
-    async (request) => uomOptions(context(request), request.body.skuCode),
-  );
-
-  app.post(
-    '/generic/behavior',
-    { config: { access: SESSION }, schema: { tags, summary: 'Run a behaviour of the page, or with preview: true say what it would do (read only)', body: BehaviourRequestSchema, response: { 200: BehaviourAnswer, ...errors } } },
-    async (request) => runBehaviour(context(request), request.body),
-  );
-
-  app.post(
-    '/generic/tab',
-    { config: { access: SESSION }, schema: { tags, summary: 'Sub-page rows of a header row', body: TabRequestSchema, response: { 200: TabAnswer, ...errors } } },
-    async (request) => tabRows(context(request), request.body),
-  );
+  pageCall('/generic/dropdown', 'Choices of a field', DropdownRequestSchema, OptionsAnswer, dropdown);
+  // Units of measure are the SKU master's packages: reading them is reading that page.
+  pageCall('/generic/uom', 'Units of measure', UomRequestSchema, OptionsAnswer, (ctx, body) => uomOptions(ctx, body.skuCode), { right: 'masterdata.sku:view', scope: 'project' });
+  pageCall('/generic/behavior', 'Run a behaviour of the page, or with preview: true say what it would do (read only)', BehaviourRequestSchema, BehaviourAnswer, runBehaviour);
+  pageCall('/generic/tab', 'Sub-page rows of a header row', TabRequestSchema, TabAnswer, tabRows);
 };

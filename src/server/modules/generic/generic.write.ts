@@ -26,7 +26,7 @@ import { AppError } from '../../../common/errors.js';
 import type { Language } from '../../../common/languages.js';
 import type { DB } from '../../db/schema.js';
 import { inTransaction, withSavepoint } from '../../db/transaction.js';
-import { FOREIGN_ROW_FILTERS } from '../access/row-filters.js';
+import { FOREIGN_ROW_FILTERS } from '../identity/index.js';
 import type { WriterDefinition, WriterOperation } from '../area.js';
 import { engine, engineSession, labelText, openPage, refuseReadOnly, rowByKey, type GenericContext } from './generic.context.js';
 import { findCodeMasterOptions } from './code-master.repository.js';
@@ -36,9 +36,9 @@ import { optionLabels } from './option-labels.js';
 export const IMPORT_MAX_ROWS = 10_000;
 
 /*
- * The engine's writes (issue 5; DESIGN.md section 6): add, update, delete and import, each one
+ * The engine's writes: add, update, delete and import, each one
  * transaction opened by inTransaction, with every field rule and the page's validation SQL inside
- * it, and the page's writer (issue "One shape for every business area", item 3) around the write.
+ * it, and the page's writer around the write.
  */
 
 /** The page's writer, when it names one (a name no area defines was refused at publish). */
@@ -138,7 +138,7 @@ export async function updateRowOfPage(ctx: GenericContext, request: UpdatingRequ
       const stored = await rowByKey(trx, prepared, session, key);
       if (stored._version !== null && stored._version !== request.version) throw new AppError('STALE_UPDATE');
       const record = prepareRecord(prepared, 'update', request.record, stored);
-      // Nothing changeable was sent: nothing is written and the version stays (spec section 5: unchanged data needs no save).
+      // Nothing changeable was sent: nothing is written and the version stays (unchanged data needs no save).
       if (!record.errors.length && !Object.keys(record.values).length && !Object.keys(record.unstored).length) return { row: stored };
       throwIfFieldErrors(await databaseChecks(trx, prepared, session, record, { ownKey: key, stored }));
       await saveRecord(ctx, trx, prepared, record, 'update', { key, version: request.version, old: stored });
@@ -164,7 +164,7 @@ export async function deleteRows(ctx: GenericContext, request: DeletionRequest):
         try {
           await deleteRow(trx, prepared, session, row.key, row.version);
         } catch (error) {
-          // A row other records still point to cannot go (spec section 8: not allowed to delete).
+          // A row other records still point to cannot go (not allowed to delete).
           if ((error as { code?: unknown }).code === '23503') throw new AppError('DELETE_CANCEL_NOT_ALLOWED');
           throw databaseWriteError(error);
         }

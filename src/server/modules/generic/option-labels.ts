@@ -4,7 +4,7 @@ import { foreignRowConditions, type EngineSession, type PreparedPage } from '../
 import type { Language } from '../../../common/languages.js';
 import type { DB } from '../../db/schema.js';
 import { translate } from '../../http/i18n.js';
-import { FOREIGN_ROW_FILTERS } from '../access/row-filters.js';
+import { FOREIGN_ROW_FILTERS } from '../identity/index.js';
 import { findCodeMasterOptions } from './code-master.repository.js';
 
 /** A field's stored values and the texts a user sees for them, both ways. */
@@ -23,7 +23,7 @@ function key(value: unknown): string {
 }
 
 /**
- * What the screen shows for the values of the fields with choices (issue 11, item 7): code-master
+ * What the screen shows for the values of the fields with choices: code-master
  * and static choices in the user's language, a foreign table's label column, for the values given
  * (an export batch) or the labels given (an import file). Choices from a page's own SQL keep their
  * stored value.

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../../db/schema.js';
 
 export interface PageVisitRow {
@@ -8,8 +8,8 @@ export interface PageVisitRow {
 }
 
 /** Counts one more opening of `route` by the user. */
-export async function recordPageVisit(db: Kysely<DB>, userId: number, route: string, by: string): Promise<void> {
-  await db
+export async function recordPageVisit(trx: Transaction<DB>, userId: number, route: string, by: string): Promise<void> {
+  await trx
     .insertInto('page_visit')
     .values({ user_id: userId, route, visits: 1, created_by: by, updated_by: by })
     .onConflict((oc) =>
@@ -46,7 +46,7 @@ export async function tableColumns(db: Kysely<DB>, table: string): Promise<strin
 
 /**
  * Counts the rows of a work table by status in one warehouse, leaving out the terminal statuses.
- * `table` and the column names come from the service's fixed list, never from a request.
+ * `table` comes from the areas' manifests (`homeItems`), never from a request.
  */
 export async function countOpenByStatus(
   db: Kysely<DB>,
@@ -61,26 +61,4 @@ export async function countOpenByStatus(
     group by status::text
     order by status::text`.execute(db);
   return result.rows.map((r) => ({ status: r.status, count: Number(r.count) }));
-}
-
-/** Sets the navigation layout of a warehouse, or of a project when the session has no warehouse. */
-export async function setNavLayout(
-  db: Kysely<DB>,
-  target: { warehouseId: number } | { projectId: number },
-  navLayout: 'left' | 'top',
-  by: string,
-): Promise<void> {
-  if ('warehouseId' in target) {
-    await db
-      .updateTable('warehouse')
-      .set({ nav_layout: navLayout, updated_at: sql<Date>`now()`, updated_by: by })
-      .where('id', '=', target.warehouseId)
-      .execute();
-  } else {
-    await db
-      .updateTable('project')
-      .set({ nav_layout: navLayout, updated_at: sql<Date>`now()`, updated_by: by })
-      .where('id', '=', target.projectId)
-      .execute();
-  }
 }

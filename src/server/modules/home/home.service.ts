@@ -1,42 +1,34 @@
 import type { Kysely } from 'kysely';
 import { AppError } from '../../../common/errors.js';
 import type { DB } from '../../db/schema.js';
+import { inTransaction } from '../../db/transaction.js';
 import type { SessionUser } from '../../http/access.js';
-import { countOpenByStatus, findMostUsedPages, recordPageVisit, setNavLayout, tableColumns, type PageVisitRow } from './home.repository.js';
-
-export type WorkKind = 'asn' | 'order' | 'task' | 'count' | 'putaway' | 'wave' | 'pick';
-
-/**
- * Where the open work of a warehouse lives. The tables arrive with the inbound, outbound and task
- * issues; until one exists its kind is reported as not available, which the home page shows as
- * "no open work". Terminal statuses are those of spec section 4 (cancelled, deleted, closed),
- * plus the end of each flow (ASN put away, order delivered or billed, task done).
- */
-const WORK_SOURCES: { kind: WorkKind; tables: string[]; terminal: string[] }[] = [
-  { kind: 'asn', tables: ['asn_header', 'asn'], terminal: ['putaway', 'cancelled', 'deleted', 'closed'] },
-  { kind: 'order', tables: ['so_header', 'sales_order'], terminal: ['shipped', 'delivered', 'billed', 'cancelled', 'deleted', 'closed'] },
-  { kind: 'task', tables: ['wms_task', 'task'], terminal: ['done', 'completed', 'cancelled', 'deleted', 'closed'] },
-  // Cycle-count tickets still to count or to approve.
-  { kind: 'count', tables: ['count_ticket'], terminal: ['approved', 'closed', 'cancelled'] },
-  // Receipt lines waiting for putaway (inbound area): open until put away.
-  { kind: 'putaway', tables: ['receipt_line'], terminal: ['putaway'] },
-  // Waves in progress and pick tasks still to pick (outbound area).
-  { kind: 'wave', tables: ['wave'], terminal: ['picked', 'cancelled'] },
-  { kind: 'pick', tables: ['pick_task'], terminal: ['picked', 'short', 'cancelled'] },
-];
+import type { HomeWorkItem } from '../area.js';
+import { setNavLayout } from '../identity/index.js';
+import { countOpenByStatus, findMostUsedPages, recordPageVisit, tableColumns, type PageVisitRow } from './home.repository.js';
 
 export interface WorkSummary {
-  kind: WorkKind;
+  /** The area's kind of work (its `homeItems`), e.g. `asn`. */
+  kind: string;
   /** False while no table of this kind exists yet. */
   available: boolean;
   total: number;
   byStatus: { status: string; count: number }[];
+  /** The text key prefix of its statuses. */
+  statusTexts: string;
+  /** The page route that lists it, if it has one. */
+  listRoute?: string;
 }
 
-/** Open work of the session's warehouse by kind and status (issue 4, item 10). */
-export async function summarizeOpenWork(db: Kysely<DB>, user: SessionUser): Promise<WorkSummary[]> {
+/**
+ * Open work of the session's warehouse by kind and status: each area says in its manifest
+ * (`homeItems`) which table holds its work and which statuses end it. Until the table exists its
+ * kind is reported as not available, which the home page shows as "no open work".
+ */
+export async function summarizeOpenWork(db: Kysely<DB>, user: SessionUser, sources: readonly HomeWorkItem[]): Promise<WorkSummary[]> {
   const summaries: WorkSummary[] = [];
-  for (const source of WORK_SOURCES) {
+  for (const source of sources) {
+    const shown = { kind: source.kind, statusTexts: source.statusTexts ?? `ui.home.status.${source.kind}`, ...(source.listRoute ? { listRoute: source.listRoute } : {}) };
     let table: string | undefined;
     for (const candidate of source.tables) {
       const columns = await tableColumns(db, candidate);
@@ -47,11 +39,11 @@ export async function summarizeOpenWork(db: Kysely<DB>, user: SessionUser): Prom
       }
     }
     if (!table || user.warehouseId === null) {
-      summaries.push({ kind: source.kind, available: Boolean(table), total: 0, byStatus: [] });
+      summaries.push({ ...shown, available: Boolean(table), total: 0, byStatus: [] });
       continue;
     }
     const byStatus = await countOpenByStatus(db, table, user.warehouseId, source.terminal);
-    summaries.push({ kind: source.kind, available: true, total: byStatus.reduce((sum, s) => sum + s.count, 0), byStatus });
+    summaries.push({ ...shown, available: true, total: byStatus.reduce((sum, s) => sum + s.count, 0), byStatus });
   }
   return summaries;
 }
@@ -59,7 +51,7 @@ export async function summarizeOpenWork(db: Kysely<DB>, user: SessionUser): Prom
 export const MOST_USED_LIMIT = 8;
 
 export function recordVisit(db: Kysely<DB>, user: SessionUser, route: string): Promise<void> {
-  return recordPageVisit(db, user.userId, route, user.loginAccount);
+  return inTransaction(db, (trx) => recordPageVisit(trx, user.userId, route, user.loginAccount));
 }
 
 export function mostUsedPages(db: Kysely<DB>, user: SessionUser): Promise<PageVisitRow[]> {
@@ -67,11 +59,13 @@ export function mostUsedPages(db: Kysely<DB>, user: SessionUser): Promise<PageVi
 }
 
 /**
- * The navigation layout is a warehouse setting, else a project setting (spec section 1): an
+ * The navigation layout is a warehouse setting, else a project setting: an
  * administrator sets it for the session's warehouse, or its project when it has no warehouse.
  */
 export async function changeNavLayout(db: Kysely<DB>, user: SessionUser, navLayout: 'left' | 'top'): Promise<void> {
-  if (user.warehouseId !== null) return setNavLayout(db, { warehouseId: user.warehouseId }, navLayout, user.loginAccount);
-  if (user.projectId !== null) return setNavLayout(db, { projectId: user.projectId }, navLayout, user.loginAccount);
-  throw new AppError('NO_RIGHTS_CONTACT_ADMIN');
+  let target: { warehouseId: number } | { projectId: number };
+  if (user.warehouseId !== null) target = { warehouseId: user.warehouseId };
+  else if (user.projectId !== null) target = { projectId: user.projectId };
+  else throw new AppError('NO_RIGHTS_CONTACT_ADMIN');
+  await inTransaction(db, (trx) => setNavLayout(trx, target, navLayout, user.loginAccount));
 }

@@ -5,10 +5,10 @@ import { importTemplateColumnWriter, importTemplateWriter } from './imports.writ
 import './imports.tables.js';
 
 /**
- * Import templates (spec section 2 `/importConfig`, section 3 "report setting and import
- * template"): a configurator describes a file (xlsx, delimited or fixed-width text) and how its
- * columns fill a page's fields; the engine's Import then offers the page's templates beside its
- * field maps, and every row goes through the page's own rules, all or nothing.
+ * Import templates (`/importConfig`): a configurator describes a file (xlsx, delimited or
+ * fixed-width text) and how its columns fill a page's fields; the engine's Import then offers the
+ * page's templates beside its field maps, and every row goes through the page's own rules, all or
+ * nothing.
  */
 export const importsModule = defineModule({
   name: 'imports',

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { DB } from '../../db/schema.js';
+import { findInScope } from '../../db/scoped-rows.js';
 import type { ImportTemplateColumnTable, ImportTemplateTable } from './imports.tables.js';
 import './imports.tables.js';
 
@@ -23,7 +24,7 @@ export async function templatesForPage(db: Kysely<DB>, projectId: number, module
 }
 
 export async function findTemplate(db: Kysely<DB>, projectId: number, id: number): Promise<TemplateRow | undefined> {
-  return db.selectFrom('import_template').selectAll().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
+  return findInScope(db, 'import_template', { projectId }, id);
 }
 
 export async function templateColumns(db: Kysely<DB>, templateId: number): Promise<TemplateColumnRow[]> {

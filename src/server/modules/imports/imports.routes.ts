@@ -1,13 +1,10 @@
-import fastifyMultipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { AppError } from '../../../common/errors.js';
-import { requireUser } from '../../http/access-plugin.js';
-import { readMultipart } from '../../http/multipart.js';
+import { readMultipart, registerMultipart } from '../../http/multipart.js';
 import { ErrorBodySchema } from '../../http/schemas.js';
-import { requirePageRight, type GenericContext } from '../generic/generic.context.js';
-import { importRecordsToPage } from '../generic/generic.write.js';
+import { importRecordsToPage, requestContext, requirePageRight, type GenericContext } from '../generic/index.js';
 import { findTemplate, templateColumns, templatesForPage } from './imports.repository.js';
 import { parseWithTemplate } from './template-parse.js';
 
@@ -15,20 +12,10 @@ const IMPORT_FILE_LIMIT_BYTES = 20 * 1024 * 1024;
 const CODE = '^[A-Za-z][A-Za-z0-9_-]{0,63}$';
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema };
 
-/** Import templates at work (spec section 7 "/importConfig"): the templates of a page, and an import through one. */
+/** Import templates at work (`/importConfig`): the templates of a page, and an import through one. */
 export const importsRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  if (!app.hasRequestDecorator('isMultipart')) {
-    await app.register(fastifyMultipart, { limits: { fileSize: IMPORT_FILE_LIMIT_BYTES, files: 1, fields: 10 } });
-  }
-  const context = (request: FastifyRequest): GenericContext => ({
-    db: app.database.db,
-    store: app.definitions,
-    areas: app.areas,
-    events: app.events,
-    user: requireUser(request),
-    language: request.language,
-    log: request.log,
-  });
+  await registerMultipart(app, { fileSize: IMPORT_FILE_LIMIT_BYTES, files: 1, fields: 10 });
+  const context = (request: FastifyRequest): GenericContext => requestContext(app, request);
   const tags = ['importConfig'];
 
   app.get(

@@ -1,7 +1,7 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { Audit, Id } from '../../db/schema.js';
 
-/** Import templates (spec section 3, "report setting and import template"). */
+/** Import templates ("report setting and import template"). */
 declare module '../../db/schema.js' {
   interface DB {
     import_template: ImportTemplateTable;

@@ -1,11 +1,12 @@
 import Decimal from 'decimal.js';
+import type { Selectable } from 'kysely';
 import { parseCsv, readSheetRows, type ImportRecord } from '../../../../engine/server/index.js';
 import { AppError, type FieldError } from '../../../common/errors.js';
-import type { ImportFileType } from './imports.tables.js';
+import type { Audit } from '../../db/schema.js';
+import type { ImportTemplateColumnTable, ImportTemplateTable } from './imports.tables.js';
 
 /**
- * Reading a file through an import template (spec section 3 "report setting and import template";
- * section 5 import template rules): the file type decides how lines become cells (xlsx sheet,
+ * Reading a file through an import template: the file type decides how lines become cells (xlsx sheet,
  * delimited text, fixed-width positions), each template column takes its value (by header, column
  * number or character positions, with combined columns joined), applies its default, checks
  * mandatory, data type, length, decimals and range, converts dates from the template's format,
@@ -13,29 +14,11 @@ import type { ImportFileType } from './imports.tables.js';
  * the records then go through the target page's own field rules (the engine's import).
  */
 
-export interface TemplateSpec {
-  file_type: ImportFileType;
-  delimiter: string | null;
-  with_header: boolean;
-  start_row: number;
-}
+/** What of a template decides how its file is read. */
+export type TemplateSpec = Pick<Selectable<ImportTemplateTable>, 'file_type' | 'delimiter' | 'with_header' | 'start_row'>;
 
-export interface TemplateColumnSpec {
-  field_name: string;
-  source_column: string | null;
-  unique_key: boolean;
-  data_type: string;
-  length: number | null;
-  decimals: number | null;
-  date_format: string | null;
-  start_pos: number | null;
-  end_pos: number | null;
-  default_value: string | null;
-  range_min: string | null;
-  range_max: string | null;
-  mandatory: boolean;
-  combined_fields: string | null;
-}
+/** What of a template column decides where its value comes from and how it is checked. */
+export type TemplateColumnSpec = Omit<Selectable<ImportTemplateColumnTable>, 'id' | 'project_id' | 'template_id' | 'seq' | keyof Audit>;
 
 /** The template's delimiter as a character: '/' by default, none (null) or a space ('Blank'). */
 export function delimiterOf(delimiter: string | null | undefined): string | null {

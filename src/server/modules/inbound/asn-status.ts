@@ -1,15 +1,15 @@
 import Decimal from 'decimal.js';
 import { AppError } from '../../../common/errors.js';
+import { ASN_STATUSES, type AsnStatus } from '../../../common/inbound-api.js';
 
 /**
- * ASN statuses (spec section 4, plus new) and THE table of allowed transitions, enforced by the
- * inbound service on every change. Receiving and putaway move an ASN along the quantity statuses;
- * cancel (never undone), delete and close are the header actions. A transition not in the table is
- * refused with ORDER_STATUS_ERROR; cancel and delete outside `new` with DELETE_CANCEL_NOT_ALLOWED
- * (spec section 8, "not allowed to delete or cancel").
+ * ASN statuses (shared with the screens in common/inbound-api.ts) and THE table of allowed
+ * transitions, enforced by the inbound services on every change. Receiving and putaway move an ASN
+ * along the quantity statuses; cancel (never undone), delete and close are the header actions. A
+ * transition not in the table is refused with ORDER_STATUS_ERROR; cancel and delete outside `new`
+ * with DELETE_CANCEL_NOT_ALLOWED ("not allowed to delete or cancel").
  */
-export const ASN_STATUSES = ['new', 'partial_received', 'received', 'partial_putaway', 'putaway', 'cancelled', 'deleted', 'closed'] as const;
-export type AsnStatus = (typeof ASN_STATUSES)[number];
+export { ASN_STATUSES, type AsnStatus };
 
 export const TERMINAL_STATUSES: readonly AsnStatus[] = ['cancelled', 'deleted', 'closed'];
 

@@ -1,8 +1,12 @@
-import type { ColumnType, Generated } from 'kysely';
-import type { Audit, Id, Numeric } from '../../db/schema.js';
+import type { Generated } from 'kysely';
+import type { CartonStatus } from '../../../common/inbound-api.js';
+import type { LotAttributeColumns } from '../inventory/index.js';
+import type { Audit, DefaultedNumeric, Id, NullableDate, Numeric } from '../../db/schema.js';
+
+export type { CartonStatus };
 
 /**
- * Inbound documents (spec sections 1, 3 and 4): purchase orders, ASNs with their lines, the
+ * Inbound documents: purchase orders, ASNs with their lines, the
  * containers and cartons announced for scan-in, receipts (what was received where, with which lot
  * attributes) and the putaway tasks made from them. Stock itself lives in the inventory area and
  * changes only through its service.
@@ -20,10 +24,6 @@ declare module '../../db/schema.js' {
   }
 }
 
-/** A quantity with a database default of 0. */
-type Qty = ColumnType<string, string | number | undefined, string | number>;
-type DateOnly = ColumnType<string | null, string | null | undefined, string | null>;
-
 export type PoStatus = 'new' | 'open' | 'closed' | 'cancelled';
 
 export interface PoTable extends Audit {
@@ -34,7 +34,7 @@ export interface PoTable extends Audit {
   owner_id: number;
   supplier_code: string | null;
   status: Generated<PoStatus>;
-  expected_date: DateOnly;
+  expected_date: NullableDate;
   remark: string | null;
 }
 
@@ -47,9 +47,9 @@ export interface PoLineTable extends Audit {
   qty: Numeric;
   uom: string | null;
   /** How much of the line is already announced on ASNs made from the order. */
-  asn_qty: Qty;
+  asn_qty: DefaultedNumeric;
   lot_no: string | null;
-  expected_date: DateOnly;
+  expected_date: NullableDate;
 }
 
 export interface AsnTable extends Audit {
@@ -62,34 +62,28 @@ export interface AsnTable extends Audit {
   supplier_code: string | null;
   /** See `asn-status.ts`: new, partial_received, received, partial_putaway, putaway, cancelled, deleted, closed. */
   status: Generated<string>;
-  expected_date: DateOnly;
+  expected_date: NullableDate;
   received_at: Date | null;
   remark: string | null;
 }
 
-export interface AsnLineTable extends Audit {
+export interface AsnLineTable extends Audit, LotAttributeColumns {
   id: Id;
   project_id: number;
   asn_id: number;
   line_no: number;
   sku_id: number;
   expected_qty: Numeric;
-  received_qty: Qty;
-  putaway_qty: Qty;
+  received_qty: DefaultedNumeric;
+  putaway_qty: DefaultedNumeric;
   uom: string | null;
   po_line_id: number | null;
   lot_no: string | null;
-  manufacture_date: DateOnly;
-  expiry_date: DateOnly;
-  shelf_date: DateOnly;
-  udf1: string | null;
-  udf2: string | null;
-  udf3: string | null;
+  /** A gift needs no anti-counterfeit code at scan-in. */
+  gift: Generated<boolean>;
 }
 
-export type CartonStatus = 'open' | 'scanned' | 'received';
-
-/** A carton announced on an ASN, inside a container, for scan-in (spec section 5). */
+/** A carton announced on an ASN, inside a container, for scan-in. */
 export interface AsnCartonTable extends Audit {
   id: Id;
   project_id: number;
@@ -101,6 +95,10 @@ export interface AsnCartonTable extends Audit {
   qty: Numeric;
   status: Generated<CartonStatus>;
   receipt_line_id: number | null;
+  /** Recorded when the carton is scanned in. */
+  epc: string | null;
+  carton_type: string | null;
+  anti_counterfeit_code: string | null;
 }
 
 export interface ReceiptTable extends Audit {
@@ -126,9 +124,9 @@ export interface ReceiptLineTable extends Audit {
   location_id: number;
   lpn: string;
   qty: Numeric;
-  damage_qty: Qty;
-  hold_qty: Qty;
-  putaway_qty: Qty;
+  damage_qty: DefaultedNumeric;
+  hold_qty: DefaultedNumeric;
+  putaway_qty: DefaultedNumeric;
   uom: string | null;
   trace_id: string | null;
   /** open (waiting for putaway), putaway. */
@@ -147,7 +145,7 @@ export interface PutawayTaskTable extends Audit {
   from_location_id: number;
   lpn: string;
   qty: Numeric;
-  held_qty: Qty;
+  held_qty: DefaultedNumeric;
   suggested_location_id: number | null;
   /** Which rule of the location logic suggested it (last, sameSku, pick, empty, storage). */
   suggestion_rule: string | null;

@@ -9,20 +9,8 @@ export type CountPlanRow = Selectable<CountPlanTable>;
 export type CountTicketRow = Selectable<CountTicketTable>;
 export type CountLineRow = Selectable<CountTicketLineTable>;
 
-export async function findPlan(trx: Transaction<DB>, warehouseId: number, planId: number): Promise<CountPlanRow | undefined> {
-  return trx.selectFrom('count_plan').selectAll().where('id', '=', planId).where('warehouse_id', '=', warehouseId).executeTakeFirst();
-}
-
-export async function lockTicket(trx: Transaction<DB>, warehouseId: number, ticketId: number): Promise<CountTicketRow | undefined> {
-  return trx.selectFrom('count_ticket').selectAll().where('id', '=', ticketId).where('warehouse_id', '=', warehouseId).forUpdate().executeTakeFirst();
-}
-
 export async function ticketLines(trx: Transaction<DB>, ticketId: number): Promise<CountLineRow[]> {
   return trx.selectFrom('count_ticket_line').selectAll().where('ticket_id', '=', ticketId).orderBy('line_no').execute();
-}
-
-export async function lockLine(trx: Transaction<DB>, warehouseId: number, lineId: number): Promise<CountLineRow | undefined> {
-  return trx.selectFrom('count_ticket_line').selectAll().where('id', '=', lineId).where('warehouse_id', '=', warehouseId).forUpdate().executeTakeFirst();
 }
 
 export async function insertTicket(trx: Transaction<DB>, ticket: Insertable<CountTicketTable>): Promise<number> {
@@ -110,6 +98,45 @@ export async function stockToCount(trx: Transaction<DB>, s: CountSelection) {
       ${s.skuId ? sql`and b.sku_id = ${s.skuId}` : sql``} ${abc}
     order by loc.code, b.sku_id, b.lot_id, b.lpn`.execute(trx);
   return result.rows.map((r) => ({ locationId: Number(r.location_id), ownerId: Number(r.owner_id), skuId: Number(r.sku_id), lotId: Number(r.lot_id), lpn: r.lpn, onHand: r.on_hand_qty }));
+}
+
+/**
+ * Makes the transactions that raise a count for one location queue: the second sees the ticket the
+ * first made, so a location is never on two open tickets at once.
+ */
+export async function lockLocationCount(trx: Transaction<DB>, locationId: number): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`count_ticket_location:${locationId}`}, 0))`.execute(trx);
+}
+
+/** The open or counted ticket of the project that already covers the location, if any (the oldest). */
+export async function openTicketAtLocation(trx: Transaction<DB>, projectId: number, warehouseId: number, locationId: number): Promise<number | undefined> {
+  const row = await trx
+    .selectFrom('count_ticket_line as l')
+    .innerJoin('count_ticket as t', 't.id', 'l.ticket_id')
+    .select('t.id')
+    .where('l.location_id', '=', locationId)
+    .where('t.project_id', '=', projectId)
+    .where('t.warehouse_id', '=', warehouseId)
+    .where('t.status', 'in', ['open', 'counted'])
+    .orderBy('t.id')
+    .executeTakeFirst();
+  return row === undefined ? undefined : Number(row.id);
+}
+
+/** The project's stock on hand at one location, as a count ticket lists it (SKU, lot, LPN). */
+export async function stockAtLocation(trx: Transaction<DB>, projectId: number, warehouseId: number, locationId: number) {
+  const rows = await trx
+    .selectFrom('inventory_balance')
+    .select(['location_id', 'owner_id', 'sku_id', 'lot_id', 'lpn', 'on_hand_qty'])
+    .where('project_id', '=', projectId)
+    .where('warehouse_id', '=', warehouseId)
+    .where('location_id', '=', locationId)
+    .where('on_hand_qty', '>', '0')
+    .orderBy('sku_id')
+    .orderBy('lot_id')
+    .orderBy('lpn')
+    .execute();
+  return rows.map((r) => ({ locationId: Number(r.location_id), ownerId: Number(r.owner_id), skuId: Number(r.sku_id), lotId: Number(r.lot_id), lpn: r.lpn, onHand: r.on_hand_qty }));
 }
 
 /** Open count tickets of the warehouse by status (the home page's open work). */

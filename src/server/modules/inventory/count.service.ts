@@ -2,13 +2,14 @@ import Decimal from 'decimal.js';
 import type { Transaction } from 'kysely';
 import { AppError } from '../../../common/errors.js';
 import type { DB } from '../../db/schema.js';
-import { nextDocumentNumber } from '../masterdata/id-generator.service.js';
+import { findInScope, lockInScope } from '../../db/scoped-rows.js';
+import { nextDocumentNumber } from '../masterdata/index.js';
 import {
-  findPlan,
   insertTicket,
   insertTicketLines,
-  lockLine,
-  lockTicket,
+  lockLocationCount,
+  openTicketAtLocation,
+  stockAtLocation,
   stockToCount,
   ticketLines,
   updateLine,
@@ -19,23 +20,37 @@ import {
 } from './count.repository.js';
 import { documentScope, type DocumentActor } from './document.service.js';
 import { notifyWarehouse } from './inventory.notices.js';
-import { applyStockChanges, type StockChange } from './inventory.service.js';
+import { applyStockChanges, lockedBalances, type BalanceKey, type StockChange, type StockScope } from './inventory.service.js';
 
 /**
- * Cycle count (spec section 5): a count order made from a plan of the count master (or by the
+ * Cycle count: a count order made from a plan of the count master (or by the
  * default count number of locations), counted blind (the counter never sees the system qty),
  * recounted where it differs, and approved: each variance becomes an adjustment ledger row of type
- * 'count' through the inventory service. A count of 0 is accepted (an empty location is a count);
- * a negative one is refused.
+ * 'count' through the inventory service. A counted qty must be above 0: a zero typed by mistake
+ * (an empty box, a slip of the finger) would write the whole line off. A location found empty is
+ * recorded by its own explicit action (`countLinesEmpty`), which enters a true zero. Other areas raise a count of held stock with `countHeldStock` (a short
+ * pick's hold), which the approval releases.
  */
 
 /** How many locations a count created "by the default count number" covers. */
 export const DEFAULT_COUNT_LOCATIONS = 20;
 
+type StockToCount = Awaited<ReturnType<typeof stockToCount>>[number];
+
 async function createTicket(trx: Transaction<DB>, actor: DocumentActor, planId: number | null, selection: Parameters<typeof stockToCount>[1]): Promise<{ ticketId: number; ticketNo: string; lines: number }> {
-  const scope = documentScope(actor);
   const stock = await stockToCount(trx, selection);
   if (stock.length === 0) throw new AppError('NO_RECORD');
+  return insertCountTicket(trx, documentScope(actor), planId, stock);
+}
+
+/** A new open ticket of these stock rows, one line each; `holdQty` says what a line's approval releases first. */
+async function insertCountTicket(
+  trx: Transaction<DB>,
+  scope: StockScope,
+  planId: number | null,
+  stock: readonly StockToCount[],
+  holdQty: (row: StockToCount) => string = () => '0',
+): Promise<{ ticketId: number; ticketNo: string; lines: number }> {
   const ticketNo = await nextDocumentNumber(trx, 'CC', { warehouseId: scope.warehouseId, projectId: scope.projectId });
   const ticketId = await insertTicket(trx, {
     project_id: scope.projectId,
@@ -58,6 +73,7 @@ async function createTicket(trx: Transaction<DB>, actor: DocumentActor, planId: 
       lot_id: s.lotId,
       lpn: s.lpn,
       system_qty: s.onHand,
+      hold_qty: holdQty(s),
       created_by: scope.operator,
       updated_by: scope.operator,
     })),
@@ -69,8 +85,8 @@ async function createTicket(trx: Transaction<DB>, actor: DocumentActor, planId: 
 /** `/cycleCountMaster/createCountOrder`: a count ticket from a plan of the count master. */
 export async function createCountOrder(trx: Transaction<DB>, actor: DocumentActor, planId: number, options: { ignoreCommitted: boolean }) {
   const scope = documentScope(actor);
-  const plan = await findPlan(trx, scope.warehouseId, planId);
-  if (!plan || Number(plan.project_id) !== scope.projectId) throw new AppError('NO_RECORD');
+  const plan = await findInScope(trx, 'count_plan', scope, planId);
+  if (!plan) throw new AppError('NO_RECORD');
   if (!plan.active) throw new AppError('ORDER_STATUS_ERROR', { status: 'inactive' });
   return createTicket(trx, actor, Number(plan.id), {
     warehouseId: scope.warehouseId,
@@ -97,10 +113,94 @@ export async function createDefaultCount(trx: Transaction<DB>, actor: DocumentAc
   });
 }
 
+interface KeyColumns {
+  owner_id: number | string;
+  sku_id: number | string;
+  lot_id: number | string;
+  location_id: number | string;
+  lpn: string;
+}
+
+function keyOfLine(line: KeyColumns): BalanceKey {
+  return { ownerId: Number(line.owner_id), skuId: Number(line.sku_id), lotId: Number(line.lot_id), locationId: Number(line.location_id), lpn: line.lpn };
+}
+
+function sameKey(a: BalanceKey, b: BalanceKey): boolean {
+  return a.ownerId === b.ownerId && a.skuId === b.skuId && a.lotId === b.lotId && a.locationId === b.locationId && (a.lpn ?? '') === (b.lpn ?? '');
+}
+
+/**
+ * A count that settles held stock. Stock put on hold because nobody could find it (a short pick
+ * that looks for the rest elsewhere holds what is left at its location) is counted, and approving
+ * the count releases that hold before the line's variance is applied: the counted quantity is
+ * what stays, available again, and nothing of the hold is left behind. Runs in the caller's
+ * transaction, after the hold.
+ *
+ * The location's stock gets a ticket of its own, unless an open or counted ticket of the project
+ * already covers the location: a location is never on two such tickets, whose variances would both
+ * be applied. Then the hold joins that ticket, and the balance row's line is counted again against
+ * the stock as it is now (added when the ticket has none), since any count of it came before the
+ * stock changed. No count verb is needed: the ticket follows from the caller's action.
+ */
+export async function countHeldStock(
+  trx: Transaction<DB>,
+  scope: StockScope,
+  input: { key: BalanceKey; heldQty: Decimal.Value },
+): Promise<{ ticketId: number; ticketNo: string; created: boolean }> {
+  const held = new Decimal(input.heldQty);
+  if (!held.isFinite() || held.lessThanOrEqualTo(0)) throw new AppError('QTY_NOT_POSITIVE');
+  const key = { ...input.key, lpn: input.key.lpn ?? '' };
+  await lockLocationCount(trx, key.locationId);
+  const stock = await stockAtLocation(trx, scope.projectId, scope.warehouseId, key.locationId);
+  const row = stock.find((s) => sameKey(s, key));
+  if (!row || held.greaterThan(row.onHand)) throw new AppError('INSUFFICIENT_INVENTORY', { qty: row?.onHand ?? '0' });
+  const openId = await openTicketAtLocation(trx, scope.projectId, scope.warehouseId, key.locationId);
+  if (openId === undefined) {
+    const made = await insertCountTicket(trx, scope, null, stock, (s) => (s === row ? held.toString() : '0'));
+    return { ticketId: made.ticketId, ticketNo: made.ticketNo, created: true };
+  }
+  const ticket = await lockInScope(trx, 'count_ticket', scope, openId);
+  if (!ticket) throw new AppError('NO_RECORD');
+  const lines = await ticketLines(trx, openId);
+  const line = lines.find((l) => sameKey(keyOfLine(l), key));
+  if (line) {
+    await updateLine(trx, Number(line.id), {
+      hold_qty: held.plus(line.hold_qty).toString(),
+      system_qty: row.onHand,
+      counted_qty: null,
+      recount_qty: null,
+      counted_by: null,
+      counted_at: null,
+      status: 'open',
+      updated_by: scope.operator,
+    });
+  } else {
+    await insertTicketLines(trx, [
+      {
+        project_id: scope.projectId,
+        warehouse_id: scope.warehouseId,
+        ticket_id: openId,
+        line_no: lines.reduce((max, l) => Math.max(max, l.line_no), 0) + 1,
+        location_id: key.locationId,
+        owner_id: key.ownerId,
+        sku_id: key.skuId,
+        lot_id: key.lotId,
+        lpn: key.lpn,
+        system_qty: row.onHand,
+        hold_qty: held.toString(),
+        created_by: scope.operator,
+        updated_by: scope.operator,
+      },
+    ]);
+  }
+  if (ticket.status !== 'open') await updateTicket(trx, openId, { status: 'open', updated_by: scope.operator });
+  return { ticketId: openId, ticketNo: ticket.ticket_no, created: false };
+}
+
 async function openTicket(trx: Transaction<DB>, actor: DocumentActor, ticketId: number): Promise<CountTicketRow> {
   const scope = documentScope(actor);
-  const ticket = await lockTicket(trx, scope.warehouseId, ticketId);
-  if (!ticket || Number(ticket.project_id) !== scope.projectId) throw new AppError('NO_RECORD');
+  const ticket = await lockInScope(trx, 'count_ticket', scope, ticketId);
+  if (!ticket) throw new AppError('NO_RECORD');
   return ticket;
 }
 
@@ -119,7 +219,7 @@ function countedValue(value: unknown): Decimal {
   } catch {
     throw new AppError('VALIDATION_FAILED', {}, [{ field: 'counted_qty', code: 'FIELD_TYPE' }]);
   }
-  if (!qty.isFinite() || qty.isNegative()) throw new AppError('QTY_NOT_POSITIVE');
+  if (!qty.isFinite() || qty.lessThanOrEqualTo(0)) throw new AppError('QTY_NOT_POSITIVE');
   return qty;
 }
 
@@ -188,11 +288,25 @@ async function afterEntry(trx: Transaction<DB>, actor: DocumentActor, ticket: Co
 
 /** The handheld's blind count entry: one line's count (or recount). */
 export async function enterCount(trx: Transaction<DB>, actor: DocumentActor, lineId: number, qtyValue: unknown): Promise<void> {
+  await recordCount(trx, actor, lineId, countedValue(qtyValue));
+}
+
+/**
+ * "Location is empty": each of these lines is counted (or recounted) as a true zero. Lines of
+ * several tickets are taken in id order; every ticket must still take counts.
+ */
+export async function countLinesEmpty(trx: Transaction<DB>, actor: DocumentActor, lineIds: readonly number[]): Promise<{ lines: number }> {
+  const ids = [...new Set(lineIds)].sort((a, b) => a - b);
+  for (const id of ids) await recordCount(trx, actor, id, new Decimal(0));
+  return { lines: ids.length };
+}
+
+async function recordCount(trx: Transaction<DB>, actor: DocumentActor, lineId: number, qty: Decimal): Promise<void> {
   const scope = documentScope(actor);
-  const line = await lockLine(trx, scope.warehouseId, lineId);
-  if (!line || Number(line.project_id) !== scope.projectId) throw new AppError('NO_RECORD');
+  const line = await lockInScope(trx, 'count_ticket_line', scope, lineId);
+  if (!line) throw new AppError('NO_RECORD');
   const ticket = await openTicketForLines(trx, actor, Number(line.ticket_id));
-  const qty = countedValue(qtyValue);
+  if (line.status === 'approved') throw new AppError('ORDER_STATUS_ERROR', { status: line.status });
   const recount = line.status === 'recount';
   await updateLine(trx, Number(line.id), {
     ...(recount ? { recount_qty: qty.toString() } : { counted_qty: qty.toString() }),
@@ -222,13 +336,16 @@ export async function recountTicket(trx: Transaction<DB>, actor: DocumentActor, 
 
 /**
  * Approval of a counted ticket: each line's variance (final count less the system qty taken when
- * the ticket was made) becomes one adjustment of type 'count' in the ledger, all in one go.
+ * the ticket was made) becomes one adjustment of type 'count' in the ledger, all in one go. A line
+ * that settles held stock (`hold_qty`, see `countHeldStock`) first releases that hold, as much of
+ * it as the balance row still holds, so that what was counted is on hand and available again.
  */
 export async function approveTicket(trx: Transaction<DB>, actor: DocumentActor, ticketId: number): Promise<{ ledgerRows: number }> {
   const scope = documentScope(actor);
   const ticket = await openTicket(trx, actor, ticketId);
   if (ticket.status !== 'counted') throw ticket.status === 'open' ? new AppError('COUNT_NOT_COMPLETE') : new AppError('ORDER_STATUS_ERROR', { status: ticket.status });
   const lines = await ticketLines(trx, Number(ticket.id));
+  const releases: StockChange[] = [];
   const changes: StockChange[] = [];
   for (const line of lines) {
     const counted = finalCount(line);
@@ -237,19 +354,40 @@ export async function approveTicket(trx: Transaction<DB>, actor: DocumentActor, 
     if (variance.isZero()) continue;
     changes.push({
       transType: 'count',
-      key: { ownerId: Number(line.owner_id), skuId: Number(line.sku_id), lotId: Number(line.lot_id), locationId: Number(line.location_id), lpn: line.lpn },
+      key: keyOfLine(line),
       onHand: variance,
       reference: { type: 'count', orderNo: ticket.ticket_no, line: line.line_no },
       reason: 'CYCLE',
     });
   }
-  const applied = await applyStockChanges(trx, scope, changes);
+  // The holds the ticket settles, read under lock: a hold released meanwhile by a hold document is not released twice.
+  const holding = lines.filter((line) => new Decimal(line.hold_qty).greaterThan(0));
+  const rows = await lockedBalances(trx, scope, holding.map(keyOfLine));
+  for (const line of holding) {
+    const key = keyOfLine(line);
+    const row = rows.find((r) => sameKey(keyOfLine(r), key));
+    const release = Decimal.min(line.hold_qty, row?.held_qty ?? 0);
+    if (release.lessThanOrEqualTo(0)) continue;
+    releases.push({
+      transType: 'release',
+      key,
+      held: release.negated(),
+      reference: { type: 'count', orderNo: ticket.ticket_no, line: line.line_no },
+      reason: 'CYCLE',
+      description: 'hold settled by the count',
+    });
+  }
+  // Releases first: a count below the held quantity can only take stock that is no longer held.
+  const applied = await applyStockChanges(trx, scope, [...releases, ...changes]);
   for (const line of lines) await updateLine(trx, Number(line.id), { status: 'approved', updated_by: scope.operator });
   await updateTicket(trx, Number(ticket.id), { status: 'approved', approved_by: scope.operator, approved_at: new Date(), updated_by: scope.operator });
   return { ledgerRows: applied.length };
 }
 
-/** Close open tickets (the user confirmed): no stock changes; their locations may be counted again. */
+/**
+ * Close open tickets (the user confirmed): no stock changes; their locations may be counted again.
+ * A hold a closed ticket would have settled stays until a hold document releases it.
+ */
 export async function closeTickets(trx: Transaction<DB>, actor: DocumentActor, ticketIds: number[]): Promise<{ closed: number }> {
   const scope = documentScope(actor);
   let closed = 0;

@@ -1,16 +1,12 @@
 import { sql, type Kysely, type Selectable, type Transaction, type Updateable } from 'kysely';
 import type { DB } from '../../db/schema.js';
+import type { BalanceQuantityRow } from './inventory.repository.js';
 import type { DocType, InventoryDocumentLineTable, InventoryDocumentTable } from './inventory.tables.js';
 
 /** SQL of the inventory operation documents (adjustment, move, transfer, hold) and their lookups. */
 
 export type DocumentRow = Selectable<InventoryDocumentTable>;
 export type DocumentLineRow = Selectable<InventoryDocumentLineTable>;
-
-/** Locks a document of the session's warehouse for the rest of the transaction; undefined when not there. */
-export async function lockDocument(trx: Transaction<DB>, warehouseId: number, documentId: number): Promise<DocumentRow | undefined> {
-  return trx.selectFrom('inventory_document').selectAll().where('id', '=', documentId).where('warehouse_id', '=', warehouseId).forUpdate().executeTakeFirst();
-}
 
 export async function documentLines(trx: Transaction<DB>, documentId: number): Promise<DocumentLineRow[]> {
   return trx.selectFrom('inventory_document_line').selectAll().where('document_id', '=', documentId).orderBy('line_no').execute();
@@ -37,19 +33,7 @@ export async function nextLineNo(trx: Transaction<DB>, documentId: number): Prom
   return Number(row.next);
 }
 
-export interface StockRow {
-  id: number;
-  warehouse_id: number;
-  owner_id: number;
-  sku_id: number;
-  lot_id: number;
-  location_id: number;
-  lpn: string;
-  on_hand_qty: string;
-  allocated_qty: string;
-  picked_qty: string;
-  held_qty: string;
-}
+export type StockRow = BalanceQuantityRow;
 
 export interface StockFilter {
   warehouseId: number;
@@ -84,17 +68,6 @@ export async function matchingStock(db: Kysely<DB> | Transaction<DB>, filter: St
 
 /** The code of the location per warehouse where stock of a transfer waits while in transit. */
 export const TRANSIT_CODE = 'TRANSIT';
-
-/** The warehouse's transit location, made when first needed (virtual, so nothing picks from or puts away to it). */
-export async function ensureTransitLocation(trx: Transaction<DB>, warehouseId: number, by: string): Promise<number> {
-  await trx
-    .insertInto('location')
-    .values({ warehouse_id: warehouseId, code: TRANSIT_CODE, description: 'Stock of transfers in transit', location_type: 'virtual', created_by: by, updated_by: by })
-    .onConflict((oc) => oc.constraint('location_warehouse_code_key').doNothing())
-    .execute();
-  const row = await trx.selectFrom('location').select('id').where('warehouse_id', '=', warehouseId).where('code', '=', TRANSIT_CODE).executeTakeFirstOrThrow();
-  return Number(row.id);
-}
 
 /** What the stock of one transfer line still has in transit, by lot (the ledger is the record of it). */
 export async function inTransitOfLine(trx: Transaction<DB>, projectId: number, docNo: string, lineNo: number, transitLocationId: number) {

@@ -3,22 +3,23 @@ import type { Transaction } from 'kysely';
 import { AppError, type FieldError } from '../../../common/errors.js';
 import type { RightName } from '../../../common/rights.js';
 import type { DB } from '../../db/schema.js';
+import { lockInScope } from '../../db/scoped-rows.js';
 import type { EventBus } from '../../events/events.js';
 import type { SessionUser } from '../../http/access.js';
-import { hasRight } from '../access/rights.js';
+import { hasRight } from '../identity/index.js';
+import { ensureVirtualLocation } from '../masterdata/index.js';
 import {
   documentLines,
-  ensureTransitLocation,
   findLocations,
   findLotById,
   findOwner,
   findSku,
   inTransitOfLine,
-  lockDocument,
   matchingStock,
   reasonCodes,
   setLineTransit,
   sourceLegsOfLine,
+  TRANSIT_CODE,
   updateDocument,
   warehouseOfProject,
   type DocumentLineRow,
@@ -30,7 +31,7 @@ import { notifyWarehouse } from './inventory.notices.js';
 import type { DocType } from './inventory.tables.js';
 
 /**
- * The inventory operation documents (spec sections 4 and 5): adjustment, move, transfer and
+ * The inventory operation documents: adjustment, move, transfer and
  * hold/release. A document is edited while new; its header actions are confirm, cancel, request
  * approval and cancel request, plus transit and cancel transit for a transfer. Confirming a
  * requested document is its approval: it needs the type's approve verb and another user than the
@@ -74,8 +75,8 @@ function scopeOf(actor: DocumentActor): StockScope {
 /** The document, locked, of the session's warehouse and the expected type; NO_RECORD otherwise. */
 async function openDocument(trx: Transaction<DB>, actor: DocumentActor, docType: DocType, documentId: number): Promise<DocumentRow> {
   const scope = scopeOf(actor);
-  const doc = await lockDocument(trx, scope.warehouseId, documentId);
-  if (!doc || doc.doc_type !== docType || Number(doc.project_id) !== scope.projectId) throw new AppError('NO_RECORD');
+  const doc = await lockInScope(trx, 'inventory_document', scope, documentId);
+  if (!doc || doc.doc_type !== docType) throw new AppError('NO_RECORD');
   return doc;
 }
 
@@ -143,7 +144,7 @@ export async function cancelRequest(trx: Transaction<DB>, actor: DocumentActor, 
   await updateDocument(trx, Number(doc.id), { status: 'new', requested_by: null, requested_at: null, updated_by: actor.user.loginAccount });
 }
 
-/** Cancel: new or requested -> cancelled, for good (spec section 4: cancel cannot be undone). */
+/** Cancel: new or requested -> cancelled, for good (cancel cannot be undone). */
 export async function cancelDocument(trx: Transaction<DB>, actor: DocumentActor, docType: DocType, documentId: number): Promise<void> {
   const doc = await openDocument(trx, actor, docType, documentId);
   if (doc.status !== 'new' && doc.status !== 'requested') throw statusError(doc);
@@ -289,12 +290,19 @@ export async function confirmDocument(trx: Transaction<DB>, actor: DocumentActor
     approval = await checkApproval(trx, actor, doc, lines);
     changes = await changesOf(trx, actor, scope, doc, lines);
   }
-  const applied = await applyStockChanges(trx, scope, changes);
+  return applyDocumentChanges(trx, actor, doc, changes, approval, 'confirmed');
+}
+
+/**
+ * Applies a document's stock changes and moves it to `status`, with its approval when one was
+ * needed and, when confirmed, who confirmed it and when. Answers how many ledger rows it wrote.
+ */
+async function applyDocumentChanges(trx: Transaction<DB>, actor: DocumentActor, doc: DocumentRow, changes: StockChange[], approval: { approvedBy?: string }, status: 'confirmed' | 'in_transit'): Promise<{ ledgerRows: number }> {
+  const applied = await applyStockChanges(trx, scopeOf(actor), changes);
   const now = new Date();
   await updateDocument(trx, Number(doc.id), {
-    status: 'confirmed',
-    confirmed_by: actor.user.loginAccount,
-    confirmed_at: now,
+    status,
+    ...(status === 'confirmed' ? { confirmed_by: actor.user.loginAccount, confirmed_at: now } : {}),
     ...(approval.approvedBy ? { approved_by: approval.approvedBy, approved_at: now } : {}),
     updated_by: actor.user.loginAccount,
   });
@@ -308,7 +316,8 @@ export async function transitDocument(trx: Transaction<DB>, actor: DocumentActor
   const lines = await linesOf(trx, doc);
   const approval = await checkApproval(trx, actor, doc, lines);
   const toWarehouseId = Number(doc.to_warehouse_id ?? scope.warehouseId);
-  const transitId = await ensureTransitLocation(trx, toWarehouseId, actor.user.loginAccount);
+  // The destination's transit location, made when first needed (virtual, so nothing picks from or puts away to it).
+  const transitId = await ensureVirtualLocation(trx, { warehouseId: toWarehouseId, code: TRANSIT_CODE, description: 'Stock of transfers in transit', by: actor.user.loginAccount });
   const changes: StockChange[] = [];
   for (const line of lines) {
     const common = reference(doc, line);
@@ -318,14 +327,7 @@ export async function transitDocument(trx: Transaction<DB>, actor: DocumentActor
     }
     await setLineTransit(trx, Number(line.id), transitId);
   }
-  const applied = await applyStockChanges(trx, scope, changes);
-  const now = new Date();
-  await updateDocument(trx, Number(doc.id), {
-    status: 'in_transit',
-    ...(approval.approvedBy ? { approved_by: approval.approvedBy, approved_at: now } : {}),
-    updated_by: actor.user.loginAccount,
-  });
-  return { ledgerRows: applied.length };
+  return applyDocumentChanges(trx, actor, doc, changes, approval, 'in_transit');
 }
 
 /** Cancel transit: the stock in transit goes back to where it came from; the transfer is new again. */
@@ -392,7 +394,26 @@ function blank(value: unknown): boolean {
 }
 
 /**
- * Checks one line of a document (spec section 5: action, to-location, to-SKU, qty and reason are
+ * The problems of a line's owner and SKU fields (its own, or the ones a transfer goes to): the owner
+ * must be of the project, the SKU of the project and of that owner.
+ */
+async function ownerAndSkuProblems(trx: Transaction<DB>, projectId: number, [ownerField, skuField]: readonly [string, string], idOf: (field: string) => number | null): Promise<FieldError[]> {
+  const ownerId = idOf(ownerField);
+  const skuId = idOf(skuField);
+  const problems: FieldError[] = [];
+  if (ownerId !== null) {
+    const owner = await findOwner(trx, ownerId);
+    if (!owner || Number(owner.project_id) !== projectId) problems.push({ field: ownerField, code: 'FIELD_FOREIGN' });
+  }
+  if (skuId !== null) {
+    const sku = await findSku(trx, skuId);
+    if (!sku || Number(sku.project_id) !== projectId || (ownerId !== null && Number(sku.owner_id) !== ownerId)) problems.push({ field: skuField, code: 'FIELD_FOREIGN' });
+  }
+  return problems;
+}
+
+/**
+ * Checks one line of a document (action, to-location, to-SKU, qty and reason are
  * required; there must be enough inventory): every field problem at once, then the stock.
  */
 export async function checkLine(trx: Transaction<DB>, actor: DocumentActor, doc: DocumentRow, line: Record<string, unknown>): Promise<void> {
@@ -407,26 +428,10 @@ export async function checkLine(trx: Transaction<DB>, actor: DocumentActor, doc:
   if (!blank(line.qty) && !dec(line.qty as string).greaterThan(0)) errors.push({ field: 'qty', code: 'QTY_NOT_POSITIVE' });
   const num = (name: string) => (blank(line[name]) ? null : Number(line[name]));
   // The SKU belongs to the owner, the lot to both, the locations to the right warehouses.
+  errors.push(...(await ownerAndSkuProblems(trx, scope.projectId, ['owner_id', 'sku_id'], num)));
+  errors.push(...(await ownerAndSkuProblems(trx, scope.projectId, ['to_owner_id', 'to_sku_id'], num)));
   const ownerId = num('owner_id');
   const skuId = num('sku_id');
-  if (ownerId !== null) {
-    const owner = await findOwner(trx, ownerId);
-    if (!owner || Number(owner.project_id) !== scope.projectId) errors.push({ field: 'owner_id', code: 'FIELD_FOREIGN' });
-  }
-  if (skuId !== null) {
-    const sku = await findSku(trx, skuId);
-    if (!sku || Number(sku.project_id) !== scope.projectId || (ownerId !== null && Number(sku.owner_id) !== ownerId)) errors.push({ field: 'sku_id', code: 'FIELD_FOREIGN' });
-  }
-  const toOwnerId = num('to_owner_id');
-  const toSkuId = num('to_sku_id');
-  if (toOwnerId !== null) {
-    const owner = await findOwner(trx, toOwnerId);
-    if (!owner || Number(owner.project_id) !== scope.projectId) errors.push({ field: 'to_owner_id', code: 'FIELD_FOREIGN' });
-  }
-  if (toSkuId !== null) {
-    const sku = await findSku(trx, toSkuId);
-    if (!sku || Number(sku.project_id) !== scope.projectId || (toOwnerId !== null && Number(sku.owner_id) !== toOwnerId)) errors.push({ field: 'to_sku_id', code: 'FIELD_FOREIGN' });
-  }
   const lotId = num('lot_id');
   if (lotId !== null) {
     const lot = await findLotById(trx, lotId);
@@ -477,8 +482,8 @@ export async function checkHeader(trx: Transaction<DB>, actor: DocumentActor, va
 /** The document a line belongs to, locked, when it is still new (lines change only while new). */
 export async function openDocumentForLines(trx: Transaction<DB>, actor: DocumentActor, documentId: number, docType: DocType | undefined): Promise<DocumentRow> {
   const scope = scopeOf(actor);
-  const doc = await lockDocument(trx, scope.warehouseId, documentId);
-  if (!doc || Number(doc.project_id) !== scope.projectId || (docType !== undefined && doc.doc_type !== docType)) throw new AppError('NO_RECORD');
+  const doc = await lockInScope(trx, 'inventory_document', scope, documentId);
+  if (!doc || (docType !== undefined && doc.doc_type !== docType)) throw new AppError('NO_RECORD');
   if (doc.status !== 'new') throw statusError(doc);
   return doc;
 }

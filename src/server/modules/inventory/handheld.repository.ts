@@ -1,5 +1,8 @@
 import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
+import type { HandheldStockRow } from '../../../common/inventory-api.js';
+import { joinSkuLotLocation } from '../../db/item-joins.js';
 import type { DB } from '../../db/schema.js';
+import { whereInScope } from '../../db/scoped-rows.js';
 import { TRANSIT_CODE } from './document.repository.js';
 import type { InventoryDocumentLineTable, InventoryDocumentTable } from './inventory.tables.js';
 
@@ -11,49 +14,15 @@ export async function findLocationByCode(db: Db, warehouseId: number, code: stri
   return db.selectFrom('location').select(['id', 'code']).where('warehouse_id', '=', warehouseId).where('code', '=', code).executeTakeFirst();
 }
 
-/** A SKU of the project by its code or one of its barcodes, or as the GTIN-14 of a GS1 label (a leading 0 before an EAN-13). */
-export async function findSkuByScan(db: Db, projectId: number, code: string) {
-  return db
-    .selectFrom('sku')
-    .select(['sku.id', 'sku.code', 'sku.owner_id', 'sku.description'])
-    .where('sku.project_id', '=', projectId)
-    .where((eb) =>
-      eb.or([
-        eb('sku.code', '=', code),
-        eb.exists(
-          eb
-            .selectFrom('sku_upc as u')
-            .select('u.id')
-            .whereRef('u.sku_id', '=', 'sku.id')
-            .where((w) => w.or([w('u.upc', '=', code), w(sql<string>`'0' || u.upc`, '=', code)])),
-        ),
-      ]),
-    )
-    .orderBy('sku.id')
-    .executeTakeFirst();
-}
-
 export async function findLotByNo(db: Db, projectId: number, skuId: number, lotNo: string) {
   return db.selectFrom('lot').select(['id', 'lot_no']).where('project_id', '=', projectId).where('sku_id', '=', skuId).where('lot_no', '=', lotNo).orderBy('id').executeTakeFirst();
-}
-
-export interface HandheldStockRow {
-  sku_code: string;
-  sku_description: string | null;
-  lot_no: string | null;
-  expiry_date: string | null;
-  lpn: string;
-  on_hand: string;
-  available: string;
 }
 
 /** The stock at a location (of one SKU when given), by SKU, lot and LPN, with what is free to move. */
 export async function stockAtLocation(db: Db, filter: { projectId: number; warehouseId: number; locationId: number; skuId?: number | null; lotId?: number | null; lpn?: string | null }): Promise<HandheldStockRow[]> {
   let query = db
     .selectFrom('inventory_balance as b')
-    .innerJoin('sku as s', 's.id', 'b.sku_id')
-    .innerJoin('lot as l', 'l.id', 'b.lot_id')
-    .innerJoin('location as loc', 'loc.id', 'b.location_id')
+    .$call((q) => joinSkuLotLocation(q, 'b'))
     .select([
       's.code as sku_code',
       's.description as sku_description',
@@ -63,8 +32,7 @@ export async function stockAtLocation(db: Db, filter: { projectId: number; wareh
       sql<string>`b.on_hand_qty::text`.as('on_hand'),
       sql<string>`greatest(b.on_hand_qty - b.allocated_qty - b.picked_qty - b.held_qty, 0)::text`.as('available'),
     ])
-    .where('b.project_id', '=', filter.projectId)
-    .where('b.warehouse_id', '=', filter.warehouseId)
+    .$call((q) => whereInScope(q, 'b', filter))
     .where('b.location_id', '=', filter.locationId)
     .where('b.on_hand_qty', '>', '0')
     .where('loc.code', '<>', TRANSIT_CODE);
@@ -104,20 +72,11 @@ export async function countTicketsToCount(db: Db, projectId: number, warehouseId
     .execute();
 }
 
-export async function findTicket(db: Db, projectId: number, warehouseId: number, ticket: { id?: number; ticketNo?: string }) {
-  let query = db.selectFrom('count_ticket').select(['id', 'ticket_no', 'status']).where('project_id', '=', projectId).where('warehouse_id', '=', warehouseId);
-  if (ticket.id !== undefined) query = query.where('id', '=', ticket.id);
-  if (ticket.ticketNo !== undefined) query = query.where('ticket_no', '=', ticket.ticketNo);
-  return query.executeTakeFirst();
-}
-
 /** A ticket's lines as the counter sees them: where and what, never the system qty (blind count). */
 export async function blindTicketLines(db: Db, ticketId: number) {
   return db
     .selectFrom('count_ticket_line as c')
-    .innerJoin('location as loc', 'loc.id', 'c.location_id')
-    .innerJoin('sku as s', 's.id', 'c.sku_id')
-    .innerJoin('lot as l', 'l.id', 'c.lot_id')
+    .$call((q) => joinSkuLotLocation(q, 'c'))
     .select([
       'c.id',
       'c.line_no',

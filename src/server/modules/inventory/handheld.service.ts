@@ -1,16 +1,16 @@
 import Decimal from 'decimal.js';
 import type { Kysely, Transaction } from 'kysely';
 import { AppError } from '../../../common/errors.js';
+import type { BlindCountTicket, CountTicketSummary, HandheldStockAnswer } from '../../../common/inventory-api.js';
 import type { DB } from '../../db/schema.js';
-import { nextDocumentNumber } from '../masterdata/id-generator.service.js';
+import { findInScope } from '../../db/scoped-rows.js';
+import { findSkuByCode, nextDocumentNumber } from '../masterdata/index.js';
 import { ID_RULES, confirmDocument, documentScope, type DocumentActor } from './document.service.js';
 import {
   blindTicketLines,
   countTicketsToCount,
   findLocationByCode,
   findLotByNo,
-  findSkuByScan,
-  findTicket,
   firstFreeReason,
   insertDocument,
   insertDocumentLine,
@@ -18,7 +18,7 @@ import {
 } from './handheld.repository.js';
 
 /**
- * The handheld move and count flows (spec sections 1 and 5). A handheld move is a move document
+ * The handheld move and count flows. A handheld move is a move document
  * of one line, made and confirmed in the same transaction, so it is in the ledger and in /lnvnMove
  * like any other move; a move of more than is available is refused by the confirmation
  * (INSUFFICIENT_INVENTORY) and nothing is written. The count flow reads a ticket blind (never the
@@ -48,7 +48,7 @@ async function requireLocation(db: Kysely<DB> | Transaction<DB>, warehouseId: nu
 }
 
 async function requireSku(db: Kysely<DB> | Transaction<DB>, projectId: number, code: string) {
-  const sku = await findSkuByScan(db, projectId, code.trim());
+  const sku = await findSkuByCode(db, projectId, code.trim(), { gs1Label: true });
   if (!sku) throw new AppError('INVALID_SKU');
   return sku;
 }
@@ -65,7 +65,7 @@ function movedQty(value: number | string): Decimal {
 }
 
 /** What the handheld shows after the from-location (and SKU) scan: the stock there and what is free to move. */
-export async function handheldStock(db: Kysely<DB>, actor: DocumentActor, input: { location: string; sku?: string | null; lotNo?: string | null; lpn?: string | null }) {
+export async function handheldStock(db: Kysely<DB>, actor: DocumentActor, input: { location: string; sku?: string | null; lotNo?: string | null; lpn?: string | null }): Promise<HandheldStockAnswer> {
   const scope = documentScope(actor);
   const location = await requireLocation(db, scope.warehouseId, input.location);
   const skuCode = text(input.sku);
@@ -138,16 +138,16 @@ export async function handheldMove(trx: Transaction<DB>, actor: DocumentActor, i
 }
 
 /** The tickets a counter may pick: open or counted (a recount sends lines back), with their locations. */
-export async function handheldCountTickets(db: Kysely<DB>, actor: DocumentActor) {
+export async function handheldCountTickets(db: Kysely<DB>, actor: DocumentActor): Promise<CountTicketSummary[]> {
   const scope = documentScope(actor);
   const rows = await countTicketsToCount(db, scope.projectId, scope.warehouseId);
   return rows.map((r) => ({ id: Number(r.id), ticketNo: r.ticket_no, status: r.status, locations: Number(r.locations ?? 0), recount: Number(r.recount_lines ?? 0) > 0 }));
 }
 
 /** One ticket (by id or by its scanned number) with its lines, blind: no system qty, no counted qty. */
-export async function handheldCountTicket(db: Kysely<DB>, actor: DocumentActor, ticket: { id?: number; ticketNo?: string }) {
+export async function handheldCountTicket(db: Kysely<DB>, actor: DocumentActor, ticket: { id?: number; ticketNo?: string }): Promise<BlindCountTicket> {
   const scope = documentScope(actor);
-  const found = await findTicket(db, scope.projectId, scope.warehouseId, ticket);
+  const found = await findInScope(db, 'count_ticket', scope, ticket.id ?? { column: 'ticket_no', value: ticket.ticketNo ?? '' });
   if (!found) throw new AppError('NO_RECORD');
   const lines = await blindTicketLines(db, Number(found.id));
   const recount = lines.some((l) => l.status === 'recount');

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { AppError } from '../../../common/errors.js';
 import type { RightName } from '../../../common/rights.js';
 import { defineBehaviour, type BehaviourContext, type BehaviourDefinition } from '../area.js';
-import { approveTicket, closeTickets, createCountOrder, createDefaultCount, recountTicket } from './count.service.js';
+import { approveTicket, closeTickets, countLinesEmpty, createCountOrder, createDefaultCount, recountTicket } from './count.service.js';
 import {
   cancelDocument,
   cancelRequest,
@@ -16,7 +16,7 @@ import {
 import type { DocType } from './inventory.tables.js';
 
 /**
- * The header actions of the inventory documents (spec section 4: confirm, cancel, request approval,
+ * The header actions of the inventory documents (confirm, cancel, request approval,
  * cancel request; transfer also transit and cancel transit) and of the cycle count, as named
  * actions the shipped pages bind to their buttons. Each runs on the selected rows inside the
  * engine's transaction, one document after the other in key order.
@@ -93,6 +93,13 @@ export const countBehaviours: BehaviourDefinition[] = [
       let lines = 0;
       for (const id of keysOf(rows)) lines += (await recountTicket(trx, { user }, id)).lines;
       return done(lines);
+    },
+  }),
+  defineBehaviour({
+    name: 'inventory.count.locationEmpty',
+    async run({ trx, user, events, rows }) {
+      const { lines } = await countLinesEmpty(trx, { user, events }, keysOf(rows));
+      return { result: { count: lines }, messageCode: 'inv.count.emptyDone', messageParams: { count: lines } };
     },
   }),
   defineBehaviour({

@@ -8,6 +8,8 @@ import * as m0102 from './migrations/0102_inventory_views.js';
 import * as m0103 from './migrations/0103_inventory_menu.js';
 import * as m0105 from './migrations/0105_storage_snapshot.js';
 import * as m0217 from './migrations/0217_inventory_views_invoker.js';
+import * as m0240 from './migrations/0240_one_transaction_log.js';
+import * as m0255 from './migrations/0255_count_line_hold.js';
 import { inventoryJobs } from './inventory.jobs.js';
 import { scheduledReportJob } from './report.job.js';
 import { inventoryReportRoutes } from './report.routes.js';
@@ -15,14 +17,16 @@ import './inventory.tables.js';
 import './storage.tables.js';
 
 /**
- * Inventory (spec sections 1 and 2; DESIGN.md section 5): lots, the balance and the append-only
+ * Inventory: lots, the balance and the append-only
  * ledger, changed only through `inventory.service.ts`, which inbound, outbound and the inventory
  * operations call inside their transactions; the operation documents (adjustment, move, transfer,
  * hold), the cycle count, and the queries over balance and ledger.
  */
+const INVENTORY = { definitionOf: 'inventory' } as const;
+
 export const inventoryModule = defineModule({
   name: 'inventory',
-  migrations: { '0100_inventory': m0100, '0101_inventory_documents': m0101, '0102_inventory_views': m0102, '0103_inventory_menu': m0103, '0105_storage_snapshot': m0105, '0217_inventory_views_invoker': m0217 },
+  migrations: { '0100_inventory': m0100, '0101_inventory_documents': m0101, '0102_inventory_views': m0102, '0103_inventory_menu': m0103, '0105_storage_snapshot': m0105, '0217_inventory_views_invoker': m0217, '0240_one_transaction_log': m0240, '0255_count_line_hold': m0255 },
   async routes(app, options) {
     await inventoryRoutes(app, options);
     await inventoryReportRoutes(app, options);
@@ -44,4 +48,43 @@ export const inventoryModule = defineModule({
   ],
   jobs: [...inventoryJobs, scheduledReportJob],
   serviceOnlyTables: ['lot', 'inventory_balance', 'inventory_transaction', 'storage_snapshot', 'expiry_alert_sent'],
+  pages: [
+    { route: 'noneEditable', group: 'genericGroup', opens: INVENTORY },
+    { route: 'skuHeader', group: 'masterData', opens: INVENTORY, after: 'sku' },
+    { route: 'balance', group: 'inventory', opens: INVENTORY },
+    { route: 'stdBalanceReport', group: 'inventory', opens: 'screen' },
+    { route: 'transaction', group: 'inventory', opens: 'screen' },
+    { route: 'enquiryLot', group: 'inventory', opens: INVENTORY },
+    { route: 'enquiryUser', group: 'inventory', opens: INVENTORY },
+    { route: 'enquirySku', group: 'inventory', opens: INVENTORY },
+    { route: 'enquiryLoc', group: 'inventory', opens: INVENTORY },
+    { route: 'lnvnMove', group: 'inventory', opens: INVENTORY },
+    { route: 'invAdjust', group: 'inventory', opens: INVENTORY },
+    { route: 'invTransfer', group: 'inventory', opens: INVENTORY },
+    { route: 'invHold', group: 'inventory', opens: INVENTORY },
+    { route: 'cycleCount', group: 'inventory', opens: INVENTORY },
+    { route: 'cycleCountMaster', group: 'inventory', opens: INVENTORY },
+  ],
+  // Cycle-count tickets still to count or to approve.
+  homeItems: [{ kind: 'count', tables: ['count_ticket'], terminal: ['approved', 'closed', 'cancelled'], position: 40, statusTexts: 'inv.status', listRoute: 'cycleCount' }],
+  readModels: [
+    {
+      name: 'inventory.documentLookups',
+      files: ['count.repository.ts', 'document.repository.ts', 'handheld.repository.ts', 'inventory.repository.ts', 'lookup.repository.ts'],
+      reads: ['inv_code', 'location', 'owner', 'project_warehouse', 'sku', 'sku_upc'],
+      purpose: 'codes, names and checks of the SKUs, owners, locations and reason codes that stock documents, counts and handheld scans name',
+    },
+    {
+      name: 'inventory.stockQueries',
+      files: ['query.repository.ts'],
+      reads: ['location', 'owner', 'sku', 'sys_param', 'warehouse'],
+      purpose: 'the balance, enquiry and transaction-log queries shown with SKU, owner, location and warehouse codes',
+    },
+    {
+      name: 'inventory.reportRecipients',
+      files: ['report.repository.ts', 'storage.repository.ts'],
+      reads: ['app_user', 'project', 'project_warehouse', 'user_project', 'user_warehouse', 'warehouse'],
+      purpose: 'the warehouses and users a stock report, snapshot or expiry alert is made for',
+    },
+  ],
 });

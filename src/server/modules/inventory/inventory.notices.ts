@@ -2,8 +2,8 @@ import type { Transaction } from 'kysely';
 import type { RightName } from '../../../common/rights.js';
 import type { DB } from '../../db/schema.js';
 import type { EventBus } from '../../events/events.js';
-import { hasRight } from '../access/rights.js';
-import { raiseNotification, type NotificationText } from '../notification/notification.service.js';
+import { hasRight } from '../identity/index.js';
+import { raiseNotification, type NotificationText } from '../notification/index.js';
 import { findWarehouseUsers } from './storage.repository.js';
 
 /**

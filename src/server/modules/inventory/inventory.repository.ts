@@ -1,4 +1,5 @@
 import { sql, type Insertable, type Kysely, type Selectable, type Transaction } from 'kysely';
+import type { AvailableBalance } from '../../../common/inventory-api.js';
 import type { DB } from '../../db/schema.js';
 import type { InventoryBalanceTable, InventoryTransactionTable, LotTable } from './inventory.tables.js';
 
@@ -7,14 +8,27 @@ import type { InventoryBalanceTable, InventoryTransactionTable, LotTable } from 
 export type BalanceRow = Selectable<InventoryBalanceTable>;
 export type LotRow = Selectable<LotTable>;
 
-export interface BalanceKeyRow {
-  project_id: number;
+/** The key of a balance row within its project: warehouse, owner, SKU, lot, location and LPN ('' for loose stock). */
+export interface BalanceKeyColumns {
   warehouse_id: number;
   owner_id: number;
   sku_id: number;
   lot_id: number;
   location_id: number;
   lpn: string;
+}
+
+export interface BalanceKeyRow extends BalanceKeyColumns {
+  project_id: number;
+}
+
+/** A balance row's key and quantities. */
+export interface BalanceQuantityRow extends BalanceKeyColumns {
+  id: number;
+  on_hand_qty: string;
+  allocated_qty: string;
+  picked_qty: string;
+  held_qty: string;
 }
 
 const CHUNK = 1000;
@@ -140,12 +154,71 @@ export async function findOrCreateLots(trx: Transaction<DB>, lots: readonly LotI
   });
 }
 
-export async function findLot(db: Kysely<DB>, projectId: number, lotId: number): Promise<LotRow | undefined> {
-  return db.selectFrom('lot').selectAll().where('project_id', '=', projectId).where('id', '=', lotId).executeTakeFirst();
+
+/** A balance row with stock available to allocate, with what allocation weighs of its lot and location. */
+export interface AvailableStockRow extends BalanceKeyColumns, AvailableBalance {
+  /** On-hand of the whole LPN in its location (every SKU and lot on it); null for loose stock. */
+  lpn_on_hand: string | null;
+  pick_seq: number | null;
+  /** When the lot was received, in seconds since 1970. */
+  received_at: number;
 }
 
-export async function findBalance(db: Kysely<DB>, projectId: number, balanceId: number): Promise<BalanceRow | undefined> {
-  return db.selectFrom('inventory_balance').selectAll().where('project_id', '=', projectId).where('id', '=', balanceId).executeTakeFirst();
+const AVAILABLE_QTY = sql`(b.on_hand_qty - b.allocated_qty - b.picked_qty - b.held_qty)`;
+
+/**
+ * The balance rows of the warehouse with stock available for these owners' SKUs, in active storage
+ * or pick locations (held, in-transit and staged stock is never offered), without expired lots when
+ * `notExpired`. Driven by the (owner, SKU) pairs in key order through the balance key, whatever the
+ * statistics say. With `lock`, each pair's rows are locked in the key order of `lockBalances`, so
+ * two allocations of the same stock queue instead of deadlocking, and the rows come in that order;
+ * without, best first by expiry, location sequence and location.
+ */
+export async function availableStockRows(
+  db: Kysely<DB>,
+  warehouseId: number,
+  pairs: ReadonlyArray<{ ownerId: number; skuId: number }>,
+  options: { lock: boolean; notExpired: boolean },
+): Promise<AvailableStockRow[]> {
+  if (pairs.length === 0) return [];
+  const result = await sql<AvailableStockRow>`
+    with wanted as materialized (
+      select distinct w.owner_id, w.sku_id
+        from unnest(${pairs.map((p) => p.ownerId)}::bigint[], ${pairs.map((p) => p.skuId)}::bigint[]) as w(owner_id, sku_id)
+       order by w.owner_id, w.sku_id
+    )
+    select b.*, l.lot_no, l.expiry_date::text as expiry_date, (l.expiry_date - current_date) as days_left, l.udf1, l.udf2, l.udf3,
+           extract(epoch from l.received_at)::float8 as received_at
+      from wanted w
+      cross join lateral (
+        select b.id as balance_id, b.warehouse_id, b.owner_id, b.sku_id, b.lot_id, b.location_id, b.lpn,
+               ${AVAILABLE_QTY}::text as available, b.on_hand_qty::text as on_hand,
+               case when b.lpn <> '' then (select sum(p.on_hand_qty) from inventory_balance p
+                                            where p.location_id = b.location_id and p.lpn = b.lpn and p.lpn <> '' and p.warehouse_id = b.warehouse_id)::text end as lpn_on_hand,
+               loc.location_type, loc.code as location_code, loc.pick_seq
+          from inventory_balance b
+          join location loc on loc.id = b.location_id
+         where b.warehouse_id = ${warehouseId} and b.owner_id = w.owner_id and b.sku_id = w.sku_id
+           and ${AVAILABLE_QTY} > 0
+           and loc.status = 'active' and loc.location_type in ('storage', 'pick')
+           ${options.notExpired ? sql`and not exists (select 1 from lot x where x.id = b.lot_id and x.expiry_date < current_date)` : sql``}
+         order by b.lot_id, b.location_id, b.lpn
+         ${options.lock ? sql`for update of b` : sql``}
+      ) b
+      join lot l on l.id = b.lot_id
+     ${options.lock ? sql`` : sql`order by l.expiry_date nulls last, b.pick_seq nulls last, b.location_code, b.balance_id`}`.execute(db);
+  return result.rows.map((r) => ({
+    ...r,
+    balance_id: Number(r.balance_id),
+    warehouse_id: Number(r.warehouse_id),
+    owner_id: Number(r.owner_id),
+    sku_id: Number(r.sku_id),
+    lot_id: Number(r.lot_id),
+    location_id: Number(r.location_id),
+    pick_seq: r.pick_seq === null ? null : Number(r.pick_seq),
+    days_left: r.days_left === null ? null : Number(r.days_left),
+    received_at: Number(r.received_at),
+  }));
 }
 
 /** For each balance of a project: its quantities and the sums of its ledger rows (the invariant check). */

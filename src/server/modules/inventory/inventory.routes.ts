@@ -8,8 +8,7 @@ import { inTransaction } from '../../db/transaction.js';
 import { requireUser } from '../../http/access-plugin.js';
 import { translate } from '../../http/i18n.js';
 import { Quantity } from '../../http/quantity-schema.js';
-import { ErrorBodySchema } from '../../http/schemas.js';
-import { approveTicket, closeTickets, createCountOrder, enterCount, recountTicket } from './count.service.js';
+import { approveTicket, closeTickets, countLinesEmpty, createCountOrder, enterCount, recountTicket } from './count.service.js';
 import { reasonCodeList } from './document.repository.js';
 import {
   DOC_PAGES,
@@ -22,25 +21,23 @@ import {
   transitDocument,
 } from './document.service.js';
 import { handheldRoutes } from './handheld.routes.js';
+import { LOG_COLUMNS, NUMERIC } from './report.service.js';
+import { Day, errors, LogQuery, ShortText, tags } from './inventory.schemas.js';
 import type { DocType } from './inventory.tables.js';
 import { lookupLocations, lookupSkus } from './lookup.repository.js';
 import { openInventoryWork, standardBalanceList, transactionLog, transactionLogExport, transactionLogFilter, TRANS_TYPES } from './query.service.js';
 
-const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema };
-const tags = ['inventory'];
 const IdBody = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2147483647 }) }, { additionalProperties: false });
 const Done = Type.Object({ ok: Type.Literal(true), ledgerRows: Type.Optional(Type.Integer()) });
-const Day = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
-const ShortText = (max: number) => Type.Optional(Type.Union([Type.String({ maxLength: max }), Type.Null()]));
 
-/** The header paths of spec section 7 (`/inventory/invAdjHeader/confirm`...) by document type. */
+/** The header paths (`/inventory/invAdjHeader/confirm`...) by document type. */
 const HEADER_PATHS: Record<DocType, string> = { adjust: 'invAdjHeader', move: 'invMoveHeader', transfer: 'invTransferHeader', hold: 'invHoldHeader' };
 
 const editRight = (type: DocType) => `inventory.${DOC_PAGES[type]}:edit` as RightName;
 const viewRight = (type: DocType) => `inventory.${DOC_PAGES[type]}:view` as RightName;
 
 /**
- * The inventory calls of spec section 7: the header actions of adjustment, move, transfer and
+ * The inventory calls: the header actions of adjustment, move, transfer and
  * hold documents, the look-ups the operation screens use, the transaction log and its streamed
  * export, the standard balance as of a date, the cycle-count ticket calls and the count master's
  * count order. Each is one transaction in the session's warehouse; the same rules run behind the
@@ -115,11 +112,7 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   const LogBody = Type.Object(
     {
-      transType: ShortText(20),
-      from: Type.Optional(Type.Union([Day, Type.Null()])),
-      to: Type.Optional(Type.Union([Day, Type.Null()])),
-      skuCode: ShortText(60),
-      locationCode: ShortText(40),
+      ...LogQuery,
       page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000 })),
       pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
     },
@@ -146,30 +139,14 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const stream = new PassThrough();
       const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: false, useSharedStrings: false });
       const sheet = workbook.addWorksheet('transactions');
-      const labels = {
-        trans_time: 'transTime',
-        trans_type: 'transType',
-        order_no: 'orderNo',
-        owner_code: 'owner',
-        sku_code: 'sku',
-        lot_no: 'lot',
-        location_code: 'location',
-        lpn: 'lpn',
-        qty: 'qty',
-        before_qty: 'beforeQty',
-        after_qty: 'afterQty',
-        uom: 'uom',
-        reason: 'reason',
-        operator: 'operator',
-      } as const;
-      const columns = Object.keys(labels) as (keyof typeof labels)[];
-      sheet.columns = columns.map((c) => ({ header: translate(request.language, `inv.field.${labels[c]}`), key: c, width: 16 }));
+      const columns = LOG_COLUMNS.map(([key]) => key);
+      sheet.columns = LOG_COLUMNS.map(([key, label]) => ({ header: translate(request.language, `inv.field.${label}`), key, width: 16 }));
       // The header row goes out first; rows follow batch by batch as they are read.
       const finished = (async () => {
         try {
           for await (const batch of transactionLogExport(db, filter)) {
             for (const row of batch) {
-              sheet.addRow(columns.map((c) => spreadsheetCell(c === 'trans_time' ? row.trans_time.toISOString() : c === 'qty' || c === 'before_qty' || c === 'after_qty' ? Number(row[c]) : row[c], 'xlsx'))).commit();
+              sheet.addRow(columns.map((c) => spreadsheetCell(c === 'trans_time' ? row.trans_time.toISOString() : NUMERIC.has(c) ? Number(row[c]) : row[c], 'xlsx'))).commit();
             }
             await new Promise((resolve) => setImmediate(resolve));
           }
@@ -229,7 +206,7 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'Blind count entry of one ticket line (its recount when sent to recount)',
-        body: Type.Object({ lineId: Type.Integer({ minimum: 1, maximum: 2147483647 }), qty: Quantity({ zero: true }) }, { additionalProperties: false }),
+        body: Type.Object({ lineId: Type.Integer({ minimum: 1, maximum: 2147483647 }), qty: Quantity() }, { additionalProperties: false }),
         response: { 200: Done, ...errors },
       },
     },
@@ -237,6 +214,20 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await inTransaction(db, (trx) => enterCount(trx, { user: requireUser(request), events: app.events }, request.body.lineId, request.body.qty));
       return { ok: true as const };
     },
+  );
+
+  app.post(
+    '/inventory/cycleCount/empty',
+    {
+      config: { access: { right: 'inventory.cycleCount:edit', scope: 'warehouse' } },
+      schema: {
+        tags,
+        summary: 'Location is empty: these ticket lines are counted (or recounted) as zero',
+        body: Type.Object({ lineIds: Type.Array(Type.Integer({ minimum: 1, maximum: 2147483647 }), { minItems: 1, maxItems: 100 }) }, { additionalProperties: false }),
+        response: { 200: Type.Object({ lines: Type.Integer() }), ...errors },
+      },
+    },
+    async (request) => inTransaction(db, (trx) => countLinesEmpty(trx, { user: requireUser(request), events: app.events }, request.body.lineIds)),
   );
 
   app.post(

@@ -1,14 +1,18 @@
 import Decimal from 'decimal.js';
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { AppError } from '../../../common/errors.js';
+import type { LotAttributes } from '../../../common/inventory-api.js';
 import type { DB } from '../../db/schema.js';
+import { findInScope } from '../../db/scoped-rows.js';
 import {
+  availableStockRows,
   findOrCreateLot,
   findOrCreateLots,
   insertLedgerRows,
   insertMissingBalances,
   lockBalances,
   updateBalances,
+  type AvailableStockRow,
   type BalanceKeyRow,
   type BalanceRow,
   type BalanceUpdate,
@@ -16,7 +20,7 @@ import {
 } from './inventory.repository.js';
 
 /**
- * THE inventory service (DESIGN.md section 5): every change of stock in the product goes through
+ * The inventory service (docs/architecture.md): every change of stock in the product goes through
  * `applyStockChanges`, which locks the balance rows in one deterministic order, checks that nothing
  * goes negative and that allocated + picked + held stays within on-hand, writes the new balances
  * and one ledger row per change, all in the caller's transaction. The operations below (receive,
@@ -222,18 +226,7 @@ export async function applyStockChanges(trx: Transaction<DB>, scope: StockScope,
   return applied.map((a, i) => ({ ...a, ledgerId: ids[i] }));
 }
 
-export interface LotAttributes {
-  lotNo?: string | null;
-  manufactureDate?: string | null;
-  expiryDate?: string | null;
-  shelfDate?: string | null;
-  udf1?: string | null;
-  udf2?: string | null;
-  udf3?: string | null;
-  traceId?: string | null;
-  palletId?: string | null;
-  cartonId?: string | null;
-}
+export type { LotAttributes };
 
 const LOT_FIELDS = ['lotNo', 'manufactureDate', 'expiryDate', 'shelfDate', 'udf1', 'udf2', 'udf3', 'traceId', 'palletId', 'cartonId'] as const;
 
@@ -273,7 +266,8 @@ export async function lotsFor(trx: Transaction<DB>, scope: StockScope, wanted: r
   return inserts.map((l) => byKey.get(`${l.owner_id}|${l.sku_id}|${l.attribute_key}`)!);
 }
 
-interface Common {
+/** What a change may say besides its quantities: the document it belongs to, why, in which unit. */
+export interface ChangeDetails {
   reference?: StockReference;
   reason?: string | null;
   uom?: string | null;
@@ -290,7 +284,7 @@ function positive(qty: Decimal.Value): Decimal {
 export async function receiveStock(
   trx: Transaction<DB>,
   scope: StockScope,
-  input: Common & { key: BalanceKey; qty: Decimal.Value; heldQty?: Decimal.Value },
+  input: ChangeDetails & { key: BalanceKey; qty: Decimal.Value; heldQty?: Decimal.Value },
 ): Promise<AppliedChange> {
   const qty = positive(input.qty);
   const held = dec(input.heldQty);
@@ -303,7 +297,7 @@ export async function receiveStock(
 export async function moveStock(
   trx: Transaction<DB>,
   scope: StockScope,
-  input: Common & { from: BalanceKey; toLocationId: number; toLpn?: string; qty: Decimal.Value; transType?: 'move' | 'putaway'; withHeld?: boolean },
+  input: ChangeDetails & { from: BalanceKey; toLocationId: number; toLpn?: string; qty: Decimal.Value; transType?: 'move' | 'putaway'; withHeld?: boolean },
 ): Promise<AppliedChange[]> {
   const qty = positive(input.qty);
   const to: BalanceKey = { ...input.from, locationId: input.toLocationId, lpn: input.toLpn ?? input.from.lpn ?? '' };
@@ -319,7 +313,7 @@ export async function moveStock(
 export async function adjustStock(
   trx: Transaction<DB>,
   scope: StockScope,
-  input: Common & { key: BalanceKey; qty: Decimal.Value; transType?: 'adjust' | 'count' },
+  input: ChangeDetails & { key: BalanceKey; qty: Decimal.Value; transType?: 'adjust' | 'count' },
 ): Promise<AppliedChange> {
   const qty = new Decimal(input.qty);
   if (qty.isZero()) throw new AppError('QTY_NOT_POSITIVE');
@@ -328,7 +322,7 @@ export async function adjustStock(
 }
 
 /** Puts available stock on hold (qty > 0) or releases held stock (qty < 0). */
-export async function holdStock(trx: Transaction<DB>, scope: StockScope, input: Common & { key: BalanceKey; qty: Decimal.Value }): Promise<AppliedChange> {
+export async function holdStock(trx: Transaction<DB>, scope: StockScope, input: ChangeDetails & { key: BalanceKey; qty: Decimal.Value }): Promise<AppliedChange> {
   const qty = new Decimal(input.qty);
   if (qty.isZero()) throw new AppError('QTY_NOT_POSITIVE');
   const [applied] = await applyStockChanges(trx, scope, [{ ...input, transType: qty.isPositive() ? 'hold' : 'release', held: qty }]);
@@ -336,13 +330,13 @@ export async function holdStock(trx: Transaction<DB>, scope: StockScope, input: 
 }
 
 /** Outbound hook: reserves available stock of a balance row for an order line. */
-export async function allocateStock(trx: Transaction<DB>, scope: StockScope, input: Common & { key: BalanceKey; qty: Decimal.Value }): Promise<AppliedChange> {
+export async function allocateStock(trx: Transaction<DB>, scope: StockScope, input: ChangeDetails & { key: BalanceKey; qty: Decimal.Value }): Promise<AppliedChange> {
   const [applied] = await applyStockChanges(trx, scope, [{ ...input, transType: 'allocate', allocated: positive(input.qty) }]);
   return applied;
 }
 
 /** Outbound hook: gives allocated stock back to available. */
-export async function unallocateStock(trx: Transaction<DB>, scope: StockScope, input: Common & { key: BalanceKey; qty: Decimal.Value }): Promise<AppliedChange> {
+export async function unallocateStock(trx: Transaction<DB>, scope: StockScope, input: ChangeDetails & { key: BalanceKey; qty: Decimal.Value }): Promise<AppliedChange> {
   const [applied] = await applyStockChanges(trx, scope, [{ ...input, transType: 'unallocate', allocated: positive(input.qty).negated() }]);
   return applied;
 }
@@ -354,7 +348,7 @@ export async function unallocateStock(trx: Transaction<DB>, scope: StockScope, i
 export async function pickStock(
   trx: Transaction<DB>,
   scope: StockScope,
-  input: Common & { from: BalanceKey; toLocationId: number; toLpn?: string; qty: Decimal.Value },
+  input: ChangeDetails & { from: BalanceKey; toLocationId: number; toLpn?: string; qty: Decimal.Value },
 ): Promise<AppliedChange[]> {
   const qty = positive(input.qty);
   const to: BalanceKey = { ...input.from, locationId: input.toLocationId, lpn: input.toLpn ?? '' };
@@ -368,7 +362,7 @@ export async function pickStock(
 export async function unpickStock(
   trx: Transaction<DB>,
   scope: StockScope,
-  input: Common & { from: BalanceKey; toLocationId: number; toLpn?: string; qty: Decimal.Value; reallocate?: boolean },
+  input: ChangeDetails & { from: BalanceKey; toLocationId: number; toLpn?: string; qty: Decimal.Value; reallocate?: boolean },
 ): Promise<AppliedChange[]> {
   const qty = positive(input.qty);
   const to: BalanceKey = { ...input.from, locationId: input.toLocationId, lpn: input.toLpn ?? '' };
@@ -379,8 +373,116 @@ export async function unpickStock(
 }
 
 /** Outbound hook: picked stock leaves the warehouse. */
-export async function shipStock(trx: Transaction<DB>, scope: StockScope, input: Common & { key: BalanceKey; qty: Decimal.Value }): Promise<AppliedChange> {
+export async function shipStock(trx: Transaction<DB>, scope: StockScope, input: ChangeDetails & { key: BalanceKey; qty: Decimal.Value }): Promise<AppliedChange> {
   const qty = positive(input.qty);
   const [applied] = await applyStockChanges(trx, scope, [{ ...input, transType: 'ship', onHand: qty.negated(), picked: qty.negated() }]);
   return applied;
 }
+
+/** The quantities of a balance row. */
+export type BalanceQuantities = Pick<BalanceRow, 'on_hand_qty' | 'allocated_qty' | 'picked_qty' | 'held_qty'>;
+
+/** A balance row of the project by its id, as it is now (not locked): what it holds and what is available of it. */
+export async function balanceById(db: Kysely<DB>, scope: Pick<StockScope, 'projectId'>, balanceId: number): Promise<BalanceRow | undefined> {
+  return findInScope(db, 'inventory_balance', { projectId: scope.projectId }, balanceId);
+}
+
+/**
+ * The balance rows of these keys, locked until the transaction ends in the order
+ * `applyStockChanges` locks in (rows that do not exist are left out): what a change computed from
+ * them will find is what they hold now.
+ */
+export async function lockedBalances(trx: Transaction<DB>, scope: StockScope, keys: readonly BalanceKey[]): Promise<BalanceRow[]> {
+  if (keys.length === 0) return [];
+  const distinct = new Map<string, BalanceKeyRow>();
+  for (const key of keys) {
+    const row = keyRow(scope, key);
+    distinct.set(keyText(row), row);
+  }
+  return lockBalances(trx, [...distinct.values()].sort(compareKeys));
+}
+
+/** A balance row offered to allocation: its key, what is available, and its lot and location. */
+export type AvailableStock = AvailableStockRow;
+
+/** Which stock is asked for: these owners' SKUs in one warehouse, without expired lots when `notExpired`. */
+export interface StockWanted {
+  warehouseId: number;
+  pairs: ReadonlyArray<{ ownerId: number; skuId: number }>;
+  notExpired?: boolean;
+}
+
+/**
+ * The stock of the warehouse an order line may be allocated from (active storage or pick locations,
+ * something available), best first by expiry and location sequence; for a list, nothing locked.
+ */
+export async function availableStock(db: Kysely<DB>, wanted: StockWanted): Promise<AvailableStock[]> {
+  return availableStockRows(db, wanted.warehouseId, wanted.pairs, { lock: false, notExpired: wanted.notExpired ?? false });
+}
+
+/**
+ * The same rows locked until the transaction ends, in the key order `applyStockChanges` locks in:
+ * what an allocation reads is what is really left, and two allocations of the same stock queue
+ * instead of deadlocking. The allocation then asks `applyStockChanges` for what it takes, which
+ * checks it again.
+ */
+export async function lockAvailableStock(trx: Transaction<DB>, wanted: StockWanted): Promise<AvailableStock[]> {
+  return availableStockRows(trx, wanted.warehouseId, wanted.pairs, { lock: true, notExpired: wanted.notExpired ?? false });
+}
+
+/**
+ * What other areas may do with stock: the inventory area's public interface (its entry, index.ts,
+ * exports it and these functions, never a repository function or a table). Inbound receives and
+ * puts away, outbound allocates, picks and ships, through these operations in their own
+ * transaction.
+ */
+export interface InventoryService {
+  /** Applies any set of changes at once; the operations below are its common cases. */
+  applyStockChanges(trx: Transaction<DB>, scope: StockScope, changes: readonly StockChange[]): Promise<AppliedChange[]>;
+  receiveStock(trx: Transaction<DB>, scope: StockScope, input: ChangeDetails & { key: BalanceKey; qty: Decimal.Value; heldQty?: Decimal.Value }): Promise<AppliedChange>;
+  moveStock(
+    trx: Transaction<DB>,
+    scope: StockScope,
+    input: ChangeDetails & { from: BalanceKey; toLocationId: number; toLpn?: string; qty: Decimal.Value; transType?: 'move' | 'putaway'; withHeld?: boolean },
+  ): Promise<AppliedChange[]>;
+  adjustStock(trx: Transaction<DB>, scope: StockScope, input: ChangeDetails & { key: BalanceKey; qty: Decimal.Value; transType?: 'adjust' | 'count' }): Promise<AppliedChange>;
+  holdStock(trx: Transaction<DB>, scope: StockScope, input: ChangeDetails & { key: BalanceKey; qty: Decimal.Value }): Promise<AppliedChange>;
+  allocateStock(trx: Transaction<DB>, scope: StockScope, input: ChangeDetails & { key: BalanceKey; qty: Decimal.Value }): Promise<AppliedChange>;
+  unallocateStock(trx: Transaction<DB>, scope: StockScope, input: ChangeDetails & { key: BalanceKey; qty: Decimal.Value }): Promise<AppliedChange>;
+  pickStock(trx: Transaction<DB>, scope: StockScope, input: ChangeDetails & { from: BalanceKey; toLocationId: number; toLpn?: string; qty: Decimal.Value }): Promise<AppliedChange[]>;
+  unpickStock(
+    trx: Transaction<DB>,
+    scope: StockScope,
+    input: ChangeDetails & { from: BalanceKey; toLocationId: number; toLpn?: string; qty: Decimal.Value; reallocate?: boolean },
+  ): Promise<AppliedChange[]>;
+  shipStock(trx: Transaction<DB>, scope: StockScope, input: ChangeDetails & { key: BalanceKey; qty: Decimal.Value }): Promise<AppliedChange>;
+  /** Available to allocate, move or subtract of a balance row's quantities. */
+  availableOf(row: BalanceQuantities): Decimal;
+  balanceById(db: Kysely<DB>, scope: Pick<StockScope, 'projectId'>, balanceId: number): Promise<BalanceRow | undefined>;
+  availableStock(db: Kysely<DB>, wanted: StockWanted): Promise<AvailableStock[]>;
+  lockAvailableStock(trx: Transaction<DB>, wanted: StockWanted): Promise<AvailableStock[]>;
+  lotFor(trx: Transaction<DB>, scope: StockScope, ownerId: number, skuId: number, attributes: LotAttributes): Promise<LotRow>;
+  lotsFor(trx: Transaction<DB>, scope: StockScope, wanted: readonly { ownerId: number; skuId: number; attributes: LotAttributes }[]): Promise<LotRow[]>;
+}
+
+/** The inventory service: every function above, checked against the interface. */
+export const inventoryService = {
+  applyStockChanges,
+  receiveStock,
+  moveStock,
+  adjustStock,
+  holdStock,
+  allocateStock,
+  unallocateStock,
+  pickStock,
+  unpickStock,
+  shipStock,
+  availableOf,
+  balanceById,
+  availableStock,
+  lockAvailableStock,
+  lotFor,
+  lotsFor,
+} satisfies InventoryService;
+
+export type { BalanceRow, LotRow };

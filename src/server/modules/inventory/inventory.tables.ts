@@ -1,8 +1,8 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { Audit, Id, Numeric } from '../../db/schema.js';
+import type { Audit, DefaultedNumeric, Id, NullableDate, NullableNumeric, NullableTimestamp, Numeric } from '../../db/schema.js';
 
 /**
- * The stock model (DESIGN.md section 5): lots, the balance by warehouse x owner x SKU x lot x
+ * The stock model: lots, the balance by warehouse x owner x SKU x lot x
  * location x LPN, and the append-only ledger. Only the inventory service writes balance and ledger.
  */
 declare module '../../db/schema.js' {
@@ -13,24 +13,23 @@ declare module '../../db/schema.js' {
   }
 }
 
-/** A quantity with a database default of 0. */
-type Qty = ColumnType<string, string | number | undefined, string | number>;
+/** The lot attributes besides the lot number: a lot carries them, an ASN line announces them. */
+export interface LotAttributeColumns {
+  manufacture_date: NullableDate;
+  expiry_date: NullableDate;
+  shelf_date: NullableDate;
+  udf1: string | null;
+  udf2: string | null;
+  udf3: string | null;
+}
 
-type DateOnly = ColumnType<string | null, string | null | undefined, string | null>;
-
-/** Lot attributes of received stock (spec section 3, batch receive line). */
-export interface LotTable extends Audit {
+/** Lot attributes of received stock (batch receive line). */
+export interface LotTable extends Audit, LotAttributeColumns {
   id: Id;
   project_id: number;
   owner_id: number;
   sku_id: number;
   lot_no: Generated<string>;
-  manufacture_date: DateOnly;
-  expiry_date: DateOnly;
-  shelf_date: DateOnly;
-  udf1: string | null;
-  udf2: string | null;
-  udf3: string | null;
   trace_id: string | null;
   pallet_id: string | null;
   carton_id: string | null;
@@ -50,17 +49,17 @@ export interface InventoryBalanceTable {
   location_id: number;
   /** The licence plate (pallet, tote); '' when the stock is loose. */
   lpn: Generated<string>;
-  on_hand_qty: Qty;
-  allocated_qty: Qty;
-  picked_qty: Qty;
-  held_qty: Qty;
+  on_hand_qty: DefaultedNumeric;
+  allocated_qty: DefaultedNumeric;
+  picked_qty: DefaultedNumeric;
+  held_qty: DefaultedNumeric;
   last_inbound_at: Date | null;
   last_outbound_at: Date | null;
   updated_at: Generated<Date>;
 }
 
 /**
- * One ledger row per balance change (spec section 3, inventory transaction). `qty` is the change of
+ * One ledger row per balance change (inventory transaction). `qty` is the change of
  * on-hand; the other changes say what happened to allocated, picked and held, so that for every
  * balance key the sums of the ledger equal the balance.
  */
@@ -84,9 +83,9 @@ export interface InventoryTransactionTable {
   lpn: string;
   trace_id: string | null;
   qty: Numeric;
-  allocated_change: Qty;
-  picked_change: Qty;
-  held_change: Qty;
+  allocated_change: DefaultedNumeric;
+  picked_change: DefaultedNumeric;
+  held_change: DefaultedNumeric;
   before_qty: Numeric;
   after_qty: Numeric;
   uom: string | null;
@@ -109,10 +108,7 @@ export type DocType = 'adjust' | 'move' | 'transfer' | 'hold';
 export type DocStatus = 'new' | 'requested' | 'in_transit' | 'confirmed' | 'cancelled';
 export type LineAction = 'add' | 'subtract' | 'hold' | 'release';
 
-type NullableQty = ColumnType<string | null, string | number | null | undefined, string | number | null>;
-type Stamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
-
-/** An adjustment, move, transfer or hold/release document (spec section 4: header actions). */
+/** An adjustment, move, transfer or hold/release document (header actions). */
 export interface InventoryDocumentTable extends Audit {
   id: Id;
   project_id: number;
@@ -125,11 +121,11 @@ export interface InventoryDocumentTable extends Audit {
   /** Transfer to another warehouse of the project; null: within the warehouse. */
   to_warehouse_id: number | null;
   requested_by: string | null;
-  requested_at: Stamp;
+  requested_at: NullableTimestamp;
   approved_by: string | null;
-  approved_at: Stamp;
+  approved_at: NullableTimestamp;
   confirmed_by: string | null;
-  confirmed_at: Stamp;
+  confirmed_at: NullableTimestamp;
 }
 
 export interface InventoryDocumentLineTable extends Audit {
@@ -144,7 +140,7 @@ export interface InventoryDocumentLineTable extends Audit {
   lot_id: number | null;
   location_id: number | null;
   lpn: Generated<string>;
-  qty: NullableQty;
+  qty: NullableNumeric;
   to_owner_id: number | null;
   to_sku_id: number | null;
   to_location_id: number | null;
@@ -169,7 +165,7 @@ export interface CountPlanTable extends Audit {
   not_counted_days: number | null;
   max_locations: Generated<number>;
   active: Generated<boolean>;
-  last_run_at: Stamp;
+  last_run_at: NullableTimestamp;
 }
 
 export type CountTicketStatus = 'open' | 'counted' | 'approved' | 'closed' | 'cancelled';
@@ -182,7 +178,7 @@ export interface CountTicketTable extends Audit {
   plan_id: number | null;
   status: Generated<CountTicketStatus>;
   approved_by: string | null;
-  approved_at: Stamp;
+  approved_at: NullableTimestamp;
 }
 
 export interface CountTicketLineTable extends Audit {
@@ -198,9 +194,11 @@ export interface CountTicketLineTable extends Audit {
   lpn: Generated<string>;
   /** On-hand when the ticket was made; never shown to the counter (blind count). */
   system_qty: Numeric;
-  counted_qty: NullableQty;
-  recount_qty: NullableQty;
+  /** Held stock of the line's balance row that approving the line releases first (a short pick's hold); 0 on other lines. */
+  hold_qty: DefaultedNumeric;
+  counted_qty: NullableNumeric;
+  recount_qty: NullableNumeric;
   counted_by: string | null;
-  counted_at: Stamp;
+  counted_at: NullableTimestamp;
   status: Generated<'open' | 'counted' | 'recount' | 'approved'>;
 }

@@ -1,12 +1,12 @@
 import { AppError } from '../../../common/errors.js';
 import { defineWriter } from '../area.js';
-import { nextDocumentNumber } from '../masterdata/id-generator.service.js';
+import { nextDocumentNumber } from '../masterdata/index.js';
 import { nextLineNo } from './document.repository.js';
 import { ID_RULES, checkHeader, checkLine, docTypeOfPage, documentScope, openDocumentForLines } from './document.service.js';
 import { checkCountEntry, openTicketForLines } from './count.service.js';
 
 /**
- * Domain rules on the engine's saves of the inventory documents (spec sections 4 and 5): the
+ * Domain rules on the engine's saves of the inventory documents: the
  * number and type of a new document come from its page; header and lines change only while the
  * document is new; a save that changes nothing answers DATA_NOT_CHANGED; each line has the
  * fields its type requires and enough inventory behind it.
@@ -32,7 +32,7 @@ function same(a: unknown, b: unknown): boolean {
   return textA === textB;
 }
 
-/** Spec section 5, "unchanged data needs no save": an update whose values equal the stored row is refused. */
+/** Unchanged data needs no save: an update whose values equal the stored row is refused. */
 function refuseUnchanged(old: Record<string, unknown>, values: Record<string, unknown>): void {
   if (Object.keys(values).every((name) => !(name in old) || same(old[name], values[name]))) throw new AppError('DATA_NOT_CHANGED');
 }

@@ -1,5 +1,8 @@
 import { sql, type Kysely } from 'kysely';
+import type { PagedAnswer, StandardBalanceRow, TransactionLogRow as SharedTransactionLogRow } from '../../../common/inventory-api.js';
+import { joinSkuLotLocation, skuLotLocationJoins } from '../../db/item-joins.js';
 import type { DB } from '../../db/schema.js';
+import { whereInScope } from '../../db/scoped-rows.js';
 
 /** Read-only SQL of the inventory queries: transaction log and the standard balance as of a date. */
 
@@ -12,39 +15,20 @@ export interface TransactionLogFilter {
   to: Date;
   skuCode?: string;
   locationCode?: string;
+  orderNo?: string;
+  ownerCode?: string;
+  lotNo?: string;
+  lpn?: string;
 }
 
-export interface TransactionLogRow {
-  id: number;
-  trans_type: string;
-  trans_status: string;
-  order_no: string | null;
-  reference_line: number | null;
-  trans_time: Date;
-  operator: string;
-  owner_code: string;
-  sku_code: string;
-  sku_description: string;
-  lot_no: string;
-  trace_id: string | null;
-  location_code: string;
-  lpn: string;
-  qty: string;
-  held_change: string;
-  before_qty: string;
-  after_qty: string;
-  uom: string | null;
-  reason: string | null;
-  description: string | null;
-}
+/** A ledger row as the transaction log lists it; its time a Date until it is sent. */
+export type TransactionLogRow = SharedTransactionLogRow<Date>;
 
 function transactionLogQuery(db: Kysely<DB>, f: TransactionLogFilter) {
   let query = db
     .selectFrom('inventory_transaction as t')
     .innerJoin('owner as o', 'o.id', 't.owner_id')
-    .innerJoin('sku as s', 's.id', 't.sku_id')
-    .innerJoin('lot as l', 'l.id', 't.lot_id')
-    .innerJoin('location as loc', 'loc.id', 't.location_id')
+    .$call((q) => joinSkuLotLocation(q, 't'))
     .select([
       't.id',
       't.trans_type',
@@ -68,17 +52,20 @@ function transactionLogQuery(db: Kysely<DB>, f: TransactionLogFilter) {
       't.reason',
       't.description',
     ])
-    .where('t.project_id', '=', f.projectId)
-    .where('t.warehouse_id', '=', f.warehouseId)
+    .$call((q) => whereInScope(q, 't', f))
     .where('t.trans_time', '>=', f.from)
     .where('t.trans_time', '<', f.to);
   if (f.transType !== 'all') query = query.where('t.trans_type', '=', f.transType);
   if (f.skuCode) query = query.where('s.code', '=', f.skuCode);
   if (f.locationCode) query = query.where('loc.code', '=', f.locationCode);
+  if (f.orderNo) query = query.where('t.order_no', '=', f.orderNo);
+  if (f.ownerCode) query = query.where('o.code', '=', f.ownerCode);
+  if (f.lotNo) query = query.where('l.lot_no', '=', f.lotNo);
+  if (f.lpn) query = query.where('t.lpn', '=', f.lpn);
   return query;
 }
 
-export async function transactionLogPage(db: Kysely<DB>, f: TransactionLogFilter, page: number, pageSize: number): Promise<{ rows: TransactionLogRow[]; total: number }> {
+export async function transactionLogPage(db: Kysely<DB>, f: TransactionLogFilter, page: number, pageSize: number): Promise<PagedAnswer<TransactionLogRow>> {
   const rows = await transactionLogQuery(db, f)
     .orderBy('t.trans_time')
     .orderBy('t.id')
@@ -130,23 +117,11 @@ export interface StandardBalanceFilter {
   locationCode?: string;
 }
 
-export interface StandardBalanceRow {
-  owner_code: string;
-  sku_code: string;
-  sku_description: string;
-  uom: string;
-  lot_no: string;
-  location_code: string;
-  lpn: string;
-  qty: string;
-  held_qty: string;
-}
-
 /**
  * The standard balance as of a past moment, computed from the ledger: each balance key's on-hand
  * (and held) today less the ledger rows written after that moment. Keys with nothing then are left out.
  */
-export async function standardBalance(db: Kysely<DB>, f: StandardBalanceFilter, limit: number, offset: number): Promise<{ rows: StandardBalanceRow[]; total: number }> {
+export async function standardBalance(db: Kysely<DB>, f: StandardBalanceFilter, limit: number, offset: number): Promise<PagedAnswer<StandardBalanceRow>> {
   const filters = sql.join(
     [
       sql`b.project_id = ${f.projectId}`,
@@ -171,9 +146,7 @@ export async function standardBalance(db: Kysely<DB>, f: StandardBalanceFilter, 
     from inventory_balance b
     left join later on later.balance_id = b.id
     join owner o on o.id = b.owner_id
-    join sku s on s.id = b.sku_id
-    join lot l on l.id = b.lot_id
-    join location loc on loc.id = b.location_id
+    ${skuLotLocationJoins('b')}
     where ${filters} and b.on_hand_qty - coalesce(later.qty, 0) <> 0`;
   const rows = await sql<StandardBalanceRow>`${base} order by o.code, s.code, loc.code, l.lot_no, b.lpn limit ${limit} offset ${offset}`.execute(db);
   const total = await sql<{ n: string }>`select count(*) as n from (${base}) x`.execute(db);

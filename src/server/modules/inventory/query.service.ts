@@ -16,7 +16,7 @@ import {
 } from './query.repository.js';
 
 /**
- * The inventory queries that need rules besides a grid: the transaction log (spec section 5: a
+ * The inventory queries that need rules besides a grid: the transaction log (a
  * type and a query period must be chosen, and the period must lie within a configured number of
  * days, the system parameter INV_TRANS_LOG_MAX_DAYS, 31 unless set) and the standard balance as
  * of a past date, computed from the ledger.
@@ -43,7 +43,14 @@ export interface TransactionLogInput {
   to?: string | null;
   skuCode?: string | null;
   locationCode?: string | null;
+  orderNo?: string | null;
+  ownerCode?: string | null;
+  lotNo?: string | null;
+  lpn?: string | null;
 }
+
+/** Optional text filters of the transaction log: those given, not empty. */
+const LOG_TEXT_FILTERS = ['skuCode', 'locationCode', 'orderNo', 'ownerCode', 'lotNo', 'lpn'] as const;
 
 /** A real calendar day written YYYY-MM-DD. */
 export function validDay(value: string): boolean {
@@ -79,8 +86,7 @@ export async function transactionLogFilter(db: Kysely<DB>, user: ReportScope, in
     transType: input.transType!,
     from: await startOfDay(db, input.from!, timeZone),
     to: await endOfDay(db, input.to!, timeZone),
-    ...(input.skuCode ? { skuCode: input.skuCode } : {}),
-    ...(input.locationCode ? { locationCode: input.locationCode } : {}),
+    ...Object.fromEntries(LOG_TEXT_FILTERS.flatMap((name) => (input[name] ? [[name, input[name]]] : []))),
   };
 }
 

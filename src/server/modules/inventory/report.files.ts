@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
-import { createBackgroundFile, produceBackgroundFile } from '../download/download.background.js';
+import { createBackgroundFile, produceBackgroundFile } from '../download/index.js';
 import { CONTENT_TYPES, renderReport, type ReportFormat, type ReportPlan } from './report.service.js';
 
 type Log = { error(object: unknown, message: string): void; warn(object: unknown, message: string): void };

@@ -11,7 +11,7 @@ import { transactionLogFilter, validDay, type ReportScope, type TransactionLogIn
 
 /*
  * The inventory reports as files (xlsx or csv) for the download center: the transaction log (its
- * rules: a type and a period within INV_TRANS_LOG_MAX_DAYS, spec section 5), the balance (now) and
+ * rules: a type and a period within INV_TRANS_LOG_MAX_DAYS), the balance (now) and
  * the standard balance (at the end of a past day, from the ledger). The plan checks everything and
  * counts the rows before any file is stored; the file is written batch by batch afterwards.
  */
@@ -39,7 +39,8 @@ export interface ReportPlan {
 
 const BATCH = 1000;
 
-const LOG_COLUMNS: [keyof TransactionLogRow, string][] = [
+/** The columns of a transaction-log export (streamed or in the background), with the `inv.field.*` text of each header. */
+export const LOG_COLUMNS: [keyof TransactionLogRow, string][] = [
   ['trans_time', 'transTime'],
   ['trans_type', 'transType'],
   ['order_no', 'orderNo'],
@@ -55,7 +56,7 @@ const LOG_COLUMNS: [keyof TransactionLogRow, string][] = [
   ['reason', 'reason'],
   ['operator', 'operator'],
 ];
-const NUMERIC = new Set(['qty', 'before_qty', 'after_qty', 'held_qty']);
+export const NUMERIC = new Set(['qty', 'before_qty', 'after_qty', 'held_qty']);
 
 const BALANCE_COLUMNS: [string, string][] = [
   ['owner_code', 'owner'],

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type SqlBool, type Transaction } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import './storage.tables.js';
 
@@ -87,6 +87,11 @@ export async function markAlertsSent(trx: Transaction<DB>, day: string, warehous
   return new Set(rows.map((r) => Number(r.lot_id)));
 }
 
+/** The user `u` is an administrator or granted the warehouse or project (a `grants` row naming the user and, in `column`, `scopeId`). */
+function adminOrGranted(grants: 'user_warehouse' | 'user_project', column: 'warehouse_id' | 'project_id', scopeId: number) {
+  return sql<SqlBool>`(u.is_admin = true or exists (select g.user_id from ${sql.table(grants)} g where g.user_id = u.id and ${sql.ref(`g.${column}`)} = ${scopeId}))`;
+}
+
 /**
  * Enabled users who may work in the warehouse (granted it, or administrators) and, when a project
  * is given, in the project; the right itself is checked by the caller. At most `limit`, lowest ids
@@ -100,21 +105,8 @@ export async function findWarehouseUsers(
     .selectFrom('app_user as u')
     .select(['u.id', 'u.is_admin'])
     .where('u.enabled', '=', true)
-    .where((eb) =>
-      eb.or([
-        eb('u.is_admin', '=', true),
-        eb.exists(eb.selectFrom('user_warehouse as uw').select('uw.user_id').whereRef('uw.user_id', '=', 'u.id').where('uw.warehouse_id', '=', input.warehouseId)),
-      ]),
-    );
-  if (input.projectId !== null) {
-    const projectId = input.projectId;
-    query = query.where((eb) =>
-      eb.or([
-        eb('u.is_admin', '=', true),
-        eb.exists(eb.selectFrom('user_project as up').select('up.user_id').whereRef('up.user_id', '=', 'u.id').where('up.project_id', '=', projectId)),
-      ]),
-    );
-  }
+    .where(adminOrGranted('user_warehouse', 'warehouse_id', input.warehouseId));
+  if (input.projectId !== null) query = query.where(adminOrGranted('user_project', 'project_id', input.projectId));
   if (input.exceptLogin) query = query.where('u.login_account', '<>', input.exceptLogin);
   const rows = await query.orderBy('u.id').limit(input.limit).execute();
   return rows.map((r) => ({ id: Number(r.id), isAdmin: r.is_admin }));

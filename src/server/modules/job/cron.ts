@@ -1,7 +1,7 @@
 import { Cron } from 'croner';
 
 /**
- * Quartz-style cron expressions (spec section 5 "the expression must be valid"): six or seven
+ * Quartz-style cron expressions: six or seven
  * fields, `seconds minutes hours day-of-month month day-of-week [year]`, with `?`, `L`, `W` and `#`,
  * weekdays 1-7 counted from Sunday as Quartz does (or SUN-SAT), and Quartz's `0/5` steps. Times are
  * those of the server's time zone.

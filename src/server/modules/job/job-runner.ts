@@ -5,7 +5,7 @@ import type { DB } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import type { EventBus } from '../../events/events.js';
 import type { AreaRegistry } from '../area-registry.js';
-import { raiseNotification } from '../notification/notification.service.js';
+import { raiseNotification } from '../notification/index.js';
 import { findJob, findJobParams, jobWatchers, postponeRun, recordRunOutcome, startRun, touchRun } from './job.repository.js';
 import { runRefusal } from './job.service.js';
 

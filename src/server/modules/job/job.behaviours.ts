@@ -3,7 +3,7 @@ import { defineBehaviour, type BehaviourDefinition } from '../area.js';
 import type { JobViewer } from './job.repository.js';
 import { activateJobs, inactivateJobs, requestRun } from './job.service.js';
 
-/** The two screens over jobs: /job and /timer (spec section 2), each with its own verbs. */
+/** The two screens over jobs: /job and /timer, each with its own verbs. */
 export const JOB_PAGES = ['job', 'timer'] as const;
 
 function keys(rows: { _key: string | number }[]): number[] {
@@ -15,25 +15,25 @@ function viewerOf(session: EngineSession): JobViewer {
   return { projectId: session.projectId, isAdmin: session.isAdmin === true };
 }
 
-/** Activate, inactivate and "run now" of one screen (spec section 4: a job or timer can be activated and inactivated). */
+/** Activate and inactivate: the same change of status over the rows, each with its verb and message. */
+const STATUS_VERBS = [
+  { verb: 'activate', change: activateJobs, messageCode: 'job.message.activated' },
+  { verb: 'inactivate', change: inactivateJobs, messageCode: 'job.message.inactivated' },
+] as const;
+
+/** Activate, inactivate and "run now" of one screen: a job or timer can be activated and inactivated. */
 function pageBehaviours(page: (typeof JOB_PAGES)[number]): BehaviourDefinition[] {
   return [
-    defineBehaviour({
-      name: `job.${page}.activate`,
-      right: `job.${page}:activate`,
-      async run({ trx, rows, session }) {
-        await activateJobs(trx, keys(rows), session.loginAccount, viewerOf(session));
-        return { messageCode: 'job.message.activated', messageParams: { count: rows.length } };
-      },
-    }),
-    defineBehaviour({
-      name: `job.${page}.inactivate`,
-      right: `job.${page}:inactivate`,
-      async run({ trx, rows, session }) {
-        await inactivateJobs(trx, keys(rows), session.loginAccount, viewerOf(session));
-        return { messageCode: 'job.message.inactivated', messageParams: { count: rows.length } };
-      },
-    }),
+    ...STATUS_VERBS.map(({ verb, change, messageCode }) =>
+      defineBehaviour({
+        name: `job.${page}.${verb}`,
+        right: `job.${page}:${verb}`,
+        async run({ trx, rows, session }) {
+          await change(trx, keys(rows), session.loginAccount, viewerOf(session));
+          return { messageCode, messageParams: { count: rows.length } };
+        },
+      }),
+    ),
     defineBehaviour({
       name: `job.${page}.run`,
       right: `job.${page}:run`,

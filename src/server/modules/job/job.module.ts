@@ -8,7 +8,7 @@ import './job.events.js';
 import './job.tables.js';
 
 /**
- * Scheduled jobs and timers (spec sections 2-5 and 7: /job, /timer, /schedule, /manual/schedule):
+ * Scheduled jobs and timers (/job, /timer, /schedule, /manual/schedule):
  * jobs name a handler another area registers in its `jobs`, run on a Quartz-style cron expression
  * (croner) or on "run now", once per tick across every node (pg-boss on the PostgreSQL server, an
  * in-process queue on the embedded database), with retries, back-off and a run history. A job
@@ -23,4 +23,11 @@ export const jobModule = defineModule({
   writers: [jobWriter, jobParamWriter],
   rights: jobRightVerbs,
   serviceOnlyTables: ['job_run'],
+  pages: [
+    { route: 'job', group: 'billingJobs', opens: { definitionOf: 'job' } },
+    { route: 'timer', group: 'billingJobs', opens: { definitionOf: 'job' } },
+  ],
+  readModels: [
+    { name: 'job.viewers', files: ['job.repository.ts'], reads: ['app_user', 'project', 'project_warehouse', 'user_project', 'user_warehouse', 'warehouse'], purpose: 'who may see and run a job: the projects and warehouses of its maker and of the viewer' },
+  ],
 });

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { translate } from '../../http/i18n.js';
 import { requireUser } from '../../http/access-plugin.js';
+import { routeOptions } from '../../http/route-options.js';
 import { ErrorBodySchema } from '../../http/schemas.js';
 import { inTransaction } from '../../db/transaction.js';
 import { CRON_MAX_LENGTH } from './cron.js';
@@ -13,6 +14,9 @@ import { listActiveJobs, listHandlers, syncJobHandlers, type JobViewer } from '.
 import { activateJobs, inactivateJobs, jobRunHistory, previewCron, requestRun } from './job.service.js';
 
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema };
+/** The options of a job route: who may call it, its summary, request and answer, or an error body. */
+const route = routeOptions(['job'], errors);
+const VIEW = { right: 'job.job:view', scope: 'none' } as const;
 const JobId = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
 const JobIds = Type.Object({ ids: Type.Array(JobId, { minItems: 1, maxItems: 100 }) }, { additionalProperties: false });
 const Ok = Type.Object({ ok: Type.Literal(true) });
@@ -43,7 +47,7 @@ const Run = Type.Object({
 });
 
 /**
- * Jobs and timers (spec section 7: `/job/*`, `/timer/*`, `/schedule*`, `/manual/schedule`). The
+ * Jobs and timers (`/job/*`, `/timer/*`, `/schedule*`, `/manual/schedule`). The
  * records themselves are edited through the engine (definitions/job); these calls are what the
  * engine cannot do: the cron expression editor's preview, the handler list, activate and
  * inactivate, "run now" and the run history, each for the jobs of the session's project only (and
@@ -69,33 +73,23 @@ export const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/job/cron',
-    {
-      config: { access: { right: 'job.job:view', scope: 'none' } },
-      schema: {
-        tags: ['job'],
-        summary: 'Checks a Quartz-style cron expression and answers its next five run times (the cron expression editor)',
-        body: Type.Object({ expression: Type.String({ maxLength: CRON_MAX_LENGTH * 2 }) }, { additionalProperties: false }),
-        response: { 200: CronPreview, ...errors },
-      },
-    },
+    route(
+      VIEW,
+      'Checks a Quartz-style cron expression and answers its next five run times (the cron expression editor)',
+      { body: Type.Object({ expression: Type.String({ maxLength: CRON_MAX_LENGTH * 2 }) }, { additionalProperties: false }) },
+      CronPreview,
+    ),
     async (request) => previewCron(request.body.expression),
   );
 
   app.get(
     '/job/handlers',
-    {
-      config: { access: { right: 'job.job:view', scope: 'none' } },
-      schema: {
-        tags: ['job'],
-        summary: 'The job handlers (classes) the application registers',
-        response: {
-          200: Type.Object({
-            items: Type.Array(Type.Object({ name: Type.String(), area: Type.String(), available: Type.Boolean(), description: Type.Union([Type.String(), Type.Null()]) })),
-          }),
-          ...errors,
-        },
-      },
-    },
+    route(
+      VIEW,
+      'The job handlers (classes) the application registers',
+      {},
+      Type.Object({ items: Type.Array(Type.Object({ name: Type.String(), area: Type.String(), available: Type.Boolean(), description: Type.Union([Type.String(), Type.Null()]) })) }),
+    ),
     // What each class does and its parameters, in the caller's language (`job.handler.<name>`).
     async (request) => ({
       items: (await listHandlers(db)).map((handler) => {
@@ -108,28 +102,23 @@ export const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/job/runs',
-    {
-      config: { access: { right: 'job.job:view', scope: 'none' } },
-      schema: {
-        tags: ['job'],
-        summary: "A job's run history, newest first: start, end, outcome and log",
-        querystring: Type.Object({ jobId: JobId, limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })) }, { additionalProperties: false }),
-        response: { 200: Type.Object({ items: Type.Array(Run) }), ...errors },
-      },
-    },
+    route(
+      VIEW,
+      "A job's run history, newest first: start, end, outcome and log",
+      { querystring: Type.Object({ jobId: JobId, limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })) }, { additionalProperties: false }) },
+      Type.Object({ items: Type.Array(Run) }),
+    ),
     async (request) => ({ items: await jobRunHistory(db, viewerOf(request), request.query.jobId, request.query.limit) }),
   );
 
   app.get(
     '/schedule',
-    {
-      config: { access: { right: 'job.job:view', scope: 'none' } },
-      schema: {
-        tags: ['job'],
-        summary: "The active jobs and timers of the session's project (and, for an administrator, the system jobs) with their next run time",
-        response: { 200: Type.Object({ items: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), cronExpression: Type.String(), nextRun: Type.Union([Type.String(), Type.Null()]) })) }), ...errors },
-      },
-    },
+    route(
+      VIEW,
+      "The active jobs and timers of the session's project (and, for an administrator, the system jobs) with their next run time",
+      {},
+      Type.Object({ items: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), cronExpression: Type.String(), nextRun: Type.Union([Type.String(), Type.Null()]) })) }),
+    ),
     async (request) => {
       const jobs = await listActiveJobs(db, viewerOf(request));
       return {
@@ -141,43 +130,27 @@ export const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.post(
-    '/schedule/addJob',
-    {
-      config: { access: { right: 'job.job:activate', scope: 'none' } },
-      schema: { tags: ['job'], summary: 'Activates jobs: their schedule starts (spec section 4)', body: JobIds, response: { 200: Ok, ...errors } },
-    },
-    async (request) => {
+  // Activate and inactivate: the same call over the same ids, each with its own verb.
+  const statusCalls = [
+    { url: '/schedule/addJob', right: 'job.job:activate', summary: 'Activates jobs: their schedule starts', change: activateJobs },
+    { url: '/schedule/deleteJob', right: 'job.job:inactivate', summary: 'Inactivates jobs: their schedule stops', change: inactivateJobs },
+  ] as const;
+  for (const { url, right, summary, change } of statusCalls) {
+    app.post(url, route({ right, scope: 'none' }, summary, { body: JobIds }, Ok), async (request) => {
       const user = requireUser(request);
-      await inTransaction(db, (trx) => activateJobs(trx, request.body.ids, user.loginAccount, viewerOf(request)));
+      await inTransaction(db, (trx) => change(trx, request.body.ids, user.loginAccount, viewerOf(request)));
       return { ok: true as const };
-    },
-  );
-
-  app.post(
-    '/schedule/deleteJob',
-    {
-      config: { access: { right: 'job.job:inactivate', scope: 'none' } },
-      schema: { tags: ['job'], summary: 'Inactivates jobs: their schedule stops (spec section 4)', body: JobIds, response: { 200: Ok, ...errors } },
-    },
-    async (request) => {
-      const user = requireUser(request);
-      await inTransaction(db, (trx) => inactivateJobs(trx, request.body.ids, user.loginAccount, viewerOf(request)));
-      return { ok: true as const };
-    },
-  );
+    });
+  }
 
   app.post(
     '/manual/schedule',
-    {
-      config: { access: { right: 'job.job:run', scope: 'none' } },
-      schema: {
-        tags: ['job'],
-        summary: 'Runs a job now, whatever its schedule; answers the run, whose outcome appears in the history',
-        body: Type.Object({ id: JobId }, { additionalProperties: false }),
-        response: { 200: Type.Object({ runId: Type.Integer() }), ...errors },
-      },
-    },
+    route(
+      { right: 'job.job:run', scope: 'none' },
+      'Runs a job now, whatever its schedule; answers the run, whose outcome appears in the history',
+      { body: Type.Object({ id: JobId }, { additionalProperties: false }) },
+      Type.Object({ runId: Type.Integer() }),
+    ),
     async (request) => {
       const user = requireUser(request);
       const runId = await inTransaction(db, (trx) => requestRun(trx, request.body.id, user.loginAccount, viewerOf(request)), { afterCommit: () => scheduler?.wake() });

@@ -21,7 +21,7 @@ import {
 /** How many coming run times the cron expression editor shows (issue: "the next five run times"). */
 export const PREVIEW_RUNS = 5;
 
-/** Fields a job cannot leave empty (spec section 5 "Job: fields cannot be empty"). */
+/** Fields a job cannot leave empty. */
 const REQUIRED_FIELDS = ['name', 'handler', 'type', 'cron_expression', 'business_type'] as const;
 
 function blank(value: unknown): boolean {
@@ -29,7 +29,7 @@ function blank(value: unknown): boolean {
 }
 
 /**
- * Checks a job as it is about to be stored (spec section 5): no required field empty, the
+ * Checks a job as it is about to be stored: no required field empty, the
  * expression valid, the class a handler some area registers. Every problem at once.
  */
 export async function assertValidJob(db: Kysely<DB>, record: Record<string, unknown>): Promise<void> {
@@ -132,7 +132,7 @@ export async function runRefusal(
   return problems.length ? `parameter ${problems.map((p) => `${p.param}: ${p.reason}`).join('; ')}` : undefined;
 }
 
-/** Activates jobs (spec section 4): their schedule starts; the expression is checked again. */
+/** Activates jobs: their schedule starts; the expression is checked again. */
 export async function activateJobs(trx: Transaction<DB>, ids: number[], by: string, viewer?: JobViewer): Promise<void> {
   const jobs = await lockJobs(trx, ids, viewer);
   if (jobs.length !== ids.length) throw new AppError('NO_RECORD');
@@ -143,7 +143,7 @@ export async function activateJobs(trx: Transaction<DB>, ids: number[], by: stri
   await setJobStatus(trx, ids, 'active', by);
 }
 
-/** Inactivates jobs (spec section 4): no further ticks; a run under way finishes. */
+/** Inactivates jobs: no further ticks; a run under way finishes. */
 export async function inactivateJobs(trx: Transaction<DB>, ids: number[], by: string, viewer?: JobViewer): Promise<void> {
   const jobs = await lockJobs(trx, ids, viewer);
   if (jobs.length !== ids.length) throw new AppError('NO_RECORD');
@@ -157,7 +157,7 @@ export async function requestRun(trx: Transaction<DB>, jobId: number, by: string
   return insertManualRun(trx, jobId, by);
 }
 
-/** Refuses to delete an active job (spec section 4: "An active one cannot be deleted"). */
+/** Refuses to delete an active job ("An active one cannot be deleted"). */
 export function assertDeletable(job: { status: unknown }): void {
   if (job.status === 'active') throw new AppError('JOB_DELETE_ACTIVE');
 }

@@ -14,7 +14,7 @@ function actorOf(user: SessionUser): JobActor {
 }
 
 /**
- * The rules of the /job and /timer screens on engine saves (spec sections 4 and 5): fields cannot
+ * The rules of the /job and /timer screens on engine saves: fields cannot
  * be empty, the expression must be valid and the class a registered handler; the status changes
  * only by activate and inactivate; a row of /timer is a timer, of /job a job; an active one cannot
  * be deleted. A job belongs to the project and warehouse of the session that made it, or, for a

@@ -134,7 +134,7 @@ function checkCapacity(input: GenerateLocationsInput): void {
 }
 
 /**
- * "Generate locations" (spec section 2; issue 5, part 4): creates every location of the ranges in
+ * "Generate locations" (part 4): creates every location of the ranges in
  * one warehouse, in the caller's transaction, leaving codes that already
  * exist untouched and reporting them.
  * Pick sequences continue after the warehouse's highest one, in code order of the ranges.

@@ -29,7 +29,7 @@ export const GenerateLocationsInputs = Type.Object({
   maxVolumeCm3: Optional(Type.String()),
 });
 
-/** /loa "generate" (spec section 2): every location of the ranges in the session's warehouse. */
+/** /loa "generate": every location of the ranges in the session's warehouse. */
 export const generateLocationsBehaviour = defineBehaviour({
   name: GENERATE_LOCATIONS_ACTION,
   inputs: GenerateLocationsInputs,

@@ -4,18 +4,20 @@ import type { DemoDataProvider } from '../area.js';
 import type { CodeMasterTable, SkuTable } from './masterdata.tables.js';
 
 /**
- * The master data part of the demonstration data, which looks like a small 3PL: a second
- * warehouse, a few thousand locations in each, three owners with a hundred SKUs each (UPC codes,
- * packs, dimensions, shelf life), suppliers, consignees and carriers, currencies, code master
- * entries, inventory codes, system parameters, multilingual texts, vehicles and drivers. The
- * inbound and outbound areas build their demo work on the first warehouse and owner.
+ * The master data part of the demonstration data, which looks like a small 3PL: a few thousand
+ * locations in each of the two demonstration warehouses (the identity area's part makes the
+ * warehouses), three owners with a hundred SKUs each (UPC codes, packs, dimensions, shelf life),
+ * suppliers, consignees and carriers, currencies, code master entries, inventory codes, system
+ * parameters, multilingual texts, vehicles and drivers. The inbound and outbound areas build their
+ * demo work on the first warehouse and owner.
  */
 const BY = 'demo';
 
 export const DEMO = {
   warehouses: [
-    { code: 'WH1', name: 'Main warehouse', city: 'Hong Kong', aisles: 12, bays: 30, levels: 5 },
-    { code: 'WH2', name: 'Kwai Chung distribution centre', city: 'Hong Kong', aisles: 10, bays: 25, levels: 5 },
+    // The identity area's demonstration warehouses (made there), with the racks built in each.
+    { code: 'WH1', aisles: 12, bays: 30, levels: 5 },
+    { code: 'WH2', aisles: 10, bays: 25, levels: 5 },
   ],
   owners: [
     { code: 'ACME', name: 'ACME Electronics Ltd', short_name: 'ACME', city: 'Shenzhen', country: 'CN' },
@@ -33,28 +35,11 @@ export const masterdataDemo: DemoDataProvider = {
 async function insertDemoData(trx: Transaction<DB>, organizationId: number, projectId: number): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
 
-  // Warehouses: the seeded WH1 gets an address; WH2 is new. Both serve the first project.
+  // The warehouses come with the identity area's part, which runs before this one.
   const warehouseIds: number[] = [];
   for (const w of DEMO.warehouses) {
-    const existing = await trx.selectFrom('warehouse').select('id').where('code', '=', w.code).executeTakeFirst();
-    const address = { city: w.city, country: 'HK', address1: `${w === DEMO.warehouses[0] ? '18' : '3'} Container Port Road`, time_zone: 'Asia/Hong_Kong' };
-    if (existing) {
-      await trx.updateTable('warehouse').set({ ...address, updated_by: BY, updated_at: new Date() }).where('id', '=', existing.id).execute();
-      warehouseIds.push(existing.id);
-    } else {
-      const row = await trx
-        .insertInto('warehouse')
-        .values({ organization_id: organizationId, code: w.code, name: w.name, nav_layout: null, ...address, created_by: BY, updated_by: BY })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      warehouseIds.push(row.id);
-    }
+    warehouseIds.push((await trx.selectFrom('warehouse').select('id').where('code', '=', w.code).executeTakeFirstOrThrow()).id);
   }
-  await trx
-    .insertInto('project_warehouse')
-    .values(warehouseIds.map((warehouse_id) => ({ project_id: projectId, warehouse_id })))
-    .onConflict((oc) => oc.doNothing())
-    .execute();
 
   // Locations: aisles A.. x bays 01.. x levels 1.., level 1 is the pick face; plus docks,
   // staging lanes, QC and damage areas. One generate_series statement per warehouse.
@@ -411,9 +396,9 @@ const DRIVERS: Array<[string, string, string]> = [
 
 const SYS_PARAMS: Array<[string, string, string]> = [
   ['DEFAULT_LANGUAGE', 'en', 'Language of new users'],
-  ['TXN_LOG_MAX_DAYS', '31', 'Longest query period of the transaction log, in days (spec section 5)'],
-  ['SELECTION_CAP', '100', 'Most rows a selection may hold (spec section 5)'],
-  ['UPLOAD_CAP_MB', '500', 'Largest total size of attachments, in MB (spec section 5)'],
-  ['LIST_TEXT_CUT', '12', 'Characters of long text shown in lists before the ellipsis (spec section 5)'],
-  ['BATCH_RECEIVE_MIN_QUERY', '5', 'Fewest characters of a batch receive query (spec section 5)'],
+  ['TXN_LOG_MAX_DAYS', '31', 'Longest query period of the transaction log, in days'],
+  ['SELECTION_CAP', '100', 'Most rows a selection may hold'],
+  ['UPLOAD_CAP_MB', '500', 'Largest total size of attachments, in MB'],
+  ['LIST_TEXT_CUT', '12', 'Characters of long text shown in lists before the ellipsis'],
+  ['BATCH_RECEIVE_MIN_QUERY', '5', 'Fewest characters of a batch receive query'],
 ];

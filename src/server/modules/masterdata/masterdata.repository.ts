@@ -1,6 +1,7 @@
-import { sql, type Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import type { GenerateLocationsInput, PlannedLocation } from './location-generator.service.js';
+import type { LocationType } from './masterdata.tables.js';
 
 /** The master-data area's SQL (locations, numbering rules); the services hold the rules. */
 
@@ -24,6 +25,27 @@ export async function highestPickSequence(trx: Transaction<DB>, warehouseId: num
     .where('warehouse_id', '=', warehouseId)
     .executeTakeFirstOrThrow();
   return Number(max_seq);
+}
+
+/** Adds a location unless the warehouse has one of that code; answers the id of the warehouse's location of that code. */
+export async function insertLocationIfMissing(
+  trx: Transaction<DB>,
+  location: { warehouseId: number; code: string; description: string; locationType: LocationType; by: string },
+): Promise<number> {
+  await trx
+    .insertInto('location')
+    .values({
+      warehouse_id: location.warehouseId,
+      code: location.code,
+      description: location.description,
+      location_type: location.locationType,
+      created_by: location.by,
+      updated_by: location.by,
+    })
+    .onConflict((oc) => oc.constraint('location_warehouse_code_key').doNothing())
+    .execute();
+  const row = await trx.selectFrom('location').select('id').where('warehouse_id', '=', location.warehouseId).where('code', '=', location.code).executeTakeFirstOrThrow();
+  return Number(row.id);
 }
 
 /** Inserts planned locations (codes that exist are left alone); answers the codes created. */
@@ -73,4 +95,13 @@ export async function bumpIdCounter(trx: Transaction<DB>, ruleId: number, scopeI
     .returning('current_value')
     .executeTakeFirstOrThrow();
   return current_value;
+}
+
+const TEXT_COLUMN = { en: 'text_en', zh: 'text_zh', zh_tw: 'text_zh_tw', kor: 'text_kor', th: 'text_th', jp: 'text_jp' } as const;
+
+/** The multilingual texts (/mult) that have a text in this language, by text code. */
+export async function multTextsIn(db: Kysely<DB>, language: keyof typeof TEXT_COLUMN): Promise<Record<string, string>> {
+  const column = TEXT_COLUMN[language];
+  const rows = await db.selectFrom('mult_text').select(['text_code', `${column} as text`]).where(column, 'is not', null).where(column, '<>', '').orderBy('text_code').limit(20000).execute();
+  return Object.fromEntries(rows.map((row) => [row.text_code, String(row.text)]));
 }

@@ -1,5 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { Audit, Id, NullableNumeric } from '../../db/schema.js';
+import type { Audit, ContactAddress, Id, NullableNumeric } from '../../db/schema.js';
 
 /** The tables of the masterdata area; its migrations create them. */
 declare module '../../db/schema.js' {
@@ -22,22 +22,13 @@ declare module '../../db/schema.js' {
   }
 }
 
-/** Master data (migration 0020; issue 5, part 4). */
-export interface OwnerTable extends Audit {
+/** Master data (migration 0020; part 4). */
+export interface OwnerTable extends Audit, ContactAddress {
   id: Id;
   project_id: number;
   code: string;
   name: string;
   short_name: string | null;
-  contact_name: string | null;
-  phone: string | null;
-  email: string | null;
-  address1: string | null;
-  address2: string | null;
-  city: string | null;
-  province: string | null;
-  country: string | null;
-  postal: string | null;
   active: Generated<boolean>;
 }
 
@@ -82,23 +73,14 @@ export interface SkuUpcTable extends Audit {
 
 export type PartnerType = 'supplier' | 'consignee' | 'carrier';
 
-export interface PartnerTable extends Audit {
+export interface PartnerTable extends Audit, ContactAddress {
   id: Id;
   project_id: number;
   partner_type: PartnerType;
   code: string;
   name: string;
-  contact_name: string | null;
-  phone: string | null;
-  email: string | null;
-  address1: string | null;
-  address2: string | null;
   address3: string | null;
   address4: string | null;
-  city: string | null;
-  province: string | null;
-  country: string | null;
-  postal: string | null;
   active: Generated<boolean>;
 }
 

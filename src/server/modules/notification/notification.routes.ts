@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { RightName } from '../../../common/rights.js';
 import { bearerToken, requireUser } from '../../http/access-plugin.js';
-import { resolveSessionUser } from '../auth/auth.sessions.js';
+import { resolveSessionUser } from '../identity/index.js';
 import { ErrorBodySchema, IdSchema } from '../../http/schemas.js';
 import { inTransaction } from '../../db/transaction.js';
 import { latestNotifications, listNotifications, raiseNotification, readAllNotifications, readNotification } from './notification.service.js';
@@ -51,9 +51,8 @@ const SendAnswer = Type.Object({ recipients: Type.Integer() });
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema };
 
 /**
- * The session user's notifications (spec section 9, "notification display"; spec section 2,
- * notification list): the bell's latest N with the unread count, the paged list, marking read, the
- * live stream to the open browser, and the administrator's message to users.
+ * The session user's notifications: the bell's latest N with the unread count, the paged list,
+ * marking read, the live stream to the open browser, and the administrator's message to users.
  */
 export const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.database.db;

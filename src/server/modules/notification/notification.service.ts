@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import type { NotificationView } from '../../../common/api-types.js';
 import { AppError } from '../../../common/errors.js';
 import type { Language } from '../../../common/languages.js';
 import { parseRightName, type RightName } from '../../../common/rights.js';
@@ -7,7 +8,7 @@ import { inTransaction } from '../../db/transaction.js';
 import type { EventBus } from '../../events/events.js';
 import type { SessionUser } from '../../http/access.js';
 import { translate } from '../../http/i18n.js';
-import { hasRight } from '../access/rights.js';
+import { hasRight } from '../identity/index.js';
 import {
   countNotifications,
   findEnabledUserIds,
@@ -131,16 +132,8 @@ export async function raiseNotification(trx: Transaction<DB>, events: EventBus, 
   return { userIds, ids };
 }
 
-/** A notification as its reader sees it, in the reader's language. */
-export interface NotificationView {
-  id: number;
-  category: string;
-  title: string;
-  body: string | null;
-  link: string | null;
-  read: boolean;
-  createdAt: string;
-}
+/** A notification as its reader sees it, in the reader's language (the browser's bell reads the same type). */
+export type { NotificationView };
 
 function paramsOf(row: NotificationRow): Record<string, string | number> {
   const value = typeof row.params === 'string' ? (JSON.parse(row.params) as unknown) : row.params;

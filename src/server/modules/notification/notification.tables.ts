@@ -8,7 +8,7 @@ declare module '../../db/schema.js' {
 }
 
 /**
- * One notification of one user (spec section 9, "notification display"). Title and body are either
+ * One notification of one user ("notification display"). Title and body are either
  * a locale key with its parameters, rendered in the reader's language when read, or plain text.
  */
 export interface NotificationTable extends Audit {

@@ -1,6 +1,6 @@
 import { AppError, type FieldError } from '../../../common/errors.js';
 
-/** Longest ship-to address accepted, in characters (spec section 5: "within a maximum number of characters"). */
+/** Longest ship-to address accepted, in characters ("within a maximum number of characters"). */
 export const ADDRESS_EN_MAX = 200;
 export const ADDRESS_CN_MAX = 100;
 
@@ -14,7 +14,7 @@ function text(value: unknown): string {
 }
 
 /**
- * The ship-to address rule (spec section 5): the English address holds English only and the
+ * The ship-to address rule: the English address holds English only and the
  * Chinese address Chinese only, each within its maximum length; the Chinese address is required
  * when the English one is empty. Refuses with VALIDATION_FAILED and one detail per field.
  */

@@ -1,5 +1,5 @@
 /**
- * Which lots an order line may be allocated from (spec section 5: FEFO "with a minimum remaining
+ * Which lots an order line may be allocated from (FEFO "with a minimum remaining
  * shelf life", "lot attributes matched"). One rule for the automatic allocation, the manual
  * allocation's candidates and the availability per line.
  */

@@ -1,8 +1,9 @@
 import Decimal from 'decimal.js';
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/schema.js';
-import type { StockScope } from '../inventory/inventory.service.js';
-import { endOpenTasksOfLines, lockWave, refreshWaveProgress, setWaveStatus, tasksOfWave, type WaveRow } from './wave.repository.js';
+import { lockInScope } from '../../db/scoped-rows.js';
+import type { StockScope } from '../inventory/index.js';
+import { endOpenTasksOfLines, refreshWaveProgress, setWaveStatus, tasksOfWave, type WaveRow } from './wave.repository.js';
 
 /**
  * Pick tasks follow the allocation they were made from. An open task stands for stock its order
@@ -31,7 +32,7 @@ export async function refreshWaveStatus(trx: Transaction<DB>, wave: WaveRow, by:
 export async function endTasksOfLines(trx: Transaction<DB>, scope: StockScope, lineIds: readonly number[]): Promise<void> {
   const waveIds = await endOpenTasksOfLines(trx, lineIds, scope.operator);
   for (const waveId of waveIds) {
-    const wave = await lockWave(trx, scope.projectId, waveId);
+    const wave = await lockInScope(trx, 'wave', { projectId: scope.projectId }, waveId);
     if (wave) await refreshWaveStatus(trx, wave, scope.operator);
   }
 }

@@ -2,87 +2,60 @@ import Decimal from 'decimal.js';
 import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
 import { AppError } from '../../../common/errors.js';
-import type { EngineRow, EngineSession } from '../../../../engine/server/index.js';
+import { parseQuantity } from '../../../common/quantity.js';
+import type { RightName } from '../../../common/rights.js';
 import type { DB } from '../../db/schema.js';
-import { defineBehaviour, type BehaviourPreview, type BehaviourPreviewContext } from '../area.js';
-import type { StockScope } from '../inventory/inventory.service.js';
-import { allocateOrders, endOrders, ordersOfLines, unallocateOrders } from './outbound.service.js';
-import { cancelCheckComplete, type EndCheck } from './so-documents.service.js';
+import { defineBehaviour, type BehaviourPreview } from '../area.js';
+import type { StockScope } from '../inventory/index.js';
+import { allocateOrders, endOrders, ordersOfLines, unallocateOrders, type AllocationResult } from './outbound.service.js';
+import { defineSelectionBehaviour, keys, scopeOf } from './selection-behaviour.js';
+import { cancelCheckComplete, splitLine, type EndCheck } from './so-documents.service.js';
 
-function scopeOf(session: EngineSession): StockScope {
-  if (session.projectId === null) throw new AppError('OUT_OF_SCOPE', { scope: 'project' });
-  if (session.warehouseId === null) throw new AppError('OUT_OF_SCOPE', { scope: 'warehouse' });
-  return { projectId: session.projectId, warehouseId: session.warehouseId, operator: session.loginAccount };
+/** What an allocation answers: done, or short with the number of lines it could not fill. */
+function allocationOutcome(result: AllocationResult) {
+  return {
+    result,
+    messageCode: result.shortages.length ? 'outbound.so.allocatedShort' : 'outbound.so.allocatedDone',
+    messageParams: { lines: result.shortages.length },
+  };
 }
-
-function keys(rows: EngineRow[]): number[] {
-  return rows.map((r) => Number(r._key));
-}
-
-const NoInputs = Type.Object({});
 
 /** /so/header/allocation: allocate the selected orders by their rules; shortages per line. */
-export const allocateOrdersBehaviour = defineBehaviour({
+export const allocateOrdersBehaviour = defineSelectionBehaviour({
   name: 'outbound.so.allocate',
-  inputs: NoInputs,
   right: 'outbound.so:allocate',
-  async run({ trx, session, rows }) {
-    const result = await allocateOrders(trx, scopeOf(session), keys(rows));
-    return {
-      result,
-      messageCode: result.shortages.length ? 'outbound.so.allocatedShort' : 'outbound.so.allocatedDone',
-      messageParams: { lines: result.shortages.length },
-    };
-  },
+  run: async (trx, scope, soIds) => allocationOutcome(await allocateOrders(trx, scope, soIds)),
 });
 
-export const unallocateOrdersBehaviour = defineBehaviour({
+export const unallocateOrdersBehaviour = defineSelectionBehaviour({
   name: 'outbound.so.unallocate',
-  inputs: NoInputs,
   right: 'outbound.so:allocate',
-  async run({ trx, session, rows }) {
-    const result = await unallocateOrders(trx, scopeOf(session), keys(rows));
-    return { result, messageCode: 'outbound.so.unallocatedDone' };
-  },
+  run: async (trx, scope, soIds) => ({ result: await unallocateOrders(trx, scope, soIds), messageCode: 'outbound.so.unallocatedDone' }),
 });
 
 /** /so/detail/allocation: allocate only the selected lines. */
-export const allocateLinesBehaviour = defineBehaviour({
+export const allocateLinesBehaviour = defineSelectionBehaviour({
   name: 'outbound.soLine.allocate',
-  inputs: NoInputs,
   right: 'outbound.so:allocate',
-  async run({ trx, session, rows }) {
-    const scope = scopeOf(session);
-    const lineIds = keys(rows);
-    const result = await allocateOrders(trx, scope, await ordersOfLines(trx, scope.projectId, lineIds), lineIds);
-    return {
-      result,
-      messageCode: result.shortages.length ? 'outbound.so.allocatedShort' : 'outbound.so.allocatedDone',
-      messageParams: { lines: result.shortages.length },
-    };
-  },
+  run: async (trx, scope, lineIds) => allocationOutcome(await allocateOrders(trx, scope, await ordersOfLines(trx, scope.projectId, lineIds), lineIds)),
 });
 
-export const unallocateLinesBehaviour = defineBehaviour({
+export const unallocateLinesBehaviour = defineSelectionBehaviour({
   name: 'outbound.soLine.unallocate',
-  inputs: NoInputs,
   right: 'outbound.so:allocate',
-  async run({ trx, session, rows }) {
-    const scope = scopeOf(session);
-    const lineIds = keys(rows);
+  run: async (trx, scope, lineIds) => {
     const result = await unallocateOrders(trx, scope, await ordersOfLines(trx, scope.projectId, lineIds), lineIds);
     return { result, messageCode: 'outbound.so.unallocatedDone' };
   },
 });
 
 /**
- * What cancelling or closing the selected orders will undo, for the confirmation (spec section 4:
- * cancel needs confirmation and cannot be undone): how many orders, the allocated qty given back,
+ * What cancelling or closing the selected orders will undo, for the confirmation
+ * (cancel needs confirmation and cannot be undone): how many orders, the allocated qty given back,
  * the picked qty that must go back to stock, the open pick tasks cancelled; refused when the
  * status table does not allow it for one of them. Built on /so/cancelCheckComplete; reads only.
  */
-async function previewEndOrders(db: Kysely<DB>, session: EngineSession, soIds: number[], status: 'cancelled' | 'closed'): Promise<BehaviourPreview> {
-  const scope = scopeOf(session);
+async function previewEndOrders(db: Kysely<DB>, scope: StockScope, soIds: number[], status: 'cancelled' | 'closed'): Promise<BehaviourPreview> {
   const checks = await cancelCheckComplete(db, { projectId: scope.projectId, warehouseId: scope.warehouseId, login: scope.operator }, soIds);
   const total = (qty: (check: EndCheck) => string) => checks.reduce((sum, check) => sum.plus(qty(check)), new Decimal(0)).toString();
   const refused = checks.map((check) => (status === 'cancelled' ? check.cancel : check.close).reason).find((reason) => reason !== null);
@@ -99,21 +72,55 @@ async function previewEndOrders(db: Kysely<DB>, session: EngineSession, soIds: n
 }
 
 /** A behaviour that ends the selected orders in `status`; what they hold is given back. Cancel and close preview it. */
-function endOrdersBehaviour(name: string, right: `${string}:${string}`, status: 'cancelled' | 'closed' | 'deleted', messageCode: string) {
-  return defineBehaviour({
+function endOrdersBehaviour(name: string, right: RightName, status: 'cancelled' | 'closed' | 'deleted', messageCode: string) {
+  return defineSelectionBehaviour({
     name,
-    inputs: NoInputs,
     right,
-    async run({ trx, session, rows }) {
-      const count = await endOrders(trx, scopeOf(session), keys(rows), status);
+    async run(trx, scope, soIds) {
+      const count = await endOrders(trx, scope, soIds, status);
       return { result: { count }, messageCode, messageParams: { count } };
     },
-    ...(status === 'deleted' ? {} : { preview: ({ db, session, rows }: Pick<BehaviourPreviewContext, 'db' | 'session' | 'rows'>) => previewEndOrders(db, session, keys(rows), status) }),
+    ...(status === 'deleted' ? {} : { preview: (db: Kysely<DB>, scope: StockScope, soIds: number[]) => previewEndOrders(db, scope, soIds, status) }),
   });
 }
 
-/** Cancel (spec section 4: needs confirmation and cannot be undone). */
+/** Cancel (needs confirmation and cannot be undone). */
 export const cancelOrdersBehaviour = endOrdersBehaviour('outbound.so.cancel', 'outbound.so:cancel', 'cancelled', 'outbound.so.cancelledDone');
 export const closeOrdersBehaviour = endOrdersBehaviour('outbound.so.close', 'outbound.so:close', 'closed', 'outbound.so.closedDone');
 /** Delete: only a new order; it stays on file with status deleted. */
 export const deleteOrdersBehaviour = endOrdersBehaviour('outbound.so.delete', 'outbound.so:cancel', 'deleted', 'outbound.so.deletedDone');
+
+/** A line's stored value as the split compares it: text, a day as YYYY-MM-DD, '' when empty. */
+function splitText(value: unknown): string {
+  if (value instanceof Date) return value.toISOString().slice(0, 10);
+  if (typeof value === 'string') return /^\d{4}-\d{2}-\d{2}T/.test(value) ? value.slice(0, 10) : value;
+  if (typeof value === 'number') return String(value);
+  return '';
+}
+
+/**
+ * Split line (/so/split): moves the entered quantity of the one selected line of a new order to a
+ * new line whose one named field (lot, UOM, lot attribute or date) takes the entered value; the
+ * line's current value is the from-value, so a field the line leaves empty cannot be split on.
+ * The quantity must be above 0 and below the line's; anything else is refused as the route refuses it.
+ */
+export const splitLineBehaviour = defineBehaviour({
+  name: 'outbound.soLine.split',
+  right: 'outbound.so:edit',
+  inputs: Type.Object({
+    qty: Type.Union([Type.String({ maxLength: 40 }), Type.Number()]),
+    field: Type.String({ maxLength: 40 }),
+    toValue: Type.String({ maxLength: 100 }),
+  }),
+  async run({ trx, session, rows, inputs }) {
+    const [row] = rows;
+    if (!row || rows.length !== 1) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'rows', code: 'FIELD_REQUIRED' }]);
+    const qty = parseQuantity(inputs.qty);
+    if (!qty.ok) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'qty', code: qty.problem.code, params: qty.problem.params }]);
+    const field = inputs.field.trim().toLowerCase();
+    const scope = scopeOf(session);
+    const actor = { projectId: scope.projectId, warehouseId: scope.warehouseId, login: scope.operator };
+    const result = await splitLine(trx, actor, keys(rows)[0], qty.value, [{ field, fromValue: splitText(row[field]), toValue: inputs.toValue }]);
+    return { result, messageCode: 'outbound.so.splitDone', messageParams: { lineNo: result.lineNo, qty: qty.value } };
+  },
+});

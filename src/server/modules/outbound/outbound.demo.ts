@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import type { DemoDataProvider } from '../area.js';
-import { DEMO } from '../masterdata/masterdata.demo.js';
+import { DEMO } from '../masterdata/index.js';
 import { allocateOrders, endOrders } from './outbound.service.js';
 import { confirmPick, pickTasks } from './pick.service.js';
 import { confirmPsos } from './pso.behaviours.js';
@@ -76,15 +76,37 @@ export async function loadOutboundDemo(trx: Transaction<DB>, projectId: number, 
   const confirmed = await pso('PSO-DEMO-2', 4, 2);
   await confirmPsos(trx, actor, [confirmed], 'demo');
 
-  const shipment = await repo.insertShipmentOrder(trx, { project_id: projectId, warehouse_id: warehouseId, shipment_no: 'SHP-DEMO-1', carrier_code: 'DHL', ship_date: '2030-12-31', created_by: 'demo', updated_by: 'demo' });
+  const shipment = await repo.insertShipmentOrder(trx, { project_id: projectId, warehouse_id: warehouseId, shipment_no: 'SHP-DEMO-1', carrier_code: 'DHL', ship_date: '2030-12-31', shipment_reference: 'DEMO-REF-1', expected_delivery_date: '2031-01-03', gateway: 'HKG', service: 'EXPRESS', service_provider: 'DHL Express', battery: 'none', created_by: 'demo', updated_by: 'demo' });
   await addOrdersToShipment(trx, actor, shipment, [allocated, partial]);
   return ids.length + 1;
 }
 
-/** Sales orders in every status reachable before picking, allocated from the stock the inbound part put away. In the demo's first warehouse, for its first owner. */
+/**
+ * The second warehouse's orders, from the stock its smaller inbound day put away: one allocated,
+ * one still new. Answers how many it made.
+ */
+export async function loadSecondWarehouseOutbound(trx: Transaction<DB>, projectId: number, warehouseId: number, ownerCode: string): Promise<number> {
+  const actor: Actor = { projectId, warehouseId, login: 'demo' };
+  const ownerId = await repo.findOwnerByCode(trx, projectId, ownerCode);
+  if (ownerId === undefined) return 0;
+  const skus = await repo.firstSkusOfOwner(trx, projectId, ownerId, 3);
+  if (skus.length < 3) return 0;
+  const address = { ownerId, shipToName: 'Kowloon Bay Outlet', shipToAddressEn: '8 Wang Chiu Road, Kowloon Bay', carrierCode: 'DHL', requiredShipDate: '2030-12-31' };
+  const allocated = await createOrder(trx, actor, { orderNo: 'SO-DEMO-WH2-1', ...address, lines: [{ skuCode: skus[0].code, qty: 12 }, { skuCode: skus[1].code, qty: 6 }] });
+  await allocateOrders(trx, { projectId, warehouseId, operator: 'demo' }, [allocated]);
+  await createOrder(trx, actor, { orderNo: 'SO-DEMO-WH2-2', ...address, lines: [{ skuCode: skus[2].code, qty: 10 }] });
+  return 2;
+}
+
+/**
+ * Sales orders allocated from the stock the inbound part put away: every status reachable before
+ * picking in the demo's first warehouse for its first owner, and two orders in the second
+ * warehouse for the owner whose stock is there.
+ */
 export const outboundDemo: DemoDataProvider = {
   async load(trx, { projectId }) {
-    const warehouse = await trx.selectFrom('warehouse').select('id').where('code', '=', DEMO.warehouses[0].code).executeTakeFirstOrThrow();
-    return { so: await loadOutboundDemo(trx, projectId, warehouse.id, DEMO.owners[0].code) };
+    const warehouseId = async (index: number) => (await trx.selectFrom('warehouse').select('id').where('code', '=', DEMO.warehouses[index].code).executeTakeFirstOrThrow()).id;
+    const so = await loadOutboundDemo(trx, projectId, await warehouseId(0), DEMO.owners[0].code);
+    return { so: so + (await loadSecondWarehouseOutbound(trx, projectId, await warehouseId(1), DEMO.owners[2].code)) };
   },
 };

@@ -1,10 +1,8 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import type { SoAllocationTable, SoHeaderTable, SoLineTable, SoRuleTable } from './outbound.tables.js';
-import type { OfferedLot, WantedLot } from './lot-match.js';
+import type { WantedLot } from './lot-match.js';
 import './outbound.tables.js';
-import '../inventory/inventory.tables.js';
-import '../masterdata/masterdata.tables.js';
 
 /** The outbound area's SQL: nothing else of the area writes queries. */
 
@@ -93,22 +91,6 @@ export async function countLines(trx: Transaction<DB>, soId: number): Promise<nu
   return Number(row.n);
 }
 
-export interface LockedBalance extends OfferedLot {
-  balance_id: number;
-  warehouse_id: number;
-  owner_id: number;
-  sku_id: number;
-  lot_id: number;
-  location_id: number;
-  lpn: string;
-  available: string;
-  lot_no: string;
-  received_at: number;
-  location_type: string;
-  location_code: string;
-  pick_seq: number | null;
-}
-
 export async function recordAllocations(trx: Transaction<DB>, rows: ReadonlyArray<{ project_id: number; warehouse_id: number; so_id: number; so_line_id: number; balance_id: number; qty: string }>): Promise<void> {
   if (rows.length === 0) return;
   await trx
@@ -144,30 +126,17 @@ export interface AllocationLine extends WantedLot {
   min_shelf_life_days: number | null;
   pick_face_first: boolean | null;
   full_pallet_first: boolean | null;
-}
-
-export interface AllocationCandidate extends LockedBalance {
-  on_hand: string;
-  /** On-hand of the whole LPN in its location (every SKU and lot on it); null for loose stock. */
-  lpn_on_hand: string | null;
+  /** Whether the line still wants stock in this allocation. */
+  wanted: boolean;
 }
 
 /**
- * Everything one allocation needs, in one statement, once the orders are locked: every line of
- * the orders with the rule of its owner and SKU, and the balance rows the wanted lines may take
- * (available stock in active storage or pick locations), locked in the inventory service's key
- * order. Rows are locked before they are read for good, so what is read is what is really left;
- * two allocations of the same stock queue instead of deadlocking. `lineIds` (null: every line)
- * limits which lines want stock.
+ * Every line of the locked orders with the rule of its owner and SKU, in one statement; `wanted`
+ * tells the lines that still want stock (`lineIds`, null: every line, limits which may).
  */
-export async function allocationInputs(
-  trx: Transaction<DB>,
-  warehouseId: number,
-  soIds: readonly number[],
-  lineIds: readonly number[] | null,
-): Promise<{ lines: AllocationLine[]; candidates: AllocationCandidate[] }> {
-  if (soIds.length === 0) return { lines: [], candidates: [] };
-  const result = await sql<{ lines: AllocationLine[] | null; candidates: AllocationCandidate[] | null }>`
+export async function allocationLines(trx: Transaction<DB>, soIds: readonly number[], lineIds: readonly number[] | null): Promise<AllocationLine[]> {
+  if (soIds.length === 0) return [];
+  const result = await sql<{ lines: AllocationLine[] | null }>`
     with lines as (
       select sl.id, sl.so_id, sl.line_no, sl.sku_id, h.owner_id, sl.qty::text as qty, sl.allocated_qty::text as allocated_qty,
              sl.picked_qty::text as picked_qty, sl.uom, sl.lot_no, sl.expiry_from::text as expiry_from, sl.expiry_to::text as expiry_to,
@@ -183,36 +152,9 @@ export async function allocationInputs(
            order by sr.sku_id nulls last
            limit 1) r on true
        where sl.so_id = any(${[...soIds]}::bigint[]) and h.id = any(${[...soIds]}::bigint[])
-    ),
-    wanted as materialized (
-      select distinct owner_id, sku_id from lines where wanted order by owner_id, sku_id
-    ),
-    -- Driven by the wanted (owner, SKU) pairs in key order through the balance key, whatever the
-    -- statistics say; each pair's rows are locked in key order, so two allocations never deadlock.
-    candidates as (
-      select b.*, l.lot_no, l.expiry_date::text as expiry_date, (l.expiry_date - current_date) as days_left, l.udf1, l.udf2, l.udf3,
-             extract(epoch from l.received_at)::float8 as received_at
-        from wanted w
-        cross join lateral (
-          select b.id as balance_id, b.warehouse_id, b.owner_id, b.sku_id, b.lot_id, b.location_id, b.lpn,
-                 (b.on_hand_qty - b.allocated_qty - b.picked_qty - b.held_qty)::text as available, b.on_hand_qty::text as on_hand,
-                 case when b.lpn <> '' then (select sum(p.on_hand_qty) from inventory_balance p
-                                              where p.location_id = b.location_id and p.lpn = b.lpn and p.lpn <> '' and p.warehouse_id = b.warehouse_id)::text end as lpn_on_hand,
-                 loc.location_type, loc.code as location_code, loc.pick_seq
-            from inventory_balance b
-            join location loc on loc.id = b.location_id
-           where b.warehouse_id = ${warehouseId} and b.owner_id = w.owner_id and b.sku_id = w.sku_id
-             and b.on_hand_qty - b.allocated_qty - b.picked_qty - b.held_qty > 0
-             and loc.status = 'active' and loc.location_type in ('storage', 'pick')
-           order by b.lot_id, b.location_id, b.lpn
-             for update of b
-        ) b
-        join lot l on l.id = b.lot_id
     )
-    select (select json_agg(x order by x.so_id, x.line_no) from lines x) as lines,
-           (select json_agg(c) from candidates c) as candidates`.execute(trx);
-  const row = result.rows[0];
-  return { lines: row?.lines ?? [], candidates: row?.candidates ?? [] };
+    select (select json_agg(x order by x.so_id, x.line_no) from lines x) as lines`.execute(trx);
+  return result.rows[0]?.lines ?? [];
 }
 
 /**

@@ -2,18 +2,16 @@ import Decimal from 'decimal.js';
 import type { Transaction } from 'kysely';
 import { AppError } from '../../../common/errors.js';
 import type { DB } from '../../db/schema.js';
-import { applyStockChanges, type StockChange, type StockScope } from '../inventory/inventory.service.js';
+import { applyStockChanges, lockAvailableStock, type AvailableStock, type StockChange, type StockScope } from '../inventory/index.js';
 import {
-  allocationInputs,
+  allocationLines,
   allocationsOfLines,
   deleteAllocations,
   findLines,
   linesOfOrders,
   lockOrders,
   writeAllocation,
-  type AllocationCandidate,
   type AllocationLine,
-  type LockedBalance,
   type SoHeaderRow,
   type SoRuleRow,
 } from './outbound.repository.js';
@@ -22,7 +20,7 @@ import { endTasksOfLines } from './open-tasks.js';
 import { ALLOCATABLE, assertTransition, statusFromLines, type LineQuantities, type SoStatus } from './so-status.js';
 
 /**
- * Sales order rules (spec sections 4 and 5): allocation by the owner's and SKU's rule, unallocation
+ * Sales order rules: allocation by the owner's and SKU's rule, unallocation
  * of exactly the balance rows a line holds, cancel, close and delete through the status table.
  * Every quantity change goes through the inventory service in the caller's transaction.
  */
@@ -97,8 +95,8 @@ function ruleOf(line: AllocationLine): Rule {
 }
 
 /** Best first by the rule: pick face before reserve (when the rule says so), then FIFO, FEFO, LIFO or location sequence. */
-function compareBy(rule: Rule): (a: LockedBalance, b: LockedBalance) => number {
-  const byStrategy = (a: LockedBalance, b: LockedBalance): number => {
+function compareBy(rule: Rule): (a: AvailableStock, b: AvailableStock) => number {
+  const byStrategy = (a: AvailableStock, b: AvailableStock): number => {
     switch (rule.strategy) {
       case 'fefo':
         if (a.expiry_date !== b.expiry_date) return a.expiry_date === null ? 1 : b.expiry_date === null ? -1 : a.expiry_date < b.expiry_date ? -1 : 1;
@@ -123,7 +121,7 @@ function compareBy(rule: Rule): (a: LockedBalance, b: LockedBalance) => number {
 
 /** Whether the line may take this balance row: not expired nor within the minimum shelf life, and of the wanted lot attributes. */
 interface Candidate {
-  row: AllocationCandidate;
+  row: AvailableStock;
   /** What is still available of the row in this allocation. */
   left: Decimal;
   /** The LPN's whole quantity when the row is the whole, untouched pallet; else null. */
@@ -157,8 +155,8 @@ const LINES_ALLOCATABLE: readonly SoStatus[] = [...ALLOCATABLE, 'partial_picked'
  * row in the inventory service's key order, and the inventory service checks again what it is
  * asked to allocate. Expired, held and in-transit stock (not in an active storage or pick
  * location) is never taken. Round trips per call do not grow with the number of lines: lock the
- * orders, read lines, rules and locked candidates, one inventory change, one write of the
- * allocation records, lines and statuses.
+ * orders, read lines and rules, lock the candidates through the inventory service, one inventory
+ * change, one write of the allocation records, lines and statuses.
  */
 export async function allocateOrders(trx: Transaction<DB>, scope: StockScope, soIds: readonly number[], lineIds?: readonly number[]): Promise<AllocationResult> {
   const headers = await lockOrders(trx, scope.projectId, soIds);
@@ -166,7 +164,10 @@ export async function allocateOrders(trx: Transaction<DB>, scope: StockScope, so
   const allowed = lineIds ? LINES_ALLOCATABLE : ALLOCATABLE;
   for (const h of headers) if (!allowed.includes(h.status as SoStatus)) throw new AppError('ORDER_STATUS_ERROR', { orderNo: h.order_no, status: h.status });
   const byId = new Map(headers.map((h) => [Number(h.id), h]));
-  const { lines: allLines, candidates } = await allocationInputs(trx, scope.warehouseId, [...byId.keys()], lineIds ? [...lineIds] : null);
+  const allLines = await allocationLines(trx, [...byId.keys()], lineIds ? [...lineIds] : null);
+  // The stock the wanted lines may take, locked by the inventory service: what is read is what is really left.
+  const pairs = allLines.filter((l) => l.wanted).map((l) => ({ ownerId: Number(l.owner_id), skuId: Number(l.sku_id) }));
+  const candidates = await lockAvailableStock(trx, { warehouseId: scope.warehouseId, pairs });
   const only = lineIds ? new Set(lineIds) : null;
   const lines = allLines.filter((l) => (!only || only.has(l.id)) && remainingOf(l).greaterThan(0));
   const byPair = new Map<string, Candidate[]>();
@@ -307,7 +308,7 @@ export async function ordersOfLines(trx: Transaction<DB>, projectId: number, lin
 }
 
 /**
- * Cancel, close or delete (spec section 4: cancel and close need confirmation; cancel cannot be
+ * Cancel, close or delete (cancel and close need confirmation; cancel cannot be
  * undone; cancelled, deleted and closed are terminal). What the order still holds is given back.
  */
 export async function endOrders(trx: Transaction<DB>, scope: StockScope, soIds: readonly number[], to: 'cancelled' | 'closed' | 'deleted'): Promise<number> {

@@ -1,7 +1,7 @@
-import type { ColumnType, Generated } from 'kysely';
-import type { Audit, Id, Numeric } from '../../db/schema.js';
+import type { Generated } from 'kysely';
+import type { Audit, DefaultedNumeric, Id, NullableDate, Numeric } from '../../db/schema.js';
 
-/** Sales orders, their lines, allocation rules and the balance rows lines hold (spec sections 3 and 4). */
+/** Sales orders, their lines, allocation rules and the balance rows lines hold. */
 declare module '../../db/schema.js' {
   interface DB {
     so_header: SoHeaderTable;
@@ -11,14 +11,8 @@ declare module '../../db/schema.js' {
   }
 }
 
-type Qty = ColumnType<string, string | number | undefined, string | number>;
-type DateOnly = ColumnType<string | null, string | null | undefined, string | null>;
-
-export interface SoHeaderTable extends Audit {
-  id: Id;
-  project_id: number;
-  warehouse_id: number;
-  order_no: string;
+/** Whose goods an order ships, to whom and how: the same columns on sales and pre-sales orders. */
+export interface ShipToColumns {
   owner_id: number;
   consignee_id: number | null;
   customer_order_no: string | null;
@@ -26,7 +20,14 @@ export interface SoHeaderTable extends Audit {
   ship_to_address_en: string | null;
   ship_to_address_cn: string | null;
   carrier_code: string | null;
-  required_ship_date: DateOnly;
+  required_ship_date: NullableDate;
+}
+
+export interface SoHeaderTable extends Audit, ShipToColumns {
+  id: Id;
+  project_id: number;
+  warehouse_id: number;
+  order_no: string;
   wave_id: string | null;
   status: Generated<string>;
   remark: string | null;
@@ -42,14 +43,14 @@ export interface SoLineTable extends Audit {
   qty: Numeric;
   uom: Generated<string>;
   lot_no: string | null;
-  expiry_from: DateOnly;
-  expiry_to: DateOnly;
+  expiry_from: NullableDate;
+  expiry_to: NullableDate;
   udf1: string | null;
   udf2: string | null;
   udf3: string | null;
-  required_date: DateOnly;
-  allocated_qty: Qty;
-  picked_qty: Qty;
+  required_date: NullableDate;
+  allocated_qty: DefaultedNumeric;
+  picked_qty: DefaultedNumeric;
 }
 
 export type AllocationStrategy = 'fifo' | 'fefo' | 'lifo' | 'location';

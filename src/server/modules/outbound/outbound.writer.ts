@@ -1,4 +1,6 @@
+import type { Transaction } from 'kysely';
 import { AppError } from '../../../common/errors.js';
+import type { DB } from '../../db/schema.js';
 import { defineWriter } from '../area.js';
 import { checkAddress } from './address.js';
 import { countLines, findOrder, findSkuOwner, nextLineNo } from './outbound.repository.js';
@@ -32,28 +34,60 @@ export const soHeaderWriter = defineWriter({
   },
 });
 
+/** What the line rules read of an order header. */
+type LinesOrderHeader = { status: string; owner_id: number; project_id: number; warehouse_id: number };
+
+/** How the lines of one kind of order (sales or pre-sales) reach their order. */
+export interface LinesOrder<Header extends LinesOrderHeader> {
+  /** The line's column naming its order. */
+  column: 'so_id' | 'pso_id';
+  find(trx: Transaction<DB>, id: number): Promise<Header | undefined>;
+  orderNo(header: Header): string;
+  nextLineNo(trx: Transaction<DB>, orderId: number): Promise<number>;
+  /** The place columns a new line takes from its order; the page never writes them. */
+  place: readonly ('project_id' | 'warehouse_id')[];
+  /** Columns only the order's services write (the page's values are dropped). */
+  serviceColumns?: readonly string[];
+}
+
+/**
+ * The writer of an order's lines sub-page: lines change only while their order is new and never
+ * move to another order, the SKU must be of the order's owner, and a new line takes the order's
+ * place and, unless given, the next line number and the SKU's base unit.
+ */
+export function orderLineWriter<Header extends LinesOrderHeader>(name: string, order: LinesOrder<Header>) {
+  const refuseUnlessNew = (header: Header | undefined) => {
+    if (header && header.status !== 'new') throw new AppError('ORDER_STATUS_ERROR', { orderNo: order.orderNo(header), status: header.status });
+  };
+  return defineWriter({
+    name,
+    async beforeSave({ trx, old, values, merged }) {
+      for (const column of [...(order.serviceColumns ?? []), ...order.place]) delete values[column];
+      if (old !== null) delete values[order.column];
+      const orderId = Number(old?.[order.column] ?? merged[order.column]);
+      const header = Number.isSafeInteger(orderId) ? await order.find(trx, orderId) : undefined;
+      if (!header) throw new AppError('VALIDATION_FAILED', {}, [{ field: order.column, code: 'FIELD_FOREIGN' }]);
+      refuseUnlessNew(header);
+      const sku = await findSkuOwner(trx, Number(merged.sku_id));
+      if (!sku || sku.owner_id !== Number(header.owner_id)) throw new AppError('INVALID_SKU');
+      if (old === null) {
+        for (const column of order.place) values[column] = header[column];
+        if (values.line_no === undefined || values.line_no === null || values.line_no === '') values.line_no = await order.nextLineNo(trx, orderId);
+        if (values.uom === undefined || values.uom === null || values.uom === '') values.uom = sku.base_uom;
+      }
+    },
+    async beforeDelete({ trx, old }) {
+      refuseUnlessNew(await order.find(trx, Number(old[order.column])));
+    },
+  });
+}
+
 /** Rules on the order lines sub-page: lines change only while their order is new; quantities allocated and picked are the service's. */
-export const soLineWriter = defineWriter({
-  name: 'outbound.soLine',
-  async beforeSave({ trx, old, values, merged }) {
-    delete values.allocated_qty;
-    delete values.picked_qty;
-    delete values.project_id;
-    if (old !== null) delete values.so_id;
-    const soId = Number(old?.so_id ?? merged.so_id);
-    const header = Number.isSafeInteger(soId) ? await findOrder(trx, soId) : undefined;
-    if (!header) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'so_id', code: 'FIELD_FOREIGN' }]);
-    if (header.status !== 'new') throw new AppError('ORDER_STATUS_ERROR', { orderNo: header.order_no, status: header.status });
-    const sku = await findSkuOwner(trx, Number(merged.sku_id));
-    if (!sku || sku.owner_id !== Number(header.owner_id)) throw new AppError('INVALID_SKU');
-    if (old === null) {
-      values.project_id = header.project_id;
-      if (values.line_no === undefined || values.line_no === null || values.line_no === '') values.line_no = await nextLineNo(trx, soId);
-      if (values.uom === undefined || values.uom === null || values.uom === '') values.uom = sku.base_uom;
-    }
-  },
-  async beforeDelete({ trx, old }) {
-    const header = await findOrder(trx, Number(old.so_id));
-    if (header && header.status !== 'new') throw new AppError('ORDER_STATUS_ERROR', { orderNo: header.order_no, status: header.status });
-  },
+export const soLineWriter = orderLineWriter('outbound.soLine', {
+  column: 'so_id',
+  find: findOrder,
+  orderNo: (header) => header.order_no,
+  nextLineNo,
+  place: ['project_id'],
+  serviceColumns: ['allocated_qty', 'picked_qty'],
 });

@@ -2,9 +2,10 @@ import Decimal from 'decimal.js';
 import type { Kysely, Transaction } from 'kysely';
 import { looksLikeGs1, parseGs1 } from '../../../common/gs1.js';
 import { AppError } from '../../../common/errors.js';
+import type { ConfirmPickAnswer, PickTasksAnswer } from '../../../common/outbound-api.js';
 import type { DB } from '../../db/schema.js';
-import { findBalance } from '../inventory/inventory.repository.js';
-import { applyStockChanges, availableOf, holdStock, pickStock, unpickStock, type BalanceKey, type StockScope } from '../inventory/inventory.service.js';
+import { findInScope, lockInScope } from '../../db/scoped-rows.js';
+import { applyStockChanges, availableOf, balanceById, holdStock, pickStock, unpickStock, type BalanceKey, type StockScope } from '../inventory/index.js';
 import { findOrder, linesOfOrders, lockOrders, setOrderStatus, type SoHeaderRow } from './outbound.repository.js';
 import { allocateOrders } from './outbound.service.js';
 import { assertTransition, statusFromLines, type SoStatus } from './so-status.js';
@@ -12,16 +13,11 @@ import {
   changeAllocation,
   changeLineQuantities,
   findLocationByCode,
-  findOrderHeader,
-  findTask,
-  findWave,
-  findWaveByNo,
   firstStageLocation,
   listPickTasks,
   locationCode,
   lockAllocationRecord,
   lockTask,
-  lockWave,
   openTaskIds,
   ordersOfWave,
   pickListRows,
@@ -31,10 +27,11 @@ import {
   type PickTaskRow,
 } from './wave.repository.js';
 import { refreshWaveStatus } from './open-tasks.js';
+import { reportShortHold, type PickContext } from './short-pick.service.js';
 import { createPickTasks } from './wave.service.js';
 
 /**
- * Picking (spec sections 1, 2 and 4): pick tasks by wave or order, grouped by zone and sorted by
+ * Picking: pick tasks by wave or order, grouped by zone and sorted by
  * location sequence; confirming a task moves allocated stock to picked through the inventory
  * service (to the staging location, on the scanned LPN or tote); a short pick gives the rest of
  * the task back to available, or, when asked, looks for it elsewhere (re-allocation of the line
@@ -42,9 +39,9 @@ import { createPickTasks } from './wave.service.js';
  * follows its lines through the status table, the wave's follows its tasks.
  */
 
-export async function pickTasks(db: Kysely<DB>, scope: StockScope, by: { waveId?: number | null; soId?: number | null; openOnly?: boolean }) {
+export async function pickTasks(db: Kysely<DB>, scope: StockScope, by: { waveId?: number | null; soId?: number | null; openOnly?: boolean }): Promise<PickTasksAnswer> {
   const tasks = await listPickTasks(db, scope.projectId, scope.warehouseId, by);
-  const zones: Array<{ zone: string; tasks: typeof tasks }> = [];
+  const zones: PickTasksAnswer['zones'] = [];
   for (const task of tasks) {
     const zone = task.zone ?? '';
     const last = zones.at(-1);
@@ -59,7 +56,7 @@ export async function orderPickTasks(trx: Transaction<DB>, scope: StockScope, so
   const [header] = await lockOrders(trx, scope.projectId, [soId]);
   if (!header) throw new AppError('NO_RECORD');
   if (Number(header.warehouse_id) !== scope.warehouseId) throw new AppError('OUT_OF_SCOPE', { scope: 'warehouse' });
-  const wave = header.wave_id ? await findWaveByNo(trx, scope.projectId, header.wave_id) : undefined;
+  const wave = header.wave_id ? await findInScope(trx, 'wave', { projectId: scope.projectId }, { column: 'wave_no', value: header.wave_id }) : undefined;
   const created = await createPickTasks(trx, scope, [soId], wave ? Number(wave.id) : null);
   return { created, ...(await pickTasks(trx, scope, { soId })) };
 }
@@ -75,7 +72,7 @@ async function afterTaskChange(trx: Transaction<DB>, scope: StockScope, header: 
   const orderStatus = await statusOfOrder(trx, header, scope.operator);
   let waveStatus: string | null = null;
   if (task.wave_id) {
-    const wave = await lockWave(trx, scope.projectId, Number(task.wave_id));
+    const wave = await lockInScope(trx, 'wave', { projectId: scope.projectId }, Number(task.wave_id));
     if (wave) waveStatus = await refreshWaveStatus(trx, wave, scope.operator);
   }
   return { orderStatus, waveStatus };
@@ -83,7 +80,7 @@ async function afterTaskChange(trx: Transaction<DB>, scope: StockScope, header: 
 
 /** Locks the task's order, then the task: the same order as allocation (order first, then stock). */
 async function lockTaskAndOrder(trx: Transaction<DB>, scope: StockScope, taskId: number): Promise<{ task: PickTaskRow; header: SoHeaderRow }> {
-  const seen = await findTask(trx, scope.projectId, taskId);
+  const seen = await findInScope(trx, 'pick_task', { projectId: scope.projectId }, taskId);
   if (!seen) throw new AppError('NO_RECORD');
   if (Number(seen.warehouse_id) !== scope.warehouseId) throw new AppError('OUT_OF_SCOPE', { scope: 'warehouse' });
   const [header] = await lockOrders(trx, scope.projectId, [Number(seen.so_id)]);
@@ -127,23 +124,29 @@ export interface ConfirmPickInput {
   reallocate?: boolean;
 }
 
+/** What a short pick's search elsewhere answers: what was found, and what was held at the short location. */
+type FoundElsewhere = Pick<ConfirmPickAnswer, 'reallocatedQty' | 'newTaskIds' | 'heldQty' | 'held' | 'heldMessage'>;
+
 /**
- * "Find it elsewhere" after a short pick (spec section 1: short pick, remaining qty unallocated or
+ * "Find it elsewhere" after a short pick (short pick, remaining qty unallocated or
  * re-allocated). The rest has already been given back from the short balance row; what is still
  * available there is put on hold with the short reason, since the picker did not find it, so that
- * the re-allocation cannot take the same stock again and a count or a hold release settles it
- * later. Then the line alone is allocated by its rule and pick tasks are made for what was found,
- * on the task's wave; what is not found stays unallocated.
+ * the re-allocation cannot take the same stock again. Then the line alone is allocated by its rule
+ * and pick tasks are made for what was found, on the task's wave; what is not found stays
+ * unallocated. A hold is never silent: a count of the location settles it, the supervisors are
+ * told and the picker's answer says what was held (`reportShortHold`).
  */
-async function findRestElsewhere(trx: Transaction<DB>, scope: StockScope, header: SoHeaderRow, task: PickTaskRow, reason: string) {
-  const balance = await findBalance(trx, scope.projectId, Number(task.balance_id));
+async function findRestElsewhere(trx: Transaction<DB>, scope: StockScope, context: PickContext, header: SoHeaderRow, task: PickTaskRow, reason: string): Promise<FoundElsewhere> {
+  const balance = await balanceById(trx, scope, Number(task.balance_id));
   const doubtful = balance ? availableOf(balance) : new Decimal(0);
   if (doubtful.greaterThan(0)) await holdStock(trx, scope, { key: keyOf(task), qty: doubtful, reason, reference: { type: 'so', orderNo: header.order_no } });
   const before = new Set(await openTaskIds(trx, Number(header.id)));
   const allocation = await allocateOrders(trx, scope, [Number(header.id)], [Number(task.so_line_id)]);
   await createPickTasks(trx, scope, [Number(header.id)], task.wave_id === null ? null : Number(task.wave_id));
   const newTaskIds = (await openTaskIds(trx, Number(header.id))).filter((id) => !before.has(id));
-  return { reallocatedQty: allocation.allocated, newTaskIds, heldQty: doubtful.toString() };
+  // Last, after every stock lock of the allocation: the count takes its ticket's locks after them.
+  const report = doubtful.greaterThan(0) ? await reportShortHold(trx, scope, context, { header, task, key: keyOf(task), qty: doubtful, reason }) : null;
+  return { reallocatedQty: allocation.allocated, newTaskIds, heldQty: doubtful.toString(), held: report?.held ?? null, heldMessage: report?.message ?? null };
 }
 
 /** Order statuses in which a task may be picked: neither past picking nor ended (a new order holds nothing, so the record check refuses its tasks). */
@@ -166,8 +169,9 @@ async function assertTaskPickable(trx: Transaction<DB>, task: PickTaskRow, heade
 /**
  * Confirms a pick task (or a short pick of it). Picking more than the task still holds is refused
  * with nothing changed (OVER_PICK); so is a task that no longer matches its order's allocation.
+ * `context` carries the bus and the picker's language of a short pick's exception flow.
  */
-export async function confirmPick(trx: Transaction<DB>, scope: StockScope, input: ConfirmPickInput) {
+export async function confirmPick(trx: Transaction<DB>, scope: StockScope, input: ConfirmPickInput, context: PickContext = {}): Promise<ConfirmPickAnswer> {
   const { task, header } = await lockTaskAndOrder(trx, scope, input.taskId);
   await assertTaskPickable(trx, task, header);
   const location = await locationCode(trx, Number(task.location_id));
@@ -213,10 +217,10 @@ export async function confirmPick(trx: Transaction<DB>, scope: StockScope, input
     },
     scope.operator,
   );
-  let found: { reallocatedQty: string; newTaskIds: number[]; heldQty: string } = { reallocatedQty: '0', newTaskIds: [], heldQty: '0' };
+  let found: FoundElsewhere = { reallocatedQty: '0', newTaskIds: [], heldQty: '0', held: null, heldMessage: null };
   let after = header;
   if (short && rest.greaterThan(0) && input.reallocate) {
-    found = await findRestElsewhere(trx, scope, header, task, input.shortReason!.trim());
+    found = await findRestElsewhere(trx, scope, context, header, task, input.shortReason!.trim());
     // The allocation wrote the order's status: follow from what it is now.
     after = (await findOrder(trx, Number(header.id))) ?? header;
   }
@@ -246,14 +250,14 @@ export async function unpickTask(trx: Transaction<DB>, scope: StockScope, taskId
 }
 
 /**
- * The pick list of a wave or an order (spec section 4 printing rules): only after allocation;
+ * The pick list of a wave or an order (printing rules): only after allocation;
  * before, refused with "allocate first" (PRINT_NOT_ALLOWED).
  */
 export async function pickListOf(db: Kysely<DB>, scope: StockScope, by: { waveId?: number | null; soId?: number | null }): Promise<{ title: string; rows: PickListRow[] }> {
   let soIds: number[];
   let title: string;
   if (by.waveId) {
-    const wave = await findWave(db, scope.projectId, by.waveId);
+    const wave = await findInScope(db, 'wave', { projectId: scope.projectId }, by.waveId);
     if (!wave) throw new AppError('NO_RECORD');
     if (Number(wave.warehouse_id) !== scope.warehouseId) throw new AppError('OUT_OF_SCOPE', { scope: 'warehouse' });
     // A wave is allocated by its release: before it, its pick list is refused.
@@ -261,7 +265,7 @@ export async function pickListOf(db: Kysely<DB>, scope: StockScope, by: { waveId
     soIds = (await ordersOfWave(db, scope.projectId, wave.wave_no)).map((o) => o.id);
     title = wave.wave_no;
   } else if (by.soId) {
-    const header = await findOrderHeader(db, scope.projectId, by.soId);
+    const header = await findInScope(db, 'so_header', { projectId: scope.projectId }, by.soId);
     if (!header) throw new AppError('NO_RECORD');
     if (Number(header.warehouse_id) !== scope.warehouseId) throw new AppError('OUT_OF_SCOPE', { scope: 'warehouse' });
     soIds = [Number(header.id)];

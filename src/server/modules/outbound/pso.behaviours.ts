@@ -1,15 +1,16 @@
 import type { Transaction } from 'kysely';
-import { Type } from 'typebox';
 import { AppError } from '../../../common/errors.js';
 import type { DB } from '../../db/schema.js';
-import type { EngineRow, EngineSession } from '../../../../engine/server/index.js';
-import { defineBehaviour, defineWriter } from '../area.js';
+import type { EngineSession } from '../../../../engine/server/index.js';
+import { defineWriter } from '../area.js';
 import { checkAddress } from './address.js';
-import { findSkuOwner } from './outbound.repository.js';
+import { orderLineWriter } from './outbound.writer.js';
+import { defineSelectionBehaviour } from './selection-behaviour.js';
 import * as repo from './so-documents.repository.js';
+import { assertShipmentComplete } from './so-documents.service.js';
 
 /**
- * Pre-sales orders (spec section 2 `/pso`): an order taken before it is released to the warehouse.
+ * Pre-sales orders (`/pso`): an order taken before it is released to the warehouse.
  * It is entered and changed while new; confirming it (behind confirmation) makes a sales order of
  * the same header and lines in status new and leaves the pre-sales order confirmed, pointing at it.
  * A confirmed or cancelled pre-sales order refuses every change.
@@ -21,8 +22,14 @@ function place(session: EngineSession): repo.Place {
   return { projectId: session.projectId, warehouseId: session.warehouseId };
 }
 
-function keys(rows: EngineRow[]): number[] {
-  return rows.map((r) => Number(r._key));
+/** A header row a page saves: its project and warehouse are the session's when new, and never changed by the page. */
+function keepPlace(values: Record<string, unknown>, old: unknown, session: EngineSession): void {
+  delete values.project_id;
+  delete values.warehouse_id;
+  if (old !== null) return;
+  const p = place(session);
+  values.project_id = p.projectId;
+  values.warehouse_id = p.warehouseId;
 }
 
 export const psoHeaderWriter = defineWriter({
@@ -30,12 +37,8 @@ export const psoHeaderWriter = defineWriter({
   async beforeSave({ old, values, merged, session }) {
     delete values.status;
     delete values.so_id;
-    delete values.project_id;
-    delete values.warehouse_id;
+    keepPlace(values, old, session);
     if (old === null) {
-      const p = place(session);
-      values.project_id = p.projectId;
-      values.warehouse_id = p.warehouseId;
       values.status = 'new';
     } else if (old.status !== 'new') {
       throw new AppError('ORDER_STATUS_ERROR', { orderNo: String(old.pso_no), status: String(old.status) });
@@ -47,29 +50,12 @@ export const psoHeaderWriter = defineWriter({
   },
 });
 
-export const psoLineWriter = defineWriter({
-  name: 'outbound.psoLine',
-  async beforeSave({ trx, old, values, merged }) {
-    delete values.project_id;
-    delete values.warehouse_id;
-    if (old !== null) delete values.pso_id;
-    const psoId = Number(old?.pso_id ?? merged.pso_id);
-    const header = Number.isSafeInteger(psoId) ? await repo.findPso(trx, psoId) : undefined;
-    if (!header) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'pso_id', code: 'FIELD_FOREIGN' }]);
-    if (header.status !== 'new') throw new AppError('ORDER_STATUS_ERROR', { orderNo: header.pso_no, status: header.status });
-    const sku = await findSkuOwner(trx, Number(merged.sku_id));
-    if (!sku || sku.owner_id !== Number(header.owner_id)) throw new AppError('INVALID_SKU');
-    if (old === null) {
-      values.project_id = header.project_id;
-      values.warehouse_id = header.warehouse_id;
-      if (values.line_no === undefined || values.line_no === null || values.line_no === '') values.line_no = await repo.nextPsoLineNo(trx, psoId);
-      if (values.uom === undefined || values.uom === null || values.uom === '') values.uom = sku.base_uom;
-    }
-  },
-  async beforeDelete({ trx, old }) {
-    const header = await repo.findPso(trx, Number(old.pso_id));
-    if (header && header.status !== 'new') throw new AppError('ORDER_STATUS_ERROR', { orderNo: header.pso_no, status: header.status });
-  },
+export const psoLineWriter = orderLineWriter('outbound.psoLine', {
+  column: 'pso_id',
+  find: repo.findPso,
+  orderNo: (header) => header.pso_no,
+  nextLineNo: repo.nextPsoLineNo,
+  place: ['project_id', 'warehouse_id'],
 });
 
 /** Confirms new pre-sales orders: each becomes a sales order of the same number, header and lines. Answers the order numbers. */
@@ -123,27 +109,24 @@ export async function confirmPsos(trx: Transaction<DB>, p: repo.Place, ids: read
 }
 
 /** Confirm (behind confirmation): each selected new pre-sales order becomes a sales order. */
-export const confirmPsoBehaviour = defineBehaviour({
+export const confirmPsoBehaviour = defineSelectionBehaviour({
   name: 'outbound.pso.confirm',
-  inputs: Type.Object({}),
   right: 'outbound.pso:confirm',
-  async run({ trx, session, rows }) {
-    const orderNos = await confirmPsos(trx, place(session), keys(rows), session.loginAccount);
+  async run(trx, scope, psoIds) {
+    const orderNos = await confirmPsos(trx, scope, psoIds, scope.operator);
     return { result: { orderNos }, messageCode: 'outbound.pso.confirmedDone', messageParams: { count: orderNos.length } };
   },
 });
 
 /** Cancel a new pre-sales order (behind confirmation; cannot be undone). */
-export const cancelPsoBehaviour = defineBehaviour({
+export const cancelPsoBehaviour = defineSelectionBehaviour({
   name: 'outbound.pso.cancel',
-  inputs: Type.Object({}),
   right: 'outbound.pso:confirm',
-  async run({ trx, session, rows }) {
-    const p = place(session);
-    const psos = await repo.lockPsos(trx, p.projectId, keys(rows));
-    if (psos.length !== new Set(keys(rows)).size) throw new AppError('NO_RECORD');
+  async run(trx, scope, psoIds) {
+    const psos = await repo.lockPsos(trx, scope.projectId, psoIds);
+    if (psos.length !== new Set(psoIds).size) throw new AppError('NO_RECORD');
     for (const pso of psos) if (pso.status !== 'new') throw new AppError('ORDER_STATUS_ERROR', { orderNo: pso.pso_no, status: pso.status });
-    for (const pso of psos) await repo.setPsoStatus(trx, Number(pso.id), 'cancelled', session.loginAccount);
+    for (const pso of psos) await repo.setPsoStatus(trx, Number(pso.id), 'cancelled', scope.operator);
     return { result: { count: psos.length }, messageCode: 'outbound.pso.cancelledDone', messageParams: { count: psos.length } };
   },
 });
@@ -151,17 +134,14 @@ export const cancelPsoBehaviour = defineBehaviour({
 /** Shipment orders: a new one is open in the session's warehouse; a closed one refuses changes. */
 export const shipmentOrderWriter = defineWriter({
   name: 'outbound.shipmentOrder',
-  async beforeSave({ old, values, session }) {
-    delete values.project_id;
-    delete values.warehouse_id;
+  async beforeSave({ old, values, merged, session }) {
+    keepPlace(values, old, session);
     if (old === null) {
-      const p = place(session);
-      values.project_id = p.projectId;
-      values.warehouse_id = p.warehouseId;
       if (values.status === undefined || values.status === null || values.status === '') values.status = 'open';
     } else if (old.status === 'closed') {
       throw new AppError('ORDER_STATUS_ERROR', { orderNo: String(old.shipment_no), status: String(old.status) });
     }
+    assertShipmentComplete(merged);
   },
   async beforeDelete({ trx, old }) {
     if ((await repo.ordersOfShipment(trx, Number(old._key))).length > 0) throw new AppError('DELETE_CANCEL_NOT_ALLOWED', { orderNo: String(old.shipment_no) });

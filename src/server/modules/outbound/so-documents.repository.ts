@@ -1,10 +1,9 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import type { SoHeaderRow, SoLineRow } from './outbound.repository.js';
+import type { ShipmentOrderTable } from './so-documents.tables.js';
 import './so-documents.tables.js';
 import './wave.tables.js';
-import '../inventory/inventory.tables.js';
-import '../masterdata/masterdata.tables.js';
 
 /** The SQL of the order-entry calls around sales orders (/so/*, /pso, /shipmentOrder). */
 
@@ -13,18 +12,6 @@ type Db = Kysely<DB> | Transaction<DB>;
 export interface Place {
   projectId: number;
   warehouseId: number;
-}
-
-export async function findOrderIn(db: Db, place: Place, id: number): Promise<SoHeaderRow | undefined> {
-  return db.selectFrom('so_header').selectAll().where('id', '=', id).where('project_id', '=', place.projectId).where('warehouse_id', '=', place.warehouseId).executeTakeFirst();
-}
-
-export async function lockOrderIn(trx: Transaction<DB>, place: Place, id: number): Promise<SoHeaderRow | undefined> {
-  return trx.selectFrom('so_header').selectAll().where('id', '=', id).where('project_id', '=', place.projectId).where('warehouse_id', '=', place.warehouseId).forUpdate().executeTakeFirst();
-}
-
-export async function findLineIn(db: Db, place: Place, id: number): Promise<SoLineRow | undefined> {
-  return db.selectFrom('so_line').selectAll().where('id', '=', id).where('project_id', '=', place.projectId).where('warehouse_id', '=', place.warehouseId).executeTakeFirst();
 }
 
 export async function linesOf(db: Db, soId: number): Promise<SoLineRow[]> {
@@ -61,55 +48,6 @@ export async function ownersByCode(db: Db, projectId: number, codes: readonly st
 
 /** Stock a line may take, as the allocation reads it: active storage or pick locations, not expired, with something available. */
 const AVAILABLE = sql`(b.on_hand_qty - b.allocated_qty - b.picked_qty - b.held_qty)`;
-
-export interface CandidateBalance {
-  balance_id: number;
-  owner_id: number;
-  sku_id: number;
-  lot_id: number;
-  location_id: number;
-  lpn: string;
-  location_code: string;
-  location_type: string;
-  lot_no: string;
-  expiry_date: string | null;
-  /** Days from today to the expiry; null without expiry. */
-  days_left: number | null;
-  udf1: string | null;
-  udf2: string | null;
-  udf3: string | null;
-  on_hand: string;
-  available: string;
-}
-
-/**
- * The balance rows of an owner's SKU in the warehouse a line may be allocated from, best first by
- * expiry then location; when `lock`, locked in the inventory service's key order instead (so that it
- * waits for, rather than deadlocks with, an allocation of the same stock).
- */
-export async function candidateBalances(db: Db, warehouseId: number, ownerId: number, skuId: number, lock = false): Promise<CandidateBalance[]> {
-  const result = await sql<CandidateBalance>`
-    select b.id as balance_id, b.owner_id, b.sku_id, b.lot_id, b.location_id, b.lpn, loc.code as location_code, loc.location_type,
-           l.lot_no, l.expiry_date::text as expiry_date, (l.expiry_date - current_date) as days_left, l.udf1, l.udf2, l.udf3,
-           b.on_hand_qty::text as on_hand, ${AVAILABLE}::text as available
-      from inventory_balance b
-      join lot l on l.id = b.lot_id
-      join location loc on loc.id = b.location_id
-     where b.warehouse_id = ${warehouseId} and b.owner_id = ${ownerId} and b.sku_id = ${skuId}
-       and loc.status = 'active' and loc.location_type in ('storage', 'pick')
-       and (l.expiry_date is null or l.expiry_date >= current_date)
-       and ${AVAILABLE} > 0
-     ${lock ? sql`order by b.warehouse_id, b.owner_id, b.sku_id, b.lot_id, b.location_id, b.lpn for update of b` : sql`order by l.expiry_date nulls last, loc.pick_seq nulls last, loc.code, b.id`}`.execute(db);
-  return result.rows.map((r) => ({
-    ...r,
-    balance_id: Number(r.balance_id),
-    owner_id: Number(r.owner_id),
-    sku_id: Number(r.sku_id),
-    lot_id: Number(r.lot_id),
-    location_id: Number(r.location_id),
-    days_left: r.days_left === null ? null : Number(r.days_left),
-  }));
-}
 
 /** The minimum remaining shelf life (days) of the owner's rule for the SKU, else for every SKU; 0 without a rule. */
 export async function minShelfLifeDays(db: Db, ownerId: number, skuId: number): Promise<number> {
@@ -342,14 +280,6 @@ export async function setStoreArrival(trx: Transaction<DB>, id: number, at: Date
   await trx.updateTable('so_header').set({ store_arrival_at: at, updated_by: by, updated_at: sql`now()` }).where('id', '=', id).execute();
 }
 
-export async function lockShipmentOrder(trx: Transaction<DB>, place: Place, id: number) {
-  return trx.selectFrom('shipment_order').selectAll().where('id', '=', id).where('project_id', '=', place.projectId).where('warehouse_id', '=', place.warehouseId).forUpdate().executeTakeFirst();
-}
-
-export async function findShipmentOrderByNo(db: Db, place: Place, shipmentNo: string) {
-  return db.selectFrom('shipment_order').selectAll().where('shipment_no', '=', shipmentNo).where('project_id', '=', place.projectId).where('warehouse_id', '=', place.warehouseId).executeTakeFirst();
-}
-
 export async function ordersOfShipment(db: Db, shipmentOrderId: number) {
   return db.selectFrom('so_header').select(['id', 'order_no', 'status', 'carrier_code']).where('shipment_order_id', '=', shipmentOrderId).orderBy('order_no').execute();
 }
@@ -402,7 +332,7 @@ export async function insertPso(trx: Transaction<DB>, row: { project_id: number;
   return Number(added.id);
 }
 
-export async function insertShipmentOrder(trx: Transaction<DB>, row: { project_id: number; warehouse_id: number; shipment_no: string; carrier_code: string | null; ship_date: string | null; created_by: string; updated_by: string }): Promise<number> {
+export async function insertShipmentOrder(trx: Transaction<DB>, row: Insertable<ShipmentOrderTable>): Promise<number> {
   const added = await trx.insertInto('shipment_order').values(row).returning('id').executeTakeFirstOrThrow();
   return Number(added.id);
 }

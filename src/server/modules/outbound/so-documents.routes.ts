@@ -14,22 +14,17 @@ import { spreadsheetCell } from '../../files/spreadsheet-cell.js';
 import { translate } from '../../http/i18n.js';
 import { readMultipart } from '../../http/multipart.js';
 import { Quantity } from '../../http/quantity-schema.js';
-import { ErrorBodySchema, IdSchema } from '../../http/schemas.js';
+import { IdSchema, StrictObject } from '../../http/schemas.js';
 import { assertInputs } from './input-checks.js';
+import { OptDate, OptText, route } from './outbound.http.js';
 import { allocateOrders, ordersOfLines, unallocateOrders } from './outbound.service.js';
 import { exportOrderLines } from './so-documents.repository.js';
 import * as so from './so-documents.service.js';
 import type { Actor } from './so-documents.service.js';
 import { SO_STATUSES } from './so-status.js';
 
-const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema };
-const Any = { 200: Type.Any(), ...errors };
-const tags = ['outbound'];
-
 /** A quantity above 0 (the one rule of every route: http/quantity-schema.ts). */
 const Qty = Quantity();
-const OptText = (max = 100) => Type.Optional(Type.Union([Type.String({ maxLength: max }), Type.Null()]));
-const DateText = Type.Optional(Type.Union([Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' }), Type.Null()]));
 const Code = Type.String({ minLength: 1, maxLength: 100 });
 const Ids = Type.Array(IdSchema, { minItems: 1, maxItems: 100 });
 
@@ -38,12 +33,12 @@ const Line = {
   qty: Qty,
   uom: OptText(20),
   lotNo: OptText(60),
-  expiryFrom: DateText,
-  expiryTo: DateText,
+  expiryFrom: OptDate,
+  expiryTo: OptDate,
   udf1: OptText(60),
   udf2: OptText(60),
   udf3: OptText(60),
-  requiredDate: DateText,
+  requiredDate: OptDate,
 };
 
 const VIEW = { right: 'outbound.so:view', scope: 'warehouse' } as const;
@@ -82,7 +77,7 @@ async function uploadedRows(request: FastifyRequest): Promise<unknown[][]> {
 }
 
 /**
- * The sales order calls of spec section 7 that the /so pages do not make through the engine:
+ * The sales order calls that the /so pages do not make through the engine:
  * lines (/so/create/soDetail, /so/save/soDetail, split), look-ups (/so/sku, /so/balance), allocation
  * by order and line and by hand (/so/header/allocation, /so/detail/allocation, /so/findAllocation,
  * /so/manualAllocation), the order import and export, importStoreArrival, the maintenance list and
@@ -106,10 +101,7 @@ export const soDocumentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // ------------------------------------------------------------ lines
   app.post(
     '/so/create/soDetail',
-    {
-      config: { access: EDIT },
-      schema: { tags, summary: 'Adds one line to a new sales order', body: Type.Object({ soId: IdSchema, ...Line }, { additionalProperties: false }), response: Any },
-    },
+    route(EDIT, 'Adds one line to a new sales order', { body: StrictObject({ soId: IdSchema, ...Line }) }),
     async (request) => {
       const { soId, ...line } = request.body;
       const fields = lineFields(line, '');
@@ -121,22 +113,13 @@ export const soDocumentRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/so/save/soDetail',
-    {
-      config: { access: EDIT },
-      schema: {
-        tags,
-        summary: 'Adds, changes and deletes lines of a new sales order (all or none)',
-        body: Type.Object(
-          {
-            soId: IdSchema,
-            lines: Type.Array(Type.Object({ id: Type.Optional(IdSchema), ...Line }, { additionalProperties: false }), { maxItems: 1000 }),
-            deleteLineIds: Type.Optional(Type.Array(IdSchema, { maxItems: 1000 })),
-          },
-          { additionalProperties: false },
-        ),
-        response: Any,
-      },
-    },
+    route(EDIT, 'Adds, changes and deletes lines of a new sales order (all or none)', {
+      body: StrictObject({
+        soId: IdSchema,
+        lines: Type.Array(StrictObject({ id: Type.Optional(IdSchema), ...Line }), { maxItems: 1000 }),
+        deleteLineIds: Type.Optional(Type.Array(IdSchema, { maxItems: 1000 })),
+      }),
+    }),
     async (request) => {
       const fields = request.body.lines.map((line, i) => lineFields(line, `lines[${i}].`));
       assertInputs(Object.fromEntries(fields.flatMap((x) => Object.entries(x.dates))), Object.fromEntries(fields.flatMap((x) => Object.entries(x.qtys))));
@@ -147,18 +130,9 @@ export const soDocumentRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/so/split',
-    {
-      config: { access: EDIT },
-      schema: {
-        tags,
-        summary: 'Splits part of an order line into a new line with changed fields',
-        body: Type.Object(
-          { lineId: IdSchema, qty: Qty, changes: Type.Array(Type.Object({ field: Type.String({ maxLength: 40 }), fromValue: OptText(), toValue: OptText() }, { additionalProperties: false }), { maxItems: 10 }) },
-          { additionalProperties: false },
-        ),
-        response: Any,
-      },
-    },
+    route(EDIT, 'Splits part of an order line into a new line with changed fields', {
+      body: StrictObject({ lineId: IdSchema, qty: Qty, changes: Type.Array(StrictObject({ field: Type.String({ maxLength: 40 }), fromValue: OptText(), toValue: OptText() }), { maxItems: 10 }) }),
+    }),
     (request) => {
       assertInputs({}, { qty: request.body.qty });
       return write(request, (trx, actor) => so.splitLine(trx, actor, request.body.lineId, request.body.qty, request.body.changes));
@@ -168,51 +142,31 @@ export const soDocumentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // ------------------------------------------------------------ look-ups
   app.post(
     '/so/sku',
-    {
-      config: { access: VIEW },
-      schema: {
-        tags,
-        summary: "SKUs of the order's owner (or an owner) matching a text, with what is available",
-        body: Type.Object({ soId: Type.Optional(IdSchema), ownerCode: Type.Optional(Code), text: Type.String({ maxLength: 100 }), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })) }, { additionalProperties: false }),
-        response: Any,
-      },
-    },
+    route(VIEW, "SKUs of the order's owner (or an owner) matching a text, with what is available", {
+      body: StrictObject({ soId: Type.Optional(IdSchema), ownerCode: Type.Optional(Code), text: Type.String({ maxLength: 100 }), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })) }),
+    }),
     async (request) => ({ skus: await so.skuLookup(db, actorOf(request), request.body) }),
   );
 
-  app.post(
-    '/so/balance',
-    { config: { access: VIEW }, schema: { tags, summary: 'Per line of an order: open qty, available stock and shortage', body: Type.Object({ soId: IdSchema }, { additionalProperties: false }), response: Any } },
-    (request) => so.orderBalance(db, actorOf(request), request.body.soId),
+  app.post('/so/balance', route(VIEW, 'Per line of an order: open qty, available stock and shortage', { body: StrictObject({ soId: IdSchema }) }), (request) =>
+    so.orderBalance(db, actorOf(request), request.body.soId),
   );
 
   // ------------------------------------------------------------ allocation
   app.post(
     '/so/header/allocation',
-    {
-      config: { access: ALLOCATE },
-      schema: {
-        tags,
-        summary: 'Allocates (or unallocates) whole orders by their rules; shortages per line',
-        body: Type.Object({ soIds: Ids, unallocate: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
-        response: Any,
-      },
-    },
+    route(ALLOCATE, 'Allocates (or unallocates) whole orders by their rules; shortages per line', {
+      body: StrictObject({ soIds: Ids, unallocate: Type.Optional(Type.Boolean()) }),
+    }),
     (request) =>
       write<unknown>(request, (trx, actor) => (request.body.unallocate ? unallocateOrders(trx, scopeOf(actor), request.body.soIds) : allocateOrders(trx, scopeOf(actor), request.body.soIds))),
   );
 
   app.post(
     '/so/detail/allocation',
-    {
-      config: { access: ALLOCATE },
-      schema: {
-        tags,
-        summary: 'Allocates (or unallocates) order lines by their rules; shortages per line',
-        body: Type.Object({ lineIds: Ids, unallocate: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
-        response: Any,
-      },
-    },
+    route(ALLOCATE, 'Allocates (or unallocates) order lines by their rules; shortages per line', {
+      body: StrictObject({ lineIds: Ids, unallocate: Type.Optional(Type.Boolean()) }),
+    }),
     (request) =>
       write<unknown>(request, async (trx, actor) => {
         const soIds = await ordersOfLines(trx, actor.projectId, request.body.lineIds);
@@ -220,29 +174,18 @@ export const soDocumentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }),
   );
 
-  app.post(
-    '/so/findAllocation',
-    { config: { access: VIEW }, schema: { tags, summary: 'The balance rows an order line may be allocated from by hand', body: Type.Object({ lineId: IdSchema }, { additionalProperties: false }), response: Any } },
-    (request) => so.findAllocation(db, actorOf(request), request.body.lineId),
+  app.post('/so/findAllocation', route(VIEW, 'The balance rows an order line may be allocated from by hand', { body: StrictObject({ lineId: IdSchema }) }), (request) =>
+    so.findAllocation(db, actorOf(request), request.body.lineId),
   );
 
   app.post(
     '/so/manualAllocation',
-    {
-      config: { access: ALLOCATE },
-      schema: {
-        tags,
-        summary: 'Allocates chosen quantities of candidate balance rows to an order line',
-        body: Type.Object(
-          {
-            lineId: IdSchema,
-            allocations: Type.Array(Type.Object({ balanceId: IdSchema, qty: Type.Optional(Quantity({ nullable: true })) }, { additionalProperties: false }), { maxItems: 100 }),
-          },
-          { additionalProperties: false },
-        ),
-        response: Any,
-      },
-    },
+    route(ALLOCATE, 'Allocates chosen quantities of candidate balance rows to an order line', {
+      body: StrictObject({
+        lineId: IdSchema,
+        allocations: Type.Array(StrictObject({ balanceId: IdSchema, qty: Type.Optional(Quantity({ nullable: true })) }), { maxItems: 100 }),
+      }),
+    }),
     (request) => {
       assertInputs({}, Object.fromEntries(request.body.allocations.map((a, i) => [`allocations[${i}].qty`, a.qty])));
       return write(request, (trx, actor) => so.allocateManually(trx, actor, request.body.lineId, request.body.allocations));
@@ -255,15 +198,9 @@ export const soDocumentRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/so/cancelCheckComplete',
-    {
-      config: { access: VIEW },
-      schema: {
-        tags,
-        summary: 'Per order: whether cancel and close are allowed, and what they would undo (allocation, picked stock, open pick tasks, wave)',
-        body: Type.Object({ soIds: Ids }, { additionalProperties: false }),
-        response: Any,
-      },
-    },
+    route(VIEW, 'Per order: whether cancel and close are allowed, and what they would undo (allocation, picked stock, open pick tasks, wave)', {
+      body: StrictObject({ soIds: Ids }),
+    }),
     async (request) => ({
       orders: (await so.cancelCheckComplete(db, actorOf(request), request.body.soIds)).map((o) => ({ ...o, cancel: withMessage(request, o.cancel), close: withMessage(request, o.close) })),
     }),
@@ -271,22 +208,16 @@ export const soDocumentRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/so/checkPartialPack',
-    {
-      config: { access: VIEW },
-      schema: {
-        tags,
-        summary: 'Per order: ordered against picked qty per line, and whether packing now would ship less than ordered',
-        body: Type.Object({ soIds: Ids }, { additionalProperties: false }),
-        response: Any,
-      },
-    },
+    route(VIEW, 'Per order: ordered against picked qty per line, and whether packing now would ship less than ordered', {
+      body: StrictObject({ soIds: Ids }),
+    }),
     async (request) => ({ orders: (await so.checkPartialPack(db, actorOf(request), request.body.soIds)).map((o) => withMessage(request, o)) }),
   );
 
   // ------------------------------------------------------------ import and export
   app.post(
     '/so/import',
-    { config: { access: ADD }, schema: { tags, summary: 'Imports sales orders from an xlsx or csv file (multipart; all or none)', response: Any } },
+    route(ADD, 'Imports sales orders from an xlsx or csv file (multipart; all or none)'),
     async (request) => {
       const rows = so.orderImportRows(await uploadedRows(request));
       const lengths = await so.declaredImportLengths(lengthOf(request));
@@ -296,7 +227,7 @@ export const soDocumentRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/so/importStoreArrival',
-    { config: { access: EDIT }, schema: { tags, summary: 'Store-arrival times (order no, arrival) from an xlsx or csv file onto orders (multipart; all or none)', response: Any } },
+    route(EDIT, 'Store-arrival times (order no, arrival) from an xlsx or csv file onto orders (multipart; all or none)'),
     async (request) => {
       const cells = await uploadedRows(request);
       const rows = cells.slice(1).flatMap((values, i) => (values.some((v) => so.cellText(v) !== '') ? [{ row: i + 2, orderNo: values[0], arrival: values[1] }] : []));
@@ -307,15 +238,12 @@ export const soDocumentRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/so/export',
-    {
-      config: { access: VIEW },
-      schema: {
-        tags,
-        summary: 'The orders of the warehouse with their lines as an xlsx or csv file, streamed',
-        body: Type.Object({ status: Type.Optional(Type.Union(SO_STATUSES.map((s) => Type.Literal(s)))), format: Type.Optional(Type.Union([Type.Literal('xlsx'), Type.Literal('csv')])) }, { additionalProperties: false }),
-        response: { 200: Type.Unknown(), ...errors },
-      },
-    },
+    route(
+      VIEW,
+      'The orders of the warehouse with their lines as an xlsx or csv file, streamed',
+      { body: StrictObject({ status: Type.Optional(Type.Union(SO_STATUSES.map((s) => Type.Literal(s)))), format: Type.Optional(Type.Union([Type.Literal('xlsx'), Type.Literal('csv')])) }) },
+      Type.Unknown(),
+    ),
     async (request, reply) => {
       const actor = actorOf(request);
       const columns = ['order_no', 'status', 'owner_code', 'customer_order_no', 'ship_to_name', 'carrier_code', 'required_ship_date', 'store_arrival_at', 'line_no', 'sku_code', 'qty', 'uom', 'allocated_qty', 'picked_qty'] as const;
@@ -358,48 +286,38 @@ export const soDocumentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   // ------------------------------------------------------------ maintenance list
-  app.post(
-    '/so/getMaintenanceList',
-    { config: { access: VIEW }, schema: { tags, summary: 'Orders and SKUs on the maintenance list of the warehouse', body: Type.Object({}, { additionalProperties: false }), response: Any } },
-    async (request) => ({ entries: await so.getMaintenanceList(db, actorOf(request)) }),
-  );
+  app.post('/so/getMaintenanceList', route(VIEW, 'Orders and SKUs on the maintenance list of the warehouse', { body: StrictObject({}) }), async (request) => ({
+    entries: await so.getMaintenanceList(db, actorOf(request)),
+  }));
 
   app.post(
     '/so/addMaintenanceList',
-    {
-      config: { access: EDIT },
-      schema: {
-        tags,
-        summary: 'Puts orders or SKUs on the maintenance list',
-        body: Type.Object(
-          { entries: Type.Array(Type.Object({ orderNo: OptText(), skuCode: OptText(), reason: OptText(200) }, { additionalProperties: false }), { minItems: 1, maxItems: 100 }) },
-          { additionalProperties: false },
-        ),
-        response: Any,
-      },
-    },
+    route(EDIT, 'Puts orders or SKUs on the maintenance list', {
+      body: StrictObject({ entries: Type.Array(StrictObject({ orderNo: OptText(), skuCode: OptText(), reason: OptText(200) }), { minItems: 1, maxItems: 100 }) }),
+    }),
     async (request) => ({ added: await write(request, (trx, actor) => so.addMaintenanceList(trx, actor, request.body.entries)) }),
   );
 
-  app.post(
-    '/so/deleteMaintenanceList',
-    { config: { access: EDIT }, schema: { tags, summary: 'Takes entries off the maintenance list', body: Type.Object({ ids: Ids }, { additionalProperties: false }), response: Any } },
-    async (request) => ({ deleted: await write(request, (trx, actor) => so.deleteMaintenanceList(trx, actor, request.body.ids)) }),
-  );
+  app.post('/so/deleteMaintenanceList', route(EDIT, 'Takes entries off the maintenance list', { body: StrictObject({ ids: Ids }) }), async (request) => ({
+    deleted: await write(request, (trx, actor) => so.deleteMaintenanceList(trx, actor, request.body.ids)),
+  }));
 
   // ------------------------------------------------------------ shipment orders
   app.post(
     '/so/addOrderToShipmentId',
-    {
-      config: { access: SHIPMENT_EDIT },
-      schema: { tags, summary: 'Puts orders on an open shipment order', body: Type.Object({ shipmentOrderId: IdSchema, soIds: Ids }, { additionalProperties: false }), response: Any },
-    },
+    route(SHIPMENT_EDIT, 'Puts orders on an open shipment order', { body: StrictObject({ shipmentOrderId: IdSchema, soIds: Ids }) }),
     async (request) => ({ added: await write(request, (trx, actor) => so.addOrdersToShipment(trx, actor, request.body.shipmentOrderId, request.body.soIds)) }),
   );
 
   app.post(
+    '/so/removeOrderFromShipmentId',
+    route(SHIPMENT_EDIT, 'Takes orders off an open shipment order', { body: StrictObject({ shipmentOrderId: IdSchema, soIds: Ids }) }),
+    async (request) => ({ removed: await write(request, (trx, actor) => so.removeOrdersFromShipment(trx, actor, request.body.shipmentOrderId, request.body.soIds)) }),
+  );
+
+  app.post(
     '/so/findShipmentReference',
-    { config: { access: SHIPMENT_VIEW }, schema: { tags, summary: 'A shipment order by its number, with its orders', body: Type.Object({ shipmentNo: Code }, { additionalProperties: false }), response: Any } },
+    route(SHIPMENT_VIEW, 'A shipment order by its number, with its orders', { body: StrictObject({ shipmentNo: Code }) }),
     (request) => so.findShipmentReference(db, actorOf(request), request.body.shipmentNo),
   );
 };

@@ -1,10 +1,13 @@
 import Decimal from 'decimal.js';
 import type { Kysely, Transaction } from 'kysely';
 import { AppError, type ErrorCode, type FieldError } from '../../../common/errors.js';
+import type { AllocationCandidate } from '../../../common/outbound-api.js';
 import { parseQuantity } from '../../../common/quantity.js';
 import { isCalendarDate } from './input-checks.js';
+import { checkSplitChanges, splitValues, type SplitChange } from '../../area-kit/split-changes.js';
 import type { DB } from '../../db/schema.js';
-import { applyStockChanges, type StockChange, type StockScope } from '../inventory/inventory.service.js';
+import { findInScope, lockInScope } from '../../db/scoped-rows.js';
+import { applyStockChanges, availableStock, lockAvailableStock, type AvailableStock, type StockChange, type StockScope } from '../inventory/index.js';
 import { checkAddress } from './address.js';
 import { lotFits } from './lot-match.js';
 import { addLinesAllocated, recordAllocations, setOrderStatus, type SoHeaderRow } from './outbound.repository.js';
@@ -12,7 +15,7 @@ import * as repo from './so-documents.repository.js';
 import { assertTransition, ALLOCATABLE, statusFromLines, TERMINAL_STATUSES, type SoStatus } from './so-status.js';
 
 /**
- * Order entry around the sales order (spec sections 5 and 7): lines added and saved outside the
+ * Order entry around the sales order: lines added and saved outside the
  * engine's pages, the SKU look-up and availability per line, manual allocation from candidate
  * balances, the split of a line, the maintenance list, store-arrival times and shipment orders.
  */
@@ -29,8 +32,15 @@ function dec(value: Decimal.Value | null | undefined): Decimal {
   return new Decimal(value ?? 0);
 }
 
-async function orderOrRefuse(db: Kysely<DB> | Transaction<DB>, actor: Actor, soId: number, lock = false): Promise<SoHeaderRow> {
-  const order = lock ? await repo.lockOrderIn(db as Transaction<DB>, actor, soId) : await repo.findOrderIn(db, actor, soId);
+async function orderOrRefuse(db: Kysely<DB>, actor: Actor, soId: number): Promise<SoHeaderRow> {
+  const order = await findInScope(db, 'so_header', actor, soId);
+  if (!order) throw new AppError('NO_RECORD');
+  return order;
+}
+
+/** The order locked until the transaction ends; NO_RECORD when it is not of the actor's project and warehouse. */
+async function lockedOrderOrRefuse(trx: Transaction<DB>, actor: Actor, soId: number): Promise<SoHeaderRow> {
+  const order = await lockInScope(trx, 'so_header', actor, soId);
   if (!order) throw new AppError('NO_RECORD');
   return order;
 }
@@ -80,7 +90,7 @@ function lineValues(input: LineInput, index: number): { qty: Decimal; details: F
  * on any of them.
  */
 export async function saveLines(trx: Transaction<DB>, actor: Actor, soId: number, lines: LineInput[], deleteLineIds: number[] = []): Promise<number[]> {
-  const order = await orderOrRefuse(trx, actor, soId, true);
+  const order = await lockedOrderOrRefuse(trx, actor, soId);
   assertNew(order);
   const existing = new Map((await repo.linesOf(trx, soId)).map((l) => [Number(l.id), l]));
   const details: FieldError[] = [];
@@ -191,31 +201,54 @@ export async function orderBalance(db: Kysely<DB>, actor: Actor, soId: number) {
   };
 }
 
+/** A balance row as the manual allocation offers it. */
+function candidateOf(b: AvailableStock): AllocationCandidate {
+  return {
+    balance_id: b.balance_id,
+    owner_id: b.owner_id,
+    sku_id: b.sku_id,
+    lot_id: b.lot_id,
+    location_id: b.location_id,
+    lpn: b.lpn,
+    location_code: b.location_code,
+    location_type: b.location_type,
+    lot_no: b.lot_no,
+    expiry_date: b.expiry_date,
+    days_left: b.days_left,
+    udf1: b.udf1,
+    udf2: b.udf2,
+    udf3: b.udf3,
+    on_hand: b.on_hand,
+    available: b.available,
+  };
+}
+
 /**
  * `/so/findAllocation`: the balance rows a line may be allocated from by hand: held, expired and
  * non-pickable stock left out, and lots that do not match the line's lot attributes or keep less
  * than the rule's minimum shelf life.
  */
 export async function findAllocation(db: Kysely<DB>, actor: Actor, lineId: number) {
-  const line = await repo.findLineIn(db, actor, lineId);
+  const line = await findInScope(db, 'so_line', actor, lineId);
   if (!line) throw new AppError('NO_RECORD');
   const order = await orderOrRefuse(db, actor, Number(line.so_id));
   const minDays = await repo.minShelfLifeDays(db, Number(order.owner_id), Number(line.sku_id));
-  const candidates = (await repo.candidateBalances(db, actor.warehouseId, Number(order.owner_id), Number(line.sku_id))).filter((b) => lotFits(line, b, minDays));
+  const stock = await availableStock(db, { warehouseId: actor.warehouseId, pairs: [{ ownerId: Number(order.owner_id), skuId: Number(line.sku_id) }], notExpired: true });
+  const candidates = stock.filter((b) => lotFits(line, b, minDays)).map(candidateOf);
   return { lineId: Number(line.id), orderNo: order.order_no, lineNo: line.line_no, open: dec(line.qty).minus(line.allocated_qty).minus(line.picked_qty).toString(), candidates };
 }
 
 /**
- * Manual allocation (spec section 5: "the allocation qty must be entered"): allocates the chosen
+ * Manual allocation ("the allocation qty must be entered"): allocates the chosen
  * quantities of the chosen candidate balances to one line. Every quantity must be entered and above
  * 0, their sum not above what the line still needs, and each not above what the balance row has
  * available after locking it: never oversells. Written like the automatic allocation (inventory
  * service, allocation records, line quantity, status from the lines).
  */
 export async function allocateManually(trx: Transaction<DB>, actor: Actor, lineId: number, picks: Array<{ balanceId: number; qty?: Decimal.Value | null }>): Promise<{ allocated: string; status: SoStatus }> {
-  const probe = await repo.findLineIn(trx, actor, lineId);
+  const probe = await findInScope(trx, 'so_line', actor, lineId);
   if (!probe) throw new AppError('NO_RECORD');
-  const order = await orderOrRefuse(trx, actor, Number(probe.so_id), true);
+  const order = await lockedOrderOrRefuse(trx, actor, Number(probe.so_id));
   if (!ALLOCATABLE.includes(order.status as SoStatus)) throw new AppError('ORDER_STATUS_ERROR', { orderNo: order.order_no, status: order.status });
   const details: FieldError[] = [];
   const seen = new Set<number>();
@@ -227,10 +260,11 @@ export async function allocateManually(trx: Transaction<DB>, actor: Actor, lineI
   });
   if (picks.length === 0) details.push({ field: 'allocations', code: 'ALLOCATION_QTY_REQUIRED' });
   if (details.length) throw new AppError('VALIDATION_FAILED', {}, details);
-  const line = (await repo.findLineIn(trx, actor, lineId))!;
+  const line = (await findInScope(trx, 'so_line', actor, lineId))!;
   await assertNotUnderMaintenance(trx, actor, order, [Number(line.sku_id)]);
   const minDays = await repo.minShelfLifeDays(trx, Number(order.owner_id), Number(line.sku_id));
-  const candidates = new Map((await repo.candidateBalances(trx, actor.warehouseId, Number(order.owner_id), Number(line.sku_id), true)).filter((b) => lotFits(line, b, minDays)).map((b) => [b.balance_id, b]));
+  const stock = await lockAvailableStock(trx, { warehouseId: actor.warehouseId, pairs: [{ ownerId: Number(order.owner_id), skuId: Number(line.sku_id) }], notExpired: true });
+  const candidates = new Map(stock.filter((b) => lotFits(line, b, minDays)).map((b) => [b.balance_id, b]));
   let total = new Decimal(0);
   picks.forEach((p, i) => {
     const b = candidates.get(p.balanceId);
@@ -268,50 +302,26 @@ export async function allocateManually(trx: Transaction<DB>, actor: Actor, lineI
 
 /** The fields of an order line a split may change. */
 export const SO_SPLIT_FIELDS = ['lot_no', 'required_date', 'expiry_from', 'expiry_to', 'udf1', 'udf2', 'udf3', 'uom'] as const;
-type SoSplitField = (typeof SO_SPLIT_FIELDS)[number];
 
 /**
  * Splits `qty` of a line of a new order into a new line whose fields change from their from-values
- * to their to-values (spec section 5: from-value and to-value must be set, duplicate field names
+ * to their to-values (from-value and to-value must be set, duplicate field names
  * are refused). The from-value must be the line's current value.
  */
-export async function splitLine(trx: Transaction<DB>, actor: Actor, lineId: number, qtyValue: Decimal.Value, changes: Array<{ field: string; fromValue?: string | null; toValue?: string | null }>) {
-  const seen = new Set<string>();
-  const checked = changes.map((c, i) => {
-    if (!(SO_SPLIT_FIELDS as readonly string[]).includes(c.field)) throw new AppError('SPLIT_NOT_ALLOWED', {}, [{ field: `changes[${i}].field`, code: 'SPLIT_NOT_ALLOWED' }]);
-    if (seen.has(c.field)) throw new AppError('SPLIT_DUPLICATE_FIELD', { field: c.field }, [{ field: `changes[${i}].field`, code: 'SPLIT_DUPLICATE_FIELD' }]);
-    seen.add(c.field);
-    const fromValue = c.fromValue?.trim() ?? '';
-    const toValue = c.toValue?.trim() ?? '';
-    if (fromValue === '' || toValue === '') throw new AppError('SPLIT_VALUE_REQUIRED', { field: c.field }, [{ field: `changes[${i}]`, code: 'SPLIT_VALUE_REQUIRED' }]);
-    if ((c.field === 'required_date' || c.field.startsWith('expiry')) && !isCalendarDate(toValue)) throw new AppError('VALIDATION_FAILED', {}, [{ field: `changes[${i}].toValue`, code: 'FIELD_TYPE' }]);
-    return { field: c.field as SoSplitField, fromValue, toValue };
+export async function splitLine(trx: Transaction<DB>, actor: Actor, lineId: number, qtyValue: Decimal.Value, changes: readonly SplitChange[]) {
+  const checked = checkSplitChanges(changes, SO_SPLIT_FIELDS, (c, i) => {
+    if ((c.field === 'required_date' || c.field.startsWith('expiry')) && !isCalendarDate(c.toValue)) throw new AppError('VALIDATION_FAILED', {}, [{ field: `changes[${i}].toValue`, code: 'FIELD_TYPE' }]);
   });
-  if (checked.length === 0) throw new AppError('SPLIT_VALUE_REQUIRED', { field: '' });
-  const probe = await repo.findLineIn(trx, actor, lineId);
+  const probe = await findInScope(trx, 'so_line', actor, lineId);
   if (!probe) throw new AppError('NO_RECORD');
-  const order = await orderOrRefuse(trx, actor, Number(probe.so_id), true);
+  const order = await lockedOrderOrRefuse(trx, actor, Number(probe.so_id));
   if (TERMINAL_STATUSES.includes(order.status as SoStatus) || order.status !== 'new') throw new AppError('SPLIT_NOT_ALLOWED');
-  const line = (await repo.findLineIn(trx, actor, lineId))!;
+  const line = (await findInScope(trx, 'so_line', actor, lineId))!;
   const qty = dec(qtyValue);
   if (!qty.greaterThan(0)) throw new AppError('QTY_NOT_POSITIVE');
   if (!qty.lessThan(line.qty)) throw new AppError('SPLIT_NOT_ALLOWED');
   await assertNotUnderMaintenance(trx, actor, order, [Number(line.sku_id)]);
-  const current: Record<SoSplitField, string> = {
-    lot_no: line.lot_no ?? '',
-    required_date: line.required_date ?? '',
-    expiry_from: line.expiry_from ?? '',
-    expiry_to: line.expiry_to ?? '',
-    udf1: line.udf1 ?? '',
-    udf2: line.udf2 ?? '',
-    udf3: line.udf3 ?? '',
-    uom: line.uom,
-  };
-  const next = { ...current };
-  for (const c of checked) {
-    if (current[c.field] !== c.fromValue) throw new AppError('SPLIT_NOT_ALLOWED', {}, [{ field: c.field, code: 'SPLIT_NOT_ALLOWED' }]);
-    next[c.field] = c.toValue;
-  }
+  const next = splitValues(SO_SPLIT_FIELDS, line, checked);
   await repo.updateLine(trx, Number(line.id), { qty: dec(line.qty).minus(qty).toString() }, actor.login);
   const added = await repo.insertLine(trx, {
     project_id: actor.projectId,
@@ -415,11 +425,11 @@ export async function importStoreArrival(
 
 /** `/so/addOrderToShipmentId`: puts orders of the warehouse on an open shipment order (an order is on one shipment at a time). */
 export async function addOrdersToShipment(trx: Transaction<DB>, actor: Actor, shipmentOrderId: number, soIds: number[]): Promise<number> {
-  const shipment = await repo.lockShipmentOrder(trx, actor, shipmentOrderId);
+  const shipment = await lockInScope(trx, 'shipment_order', actor, shipmentOrderId);
   if (!shipment) throw new AppError('NO_RECORD');
   if (shipment.status !== 'open') throw new AppError('ORDER_STATUS_ERROR', { orderNo: shipment.shipment_no, status: shipment.status });
   for (const id of soIds) {
-    const order = await orderOrRefuse(trx, actor, id, true);
+    const order = await lockedOrderOrRefuse(trx, actor, id);
     if (TERMINAL_STATUSES.includes(order.status as SoStatus)) throw new AppError('ORDER_STATUS_ERROR', { orderNo: order.order_no, status: order.status });
     if (order.shipment_order_id !== null && Number(order.shipment_order_id) !== shipmentOrderId) throw new AppError('ORDER_STATUS_ERROR', { orderNo: order.order_no, status: order.status });
   }
@@ -427,9 +437,62 @@ export async function addOrdersToShipment(trx: Transaction<DB>, actor: Actor, sh
   return soIds.length;
 }
 
+/**
+ * `/so/removeOrderFromShipmentId`: takes orders off an open shipment order. Every order must be on
+ * that shipment; a closed shipment keeps its orders.
+ */
+export async function removeOrdersFromShipment(trx: Transaction<DB>, actor: Actor, shipmentOrderId: number, soIds: number[]): Promise<number> {
+  const ids = [...new Set(soIds)];
+  const shipment = await lockInScope(trx, 'shipment_order', actor, shipmentOrderId);
+  if (!shipment) throw new AppError('NO_RECORD');
+  if (shipment.status !== 'open') throw new AppError('ORDER_STATUS_ERROR', { orderNo: shipment.shipment_no, status: shipment.status });
+  for (const id of ids) {
+    const order = await lockedOrderOrRefuse(trx, actor, id);
+    if (order.shipment_order_id === null || Number(order.shipment_order_id) !== shipmentOrderId) throw new AppError('NO_RECORD');
+  }
+  await repo.setShipmentOrder(trx, ids, null, actor.login);
+  return ids.length;
+}
+
+/** The order numbers typed into one text (separated by commas, semicolons, spaces or new lines), each once. */
+export function orderNosOf(text: string): string[] {
+  return [...new Set(text.split(/[\s,;]+/).map((no) => no.trim()).filter((no) => no !== ''))];
+}
+
+/**
+ * Puts orders named by their numbers on an open shipment order: an unknown number (or one of
+ * another warehouse) is refused by name, and nothing changes.
+ */
+export async function addOrdersToShipmentByNo(trx: Transaction<DB>, actor: Actor, shipmentOrderId: number, orderNos: string[], field: string): Promise<number> {
+  if (orderNos.length === 0) throw new AppError('VALIDATION_FAILED', {}, [{ field, code: 'FIELD_REQUIRED' }]);
+  if (orderNos.length > 100) throw new AppError('VALIDATION_FAILED', {}, [{ field, code: 'SELECTION_CAP', params: { max: 100 } }]);
+  const found = new Map((await repo.ordersByNo(trx, actor, orderNos)).map((o) => [o.order_no, Number(o.id)]));
+  const missing = orderNos.filter((no) => !found.has(no));
+  if (missing.length) throw new AppError('VALIDATION_FAILED', {}, missing.map((no) => ({ field, code: 'FIELD_FOREIGN', params: { field: no } })));
+  return addOrdersToShipment(trx, actor, shipmentOrderId, orderNos.map((no) => found.get(no) as number));
+}
+
+/** What a shipment order must carry on every save: the carrier cannot take the shipment without them. */
+export const SHIPMENT_REQUIRED_FIELDS = ['shipment_reference', 'expected_delivery_date', 'gateway', 'service', 'service_provider', 'battery'] as const;
+
+/** Battery content a shipment order may declare. */
+export const BATTERY_VALUES = ['none', 'lithium_ion', 'lithium_metal'] as const;
+
+/** Refuses a shipment order (the row as it will be saved) lacking a required field or naming an unknown battery content. */
+export function assertShipmentComplete(row: Record<string, unknown>): void {
+  const details: FieldError[] = [];
+  for (const field of SHIPMENT_REQUIRED_FIELDS) {
+    const value = row[field];
+    if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) details.push({ field, code: 'FIELD_REQUIRED' });
+  }
+  const battery = row.battery;
+  if (typeof battery === 'string' && battery.trim() !== '' && !(BATTERY_VALUES as readonly string[]).includes(battery)) details.push({ field: 'battery', code: 'FIELD_FOREIGN' });
+  if (details.length) throw new AppError('VALIDATION_FAILED', {}, details);
+}
+
 /** `/so/findShipmentReference`: a shipment order by its number, with its orders. */
 export async function findShipmentReference(db: Kysely<DB>, actor: Actor, shipmentNo: string) {
-  const shipment = await repo.findShipmentOrderByNo(db, actor, shipmentNo);
+  const shipment = await findInScope(db, 'shipment_order', actor, { column: 'shipment_no', value: shipmentNo });
   if (!shipment) throw new AppError('NO_RECORD');
   return { ...shipment, orders: await repo.ordersOfShipment(db, Number(shipment.id)) };
 }
@@ -450,10 +513,23 @@ async function ordersOrRefuse(db: Kysely<DB>, actor: Actor, soIds: readonly numb
   return ids.map((id) => found.get(id)!);
 }
 
-function linesByOrder(lines: readonly repo.LineQuantityRow[]): Map<number, repo.LineQuantityRow[]> {
+/** The selected orders of the scope (NO_RECORD when one is not), each with its lines' quantities. */
+async function ordersWithLines(db: Kysely<DB>, actor: Actor, soIds: readonly number[]): Promise<Array<{ order: SoHeaderRow; lines: repo.LineQuantityRow[] }>> {
+  const orders = await ordersOrRefuse(db, actor, soIds);
   const byOrder = new Map<number, repo.LineQuantityRow[]>();
-  for (const l of lines) byOrder.set(l.so_id, [...(byOrder.get(l.so_id) ?? []), l]);
-  return byOrder;
+  for (const l of await repo.lineQuantities(db, orders.map((o) => Number(o.id)))) byOrder.set(l.so_id, [...(byOrder.get(l.so_id) ?? []), l]);
+  return orders.map((order) => ({ order, lines: byOrder.get(Number(order.id)) ?? [] }));
+}
+
+/** Which order a check of selected orders is about, and its status. */
+interface CheckedOrder {
+  soId: number;
+  orderNo: string;
+  status: string;
+}
+
+function checkedOrder(order: SoHeaderRow): CheckedOrder {
+  return { soId: Number(order.id), orderNo: order.order_no, status: order.status };
 }
 
 function sum(lines: readonly repo.LineQuantityRow[], field: 'qty' | 'allocated_qty' | 'picked_qty'): Decimal {
@@ -471,10 +547,7 @@ function transitionCheck(order: SoHeaderRow, to: SoStatus): { allowed: boolean; 
   }
 }
 
-export interface EndCheck {
-  soId: number;
-  orderNo: string;
-  status: string;
+export interface EndCheck extends CheckedOrder {
   cancel: { allowed: boolean; reason: Refusal | null };
   close: { allowed: boolean; reason: Refusal | null };
   /** Allocated qty cancel or close would release back to available. */
@@ -494,34 +567,24 @@ export interface EndCheck {
  * wave membership. Reads only.
  */
 export async function cancelCheckComplete(db: Kysely<DB>, actor: Actor, soIds: readonly number[]): Promise<EndCheck[]> {
-  const orders = await ordersOrRefuse(db, actor, soIds);
-  const ids = orders.map((o) => Number(o.id));
-  const byOrder = linesByOrder(await repo.lineQuantities(db, ids));
-  const tasks = await repo.openTaskCounts(db, ids);
-  return orders.map((order) => {
-    const lines = byOrder.get(Number(order.id)) ?? [];
-    return {
-      soId: Number(order.id),
-      orderNo: order.order_no,
-      status: order.status,
-      cancel: transitionCheck(order, 'cancelled'),
-      close: transitionCheck(order, 'closed'),
-      allocatedQty: sum(lines, 'allocated_qty').toString(),
-      pickedQty: sum(lines, 'picked_qty').toString(),
-      openTasks: tasks.get(Number(order.id)) ?? 0,
-      waveNo: order.wave_id,
-      lines: lines.map((l) => ({ lineId: l.id, lineNo: l.line_no, skuCode: l.sku_code, qty: dec(l.qty).toString(), allocatedQty: dec(l.allocated_qty).toString(), pickedQty: dec(l.picked_qty).toString() })),
-    };
-  });
+  const orders = await ordersWithLines(db, actor, soIds);
+  const tasks = await repo.openTaskCounts(db, orders.map(({ order }) => Number(order.id)));
+  return orders.map(({ order, lines }) => ({
+    ...checkedOrder(order),
+    cancel: transitionCheck(order, 'cancelled'),
+    close: transitionCheck(order, 'closed'),
+    allocatedQty: sum(lines, 'allocated_qty').toString(),
+    pickedQty: sum(lines, 'picked_qty').toString(),
+    openTasks: tasks.get(Number(order.id)) ?? 0,
+    waveNo: order.wave_id,
+    lines: lines.map((l) => ({ lineId: l.id, lineNo: l.line_no, skuCode: l.sku_code, qty: dec(l.qty).toString(), allocatedQty: dec(l.allocated_qty).toString(), pickedQty: dec(l.picked_qty).toString() })),
+  }));
 }
 
 /** Statuses from which packing may still take picked stock (before packing is complete, not ended). */
 const PACK_OPEN: readonly SoStatus[] = ['new', 'partial_allocated', 'allocated', 'partial_picked', 'picked', 'partial_packed'];
 
-export interface PackCheck {
-  soId: number;
-  orderNo: string;
-  status: string;
+export interface PackCheck extends CheckedOrder {
   /** Packing now would ship less than ordered: a line picked short of its qty, or not picked at all. */
   partial: boolean;
   /** Nothing of the order is picked. */
@@ -533,19 +596,15 @@ export interface PackCheck {
 
 /** `/so/checkPartialPack`: per order, ordered against picked qty per line, before the pack screen packs it. Reads only. */
 export async function checkPartialPack(db: Kysely<DB>, actor: Actor, soIds: readonly number[]): Promise<PackCheck[]> {
-  const orders = await ordersOrRefuse(db, actor, soIds);
-  const byOrder = linesByOrder(await repo.lineQuantities(db, orders.map((o) => Number(o.id))));
-  return orders.map((order) => {
-    const lines = (byOrder.get(Number(order.id)) ?? []).map((l) => {
+  return (await ordersWithLines(db, actor, soIds)).map(({ order, lines: quantities }) => {
+    const lines = quantities.map((l) => {
       const ordered = dec(l.qty);
       const picked = dec(l.picked_qty);
       return { lineId: l.id, lineNo: l.line_no, skuCode: l.sku_code, ordered: ordered.toString(), picked: picked.toString(), short: Decimal.max(0, ordered.minus(picked)).toString() };
     });
     const open = PACK_OPEN.includes(order.status as SoStatus);
     return {
-      soId: Number(order.id),
-      orderNo: order.order_no,
-      status: order.status,
+      ...checkedOrder(order),
       partial: lines.some((l) => dec(l.short).greaterThan(0)),
       nothingPicked: lines.every((l) => dec(l.picked).isZero()),
       reason: open ? null : { code: 'ORDER_STATUS_ERROR', params: { orderNo: order.order_no, status: order.status } },

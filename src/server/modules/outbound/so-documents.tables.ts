@@ -1,5 +1,6 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { Audit, Id, Numeric } from '../../db/schema.js';
+import type { Audit, Id, NullableDate, NullableTimestamp, Numeric } from '../../db/schema.js';
+import type { ShipToColumns } from './outbound.tables.js';
 import './outbound.tables.js';
 
 /** Pre-sales orders, shipment orders and the maintenance list (migration 0122). */
@@ -15,25 +16,15 @@ declare module '../../db/schema.js' {
 declare module './outbound.tables.js' {
   interface SoHeaderTable {
     shipment_order_id: ColumnType<number | null, number | null | undefined, number | null>;
-    store_arrival_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+    store_arrival_at: NullableTimestamp;
   }
 }
 
-type DateOnly = ColumnType<string | null, string | null | undefined, string | null>;
-
-export interface PsoHeaderTable extends Audit {
+export interface PsoHeaderTable extends Audit, ShipToColumns {
   id: Id;
   project_id: number;
   warehouse_id: number;
   pso_no: string;
-  owner_id: number;
-  consignee_id: number | null;
-  customer_order_no: string | null;
-  ship_to_name: string | null;
-  ship_to_address_en: string | null;
-  ship_to_address_cn: string | null;
-  carrier_code: string | null;
-  required_ship_date: DateOnly;
   status: Generated<string>;
   so_id: number | null;
   remark: string | null;
@@ -49,7 +40,7 @@ export interface PsoLineTable extends Audit {
   qty: Numeric;
   uom: Generated<string>;
   lot_no: string | null;
-  required_date: DateOnly;
+  required_date: NullableDate;
 }
 
 export interface ShipmentOrderTable extends Audit {
@@ -58,9 +49,17 @@ export interface ShipmentOrderTable extends Audit {
   warehouse_id: number;
   shipment_no: string;
   carrier_code: string | null;
-  ship_date: DateOnly;
+  ship_date: NullableDate;
   status: Generated<string>;
   remark: string | null;
+  /** Required on every save (with the next five): migration 0265. */
+  shipment_reference: string | null;
+  expected_delivery_date: NullableDate;
+  gateway: string | null;
+  service: string | null;
+  service_provider: string | null;
+  /** Battery content of the goods: none, lithium ion or lithium metal. */
+  battery: string | null;
 }
 
 export interface SoMaintenanceTable extends Audit {

@@ -2,7 +2,7 @@ import Decimal from 'decimal.js';
 import { AppError } from '../../../common/errors.js';
 
 /**
- * Sales order statuses (spec section 4: the fifteen statuses, plus new) and the transitions the
+ * Sales order statuses (the fifteen statuses, plus new) and the transitions the
  * server allows between them. Cancelled, deleted and closed are terminal: nothing leaves them.
  */
 export const SO_STATUSES = [

@@ -1,23 +1,17 @@
 import { Type } from 'typebox';
 import { AppError } from '../../../common/errors.js';
-import type { EngineSession } from '../../../../engine/server/index.js';
 import { defineBehaviour } from '../area.js';
-import type { StockScope } from '../inventory/inventory.service.js';
-import { findCandidateOrders, findOwnerByCode, SELECTION_CAP } from './wave.repository.js';
-import { releaseWave, saveWave, unwaveWave } from './wave.service.js';
-
-function scopeOf(session: EngineSession): StockScope {
-  if (session.projectId === null) throw new AppError('OUT_OF_SCOPE', { scope: 'project' });
-  if (session.warehouseId === null) throw new AppError('OUT_OF_SCOPE', { scope: 'warehouse' });
-  return { projectId: session.projectId, warehouseId: session.warehouseId, operator: session.loginAccount };
-}
+import { defineSelectionBehaviour, keys, scopeOf } from './selection-behaviour.js';
+import { findOwnerByCode } from './so-documents.repository.js';
+import { findCandidateOrders, SELECTION_CAP } from './wave.repository.js';
+import { batchUpdateReference, releaseWave, saveWave, unwaveWave } from './wave.service.js';
 
 const OptText = (max: number) => Type.Optional(Type.Union([Type.String({ maxLength: max }), Type.Null()]));
 const OptDate = Type.Optional(Type.Union([Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' }), Type.Null()]));
 
 /**
- * The create wave screen (spec section 2, a screen without a route): the orders without a wave that
- * match carrier, ship date, owner and zone, at most 100 of them (spec section 5), go on a new wave.
+ * The create wave screen (a screen without a route): the orders without a wave that
+ * match carrier, ship date, owner and zone, at most 100 of them, go on a new wave.
  */
 export const createWaveBehaviour = defineBehaviour({
   name: 'outbound.wave.create',
@@ -41,30 +35,38 @@ export const createWaveBehaviour = defineBehaviour({
 });
 
 /** Release: allocates every order of the wave and creates its pick tasks. */
-export const releaseWaveBehaviour = defineBehaviour({
+export const releaseWaveBehaviour = defineSelectionBehaviour({
   name: 'outbound.wave.release',
-  inputs: Type.Object({}),
   right: 'outbound.wave:release',
-  async run({ trx, session, rows }) {
-    const scope = scopeOf(session);
+  async run(trx, scope, waveIds) {
     const results = [];
-    for (const row of rows) results.push(await releaseWave(trx, scope, Number(row._key)));
+    for (const waveId of waveIds) results.push(await releaseWave(trx, scope, waveId));
     const short = results.reduce((n, r) => n + r.allocation.shortages.length, 0);
     return { result: results, messageCode: short ? 'outbound.wave.releasedShort' : 'outbound.wave.released', messageParams: { tasks: results.reduce((n, r) => n + r.tasks, 0), lines: short } };
   },
 });
 
 /** Unwave: every order of the selected waves leaves its wave while nothing of it is picked; open tasks are cancelled, allocation stays. */
-export const unwaveBehaviour = defineBehaviour({
+export const unwaveBehaviour = defineSelectionBehaviour({
   name: 'outbound.wave.unwave',
-  inputs: Type.Object({}),
   right: 'outbound.wave:release',
-  async run({ trx, session, rows }) {
-    const scope = scopeOf(session);
+  async run(trx, scope, waveIds) {
     let count = 0;
-    for (const row of rows) count += (await unwaveWave(trx, scope, Number(row._key))).count;
+    for (const waveId of waveIds) count += (await unwaveWave(trx, scope, waveId)).count;
     return { result: { count }, messageCode: 'outbound.wave.unwaved', messageParams: { count } };
   },
 });
 
-export const waveBehaviours = [createWaveBehaviour, releaseWaveBehaviour, unwaveBehaviour];
+/** Update reference: the reference typed in the dialog (empty clears it) is set on every selected wave, all or none. */
+export const updateWaveReferenceBehaviour = defineBehaviour({
+  name: 'outbound.wave.batchUpdateRef',
+  right: 'outbound.wave:edit',
+  inputs: Type.Object({ reference: OptText(100) }),
+  async run({ trx, session, inputs, rows }) {
+    const reference = inputs.reference?.trim() || null;
+    const { count } = await batchUpdateReference(trx, scopeOf(session), keys(rows), reference);
+    return { result: { count }, messageCode: reference ? 'outbound.wave.referenceUpdated' : 'outbound.wave.referenceCleared', messageParams: { count, reference: reference ?? '' } };
+  },
+});
+
+export const waveBehaviours = [createWaveBehaviour, releaseWaveBehaviour, unwaveBehaviour, updateWaveReferenceBehaviour];

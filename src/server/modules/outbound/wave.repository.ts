@@ -1,18 +1,19 @@
 import { sql, type Insertable, type Kysely, type Selectable, type Transaction } from 'kysely';
+import type { PickTaskView, WaveCandidate, WaveFilterOptions, WaveSummary } from '../../../common/outbound-api.js';
+import { skuLotLocationJoins } from '../../db/item-joins.js';
 import type { DB } from '../../db/schema.js';
 import type { PickTaskTable, WaveTable } from './wave.tables.js';
 import './wave.tables.js';
 import './outbound.tables.js';
-import '../inventory/inventory.tables.js';
-import '../masterdata/masterdata.tables.js';
 
 /** The SQL of waves and pick tasks. */
 
 export type WaveRow = Selectable<WaveTable>;
 export type PickTaskRow = Selectable<PickTaskTable>;
+export type { PickTaskView };
 type Db = Kysely<DB> | Transaction<DB>;
 
-/** At most this many orders are chosen for a wave at once (spec section 5: a selection is limited to 100 rows). */
+/** At most this many orders are chosen for a wave at once (a selection is limited to 100 rows). */
 export const SELECTION_CAP = 100;
 
 export interface OrderFilters {
@@ -23,26 +24,18 @@ export interface OrderFilters {
   zone?: string | null;
 }
 
-export interface CandidateOrder {
-  id: number;
-  order_no: string;
-  status: string;
-  owner_code: string;
-  carrier_code: string | null;
-  required_ship_date: string | null;
-  line_count: number;
-  qty: string;
-}
+export type CandidateOrder = WaveCandidate;
 
 /** Orders of the warehouse without a wave that a wave may take, by the filters; one more than the cap to tell that there are more. */
 export async function findCandidateOrders(db: Db, projectId: number, warehouseId: number, f: OrderFilters): Promise<CandidateOrder[]> {
   const zone = f.zone?.trim() ? f.zone.trim() : null;
   const result = await sql<CandidateOrder>`
-    select h.id, h.order_no, h.status, o.code as owner_code, h.carrier_code, h.required_ship_date::text as required_ship_date,
+    select h.id, h.order_no, h.status, o.code as owner_code, coalesce(c.name, h.ship_to_name) as consignee, h.carrier_code, h.required_ship_date::text as required_ship_date,
            (select count(*) from so_line l where l.so_id = h.id)::int as line_count,
            (select coalesce(sum(l.qty), 0) from so_line l where l.so_id = h.id)::text as qty
       from so_header h
       join owner o on o.id = h.owner_id
+      left join partner c on c.id = h.consignee_id
      where h.project_id = ${projectId} and h.warehouse_id = ${warehouseId}
        and h.wave_id is null and h.status in ('new', 'partial_allocated', 'allocated')
        and (${f.carrierCode ?? null}::text is null or h.carrier_code = ${f.carrierCode ?? null})
@@ -57,6 +50,32 @@ export async function findCandidateOrders(db: Db, projectId: number, warehouseId
      order by h.required_ship_date nulls last, h.id
      limit ${SELECTION_CAP + 1}`.execute(db);
   return result.rows.map((r) => ({ ...r, id: Number(r.id) }));
+}
+
+/**
+ * What the create wave filters offer: the project's active owners, and its carriers (partners of
+ * type carrier) together with any other carrier code an order without a wave carries.
+ */
+export async function waveFilterOptions(db: Db, projectId: number, warehouseId: number): Promise<WaveFilterOptions> {
+  const owners = await db.selectFrom('owner').select(['id', 'code', 'name']).where('project_id', '=', projectId).where('active', '=', true).orderBy('code').execute();
+  const partners = await db.selectFrom('partner').select(['code', 'name']).where('project_id', '=', projectId).where('partner_type', '=', 'carrier').where('active', '=', true).orderBy('code').execute();
+  const onOrders = await db
+    .selectFrom('so_header')
+    .select('carrier_code')
+    .distinct()
+    .where('project_id', '=', projectId)
+    .where('warehouse_id', '=', warehouseId)
+    .where('wave_id', 'is', null)
+    .where('carrier_code', 'is not', null)
+    .orderBy('carrier_code')
+    .limit(500)
+    .execute();
+  const known = new Set(partners.map((p) => p.code));
+  const extra = onOrders.flatMap((o) => (o.carrier_code && !known.has(o.carrier_code) ? [{ code: o.carrier_code, name: null }] : []));
+  return {
+    owners: owners.map((o) => ({ id: Number(o.id), code: o.code, name: o.name })),
+    carriers: [...partners.map((p) => ({ code: p.code, name: p.name })), ...extra].sort((a, b) => a.code.localeCompare(b.code)),
+  };
 }
 
 export async function insertWave(trx: Transaction<DB>, values: { project_id: number; warehouse_id: number; wave_no: string; carrier_code: string | null; ship_date_from: string | null; ship_date_to: string | null; owner_id: number | null; zone: string | null; by: string }): Promise<WaveRow> {
@@ -81,21 +100,9 @@ export async function ownerOfProject(db: Db, projectId: number, ownerId: number)
   return (await db.selectFrom('owner').select('id').where('project_id', '=', projectId).where('id', '=', ownerId).executeTakeFirst()) !== undefined;
 }
 
-export async function lockWave(trx: Transaction<DB>, projectId: number, id: number): Promise<WaveRow | undefined> {
-  return trx.selectFrom('wave').selectAll().where('project_id', '=', projectId).where('id', '=', id).forUpdate().executeTakeFirst();
-}
-
 export async function lockWaves(trx: Transaction<DB>, projectId: number, ids: readonly number[]): Promise<WaveRow[]> {
   if (ids.length === 0) return [];
   return trx.selectFrom('wave').selectAll().where('project_id', '=', projectId).where('id', 'in', [...ids]).orderBy('id').forUpdate().execute();
-}
-
-export async function findWaveByNo(db: Db, projectId: number, waveNo: string): Promise<WaveRow | undefined> {
-  return db.selectFrom('wave').selectAll().where('project_id', '=', projectId).where('wave_no', '=', waveNo).executeTakeFirst();
-}
-
-export async function findWave(db: Db, projectId: number, id: number): Promise<WaveRow | undefined> {
-  return db.selectFrom('wave').selectAll().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
 }
 
 export async function ordersOfWave(db: Db, projectId: number, waveNo: string): Promise<Array<{ id: number; order_no: string; status: string }>> {
@@ -133,7 +140,8 @@ export async function refreshWaveProgress(trx: Transaction<DB>, wave: Pick<WaveR
      where w.id = ${wave.id}`.execute(trx);
 }
 
-export interface WaveListRow extends WaveRow {
+/** A wave with its open tasks: every column of the wave, so more than the screens' `WaveSummary`. */
+export interface WaveListRow extends WaveRow, WaveSummary {
   open_tasks: number;
 }
 
@@ -152,19 +160,9 @@ export async function listWaves(db: Db, projectId: number, warehouseId: number, 
 // ------------------------------------------------------------------ pick tasks
 
 /** The allocation rows of the orders with what a task needs, and how much open or picked tasks already cover. */
-export interface UncoveredAllocation {
-  so_id: number;
-  so_line_id: number;
-  balance_id: number;
-  owner_id: number;
-  sku_id: number;
-  lot_id: number;
-  location_id: number;
-  lpn: string;
-  zone: string | null;
-  pick_seq: number | null;
+export type UncoveredAllocation = Pick<Selectable<PickTaskTable>, 'so_id' | 'so_line_id' | 'balance_id' | 'owner_id' | 'sku_id' | 'lot_id' | 'location_id' | 'lpn' | 'zone' | 'pick_seq'> & {
   uncovered: string;
-}
+};
 
 export async function uncoveredAllocations(trx: Transaction<DB>, soIds: readonly number[]): Promise<UncoveredAllocation[]> {
   if (soIds.length === 0) return [];
@@ -224,38 +222,13 @@ export async function cancelOpenTasks(trx: Transaction<DB>, soIds: readonly numb
   await trx.updateTable('pick_task').set({ status: 'cancelled', updated_by: by, updated_at: sql`now()` }).where('so_id', 'in', [...soIds]).where('status', '=', 'open').execute();
 }
 
-export interface PickTaskView {
-  id: number;
-  wave_id: number | null;
-  wave_no: string | null;
-  so_id: number;
-  order_no: string;
-  line_no: number;
-  sku_id: number;
-  sku_code: string;
-  sku_description: string;
-  lot_no: string;
-  expiry_date: string | null;
-  location_id: number;
-  location_code: string;
-  zone: string | null;
-  pick_seq: number | null;
-  lpn: string;
-  qty: string;
-  picked_qty: string;
-  status: string;
-  to_lpn: string | null;
-  reason: string | null;
-  /** Stock of the SKU available to allocate elsewhere (any other balance row in an active storage or pick location): a short pick may look there. */
-  other_available: string;
-}
-
 /** Tasks of a wave or an order (or every open task of the warehouse), by zone and location sequence. */
 export async function listPickTasks(db: Db, projectId: number, warehouseId: number, by: { waveId?: number | null; soId?: number | null; openOnly?: boolean }): Promise<PickTaskView[]> {
   const result = await sql<PickTaskView>`
     select t.id, t.wave_id, w.wave_no, t.so_id, h.order_no, sl.line_no, t.sku_id, s.code as sku_code, s.description as sku_description,
            l.lot_no, l.expiry_date::text as expiry_date, t.location_id, loc.code as location_code, t.zone, t.pick_seq, t.lpn,
            t.qty::text as qty, t.picked_qty::text as picked_qty, t.status, t.to_lpn, t.reason,
+           t.held_qty::text as held_qty, t.count_ticket_no,
            (select coalesce(sum(b.on_hand_qty - b.allocated_qty - b.picked_qty - b.held_qty), 0)
               from inventory_balance b join location bl on bl.id = b.location_id
              where b.warehouse_id = t.warehouse_id and b.owner_id = t.owner_id and b.sku_id = t.sku_id and b.id <> t.balance_id
@@ -264,9 +237,7 @@ export async function listPickTasks(db: Db, projectId: number, warehouseId: numb
       from pick_task t
       join so_header h on h.id = t.so_id
       join so_line sl on sl.id = t.so_line_id
-      join sku s on s.id = t.sku_id
-      join lot l on l.id = t.lot_id
-      join location loc on loc.id = t.location_id
+      ${skuLotLocationJoins('t')}
       left join wave w on w.id = t.wave_id
      where t.project_id = ${projectId} and t.warehouse_id = ${warehouseId}
        and (${by.waveId ?? null}::bigint is null or t.wave_id = ${by.waveId ?? null})
@@ -284,15 +255,26 @@ export async function openTaskIds(db: Db, soId: number): Promise<number[]> {
   return rows.map((r) => Number(r.id));
 }
 
-export async function findTask(db: Db, projectId: number, id: number): Promise<PickTaskRow | undefined> {
-  return db.selectFrom('pick_task').selectAll().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
-}
-
 export async function lockTask(trx: Transaction<DB>, id: number): Promise<PickTaskRow | undefined> {
   return trx.selectFrom('pick_task').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
 }
 
-export async function updateTask(trx: Transaction<DB>, id: number, values: Partial<{ qty: string; picked_qty: string; status: PickTaskRow['status']; to_location_id: number | null; to_lpn: string | null; reason: string | null; picked_at: Date | null }>, by: string): Promise<void> {
+export async function updateTask(
+  trx: Transaction<DB>,
+  id: number,
+  values: Partial<{
+    qty: string;
+    picked_qty: string;
+    status: PickTaskRow['status'];
+    to_location_id: number | null;
+    to_lpn: string | null;
+    reason: string | null;
+    picked_at: Date | null;
+    held_qty: string;
+    count_ticket_no: string | null;
+  }>,
+  by: string,
+): Promise<void> {
   await trx.updateTable('pick_task').set({ ...values, updated_by: by, updated_at: sql`now()` }).where('id', '=', id).execute();
 }
 
@@ -343,6 +325,19 @@ export async function locationCode(db: Db, id: number): Promise<string> {
   return row.code;
 }
 
+/** What a picker and a supervisor read of a task: its SKU, lot, location and wave, by code. */
+export async function taskLabels(db: Db, taskId: number) {
+  return db
+    .selectFrom('pick_task as t')
+    .innerJoin('sku as s', 's.id', 't.sku_id')
+    .innerJoin('lot as l', 'l.id', 't.lot_id')
+    .innerJoin('location as loc', 'loc.id', 't.location_id')
+    .leftJoin('wave as w', 'w.id', 't.wave_id')
+    .select(['s.code as sku_code', 's.description as sku_description', 'l.lot_no', sql<string | null>`l.expiry_date::text`.as('expiry_date'), 'loc.code as location_code', 'w.wave_no'])
+    .where('t.id', '=', taskId)
+    .executeTakeFirstOrThrow();
+}
+
 /** Whether the scanned code names this SKU: its code or one of its UPC/EAN/GTIN barcodes. */
 export async function skuMatches(db: Db, skuId: number, codes: readonly string[]): Promise<boolean> {
   if (codes.length === 0) return false;
@@ -381,23 +376,9 @@ export async function pickListRows(db: Db, soIds: readonly number[]): Promise<Pi
       join so_header h on h.id = a.so_id
       join so_line sl on sl.id = a.so_line_id
       join inventory_balance b on b.id = a.balance_id
-      join location loc on loc.id = b.location_id
-      join sku s on s.id = b.sku_id
-      join lot l on l.id = b.lot_id
+      ${skuLotLocationJoins('b')}
      where a.so_id in (${sql.join(soIds.map((id) => sql`${id}::bigint`))})
      order by coalesce(loc.zone, ''), loc.pick_seq nulls last, loc.code, h.order_no, sl.line_no`.execute(db);
   return result.rows;
 }
 
-export async function lockWaveByNo(trx: Transaction<DB>, projectId: number, waveNo: string): Promise<WaveRow | undefined> {
-  return trx.selectFrom('wave').selectAll().where('project_id', '=', projectId).where('wave_no', '=', waveNo).forUpdate().executeTakeFirst();
-}
-
-export async function findOwnerByCode(db: Db, projectId: number, code: string): Promise<number | undefined> {
-  const row = await db.selectFrom('owner').select('id').where('project_id', '=', projectId).where('code', '=', code).executeTakeFirst();
-  return row ? Number(row.id) : undefined;
-}
-
-export async function findOrderHeader(db: Db, projectId: number, id: number) {
-  return db.selectFrom('so_header').selectAll().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
-}

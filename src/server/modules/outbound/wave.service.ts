@@ -1,9 +1,11 @@
 import Decimal from 'decimal.js';
 import type { Kysely, Transaction } from 'kysely';
 import { AppError } from '../../../common/errors.js';
+import type { WaveCandidatesAnswer, WaveFilterOptions } from '../../../common/outbound-api.js';
 import type { DB } from '../../db/schema.js';
-import type { StockScope } from '../inventory/inventory.service.js';
-import { nextDocumentNumber } from '../masterdata/id-generator.service.js';
+import { lockInScope } from '../../db/scoped-rows.js';
+import type { StockScope } from '../inventory/index.js';
+import { nextDocumentNumber } from '../masterdata/index.js';
 import { lockOrders } from './outbound.repository.js';
 import { allocateOrders, type AllocationResult } from './outbound.service.js';
 import { refreshWaveStatus } from './open-tasks.js';
@@ -14,8 +16,6 @@ import {
   insertPickTasks,
   insertWave,
   listWaves,
-  lockWave,
-  lockWaveByNo,
   lockWaveNumbering,
   lockWaves,
   ownerOfProject,
@@ -26,20 +26,21 @@ import {
   setWaveStatus,
   setWavesReference,
   uncoveredAllocations,
+  waveFilterOptions,
   waveNoTaken,
   type OrderFilters,
   type WaveRow,
 } from './wave.repository.js';
 
 /**
- * Waves (spec sections 1, 2 and 5): orders chosen by carrier, ship date, owner and zone (at most
+ * Waves: orders chosen by carrier, ship date, owner and zone (at most
  * 100 at a time) are put on a wave; releasing the wave allocates its orders through the sales
  * order allocation and turns every allocation into a pick task; an order leaves its wave while
  * nothing of it is picked. An order already on a wave is refused ("a wave id already exists on
- * the order", spec section 8).
+ * the order").
  */
 
-export async function candidateOrders(db: Kysely<DB>, scope: StockScope, filters: OrderFilters) {
+export async function candidateOrders(db: Kysely<DB>, scope: StockScope, filters: OrderFilters): Promise<WaveCandidatesAnswer> {
   const rows = await findCandidateOrders(db, scope.projectId, scope.warehouseId, filters);
   return { rows: rows.slice(0, SELECTION_CAP), capped: rows.length > SELECTION_CAP, cap: SELECTION_CAP };
 }
@@ -80,7 +81,7 @@ export async function saveWave(trx: Transaction<DB>, scope: StockScope, input: S
   if (ids.length > SELECTION_CAP) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'orderIds', code: 'SELECTION_CAP', params: { max: SELECTION_CAP } }]);
   let wave: WaveRow;
   if (input.waveId) {
-    wave = checkWaveScope(await lockWave(trx, scope.projectId, input.waveId), scope);
+    wave = checkWaveScope(await lockInScope(trx, 'wave', { projectId: scope.projectId }, input.waveId), scope);
     if (wave.status === 'cancelled' || wave.status === 'picked') throw new AppError('ORDER_STATUS_ERROR', { orderNo: wave.wave_no, status: wave.status });
   } else {
     if (input.ownerId) {
@@ -142,7 +143,7 @@ export async function createPickTasks(trx: Transaction<DB>, scope: StockScope, s
  * or freed since.
  */
 export async function releaseWave(trx: Transaction<DB>, scope: StockScope, waveId: number): Promise<{ waveNo: string; status: WaveRow['status']; allocation: AllocationResult; tasks: number }> {
-  const wave = checkWaveScope(await lockWave(trx, scope.projectId, waveId), scope);
+  const wave = checkWaveScope(await lockInScope(trx, 'wave', { projectId: scope.projectId }, waveId), scope);
   if (wave.status === 'cancelled' || wave.status === 'picked') throw new AppError('ORDER_STATUS_ERROR', { orderNo: wave.wave_no, status: wave.status });
   const orders = await ordersOfWave(trx, scope.projectId, wave.wave_no);
   if (orders.length === 0) throw new AppError('DOCUMENT_NO_LINES');
@@ -174,7 +175,7 @@ export async function unwaveOrders(trx: Transaction<DB>, scope: StockScope, soId
   await cancelOpenTasks(trx, ids, scope.operator);
   await setOrdersWave(trx, ids, null, scope.operator);
   for (const waveNo of waveNos) {
-    const wave = await lockWaveByNo(trx, scope.projectId, waveNo);
+    const wave = await lockInScope(trx, 'wave', { projectId: scope.projectId }, { column: 'wave_no', value: waveNo });
     if (wave) await refreshWaveStatus(trx, wave, scope.operator);
   }
   return { count: ids.length };
@@ -186,7 +187,7 @@ export async function unwaveOrders(trx: Transaction<DB>, scope: StockScope, soId
  * A wave without such orders is refused.
  */
 export async function unwaveWave(trx: Transaction<DB>, scope: StockScope, waveId: number): Promise<{ waveNo: string; count: number }> {
-  const wave = checkWaveScope(await lockWave(trx, scope.projectId, waveId), scope);
+  const wave = checkWaveScope(await lockInScope(trx, 'wave', { projectId: scope.projectId }, waveId), scope);
   const orders = (await ordersOfWave(trx, scope.projectId, wave.wave_no)).filter((o) => !TERMINAL_STATUSES.includes(o.status as SoStatus));
   if (orders.length === 0) throw new AppError('DOCUMENT_NO_LINES');
   const { count } = await unwaveOrders(
@@ -205,6 +206,11 @@ export async function batchUpdateReference(trx: Transaction<DB>, scope: StockSco
   for (const w of waves) checkWaveScope(w, scope);
   await setWavesReference(trx, ids, reference, scope.operator);
   return { count: ids.length };
+}
+
+/** The owners and carriers the create wave filters offer, of the caller's project (carriers also of its warehouse's orders). */
+export async function filterOptions(db: Kysely<DB>, scope: StockScope): Promise<WaveFilterOptions> {
+  return waveFilterOptions(db, scope.projectId, scope.warehouseId);
 }
 
 export async function wavesOf(db: Kysely<DB>, scope: StockScope, status: string | null) {

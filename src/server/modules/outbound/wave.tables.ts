@@ -1,5 +1,6 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { Audit, Id } from '../../db/schema.js';
+import type { PickTaskStatus, WaveStatus } from '../../../common/outbound-api.js';
+import type { Audit, DefaultedNumeric, Id, NullableDate, NullableTimestamp } from '../../db/schema.js';
 
 /** Waves and pick tasks (migration 0121). */
 declare module '../../db/schema.js' {
@@ -9,11 +10,7 @@ declare module '../../db/schema.js' {
   }
 }
 
-type Qty = ColumnType<string, string | number | undefined, string | number>;
-type DateOnly = ColumnType<string | null, string | null | undefined, string | null>;
-
-export type WaveStatus = 'new' | 'released' | 'partial_picked' | 'picked' | 'cancelled';
-export type PickTaskStatus = 'open' | 'picked' | 'short' | 'cancelled';
+export type { PickTaskStatus, WaveStatus };
 
 export interface WaveTable extends Audit {
   id: Id;
@@ -22,17 +19,17 @@ export interface WaveTable extends Audit {
   wave_no: string;
   status: Generated<WaveStatus>;
   carrier_code: string | null;
-  ship_date_from: DateOnly;
-  ship_date_to: DateOnly;
+  ship_date_from: NullableDate;
+  ship_date_to: NullableDate;
   owner_id: number | null;
   zone: string | null;
   reference: string | null;
   order_count: Generated<number>;
   line_count: Generated<number>;
-  qty: Qty;
-  allocated_qty: Qty;
-  picked_qty: Qty;
-  released_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  qty: DefaultedNumeric;
+  allocated_qty: DefaultedNumeric;
+  picked_qty: DefaultedNumeric;
+  released_at: NullableTimestamp;
 }
 
 export interface PickTaskTable extends Audit {
@@ -51,10 +48,14 @@ export interface PickTaskTable extends Audit {
   zone: string | null;
   pick_seq: number | null;
   qty: ColumnType<string, string | number, string | number>;
-  picked_qty: Qty;
+  picked_qty: DefaultedNumeric;
   status: Generated<PickTaskStatus>;
   to_location_id: number | null;
   to_lpn: string | null;
   reason: string | null;
-  picked_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  picked_at: NullableTimestamp;
+  /** Held at the task's location by a short pick that looked for the rest elsewhere (0 when nothing was). */
+  held_qty: DefaultedNumeric;
+  /** The count ticket that settles that hold. */
+  count_ticket_no: string | null;
 }

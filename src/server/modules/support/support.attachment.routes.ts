@@ -1,12 +1,12 @@
-import fastifyMultipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { AppError } from '../../../common/errors.js';
 import { inTransaction } from '../../db/transaction.js';
 import { requireUser } from '../../http/access-plugin.js';
+import { sendStoredFile } from '../../http/file-reply.js';
+import { registerMultipart } from '../../http/multipart.js';
 import { ErrorBodySchema, IdSchema } from '../../http/schemas.js';
-import { contentDisposition } from '../attachment/attachment.service.js';
-import { readAttachmentUpload } from '../attachment/attachment.upload.js';
+import { attachmentMultipartLimits, readUploadWithinLimit } from '../attachment/index.js';
 import { addMessageWithFiles, openMessageAttachment, ticketAttachments } from './support.attachments.js';
 
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema, 413: ErrorBodySchema, 415: ErrorBodySchema };
@@ -24,11 +24,9 @@ function field(fields: Record<string, string>, name: string, max: number): strin
 
 /** Messages with files on a support ticket: send, list and download (only who may see the ticket). */
 export const supportAttachmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  if (!app.hasRequestDecorator('isMultipart')) {
-    await app.register(fastifyMultipart, { limits: { fileSize: app.config.attachmentLimitBytes + 1, files: 20, fields: 10 } });
-  }
   const db = app.database.db;
   const limitBytes = app.config.attachmentLimitBytes;
+  await registerMultipart(app, attachmentMultipartLimits(limitBytes));
 
   app.post(
     '/generic/support/messageWithFiles',
@@ -42,8 +40,7 @@ export const supportAttachmentRoutes: FastifyPluginAsyncTypebox = async (app) =>
     },
     async (request) => {
       const user = requireUser(request);
-      const upload = await readAttachmentUpload(request, limitBytes);
-      if (upload.overLimit) throw new AppError('ATTACHMENT_TOTAL_TOO_LARGE', { limit: `${Math.floor(limitBytes / (1024 * 1024))} MB` });
+      const upload = await readUploadWithinLimit(request, limitBytes);
       const ticketId = Number(field(upload.fields, 'ticketId', 20));
       if (!Number.isSafeInteger(ticketId) || ticketId < 1) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'ticketId', code: 'FIELD_TYPE' }]);
       const message = field(upload.fields, 'message', 4000);
@@ -70,12 +67,7 @@ export const supportAttachmentRoutes: FastifyPluginAsyncTypebox = async (app) =>
     },
     async (request, reply) => {
       const { info, stream } = await openMessageAttachment(db, requireUser(request), request.body.id);
-      return reply
-        .header('content-type', info.contentType)
-        .header('content-length', String(info.sizeBytes))
-        .header('content-disposition', contentDisposition('attachment', info.fileName))
-        .header('cache-control', 'no-store')
-        .send(stream);
+      return sendStoredFile(reply, info, stream);
     },
   );
 };

@@ -7,9 +7,9 @@ import './support.reopen.js';
 import './support.tables.js';
 
 /**
- * Support tickets (spec section 2 `/support` and the create-ticket screen; section 7
- * `/generic/support/*`): header, messages and a log of every change; reopen-ASN requests (A01)
- * that an approver decides, reopened by the area owning ASNs through its `supportReopeners`.
+ * Support tickets (`/support` and the create-ticket screen; `/generic/support/*`): header,
+ * messages and a log of every change; reopen-ASN requests (A01) that an approver decides, reopened
+ * by the area owning ASNs through its `supportReopeners`.
  */
 export const supportModule = defineModule({
   name: 'support',
@@ -21,5 +21,11 @@ export const supportModule = defineModule({
   rights: [
     { right: 'support.ticket:answer', labelCode: 'support.verb.answer' },
     { right: 'support.ticket:approve', labelCode: 'support.verb.approve' },
+  ],
+  // Support tickets and the create-ticket dialog.
+  pages: [{ route: 'support', group: 'masterData', opens: 'screen' }],
+  readModels: [
+    { name: 'support.ticketFiles', files: ['support.attachments.ts', 'support.repository.ts'], reads: ['attachment'], purpose: 'the files attached to a ticket' },
+    { name: 'support.ticketViewers', files: ['support.repository.ts'], reads: ['organization', 'project', 'user_organization', 'user_project'], purpose: 'who may see a ticket: the organizations and projects of the user' },
   ],
 });

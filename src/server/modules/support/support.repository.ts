@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import type { RequestStatus, SupportTicketTable, TicketCategory, TicketPriority, TicketStatus, TicketType } from './support.tables.js';
 import './support.tables.js';
@@ -176,4 +176,25 @@ export async function listLog(db: Kysely<DB>, ticketId: number) {
 export async function findProjectOrganization(db: Kysely<DB>, projectId: number): Promise<number | undefined> {
   const row = await db.selectFrom('project').select('organization_id').where('id', '=', projectId).executeTakeFirst();
   return row === undefined ? undefined : Number(row.organization_id);
+}
+
+/** Files of support messages are attachments of the page `support` / `supportMessage`, keyed by the message id. */
+export const MESSAGE_FILES = { moduleCode: 'support', functionCode: 'supportMessage' } as const;
+
+function messageFiles(db: Kysely<DB>) {
+  return db
+    .selectFrom('attachment as a')
+    .innerJoin('support_message as m', (join) => join.on(sql<boolean>`a.record_key = m.id::text`))
+    .where('a.module_code', '=', MESSAGE_FILES.moduleCode)
+    .where('a.function_code', '=', MESSAGE_FILES.functionCode);
+}
+
+/** The files of a ticket's messages, in the order they were sent. */
+export async function listTicketFiles(db: Kysely<DB>, ticketId: number) {
+  return messageFiles(db).select(['a.id', 'm.id as message_id', 'a.file_name', 'a.content_type', 'a.size_bytes']).where('m.ticket_id', '=', ticketId).orderBy('a.id').execute();
+}
+
+/** One file of a message, with the ticket it belongs to. */
+export async function findMessageFile(db: Kysely<DB>, id: number) {
+  return messageFiles(db).select(['a.id', 'a.file_name', 'a.content_type', 'a.size_bytes', 'm.ticket_id']).where('a.id', '=', id).executeTakeFirst();
 }

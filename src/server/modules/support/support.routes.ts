@@ -1,6 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
+import type { Transaction } from 'kysely';
+import { Type, type Static } from 'typebox';
+import type { DB } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
+import type { RouteAccess, SessionUser } from '../../http/access.js';
 import { requireUser } from '../../http/access-plugin.js';
 import { ErrorBodySchema, IdSchema } from '../../http/schemas.js';
 import {
@@ -18,6 +21,7 @@ import {
   ticketByNumber,
   ticketView,
 } from './support.service.js';
+import type { TicketRow } from './support.repository.js';
 import { TICKET_CATEGORIES, TICKET_PRIORITIES, TICKET_STATUSES } from './support.tables.js';
 
 const Text = (max: number) => Type.String({ minLength: 1, maxLength: max, pattern: '\\S' });
@@ -81,12 +85,13 @@ const LogAnswer = Type.Array(
   Type.Object({ id: Type.Integer(), at: Type.String(), by: Type.String(), action: Type.String(), details: Nullable(Type.Record(Type.String(), Type.Unknown())) }),
 );
 
+type RouteConfig = { access: RouteAccess };
+
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema };
 const tags = ['support'];
 
 /**
- * Support tickets (spec section 2 `/support` and the create-ticket screen; section 7
- * `/generic/support/*`). Everyone with the support module files and follows his own tickets;
+ * Support tickets (the /support screen and the create-ticket dialog; `/generic/support/*`). Everyone with the support module files and follows his own tickets;
  * the verb `support.ticket:answer` sees and answers every ticket of the user's projects, the verb
  * `support.ticket:approve` approves reopen-ASN requests. Attachments on messages belong to the
  * attachments area (a message id is the record they hang on); this area stores none.
@@ -161,43 +166,29 @@ export const supportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     (request) => ticketDetail(db, requireUser(request), request.body.ticketId),
   );
 
-  app.post(
-    '/generic/support/message',
-    { config: add, schema: { tags, summary: 'Adds a message to an open ticket', body: MessageBody, response: { 200: TicketSchema, ...errors } } },
-    async (request) => {
+  /** A change of one ticket in one transaction, answered with the ticket as it is then. */
+  function ticketChange<Body extends typeof TicketIdBody | typeof MessageBody>(
+    url: string,
+    config: RouteConfig,
+    summary: string,
+    body: Body,
+    change: (trx: Transaction<DB>, user: SessionUser, body: Static<Body>) => Promise<TicketRow>,
+  ): void {
+    app.post(url, { config, schema: { tags, summary, body, response: { 200: TicketSchema, ...errors } } }, async (request) => {
       const user = requireUser(request);
-      return ticketView(await inTransaction(db, (trx) => addMessage(trx, app.events, user, request.body.ticketId, request.body.message)));
-    },
-  );
+      return ticketView(await inTransaction(db, (trx) => change(trx, user, request.body as Static<Body>)));
+    });
+  }
 
-  app.post(
-    '/generic/support/close',
-    { config: edit, schema: { tags, summary: 'Closes a ticket', body: TicketIdBody, response: { 200: TicketSchema, ...errors } } },
-    async (request) => {
-      const user = requireUser(request);
-      return ticketView(await inTransaction(db, (trx) => closeTicket(trx, app.events, user, request.body.ticketId)));
-    },
-  );
-
-  app.post(
-    '/generic/support/reopen',
-    { config: edit, schema: { tags, summary: 'Reopens a closed ticket', body: TicketIdBody, response: { 200: TicketSchema, ...errors } } },
-    async (request) => {
-      const user = requireUser(request);
-      return ticketView(await inTransaction(db, (trx) => reopenTicket(trx, app.events, user, request.body.ticketId)));
-    },
-  );
-
-  app.post(
+  ticketChange('/generic/support/message', add, 'Adds a message to an open ticket', MessageBody, (trx, user, body) => addMessage(trx, app.events, user, body.ticketId, body.message));
+  ticketChange('/generic/support/close', edit, 'Closes a ticket', TicketIdBody, (trx, user, body) => closeTicket(trx, app.events, user, body.ticketId));
+  ticketChange('/generic/support/reopen', edit, 'Reopens a closed ticket', TicketIdBody, (trx, user, body) => reopenTicket(trx, app.events, user, body.ticketId));
+  ticketChange(
     '/generic/support/approveA01ReopenASN',
-    {
-      config: { access: { right: 'support.ticket:approve', scope: 'none' } },
-      schema: { tags, summary: 'Approves a reopen-ASN request: the ASN is reopened in the same transaction', body: TicketIdBody, response: { 200: TicketSchema, ...errors } },
-    },
-    async (request) => {
-      const user = requireUser(request);
-      return ticketView(await inTransaction(db, (trx) => approveReopen(trx, app.events, app.areas.modules, user, request.body.ticketId)));
-    },
+    { access: { right: 'support.ticket:approve', scope: 'none' } },
+    'Approves a reopen-ASN request: the ASN is reopened in the same transaction',
+    TicketIdBody,
+    (trx, user, body) => approveReopen(trx, app.events, app.areas.modules, user, body.ticketId),
   );
 
   app.post(

@@ -3,8 +3,8 @@ import { AppError } from '../../../common/errors.js';
 import type { DB } from '../../db/schema.js';
 import type { EventBus } from '../../events/events.js';
 import type { SessionUser } from '../../http/access.js';
-import { hasRight } from '../access/rights.js';
-import { raiseNotification } from '../notification/notification.service.js';
+import { hasRight } from '../identity/index.js';
+import { raiseNotification } from '../notification/index.js';
 import type { AreaModule } from '../area.js';
 import {
   findHeldProjectIds,
@@ -54,11 +54,19 @@ function reaches(reach: TicketReach, ticket: TicketRow): boolean {
   return reach.all || ticket.requester_user_id === reach.userId || reach.projectIds.includes(Number(ticket.project_id));
 }
 
-/** A ticket the caller may see; another's ticket answers as if it did not exist. */
-export async function visibleTicket(db: Kysely<DB>, user: SessionUser, id: number, lock?: Transaction<DB>): Promise<TicketRow> {
-  const ticket = lock ? await lockTicket(lock, id) : await findTicket(db, id);
+async function seenBy(db: Kysely<DB>, user: SessionUser, ticket: TicketRow | undefined): Promise<TicketRow> {
   if (!ticket || !reaches(await reachOf(db, user), ticket)) throw new AppError('NO_RECORD');
   return ticket;
+}
+
+/** A ticket the caller may see; another's ticket answers as if it did not exist. */
+export async function visibleTicket(db: Kysely<DB>, user: SessionUser, id: number): Promise<TicketRow> {
+  return seenBy(db, user, await findTicket(db, id));
+}
+
+/** The same ticket locked for the change about to be made. */
+async function lockVisibleTicket(trx: Transaction<DB>, user: SessionUser, id: number): Promise<TicketRow> {
+  return seenBy(trx, user, await lockTicket(trx, id));
 }
 
 export interface TicketInput {
@@ -70,7 +78,7 @@ export interface TicketInput {
   message: string;
 }
 
-/** The organization and project must be the caller's (spec section 2, create ticket). */
+/** The organization and project of a new ticket must be the caller's. */
 async function checkPlacement(db: Kysely<DB>, user: SessionUser, organizationId: number, projectId: number): Promise<void> {
   const projectOrganization = await findProjectOrganization(db, projectId);
   if (projectOrganization === undefined || projectOrganization !== organizationId) throw new AppError('OUT_OF_SCOPE');
@@ -114,35 +122,42 @@ export async function sendTicket(trx: Transaction<DB>, events: EventBus, user: S
   return ticket;
 }
 
-/** A message on a ticket: the requester's reopens an answered ticket, anyone else's answers it. */
-export async function addMessage(trx: Transaction<DB>, events: EventBus, user: SessionUser, ticketId: number, body: string): Promise<TicketRow> {
-  const ticket = await visibleTicket(trx, user, ticketId, trx);
+/** A message on a ticket: the requester's reopens an answered ticket, anyone else's answers it. Answers the ticket and the message's id. */
+export async function postMessage(trx: Transaction<DB>, events: EventBus, user: SessionUser, ticketId: number, body: string): Promise<{ ticket: TicketRow; messageId: number }> {
+  const ticket = await lockVisibleTicket(trx, user, ticketId);
   if (ticket.status === 'closed') throw new AppError('SUPPORT_TICKET_CLOSED');
-  await insertMessage(trx, ticket.id, user.userId, user.loginAccount, body);
+  const messageId = await insertMessage(trx, ticket.id, user.userId, user.loginAccount, body);
   const status = ticket.requester_user_id === user.userId ? 'open' : 'answered';
   const updated = await updateTicket(trx, ticket.id, { status }, user.loginAccount);
   await insertLog(trx, ticket.id, user.userId, user.loginAccount, 'message', { length: body.length, ...(status !== ticket.status ? { status: [ticket.status, status] } : {}) });
   await events.emit(trx, 'support.ticketChanged', { ticketId: ticket.id, action: 'message' });
   if (status === 'answered') await notifyRequester(trx, events, ticket, 'support.notice.answered', user.loginAccount);
+  return { ticket: updated, messageId };
+}
+
+/** A message on a ticket (see postMessage); answers the ticket. */
+export async function addMessage(trx: Transaction<DB>, events: EventBus, user: SessionUser, ticketId: number, body: string): Promise<TicketRow> {
+  return (await postMessage(trx, events, user, ticketId, body)).ticket;
+}
+
+/** Closing an open ticket, or reopening a closed one: the status, its log entry and the event. */
+async function changeStatus(trx: Transaction<DB>, events: EventBus, user: SessionUser, ticketId: number, action: 'closed' | 'reopened'): Promise<TicketRow> {
+  const ticket = await lockVisibleTicket(trx, user, ticketId);
+  const closing = action === 'closed';
+  if (closing ? ticket.status === 'closed' : ticket.status !== 'closed') throw new AppError(closing ? 'SUPPORT_TICKET_CLOSED' : 'SUPPORT_TICKET_NOT_CLOSED');
+  const status = closing ? 'closed' : 'open';
+  const updated = await updateTicket(trx, ticket.id, { status }, user.loginAccount);
+  await insertLog(trx, ticket.id, user.userId, user.loginAccount, action, { status: [ticket.status, status] });
+  await events.emit(trx, 'support.ticketChanged', { ticketId: ticket.id, action });
   return updated;
 }
 
-export async function closeTicket(trx: Transaction<DB>, events: EventBus, user: SessionUser, ticketId: number): Promise<TicketRow> {
-  const ticket = await visibleTicket(trx, user, ticketId, trx);
-  if (ticket.status === 'closed') throw new AppError('SUPPORT_TICKET_CLOSED');
-  const updated = await updateTicket(trx, ticket.id, { status: 'closed' }, user.loginAccount);
-  await insertLog(trx, ticket.id, user.userId, user.loginAccount, 'closed', { status: [ticket.status, 'closed'] });
-  await events.emit(trx, 'support.ticketChanged', { ticketId: ticket.id, action: 'closed' });
-  return updated;
+export function closeTicket(trx: Transaction<DB>, events: EventBus, user: SessionUser, ticketId: number): Promise<TicketRow> {
+  return changeStatus(trx, events, user, ticketId, 'closed');
 }
 
-export async function reopenTicket(trx: Transaction<DB>, events: EventBus, user: SessionUser, ticketId: number): Promise<TicketRow> {
-  const ticket = await visibleTicket(trx, user, ticketId, trx);
-  if (ticket.status !== 'closed') throw new AppError('SUPPORT_TICKET_NOT_CLOSED');
-  const updated = await updateTicket(trx, ticket.id, { status: 'open' }, user.loginAccount);
-  await insertLog(trx, ticket.id, user.userId, user.loginAccount, 'reopened', { status: ['closed', 'open'] });
-  await events.emit(trx, 'support.ticketChanged', { ticketId: ticket.id, action: 'reopened' });
-  return updated;
+export function reopenTicket(trx: Transaction<DB>, events: EventBus, user: SessionUser, ticketId: number): Promise<TicketRow> {
+  return changeStatus(trx, events, user, ticketId, 'reopened');
 }
 
 /**
@@ -185,7 +200,7 @@ async function notifyRequester(trx: Transaction<DB>, events: EventBus, ticket: T
 
 /** `saveLog`: a note of the caller's in a visible ticket's log (e.g. what was checked), without a message. */
 export async function saveLogNote(trx: Transaction<DB>, user: SessionUser, ticketId: number, note: string): Promise<void> {
-  const ticket = await visibleTicket(trx, user, ticketId, trx);
+  const ticket = await lockVisibleTicket(trx, user, ticketId);
   await insertLog(trx, ticket.id, user.userId, user.loginAccount, 'note', { note });
 }
 

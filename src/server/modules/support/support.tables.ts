@@ -1,7 +1,7 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { Audit, Id } from '../../db/schema.js';
 
-/** The tables of the support area (spec section 2 `/support` and the create-ticket screen; section 7 `/generic/support/*`). */
+/** The tables of the support area (`/support` and the create-ticket screen; `/generic/support/*`). */
 declare module '../../db/schema.js' {
   interface DB {
     support_ticket: SupportTicketTable;

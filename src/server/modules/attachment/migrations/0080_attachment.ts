@@ -2,8 +2,8 @@ import { sql, type Kysely } from 'kysely';
 import { withIdAndAudit } from '../../../db/migrations/helpers.js';
 
 /**
- * Attachments of the records of any page definition (spec section 5 and 7
- * `/generic/getAttachment` and its siblings). The bytes are stored in the row; the file name is a
+ * Attachments of the records of any page definition (`/generic/getAttachment` and its
+ * siblings). The bytes are stored in the row; the file name is a
  * label and never reaches the file system. Not granted to configurator SQL.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {

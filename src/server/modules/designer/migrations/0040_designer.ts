@@ -1,15 +1,13 @@
 import { sql, type Kysely } from 'kysely';
+import { withIdAndTime } from '../../../db/migrations/helpers.js';
 
 /**
- * The designer's audit trail (issue 6, item 1): every change of a page definition or its SQL by a
+ * The designer's audit trail: every change of a page definition or its SQL by a
  * configurator — who, when, in which project, what. Append-only; written in the same transaction
  * as the change it describes.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema
-    .createTable('designer_audit')
-    .addColumn('id', 'bigint', (col) => col.primaryKey().generatedAlwaysAsIdentity())
-    .addColumn('at', 'timestamptz', (col) => col.notNull().defaultTo(sql`now()`))
+  await withIdAndTime(db.schema.createTable('designer_audit'))
     .addColumn('user_id', 'bigint', (col) => col.references('app_user.id').onDelete('set null'))
     .addColumn('login_account', 'text', (col) => col.notNull())
     .addColumn('project_id', 'bigint', (col) => col.references('project.id').onDelete('cascade'))

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { withIdAndAudit } from '../../../db/migrations/helpers.js';
 
 /**
- * The store of page definitions (issue 5; DESIGN.md section 6). Every version of a page is a row:
+ * The store of page definitions. Every version of a page is a row:
  * project_id null for the shipped defaults synced from definitions/, a project's id for its own
  * copies. Published versions are immutable snapshots; rollback republishes an earlier one.
  */

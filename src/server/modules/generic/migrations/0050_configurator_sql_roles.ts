@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { CONFIGURATOR_READ_ROLE, CONFIGURATOR_WRITE_ROLE, grantConfiguratorAccess } from '../../../db/migrations/helpers.js';
 
 /**
- * Configurator SQL runs as a restricted database role (issue 9, items 1 and 2; DESIGN.md section 6):
+ * Configurator SQL runs as a restricted database role:
  * the database itself refuses what a configurator may not read or write, and row-level security
  * keeps every other project's and warehouse's rows out, however the SQL is written.
  *

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { withAudit } from '../../../db/migrations/helpers.js';
 
-/** How often each user opened each page: the home page's "most used pages" (issue 4, item 10). */
+/** How often each user opened each page: the home page's "most used pages". */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await withAudit(
     db.schema

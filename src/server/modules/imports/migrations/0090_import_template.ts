@@ -1,19 +1,14 @@
 import { sql, type Kysely } from 'kysely';
-import { grantConfiguratorAccess, withIdAndAudit } from '../../../db/migrations/helpers.js';
+import { createScopedTable, grantConfiguratorAccess, textColumns } from '../../../db/migrations/helpers.js';
 
-/** Import templates and their columns (spec section 3, "report setting and import template"). */
+/** Import templates and their columns ("report setting and import template"). */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await withIdAndAudit(db.schema.createTable('import_template'))
-    .addColumn('project_id', 'bigint', (col) => col.notNull().references('project.id'))
+  await createScopedTable(db, 'import_template', 'project_id')
     .addColumn('code', 'text', (col) => col.notNull())
     .addColumn('name_en', 'text', (col) => col.notNull())
-    .addColumn('name_zh', 'text')
-    .addColumn('name_zh_tw', 'text')
-    .addColumn('name_jp', 'text')
+    .$call(textColumns('name_zh', 'name_zh_tw', 'name_jp'))
     .addColumn('display_seq', 'integer', (col) => col.notNull().defaultTo(0))
-    .addColumn('calculate_type', 'text')
-    .addColumn('customer_code', 'text')
-    .addColumn('project_code', 'text')
+    .$call(textColumns('calculate_type', 'customer_code', 'project_code'))
     .addColumn('module_code', 'text', (col) => col.notNull())
     .addColumn('function_code', 'text', (col) => col.notNull())
     .addColumn('file_type', 'text', (col) => col.notNull().check(sql`file_type in ('xlsx', 'csv', 'fixed')`))
@@ -23,8 +18,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('active', 'boolean', (col) => col.notNull().defaultTo(true))
     .addUniqueConstraint('import_template_code', ['project_id', 'code'])
     .execute();
-  await withIdAndAudit(db.schema.createTable('import_template_column'))
-    .addColumn('project_id', 'bigint', (col) => col.notNull().references('project.id'))
+  await createScopedTable(db, 'import_template_column', 'project_id')
     .addColumn('template_id', 'bigint', (col) => col.notNull().references('import_template.id').onDelete('cascade'))
     .addColumn('seq', 'integer', (col) => col.notNull().defaultTo(0))
     .addColumn('field_name', 'text', (col) => col.notNull())
@@ -36,9 +30,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('date_format', 'text')
     .addColumn('start_pos', 'integer')
     .addColumn('end_pos', 'integer')
-    .addColumn('default_value', 'text')
-    .addColumn('range_min', 'text')
-    .addColumn('range_max', 'text')
+    .$call(textColumns('default_value', 'range_min', 'range_max'))
     .addColumn('mandatory', 'boolean', (col) => col.notNull().defaultTo(false))
     .addColumn('combined_fields', 'text')
     .addUniqueConstraint('import_template_column_field', ['template_id', 'field_name'])

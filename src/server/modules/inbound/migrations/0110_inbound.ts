@@ -1,15 +1,13 @@
 import { sql, type Kysely } from 'kysely';
-import { CONFIGURATOR_READ_ROLE, CONFIGURATOR_WRITE_ROLE, grantConfiguratorAccess, withIdAndAudit } from '../../../db/migrations/helpers.js';
+import { CONFIGURATOR_READ_ROLE, CONFIGURATOR_WRITE_ROLE, createScopedTable, documentLine, grantConfiguratorAccess, withLotAttributes, withStockKey } from '../../../db/migrations/helpers.js';
 
 const QTY = sql`numeric(18,4)`;
 
-/** Purchase orders, ASNs, scan-in cartons, receipts and putaway tasks (spec sections 1, 3, 4). */
+/** Purchase orders, ASNs, scan-in cartons, receipts and putaway tasks. */
 export async function up(db: Kysely<unknown>): Promise<void> {
   for (const name of ['po_no_seq', 'asn_no_seq', 'receipt_no_seq']) await sql`create sequence ${sql.id(name)}`.execute(db);
 
-  await withIdAndAudit(db.schema.createTable('po'))
-    .addColumn('project_id', 'bigint', (col) => col.notNull().references('project.id'))
-    .addColumn('warehouse_id', 'bigint', (col) => col.notNull().references('warehouse.id'))
+  await createScopedTable(db, 'po', 'project_id', 'warehouse_id')
     .addColumn('po_no', 'text', (col) => col.notNull().defaultTo(sql`'PO' || lpad(nextval('po_no_seq')::text, 8, '0')`))
     .addColumn('owner_id', 'bigint', (col) => col.notNull().references('owner.id'))
     .addColumn('supplier_code', 'text')
@@ -20,10 +18,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addCheckConstraint('po_status_known', sql`status in ('new', 'open', 'closed', 'cancelled')`)
     .execute();
 
-  await withIdAndAudit(db.schema.createTable('po_line'))
-    .addColumn('project_id', 'bigint', (col) => col.notNull().references('project.id'))
-    .addColumn('po_id', 'bigint', (col) => col.notNull().references('po.id').onDelete('cascade'))
-    .addColumn('line_no', 'integer', (col) => col.notNull())
+  await createScopedTable(db, 'po_line', 'project_id')
+    .$call(documentLine('po_id', 'po'))
     .addColumn('sku_id', 'bigint', (col) => col.notNull().references('sku.id'))
     .addColumn('qty', QTY, (col) => col.notNull())
     .addColumn('uom', 'text')
@@ -34,9 +30,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addCheckConstraint('po_line_qty', sql`qty > 0 and asn_qty >= 0`)
     .execute();
 
-  await withIdAndAudit(db.schema.createTable('asn'))
-    .addColumn('project_id', 'bigint', (col) => col.notNull().references('project.id'))
-    .addColumn('warehouse_id', 'bigint', (col) => col.notNull().references('warehouse.id'))
+  await createScopedTable(db, 'asn', 'project_id', 'warehouse_id')
     .addColumn('asn_no', 'text', (col) => col.notNull().defaultTo(sql`'ASN' || lpad(nextval('asn_no_seq')::text, 8, '0')`))
     .addColumn('owner_id', 'bigint', (col) => col.notNull().references('owner.id'))
     .addColumn('po_id', 'bigint', (col) => col.references('po.id'))
@@ -53,10 +47,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.createIndex('asn_status_idx').on('asn').columns(['warehouse_id', 'status']).execute();
 
-  await withIdAndAudit(db.schema.createTable('asn_line'))
-    .addColumn('project_id', 'bigint', (col) => col.notNull().references('project.id'))
-    .addColumn('asn_id', 'bigint', (col) => col.notNull().references('asn.id').onDelete('cascade'))
-    .addColumn('line_no', 'integer', (col) => col.notNull())
+  await createScopedTable(db, 'asn_line', 'project_id')
+    .$call(documentLine('asn_id', 'asn'))
     .addColumn('sku_id', 'bigint', (col) => col.notNull().references('sku.id'))
     .addColumn('expected_qty', QTY, (col) => col.notNull())
     .addColumn('received_qty', QTY, (col) => col.notNull().defaultTo(0))
@@ -64,20 +56,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('uom', 'text')
     .addColumn('po_line_id', 'bigint', (col) => col.references('po_line.id'))
     .addColumn('lot_no', 'text')
-    .addColumn('manufacture_date', 'date')
-    .addColumn('expiry_date', 'date')
-    .addColumn('shelf_date', 'date')
-    .addColumn('udf1', 'text')
-    .addColumn('udf2', 'text')
-    .addColumn('udf3', 'text')
+    .$call(withLotAttributes)
     .addUniqueConstraint('asn_line_number', ['asn_id', 'line_no'])
     // Over-receive is refused by the service; the database refuses it too, whatever the caller.
     .addCheckConstraint('asn_line_quantities', sql`expected_qty > 0 and received_qty >= 0 and received_qty <= expected_qty and putaway_qty >= 0 and putaway_qty <= received_qty`)
     .execute();
 
-  await withIdAndAudit(db.schema.createTable('asn_carton'))
-    .addColumn('project_id', 'bigint', (col) => col.notNull().references('project.id'))
-    .addColumn('warehouse_id', 'bigint', (col) => col.notNull().references('warehouse.id'))
+  await createScopedTable(db, 'asn_carton', 'project_id', 'warehouse_id')
     .addColumn('asn_id', 'bigint', (col) => col.notNull().references('asn.id').onDelete('cascade'))
     .addColumn('asn_line_id', 'bigint', (col) => col.notNull().references('asn_line.id').onDelete('cascade'))
     .addColumn('container_id', 'text', (col) => col.notNull())
@@ -90,26 +75,18 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.createIndex('asn_carton_container_idx').on('asn_carton').columns(['project_id', 'container_id']).execute();
 
-  await withIdAndAudit(db.schema.createTable('receipt'))
-    .addColumn('project_id', 'bigint', (col) => col.notNull().references('project.id'))
-    .addColumn('warehouse_id', 'bigint', (col) => col.notNull().references('warehouse.id'))
+  await createScopedTable(db, 'receipt', 'project_id', 'warehouse_id')
     .addColumn('receipt_no', 'text', (col) => col.notNull().defaultTo(sql`'GR' || lpad(nextval('receipt_no_seq')::text, 8, '0')`))
     .addColumn('asn_id', 'bigint', (col) => col.notNull().references('asn.id'))
     .addColumn('source', 'text', (col) => col.notNull())
     .addUniqueConstraint('receipt_number', ['project_id', 'receipt_no'])
     .execute();
 
-  await withIdAndAudit(db.schema.createTable('receipt_line'))
-    .addColumn('project_id', 'bigint', (col) => col.notNull().references('project.id'))
-    .addColumn('warehouse_id', 'bigint', (col) => col.notNull().references('warehouse.id'))
+  await createScopedTable(db, 'receipt_line', 'project_id', 'warehouse_id')
     .addColumn('receipt_id', 'bigint', (col) => col.notNull().references('receipt.id'))
     .addColumn('asn_id', 'bigint', (col) => col.notNull().references('asn.id'))
     .addColumn('asn_line_id', 'bigint', (col) => col.notNull().references('asn_line.id'))
-    .addColumn('owner_id', 'bigint', (col) => col.notNull().references('owner.id'))
-    .addColumn('sku_id', 'bigint', (col) => col.notNull().references('sku.id'))
-    .addColumn('lot_id', 'bigint', (col) => col.notNull().references('lot.id'))
-    .addColumn('location_id', 'bigint', (col) => col.notNull().references('location.id'))
-    .addColumn('lpn', 'text', (col) => col.notNull().defaultTo(''))
+    .$call(withStockKey)
     .addColumn('qty', QTY, (col) => col.notNull())
     .addColumn('damage_qty', QTY, (col) => col.notNull().defaultTo(0))
     .addColumn('hold_qty', QTY, (col) => col.notNull().defaultTo(0))
@@ -122,9 +99,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('receipt_line_open_idx').on('receipt_line').columns(['warehouse_id', 'status']).execute();
   await db.schema.createIndex('receipt_line_asn_idx').on('receipt_line').columns(['asn_id']).execute();
 
-  await withIdAndAudit(db.schema.createTable('putaway_task'))
-    .addColumn('project_id', 'bigint', (col) => col.notNull().references('project.id'))
-    .addColumn('warehouse_id', 'bigint', (col) => col.notNull().references('warehouse.id'))
+  await createScopedTable(db, 'putaway_task', 'project_id', 'warehouse_id')
     .addColumn('receipt_line_id', 'bigint', (col) => col.notNull().references('receipt_line.id'))
     .addColumn('asn_id', 'bigint', (col) => col.notNull().references('asn.id'))
     .addColumn('owner_id', 'bigint', (col) => col.notNull())

@@ -1,25 +1,17 @@
 import { sql, type Kysely } from 'kysely';
-import { grantConfiguratorAccess, withIdAndAudit } from '../../../db/migrations/helpers.js';
+import { createScopedTable, grantConfiguratorAccess, textColumns, withId, withLotAttributes, withScope, withStockKey } from '../../../db/migrations/helpers.js';
 
 const QTY = sql`numeric(18,4)`;
 
-/** Lots, the balance with its guards, and the append-only ledger (DESIGN.md section 5). */
+/** Lots, the balance with its guards, and the append-only ledger. */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create sequence lot_no_seq`.execute(db);
-  await withIdAndAudit(db.schema.createTable('lot'))
-    .addColumn('project_id', 'bigint', (col) => col.notNull().references('project.id'))
+  await createScopedTable(db, 'lot', 'project_id')
     .addColumn('owner_id', 'bigint', (col) => col.notNull().references('owner.id'))
     .addColumn('sku_id', 'bigint', (col) => col.notNull().references('sku.id'))
     .addColumn('lot_no', 'text', (col) => col.notNull().defaultTo(sql`'L' || lpad(nextval('lot_no_seq')::text, 8, '0')`))
-    .addColumn('manufacture_date', 'date')
-    .addColumn('expiry_date', 'date')
-    .addColumn('shelf_date', 'date')
-    .addColumn('udf1', 'text')
-    .addColumn('udf2', 'text')
-    .addColumn('udf3', 'text')
-    .addColumn('trace_id', 'text')
-    .addColumn('pallet_id', 'text')
-    .addColumn('carton_id', 'text')
+    .$call(withLotAttributes)
+    .$call(textColumns('trace_id', 'pallet_id', 'carton_id'))
     .addColumn('received_at', 'timestamptz', (col) => col.notNull().defaultTo(sql`now()`))
     .addColumn('attribute_key', 'text', (col) => col.notNull())
     .addUniqueConstraint('lot_attributes', ['owner_id', 'sku_id', 'attribute_key'])
@@ -27,16 +19,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('lot_number_idx').on('lot').columns(['project_id', 'lot_no']).execute();
   await db.schema.createIndex('lot_expiry_idx').on('lot').columns(['sku_id', 'expiry_date']).execute();
 
-  await db.schema
-    .createTable('inventory_balance')
-    .addColumn('id', 'bigint', (col) => col.primaryKey().generatedAlwaysAsIdentity())
-    .addColumn('project_id', 'bigint', (col) => col.notNull().references('project.id'))
-    .addColumn('warehouse_id', 'bigint', (col) => col.notNull().references('warehouse.id'))
-    .addColumn('owner_id', 'bigint', (col) => col.notNull().references('owner.id'))
-    .addColumn('sku_id', 'bigint', (col) => col.notNull().references('sku.id'))
-    .addColumn('lot_id', 'bigint', (col) => col.notNull().references('lot.id'))
-    .addColumn('location_id', 'bigint', (col) => col.notNull().references('location.id'))
-    .addColumn('lpn', 'text', (col) => col.notNull().defaultTo(''))
+  await withId(db.schema.createTable('inventory_balance'))
+    .$call(withScope('project_id', 'warehouse_id'))
+    .$call(withStockKey)
     .addColumn('on_hand_qty', QTY, (col) => col.notNull().defaultTo(0))
     .addColumn('allocated_qty', QTY, (col) => col.notNull().defaultTo(0))
     .addColumn('picked_qty', QTY, (col) => col.notNull().defaultTo(0))
@@ -51,11 +36,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('inventory_balance_sku_idx').on('inventory_balance').columns(['project_id', 'sku_id']).execute();
   await db.schema.createIndex('inventory_balance_location_idx').on('inventory_balance').columns(['location_id']).execute();
 
-  await db.schema
-    .createTable('inventory_transaction')
-    .addColumn('id', 'bigint', (col) => col.primaryKey().generatedAlwaysAsIdentity())
-    .addColumn('project_id', 'bigint', (col) => col.notNull().references('project.id'))
-    .addColumn('warehouse_id', 'bigint', (col) => col.notNull().references('warehouse.id'))
+  await withId(db.schema.createTable('inventory_transaction'))
+    .$call(withScope('project_id', 'warehouse_id'))
     .addColumn('balance_id', 'bigint', (col) => col.notNull().references('inventory_balance.id'))
     .addColumn('trans_type', 'text', (col) => col.notNull())
     .addColumn('trans_status', 'text', (col) => col.notNull().defaultTo('done'))
@@ -76,9 +58,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('held_change', QTY, (col) => col.notNull().defaultTo(0))
     .addColumn('before_qty', QTY, (col) => col.notNull())
     .addColumn('after_qty', QTY, (col) => col.notNull())
-    .addColumn('uom', 'text')
-    .addColumn('reason', 'text')
-    .addColumn('description', 'text')
+    .$call(textColumns('uom', 'reason', 'description'))
     .addColumn('amount', sql`numeric(18,4)`)
     .execute();
   await db.schema.createIndex('inventory_transaction_time_idx').on('inventory_transaction').columns(['project_id', 'trans_time']).execute();

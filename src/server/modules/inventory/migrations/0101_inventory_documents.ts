@@ -1,17 +1,15 @@
 import { sql, type Kysely } from 'kysely';
-import { grantConfiguratorAccess, withIdAndAudit } from '../../../db/migrations/helpers.js';
+import { createScopedTable, documentLine, grantConfiguratorAccess, textColumns } from '../../../db/migrations/helpers.js';
 
 const QTY = sql`numeric(18,4)`;
 
 /**
- * The inventory operation documents (spec sections 4 and 5): adjustment, move, transfer and
+ * The inventory operation documents: adjustment, move, transfer and
  * hold/release, one header table and one line table told apart by `doc_type`. Their stock effect is
  * written only by the inventory service when a document is confirmed.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await withIdAndAudit(db.schema.createTable('inventory_document'))
-    .addColumn('project_id', 'bigint', (col) => col.notNull().references('project.id'))
-    .addColumn('warehouse_id', 'bigint', (col) => col.notNull().references('warehouse.id'))
+  await createScopedTable(db, 'inventory_document', 'project_id', 'warehouse_id')
     .addColumn('doc_type', 'text', (col) => col.notNull().check(sql`doc_type in ('adjust', 'move', 'transfer', 'hold')`))
     .addColumn('doc_no', 'text', (col) => col.notNull())
     .addColumn('status', 'text', (col) =>
@@ -30,11 +28,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.createIndex('inventory_document_status_idx').on('inventory_document').columns(['warehouse_id', 'doc_type', 'status']).execute();
 
-  await withIdAndAudit(db.schema.createTable('inventory_document_line'))
-    .addColumn('project_id', 'bigint', (col) => col.notNull().references('project.id'))
-    .addColumn('warehouse_id', 'bigint', (col) => col.notNull().references('warehouse.id'))
-    .addColumn('document_id', 'bigint', (col) => col.notNull().references('inventory_document.id').onDelete('cascade'))
-    .addColumn('line_no', 'integer', (col) => col.notNull())
+  await createScopedTable(db, 'inventory_document_line', 'project_id', 'warehouse_id')
+    .$call(documentLine('document_id', 'inventory_document'))
     .addColumn('action', 'text', (col) => col.check(sql`action in ('add', 'subtract', 'hold', 'release')`))
     .addColumn('owner_id', 'bigint', (col) => col.references('owner.id'))
     .addColumn('sku_id', 'bigint', (col) => col.references('sku.id'))
@@ -52,14 +47,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
 
   // Cycle count: plans (the count master), tickets and their lines.
-  await withIdAndAudit(db.schema.createTable('count_plan'))
-    .addColumn('project_id', 'bigint', (col) => col.notNull().references('project.id'))
-    .addColumn('warehouse_id', 'bigint', (col) => col.notNull().references('warehouse.id'))
+  await createScopedTable(db, 'count_plan', 'project_id', 'warehouse_id')
     .addColumn('plan_code', 'text', (col) => col.notNull())
-    .addColumn('description', 'text')
-    .addColumn('zone', 'text')
-    .addColumn('location_from', 'text')
-    .addColumn('location_to', 'text')
+    .$call(textColumns('description', 'zone', 'location_from', 'location_to'))
     .addColumn('sku_id', 'bigint', (col) => col.references('sku.id'))
     .addColumn('abc_class', 'text', (col) => col.check(sql`abc_class in ('A', 'B', 'C')`))
     .addColumn('not_counted_days', 'integer', (col) => col.check(sql`not_counted_days >= 0`))
@@ -69,9 +59,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addUniqueConstraint('count_plan_code_key', ['warehouse_id', 'plan_code'])
     .execute();
 
-  await withIdAndAudit(db.schema.createTable('count_ticket'))
-    .addColumn('project_id', 'bigint', (col) => col.notNull().references('project.id'))
-    .addColumn('warehouse_id', 'bigint', (col) => col.notNull().references('warehouse.id'))
+  await createScopedTable(db, 'count_ticket', 'project_id', 'warehouse_id')
     .addColumn('ticket_no', 'text', (col) => col.notNull())
     .addColumn('plan_id', 'bigint', (col) => col.references('count_plan.id'))
     .addColumn('status', 'text', (col) =>
@@ -83,11 +71,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.createIndex('count_ticket_status_idx').on('count_ticket').columns(['warehouse_id', 'status']).execute();
 
-  await withIdAndAudit(db.schema.createTable('count_ticket_line'))
-    .addColumn('project_id', 'bigint', (col) => col.notNull().references('project.id'))
-    .addColumn('warehouse_id', 'bigint', (col) => col.notNull().references('warehouse.id'))
-    .addColumn('ticket_id', 'bigint', (col) => col.notNull().references('count_ticket.id').onDelete('cascade'))
-    .addColumn('line_no', 'integer', (col) => col.notNull())
+  await createScopedTable(db, 'count_ticket_line', 'project_id', 'warehouse_id')
+    .$call(documentLine('ticket_id', 'count_ticket'))
     .addColumn('location_id', 'bigint', (col) => col.notNull().references('location.id'))
     .addColumn('owner_id', 'bigint', (col) => col.notNull().references('owner.id'))
     .addColumn('sku_id', 'bigint', (col) => col.notNull().references('sku.id'))
@@ -103,7 +88,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.createIndex('count_ticket_line_location_idx').on('count_ticket_line').columns(['location_id']).execute();
 
-  // The transaction-log window (spec section 5: the period must lie within a configured number of days).
+  // The transaction-log window (the period must lie within a configured number of days).
   await sql`
     insert into sys_param (organization_id, param_code, param_value, description, created_by, updated_by)
     values (null, 'INV_TRANS_LOG_MAX_DAYS', '31', 'Longest period of one transaction-log query, in days', 'system', 'system')

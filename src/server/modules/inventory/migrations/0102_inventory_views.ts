@@ -7,7 +7,7 @@ import { CONFIGURATOR_READ_ROLE, CONFIGURATOR_WRITE_ROLE } from '../../../db/mig
  * Each carries project_id and warehouse_id, so its page is limited to the session's scope.
  */
 const VIEWS: Record<string, string> = {
-  // The stock report line of spec section 3, with what is committed and what is available.
+  // The stock report line, with what is committed and what is available.
   inventory_stock_report: `
     select b.id, b.project_id, b.warehouse_id, o.code as owner_code, s.code as sku_code, s.description as sku_name,
       s.sku_group as material, concat_ws(' x ', s.length_cm, s.width_cm, s.height_cm) as specification, s.base_uom as units,
@@ -29,7 +29,7 @@ const VIEWS: Record<string, string> = {
     from inventory_balance b join owner o on o.id = b.owner_id join sku s on s.id = b.sku_id
     where b.on_hand_qty <> 0
     group by s.id, b.project_id, b.warehouse_id, o.code, s.code, s.description, s.sku_group, s.base_uom`,
-  // The ledger within the configured window of days (spec section 5, transaction log).
+  // The ledger within the configured window of days (transaction log).
   inventory_transaction_log: `
     select t.id, t.project_id, t.warehouse_id, t.trans_type, t.trans_status, t.reference_type, t.order_no, t.reference_line,
       t.trans_time, t.operator, o.code as owner_code, s.code as sku_code, s.description as sku_name, l.lot_no, t.trace_id,

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { grantConfiguratorAccess, withIdAndAudit } from '../../../db/migrations/helpers.js';
 
 /**
- * Scheduled jobs and timers (spec section 3 "Job": name, class, remark, type, params name/value/seq,
+ * Scheduled jobs and timers (name, class, remark, type, params name/value/seq,
  * status, expression, business type, start time, action no), the job handlers the areas bring
  * (synced at every start) and the run history.
  */

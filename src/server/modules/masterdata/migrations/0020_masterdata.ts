@@ -1,8 +1,8 @@
 import { sql, type Kysely } from 'kysely';
-import { withAudit, withIdAndAudit } from '../../../db/migrations/helpers.js';
+import { createScopedTable, textColumns, withAudit, withIdAndAudit } from '../../../db/migrations/helpers.js';
 
 /**
- * Master data (issue 5, part 4): owners, SKUs with UPC codes, partners, locations, system
+ * Master data (part 4): owners, SKUs with UPC codes, partners, locations, system
  * parameters, multilingual texts, code master, currencies, inventory codes, RF users, numbering
  * rules, vehicles and drivers. Scope: owners, SKUs and partners belong to a project; locations,
  * RF users, vehicles and drivers to a warehouse; the rest is organization-wide or global.
@@ -29,26 +29,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       add column active boolean not null default true
   `.execute(db);
 
-  await withIdAndAudit(db.schema.createTable('owner'))
-    .addColumn('project_id', 'bigint', (col) => col.notNull().references('project.id'))
+  await createScopedTable(db, 'owner', 'project_id')
     .addColumn('code', 'text', (col) => col.notNull())
     .addColumn('name', 'text', (col) => col.notNull())
-    .addColumn('short_name', 'text')
-    .addColumn('contact_name', 'text')
-    .addColumn('phone', 'text')
-    .addColumn('email', 'text')
-    .addColumn('address1', 'text')
-    .addColumn('address2', 'text')
-    .addColumn('city', 'text')
-    .addColumn('province', 'text')
-    .addColumn('country', 'text')
-    .addColumn('postal', 'text')
+    .$call(textColumns('short_name', 'contact_name', 'phone', 'email', 'address1', 'address2', 'city', 'province', 'country', 'postal'))
     .addColumn('active', 'boolean', (col) => col.notNull().defaultTo(true))
     .addUniqueConstraint('owner_project_code_key', ['project_id', 'code'])
     .execute();
 
-  await withIdAndAudit(db.schema.createTable('sku'))
-    .addColumn('project_id', 'bigint', (col) => col.notNull().references('project.id'))
+  await createScopedTable(db, 'sku', 'project_id')
     .addColumn('owner_id', 'bigint', (col) => col.notNull().references('owner.id'))
     .addColumn('code', 'text', (col) => col.notNull())
     .addColumn('description', 'text', (col) => col.notNull())
@@ -81,8 +70,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('sku_project_code_idx').on('sku').columns(['project_id', 'code']).execute();
 
   // project_id repeats the SKU's so that the generic engine can scope the UPC page by project.
-  await withIdAndAudit(db.schema.createTable('sku_upc'))
-    .addColumn('project_id', 'bigint', (col) => col.notNull().references('project.id'))
+  await createScopedTable(db, 'sku_upc', 'project_id')
     .addColumn('sku_id', 'bigint', (col) => col.notNull().references('sku.id').onDelete('cascade'))
     .addColumn('upc', 'text', (col) => col.notNull())
     .addColumn('uom', 'text', (col) => col.notNull().defaultTo('EA'))
@@ -92,38 +80,22 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.createIndex('sku_upc_upc_idx').on('sku_upc').column('upc').execute();
 
-  await withIdAndAudit(db.schema.createTable('partner'))
-    .addColumn('project_id', 'bigint', (col) => col.notNull().references('project.id'))
+  await createScopedTable(db, 'partner', 'project_id')
     .addColumn('partner_type', 'text', (col) => col.notNull().check(sql`partner_type in ('supplier', 'consignee', 'carrier')`))
     .addColumn('code', 'text', (col) => col.notNull())
     .addColumn('name', 'text', (col) => col.notNull())
-    .addColumn('contact_name', 'text')
-    .addColumn('phone', 'text')
-    .addColumn('email', 'text')
-    .addColumn('address1', 'text')
-    .addColumn('address2', 'text')
-    .addColumn('address3', 'text')
-    .addColumn('address4', 'text')
-    .addColumn('city', 'text')
-    .addColumn('province', 'text')
-    .addColumn('country', 'text')
-    .addColumn('postal', 'text')
+    .$call(textColumns('contact_name', 'phone', 'email', 'address1', 'address2', 'address3', 'address4', 'city', 'province', 'country', 'postal'))
     .addColumn('active', 'boolean', (col) => col.notNull().defaultTo(true))
     .addUniqueConstraint('partner_project_type_code_key', ['project_id', 'partner_type', 'code'])
     .execute();
 
-  await withIdAndAudit(db.schema.createTable('location'))
-    .addColumn('warehouse_id', 'bigint', (col) => col.notNull().references('warehouse.id'))
+  await createScopedTable(db, 'location', 'warehouse_id')
     .addColumn('code', 'text', (col) => col.notNull())
     .addColumn('description', 'text')
     .addColumn('location_type', 'text', (col) =>
       col.notNull().defaultTo('storage').check(sql`location_type in ('storage', 'pick', 'stage', 'dock', 'qc', 'damage', 'virtual')`),
     )
-    .addColumn('zone', 'text')
-    .addColumn('aisle', 'text')
-    .addColumn('bay', 'text')
-    .addColumn('level', 'text')
-    .addColumn('position', 'text')
+    .$call(textColumns('zone', 'aisle', 'bay', 'level', 'position'))
     .addColumn('pick_seq', 'integer')
     .addColumn('max_volume_cm3', 'numeric(18, 3)', (col) => col.check(sql`max_volume_cm3 >= 0`))
     .addColumn('max_weight_kg', 'numeric(12, 3)', (col) => col.check(sql`max_weight_kg >= 0`))
@@ -147,24 +119,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await withIdAndAudit(db.schema.createTable('mult_text'))
     .addColumn('text_code', 'text', (col) => col.notNull().unique())
-    .addColumn('text_en', 'text')
-    .addColumn('text_zh', 'text')
-    .addColumn('text_zh_tw', 'text')
-    .addColumn('text_kor', 'text')
-    .addColumn('text_th', 'text')
-    .addColumn('text_jp', 'text')
+    .$call(textColumns('text_en', 'text_zh', 'text_zh_tw', 'text_kor', 'text_th', 'text_jp'))
     .execute();
 
   await withIdAndAudit(db.schema.createTable('code_master'))
     .addColumn('code_type', 'text', (col) => col.notNull())
     .addColumn('code', 'text', (col) => col.notNull())
     .addColumn('sort_seq', 'integer', (col) => col.notNull().defaultTo(0))
-    .addColumn('desc_en', 'text')
-    .addColumn('desc_zh', 'text')
-    .addColumn('desc_zh_tw', 'text')
-    .addColumn('desc_kor', 'text')
-    .addColumn('desc_th', 'text')
-    .addColumn('desc_jp', 'text')
+    .$call(textColumns('desc_en', 'desc_zh', 'desc_zh_tw', 'desc_kor', 'desc_th', 'desc_jp'))
     .addColumn('active', 'boolean', (col) => col.notNull().defaultTo(true))
     .addUniqueConstraint('code_master_type_code_key', ['code_type', 'code'])
     .execute();
@@ -190,12 +152,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
 
   // Handheld (RF) access of a user in a warehouse.
-  await withIdAndAudit(db.schema.createTable('rf_user'))
-    .addColumn('warehouse_id', 'bigint', (col) => col.notNull().references('warehouse.id'))
+  await createScopedTable(db, 'rf_user', 'warehouse_id')
     .addColumn('user_id', 'bigint', (col) => col.notNull().references('app_user.id'))
-    .addColumn('zone', 'text')
-    .addColumn('task_types', 'text')
-    .addColumn('default_location', 'text')
+    .$call(textColumns('zone', 'task_types', 'default_location'))
     .addColumn('active', 'boolean', (col) => col.notNull().defaultTo(true))
     .addUniqueConstraint('rf_user_warehouse_user_key', ['warehouse_id', 'user_id'])
     .execute();
@@ -227,8 +186,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addPrimaryKeyConstraint('id_rule_counter_pk', ['rule_id', 'scope_id', 'period_key'])
     .execute();
 
-  await withIdAndAudit(db.schema.createTable('vehicle'))
-    .addColumn('warehouse_id', 'bigint', (col) => col.notNull().references('warehouse.id'))
+  await createScopedTable(db, 'vehicle', 'warehouse_id')
     .addColumn('plate_no', 'text', (col) => col.notNull())
     .addColumn('vehicle_type', 'text')
     .addColumn('carrier_code', 'text')
@@ -238,8 +196,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addUniqueConstraint('vehicle_warehouse_plate_key', ['warehouse_id', 'plate_no'])
     .execute();
 
-  await withIdAndAudit(db.schema.createTable('driver'))
-    .addColumn('warehouse_id', 'bigint', (col) => col.notNull().references('warehouse.id'))
+  await createScopedTable(db, 'driver', 'warehouse_id')
     .addColumn('code', 'text', (col) => col.notNull())
     .addColumn('name', 'text', (col) => col.notNull())
     .addColumn('phone', 'text')

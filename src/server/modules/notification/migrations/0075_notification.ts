@@ -2,8 +2,8 @@ import { sql, type Kysely } from 'kysely';
 import { withIdAndAudit } from '../../../db/migrations/helpers.js';
 
 /**
- * Per-user notifications (spec section 9, "notification display"; spec section 2, notification
- * list). They are personal, like sessions: configurator SQL is given no access to them.
+ * Per-user notifications (the bell and the notification list). They are personal, like sessions:
+ * configurator SQL is given no access to them.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await withIdAndAudit(

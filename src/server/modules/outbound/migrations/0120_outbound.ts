@@ -1,24 +1,16 @@
 import { sql, type Kysely } from 'kysely';
-import { grantConfiguratorAccess, withIdAndAudit } from '../../../db/migrations/helpers.js';
+import { createScopedTable, grantConfiguratorAccess, withId, withScope } from '../../../db/migrations/helpers.js';
+import { orderLineColumns, withShipTo } from './order-columns.js';
 
 /**
- * Outbound (spec sections 1, 4 and 5): sales order headers and lines, allocation rules per owner
+ * Outbound: sales order headers and lines, allocation rules per owner
  * and SKU, and the balance rows each line holds (so that unallocating and picking give back
  * exactly what was taken).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await withIdAndAudit(db.schema.createTable('so_header'))
-    .addColumn('project_id', 'bigint', (col) => col.notNull().references('project.id'))
-    .addColumn('warehouse_id', 'bigint', (col) => col.notNull().references('warehouse.id'))
+  await createScopedTable(db, 'so_header', 'project_id', 'warehouse_id')
     .addColumn('order_no', 'text', (col) => col.notNull())
-    .addColumn('owner_id', 'bigint', (col) => col.notNull().references('owner.id'))
-    .addColumn('consignee_id', 'bigint', (col) => col.references('partner.id'))
-    .addColumn('customer_order_no', 'text')
-    .addColumn('ship_to_name', 'text')
-    .addColumn('ship_to_address_en', 'text')
-    .addColumn('ship_to_address_cn', 'text')
-    .addColumn('carrier_code', 'text')
-    .addColumn('required_ship_date', 'date')
+    .$call(withShipTo)
     .addColumn('wave_id', 'text')
     .addColumn('status', 'text', (col) => col.notNull().defaultTo('new'))
     .addColumn('remark', 'text')
@@ -26,15 +18,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.createIndex('so_header_status_idx').on('so_header').columns(['project_id', 'warehouse_id', 'status']).execute();
 
-  await withIdAndAudit(db.schema.createTable('so_line'))
-    .addColumn('project_id', 'bigint', (col) => col.notNull().references('project.id'))
-    .addColumn('warehouse_id', 'bigint', (col) => col.notNull().references('warehouse.id'))
-    .addColumn('so_id', 'bigint', (col) => col.notNull().references('so_header.id').onDelete('cascade'))
-    .addColumn('line_no', 'integer', (col) => col.notNull().check(sql`line_no > 0`))
-    .addColumn('sku_id', 'bigint', (col) => col.notNull().references('sku.id'))
-    .addColumn('qty', 'numeric(18, 4)', (col) => col.notNull().check(sql`qty > 0`))
-    .addColumn('uom', 'text', (col) => col.notNull().defaultTo('EA'))
-    .addColumn('lot_no', 'text')
+  await createScopedTable(db, 'so_line', 'project_id', 'warehouse_id')
+    .$call(orderLineColumns('so_id', 'so_header'))
     .addColumn('expiry_from', 'date')
     .addColumn('expiry_to', 'date')
     .addColumn('required_date', 'date')
@@ -44,8 +29,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addCheckConstraint('so_line_within_qty', sql`allocated_qty + picked_qty <= qty`)
     .execute();
 
-  await withIdAndAudit(db.schema.createTable('so_rule'))
-    .addColumn('project_id', 'bigint', (col) => col.notNull().references('project.id'))
+  await createScopedTable(db, 'so_rule', 'project_id')
     .addColumn('owner_id', 'bigint', (col) => col.notNull().references('owner.id'))
     // null: the owner's rule for every SKU without a rule of its own.
     .addColumn('sku_id', 'bigint', (col) => col.references('sku.id'))
@@ -56,11 +40,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await sql`create unique index so_rule_owner_sku_key on so_rule (owner_id, coalesce(sku_id, 0))`.execute(db);
 
-  await db.schema
-    .createTable('so_allocation')
-    .addColumn('id', 'bigint', (col) => col.primaryKey().generatedAlwaysAsIdentity())
-    .addColumn('project_id', 'bigint', (col) => col.notNull().references('project.id'))
-    .addColumn('warehouse_id', 'bigint', (col) => col.notNull().references('warehouse.id'))
+  await withId(db.schema.createTable('so_allocation'))
+    .$call(withScope('project_id', 'warehouse_id'))
     .addColumn('so_id', 'bigint', (col) => col.notNull().references('so_header.id').onDelete('cascade'))
     .addColumn('so_line_id', 'bigint', (col) => col.notNull().references('so_line.id').onDelete('cascade'))
     .addColumn('balance_id', 'bigint', (col) => col.notNull().references('inventory_balance.id'))

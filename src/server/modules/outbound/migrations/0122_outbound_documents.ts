@@ -1,25 +1,17 @@
 import { sql, type Kysely } from 'kysely';
-import { grantConfiguratorAccess, withIdAndAudit } from '../../../db/migrations/helpers.js';
+import { createScopedTable, grantConfiguratorAccess } from '../../../db/migrations/helpers.js';
+import { orderLineColumns, withShipTo } from './order-columns.js';
 
 /**
- * Outbound documents around the sales order (spec sections 2 and 7): pre-sales orders that become
+ * Outbound documents around the sales order: pre-sales orders that become
  * sales orders when confirmed (/pso), shipment orders grouping sales orders for one shipment
  * (/shipmentOrder), the maintenance list (/so/getMaintenanceList) and the store-arrival time
  * imported onto orders (importStoreArrival).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await withIdAndAudit(db.schema.createTable('pso_header'))
-    .addColumn('project_id', 'bigint', (col) => col.notNull().references('project.id'))
-    .addColumn('warehouse_id', 'bigint', (col) => col.notNull().references('warehouse.id'))
+  await createScopedTable(db, 'pso_header', 'project_id', 'warehouse_id')
     .addColumn('pso_no', 'text', (col) => col.notNull())
-    .addColumn('owner_id', 'bigint', (col) => col.notNull().references('owner.id'))
-    .addColumn('consignee_id', 'bigint', (col) => col.references('partner.id'))
-    .addColumn('customer_order_no', 'text')
-    .addColumn('ship_to_name', 'text')
-    .addColumn('ship_to_address_en', 'text')
-    .addColumn('ship_to_address_cn', 'text')
-    .addColumn('carrier_code', 'text')
-    .addColumn('required_ship_date', 'date')
+    .$call(withShipTo)
     .addColumn('status', 'text', (col) => col.notNull().defaultTo('new').check(sql`status in ('new', 'confirmed', 'cancelled')`))
     // The sales order the confirmation made.
     .addColumn('so_id', 'bigint', (col) => col.references('so_header.id'))
@@ -27,22 +19,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addUniqueConstraint('pso_header_pso_no_key', ['project_id', 'pso_no'])
     .execute();
 
-  await withIdAndAudit(db.schema.createTable('pso_line'))
-    .addColumn('project_id', 'bigint', (col) => col.notNull().references('project.id'))
-    .addColumn('warehouse_id', 'bigint', (col) => col.notNull().references('warehouse.id'))
-    .addColumn('pso_id', 'bigint', (col) => col.notNull().references('pso_header.id').onDelete('cascade'))
-    .addColumn('line_no', 'integer', (col) => col.notNull().check(sql`line_no > 0`))
-    .addColumn('sku_id', 'bigint', (col) => col.notNull().references('sku.id'))
-    .addColumn('qty', 'numeric(18, 4)', (col) => col.notNull().check(sql`qty > 0`))
-    .addColumn('uom', 'text', (col) => col.notNull().defaultTo('EA'))
-    .addColumn('lot_no', 'text')
+  await createScopedTable(db, 'pso_line', 'project_id', 'warehouse_id')
+    .$call(orderLineColumns('pso_id', 'pso_header'))
     .addColumn('required_date', 'date')
     .addUniqueConstraint('pso_line_pso_line_no_key', ['pso_id', 'line_no'])
     .execute();
 
-  await withIdAndAudit(db.schema.createTable('shipment_order'))
-    .addColumn('project_id', 'bigint', (col) => col.notNull().references('project.id'))
-    .addColumn('warehouse_id', 'bigint', (col) => col.notNull().references('warehouse.id'))
+  await createScopedTable(db, 'shipment_order', 'project_id', 'warehouse_id')
     .addColumn('shipment_no', 'text', (col) => col.notNull())
     .addColumn('carrier_code', 'text')
     .addColumn('ship_date', 'date')
@@ -58,9 +41,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
 
   // An order or a SKU under maintenance: order entry leaves it alone until it is taken off the list.
-  await withIdAndAudit(db.schema.createTable('so_maintenance'))
-    .addColumn('project_id', 'bigint', (col) => col.notNull().references('project.id'))
-    .addColumn('warehouse_id', 'bigint', (col) => col.notNull().references('warehouse.id'))
+  await createScopedTable(db, 'so_maintenance', 'project_id', 'warehouse_id')
     .addColumn('so_id', 'bigint', (col) => col.references('so_header.id').onDelete('cascade'))
     .addColumn('sku_id', 'bigint', (col) => col.references('sku.id'))
     .addColumn('reason', 'text')

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Allocation rules (spec section 5): "full pallet before loose" joins the rule table, on by default
+ * Allocation rules: "full pallet before loose" joins the rule table, on by default
  * like "pick face before reserve". A pallet (an LPN in its location) whose whole quantity fits what
  * a line still needs is taken whole before loose stock; the allocation reads the LPN's whole
  * quantity through the index below.

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Lot attributes an order line may ask for besides lot number and expiry (spec section 5: "lot
+ * Lot attributes an order line may ask for besides lot number and expiry ("lot
  * attributes matched"): the three user-defined lot attributes that receipts record on the lot.
  * Allocation, manual allocation and availability take only lots whose attributes equal them.
  */

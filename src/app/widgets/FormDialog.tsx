@@ -1,0 +1,64 @@
+import { useState, type ReactNode } from 'react';
+import { Modal, type ButtonProps } from 'antd';
+
+/**
+ * Runs a dialog's submit with its OK button spinning until it ends; the work handles its own
+ * failures (an error popup has told the user, or the dialog shows the message).
+ */
+export function useBusy(): [busy: boolean, run: (work: () => Promise<void>) => Promise<void>] {
+  const [busy, setBusy] = useState(false);
+  async function run(work: () => Promise<void>): Promise<void> {
+    setBusy(true);
+    try {
+      await work();
+    } finally {
+      setBusy(false);
+    }
+  }
+  return [busy, run];
+}
+
+/**
+ * A dialog around one form: OK submits the form (`submit`, usually `form.submit`), Cancel and the
+ * close button call `onClose`, and the form's fields are dropped once the dialog is closed.
+ */
+export function FormDialog({
+  open,
+  title,
+  okText,
+  cancelText,
+  busy,
+  submit,
+  onClose,
+  okButtonProps,
+  testId,
+  children,
+}: {
+  open: boolean;
+  title: ReactNode;
+  okText: ReactNode;
+  cancelText: ReactNode;
+  busy: boolean;
+  submit: () => void;
+  onClose: () => void;
+  okButtonProps?: ButtonProps & { id?: string };
+  testId?: string;
+  children: ReactNode;
+}) {
+  return (
+    <Modal
+      open={open}
+      title={title}
+      okText={okText}
+      cancelText={cancelText}
+      confirmLoading={busy}
+      onOk={submit}
+      onCancel={onClose}
+      destroyOnHidden
+      okButtonProps={okButtonProps}
+      data-testid={testId}
+    >
+      {children}
+    </Modal>
+  );
+}

@@ -1,0 +1,44 @@
+import type {
+  CancelScanAnswer,
+  ConfirmPutawayAnswer,
+  ConfirmPutawayRequest,
+  ContainerCartonsAnswer,
+  ContainerSkusAnswer,
+  DeleteContainerAnswer,
+  PutawayFindAnswer,
+  PutawayTasksAnswer,
+  ReceivableLinesAnswer,
+  ReceiveAnswer,
+  ReceiveLineRequest,
+  ScanInAnswer,
+} from '../../common/inbound-api';
+import { api } from '../../app/public';
+
+/**
+ * The inbound calls of the receiving, scan-in and putaway screens, each with the answer its route
+ * handler is typed to give (common/inbound-api.ts). Quiet: the screens show failures themselves,
+ * on their feedback line.
+ */
+
+const post = <T>(path: string, body: object) => api<T>(path, { body, quiet: true });
+
+/** Open ASN lines whose ASN number, SKU or barcode matches the text (more than 4 characters). */
+export const receivableLines = (text: string) => post<ReceivableLinesAnswer>('/rec/batch/editor', { text });
+
+export const receiveLines = (lines: ReceiveLineRequest[]) => post<ReceiveAnswer>('/inbound/batch/receive', { lines });
+
+/** Scans a container or carton id; a carton is scanned with its EPC, carton type and anti-counterfeit code. */
+export const scanInCode = (code: string, details: { epc?: string; cartonType?: string; antiCounterfeitCode?: string } = {}) =>
+  post<ScanInAnswer>('/scanin/id', { code, ...details });
+export const containerCartons = (containerId: string) => post<ContainerCartonsAnswer>('/scan/table', { containerId });
+export const containerSkus = (containerId: string) => post<ContainerSkusAnswer>('/scanIn/listSku', { containerId });
+export const cancelScan = (code: string) => post<CancelScanAnswer>('/scan/cancel', { code });
+export const deleteContainer = (containerId: string) => post<DeleteContainerAnswer>('/scan/deleteContainerId', { containerId });
+export const receiveContainer = (containerId: string, locationCode: string, lpn: string | null) => post<ReceiveAnswer>('/scanin/convertToRec', { containerId, locationCode, lpn });
+
+export const putawayTasks = async () => (await api<PutawayTasksAnswer>('/putaway/tasks', { quiet: true })).tasks;
+export const findPutawayTask = (code: string) => post<PutawayFindAnswer>('/putaway/find', { code });
+export const confirmPutaway = (request: ConfirmPutawayRequest) => post<ConfirmPutawayAnswer>('/putaway/confirm', request);
+
+/** The receipt numbers of a receipt answer, for the success message. */
+export const receiptNos = (answer: ReceiveAnswer) => answer.receipts.map((r) => r.receiptNo).join(', ');

@@ -1,0 +1,20 @@
+import type { ComponentType } from 'react';
+
+/** What a toolbar action of a page gets from the engine (its HostToolbarActionProps). */
+export interface ToolbarActionProps {
+  rights: { view: boolean; add: boolean; edit: boolean; delete: boolean };
+  selected: readonly { _key?: unknown }[];
+  reload: () => void;
+}
+
+/**
+ * Actions this area adds to the toolbar of its pages, by `<moduleCode>/<functionCode>`, each a lazy
+ * chunk of its own (found by src/app/engine-services.tsx): on the sales order list, manual
+ * allocation, the stock balance of an order, the order and store-arrival imports, the allocation
+ * rules and the pick list of an order; on the wave list, the "Create wave" dialog, which shows the
+ * orders its filters select before anything is written.
+ */
+export const toolbarActions: Record<string, () => Promise<{ default: ComponentType<ToolbarActionProps> }>> = {
+  'outbound/so': () => import('./SoToolbarActions'),
+  'outbound/wave': () => import('./CreateWaveDialog'),
+};

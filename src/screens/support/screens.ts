@@ -1,0 +1,7 @@
+import type { ComponentType } from 'react';
+
+/** The support area's hand-written screens by route, each a lazy chunk of its own (found by src/app/routes.ts). */
+export const screens: Record<string, () => Promise<{ default: ComponentType }>> = {
+  // Support tickets and the create-ticket dialog.
+  support: () => import('./SupportScreen'),
+};

@@ -1,0 +1,238 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, createUser, injectAs, json, type TestApp } from '../helpers/app.js';
+
+/**
+ * Inbound rules through the real server: scan-in's carton checks (carton id pattern, EPC, carton
+ * type, anti-counterfeit code unless a gift), the ASN's cartons tab, the split of a receipt line from
+ * the goods receipts page, the batch receive columns, and the putaway location logic by item type
+ * and by the project's zones. Every refusal answers its own message and changes nothing.
+ */
+let t: TestApp;
+let clerk: string;
+let projectId: number;
+
+const RIGHTS: `${string}:${string}`[] = [
+  'inbound.asn:view',
+  'inbound.asn:add',
+  'inbound.asn:edit',
+  'inbound.asn:receive',
+  'inbound.asnLine:view',
+  'inbound.asnLine:add',
+  'inbound.asnLine:edit',
+  'inbound.asnCarton:view',
+  'inbound.asnCarton:add',
+  'inbound.asnCarton:edit',
+  'inbound.asnCarton:delete',
+  'inbound.inbGr:view',
+  'inbound.putaway:view',
+  'inbound.putaway:confirm',
+];
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  const db = t.database.db;
+  const project = await db.selectFrom('project').select(['id', 'organization_id']).where('code', '=', 'PRJ1').executeTakeFirstOrThrow();
+  projectId = project.id;
+  const warehouseId = (await db.selectFrom('warehouse').select('id').where('code', '=', 'WH1').executeTakeFirstOrThrow()).id;
+  const ownerId = (await db.insertInto('owner').values({ project_id: project.id, code: 'ACME', name: 'Acme', created_by: 't', updated_by: 't' }).returning('id').executeTakeFirstOrThrow()).id;
+  const skus = [
+    { code: 'SKU-A', sku_group: null, case_qty: '12' },
+    { code: 'FOOD-1', sku_group: 'FOOD', case_qty: null },
+    { code: 'FOOD-2', sku_group: 'FOOD', case_qty: null },
+    { code: 'TOY-1', sku_group: 'TOYS', case_qty: null },
+  ];
+  for (const sku of skus) {
+    await db.insertInto('sku').values({ project_id: project.id, owner_id: ownerId, description: `Item ${sku.code}`, created_by: 't', updated_by: 't', ...sku }).execute();
+  }
+  const locations = [
+    { code: 'DOCK-01', location_type: 'dock' as const, zone: null, pick_seq: null },
+    { code: 'Z1-01', location_type: 'storage' as const, zone: 'Z1', pick_seq: 1 },
+    { code: 'Z2-01', location_type: 'storage' as const, zone: 'Z2', pick_seq: 2 },
+    { code: 'Z3-01', location_type: 'storage' as const, zone: 'Z3', pick_seq: 3 },
+    { code: 'Z1-02', location_type: 'storage' as const, zone: 'Z1', pick_seq: 4 },
+    { code: 'Z1-03', location_type: 'storage' as const, zone: 'Z1', pick_seq: 5 },
+  ];
+  await db
+    .insertInto('location')
+    .values(locations.map((l) => ({ warehouse_id: warehouseId, ...l, created_by: 't', updated_by: 't' })))
+    .execute();
+  clerk = await createUser(t, { loginAccount: 'receiver', rights: RIGHTS, projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] });
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+const post = (url: string, payload: unknown, language = 'en') =>
+  injectAs(t.app, clerk, { method: 'POST', url: `/api${url}`, payload: payload as Record<string, unknown>, headers: { 'x-language': language } });
+
+async function ok<T = Record<string, unknown>>(url: string, payload: unknown): Promise<T> {
+  const response = await post(url, payload);
+  expect(response.statusCode, `${url}: ${response.body}`).toBe(200);
+  return json<T>(response);
+}
+
+async function refused(url: string, payload: unknown, code: string, language = 'en') {
+  const response = await post(url, payload, language);
+  expect(response.statusCode, `${url}: ${response.body}`).toBeGreaterThanOrEqual(400);
+  expect(response.statusCode).toBeLessThan(500);
+  const body = json<{ code: string; message: string }>(response);
+  expect(body.code, response.body).toBe(code);
+  return body;
+}
+
+async function snapshot() {
+  const db = t.database.db;
+  const [lines, balances, ledger, receipts, cartons, tasks] = await Promise.all([
+    db.selectFrom('asn_line').select(['id', 'received_qty', 'putaway_qty']).orderBy('id').execute(),
+    db.selectFrom('inventory_balance').selectAll().orderBy('id').execute(),
+    db.selectFrom('inventory_transaction').select('id').orderBy('id').execute(),
+    db.selectFrom('receipt_line').selectAll().orderBy('id').execute(),
+    db.selectFrom('asn_carton').selectAll().orderBy('id').execute(),
+    db.selectFrom('putaway_task').select(['id', 'status', 'qty']).orderBy('id').execute(),
+  ]);
+  return { lines, balances, ledger, receipts, cartons, tasks };
+}
+
+async function newAsn(lines: { skuCode: string; expectedQty: number; cartons?: { containerId: string; cartonId: string; qty: number }[] }[]) {
+  const asn = await ok<{ id: number; asn_no: string }>('/asn/saveHeader', { ownerCode: 'ACME' });
+  const detail = await ok<{ lines: { id: number; line_no: number }[] }>('/asn/saveDetail', { asnId: asn.id, lines });
+  return { ...asn, lineIds: detail.lines.map((l) => l.id) };
+}
+
+describe('scan-in carton checks', () => {
+  let asn: Awaited<ReturnType<typeof newAsn>>;
+  beforeAll(async () => {
+    asn = await newAsn([
+      { skuCode: 'SKU-A', expectedQty: 10, cartons: [{ containerId: 'CONT-R', cartonId: 'CTN-R-1', qty: 5 }] },
+      { skuCode: 'TOY-1', expectedQty: 4, cartons: [{ containerId: 'CONT-R', cartonId: 'CTN-G-1', qty: 4 }] },
+    ]);
+    await t.database.db.updateTable('asn_line').set({ gift: true }).where('id', '=', asn.lineIds[1]).execute();
+  });
+
+  it('refuses a carton id that does not match the pattern, when scanned and when announced', async () => {
+    const before = await snapshot();
+    const bad = await refused('/scanin/id', { code: 'CT 1!' }, 'CARTON_ID_PATTERN');
+    expect(bad.message).toBe('Carton id CT 1! does not match the carton id pattern: 4 to 40 letters, digits or dashes.');
+    await refused('/asn/saveDetail', { asnId: asn.id, lines: [{ skuCode: 'SKU-A', expectedQty: 1, cartons: [{ containerId: 'CONT-R', cartonId: 'x#', qty: 1 }] }] }, 'CARTON_ID_PATTERN');
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('asks for EPC, carton type and anti-counterfeit code in turn, each with its own message', async () => {
+    const before = await snapshot();
+    expect((await refused('/scanin/id', { code: 'CTN-R-1' }, 'EPC_REQUIRED')).message).toBe('The EPC is required.');
+    expect((await refused('/scanin/id', { code: 'CTN-R-1', epc: 'EPC-1' }, 'CARTON_TYPE_REQUIRED')).message).toBe('The carton type is required.');
+    const ac = await refused('/scanin/id', { code: 'CTN-R-1', epc: 'EPC-1', cartonType: 'BOX', antiCounterfeitCode: '  ' }, 'ANTI_COUNTERFEIT_REQUIRED');
+    expect(ac.message).toBe('Scan the anti-counterfeit code: it is required unless the item is a gift.');
+    expect((await refused('/scanin/id', { code: 'CTN-R-1', epc: 'EPC-1', cartonType: 'BOX' }, 'ANTI_COUNTERFEIT_REQUIRED', 'zh')).message).toBe('请扫描防伪码：除赠品外均为必填。');
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('scans a carton with all three, and a gift without the anti-counterfeit code', async () => {
+    const scanned = await ok<{ cartons: { carton_id: string; status: string; epc: string | null; carton_type: string | null; anti_counterfeit_code: string | null }[] }>('/scanin/id', {
+      code: 'CTN-R-1',
+      epc: 'EPC-1',
+      cartonType: 'BOX',
+      antiCounterfeitCode: 'AC-1',
+    });
+    expect(scanned.cartons.find((c) => c.carton_id === 'CTN-R-1')).toMatchObject({ status: 'scanned', epc: 'EPC-1', carton_type: 'BOX', anti_counterfeit_code: 'AC-1' });
+    const gift = await ok<{ cartons: { carton_id: string; status: string; anti_counterfeit_code: string | null }[] }>('/scanin/id', { code: 'CTN-G-1', epc: 'EPC-2', cartonType: 'BAG' });
+    expect(gift.cartons.find((c) => c.carton_id === 'CTN-G-1')).toMatchObject({ status: 'scanned', anti_counterfeit_code: null });
+  });
+});
+
+describe('the cartons tab of an ASN', () => {
+  const add = (record: Record<string, unknown>) => post('/generic/adding', { moduleCode: 'inbound', functionCode: 'asnCarton', record });
+
+  it('adds a carton of a new ASN, and refuses a bad carton id, too much quantity and an ASN no longer new', async () => {
+    const asn = await newAsn([{ skuCode: 'SKU-A', expectedQty: 6 }]);
+    const before = await snapshot();
+    const bad = await add({ asn_id: asn.id, asn_line_id: asn.lineIds[0], container_id: 'CONT-T', carton_id: 'no good', qty: 2 });
+    expect(bad.statusCode, bad.body).toBe(400);
+    expect(json<{ code: string }>(bad).code).toBe('CARTON_ID_PATTERN');
+    const over = await add({ asn_id: asn.id, asn_line_id: asn.lineIds[0], container_id: 'CONT-T', carton_id: 'CTN-T-1', qty: 7 });
+    expect(json<{ code: string }>(over).code).toBe('OVER_RECEIVE');
+    expect(await snapshot()).toEqual(before);
+    const added = await add({ asn_id: asn.id, asn_line_id: asn.lineIds[0], container_id: 'CONT-T', carton_id: 'CTN-T-1', qty: 6, status: 'received', epc: 'FORGED' });
+    expect(added.statusCode, added.body).toBe(200);
+    const carton = await t.database.db.selectFrom('asn_carton').selectAll().where('carton_id', '=', 'CTN-T-1').executeTakeFirstOrThrow();
+    expect([carton.status, carton.epc, carton.container_id, Number(carton.qty)]).toEqual(['open', null, 'CONT-T', 6]);
+
+    await ok('/inbound/batch/receive', { lines: [{ asnLineId: asn.lineIds[0], qty: 1, locationCode: 'DOCK-01' }] });
+    const late = await add({ asn_id: asn.id, asn_line_id: asn.lineIds[0], container_id: 'CONT-T', carton_id: 'CTN-T-2', qty: 1 });
+    expect(json<{ code: string }>(late).code).toBe('ORDER_STATUS_ERROR');
+  });
+});
+
+describe('batch receive columns', () => {
+  it('answers the ASN status, rec date, base unit and package size of each line', async () => {
+    const asn = await newAsn([{ skuCode: 'SKU-A', expectedQty: 30 }]);
+    const before = (await ok<{ lines: { asn_status: string; received_at: string | null; base_uom: string; case_qty: string | null }[] }>('/rec/batch/editor', { text: asn.asn_no })).lines;
+    expect(before[0]).toMatchObject({ asn_status: 'new', received_at: null, base_uom: 'EA' });
+    expect(Number(before[0].case_qty)).toBe(12);
+    await ok('/inbound/batch/receive', { lines: [{ asnLineId: asn.lineIds[0], qty: 12, locationCode: 'DOCK-01', lpn: 'TOID-1' }] });
+    const after = (await ok<{ lines: { asn_status: string; received_at: string | null }[] }>('/rec/batch/editor', { text: asn.asn_no })).lines;
+    expect(after[0].asn_status).toBe('partial_received');
+    expect(after[0].received_at).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+  });
+});
+
+describe('split of a receipt line from the goods receipts page', () => {
+  const split = (key: number, inputs: Record<string, unknown>) =>
+    post('/generic/behavior', { moduleCode: 'inbound', functionCode: 'inbGr', behaviour: 'split', keys: [key], inputs });
+
+  it('refuses a split without a new value or of the whole line, then splits part under a new LPN', async () => {
+    const asn = await newAsn([{ skuCode: 'SKU-A', expectedQty: 10 }]);
+    const received = await ok<{ receipts: { receiptLineIds: number[] }[] }>('/inbound/batch/receive', {
+      lines: [{ asnLineId: asn.lineIds[0], qty: 10, locationCode: 'DOCK-01', lpn: 'LPN-OLD' }],
+    });
+    const lineId = received.receipts[0].receiptLineIds[0];
+    const before = await snapshot();
+    const none = await split(lineId, { qty: '3' });
+    expect(json<{ code: string; message: string }>(none)).toMatchObject({ code: 'SPLIT_VALUE_REQUIRED', message: 'From-value and to-value must be set.' });
+    const whole = await split(lineId, { qty: '10', lpn: 'LPN-NEW' });
+    expect(json<{ code: string; message: string }>(whole)).toMatchObject({ code: 'SPLIT_NOT_ALLOWED', message: 'Not allowed to split.' });
+    expect(await snapshot()).toEqual(before);
+
+    const done = await split(lineId, { qty: '3', lpn: 'LPN-NEW' });
+    expect(done.statusCode, done.body).toBe(200);
+    const lines = await t.database.db.selectFrom('receipt_line').select(['lpn', 'qty']).where('asn_id', '=', asn.id).orderBy('id').execute();
+    expect(lines.map((l) => [l.lpn, Number(l.qty)])).toEqual([
+      ['LPN-OLD', 7],
+      ['LPN-NEW', 3],
+    ]);
+  });
+});
+
+describe('putaway location logic', () => {
+  type Task = { asn_no: string; sku_code: string; suggested_location: string | null; suggestion_rule: string | null };
+  const tasksOf = async (asnNo: string) =>
+    json<{ tasks: (Task & { id: number })[] }>(await injectAs(t.app, clerk, { method: 'GET', url: '/api/putaway/tasks' })).tasks.filter((task) => task.asn_no === asnNo);
+
+  it('suggests a zone holding the same item type, then a zone of the project, then the next empty location of the warehouse', async () => {
+    await t.database.db.deleteFrom('putaway_task').where('project_id', '=', projectId).where('status', '=', 'open').execute();
+    // The first FOOD item goes to the next empty location (Z1-01) and is put away there.
+    const first = await newAsn([{ skuCode: 'FOOD-1', expectedQty: 5 }]);
+    await ok('/inbound/batch/receive', { lines: [{ asnLineId: first.lineIds[0], qty: 5, locationCode: 'DOCK-01' }] });
+    const [task] = await tasksOf(first.asn_no);
+    expect([task.suggested_location, task.suggestion_rule]).toEqual(['Z1-01', 'empty']);
+    await ok('/putaway/confirm', { taskId: task.id, locationCode: 'Z1-01' });
+
+    // Another FOOD item: its item type lies in zone Z1; a toy: the project keeps stock in zone Z1 too;
+    // a third item when zone Z1 is full: the warehouse's next empty location.
+    const next = await newAsn([
+      { skuCode: 'FOOD-2', expectedQty: 2 },
+      { skuCode: 'TOY-1', expectedQty: 2 },
+      { skuCode: 'SKU-A', expectedQty: 2 },
+    ]);
+    await ok('/inbound/batch/receive', {
+      lines: next.lineIds.map((asnLineId) => ({ asnLineId, qty: 2, locationCode: 'DOCK-01' })),
+    });
+    const suggested = (await tasksOf(next.asn_no)).map((task) => [task.sku_code, task.suggested_location, task.suggestion_rule]);
+    expect(suggested).toEqual([
+      ['FOOD-2', 'Z1-02', 'itemType'],
+      ['TOY-1', 'Z1-03', 'project'],
+      ['SKU-A', 'Z2-01', 'empty'],
+    ]);
+  });
+});
