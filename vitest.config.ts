@@ -46,6 +46,10 @@ export default defineConfig({
           isolate: false,
           // A browser step on a loaded CI machine can take seconds: polls wait up to 15 s, not 1 s.
           expect: { poll: { timeout: 15_000, interval: 100 } },
+          // On CI a browser test that fails is run once more: a step that waits on a machine whose
+          // two cores also run another Chromium and server can miss its time. A test that fails
+          // twice fails the run, and the report names every test that needed its second run.
+          retry: process.env.CI ? 1 : 0,
         },
       },
     ],
