@@ -205,7 +205,8 @@ describe(loadDemoData.name, () => {
   });
 });
 
-describe('demo data at start', () => {
+// Each test starts a real server process, whose first start takes most of a minute on a loaded machine.
+describe('demo data at start', { timeout: 240_000 }, () => {
   const dirs: string[] = [];
   afterAll(() => {
     for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });

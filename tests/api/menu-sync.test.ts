@@ -19,7 +19,8 @@ function declaredByCode() {
   return declaredMenuRows(ROUTE_TABLE).sort((a, b) => (a.code < b.code ? -1 : 1));
 }
 
-describe(syncMenuAtStart.name, () => {
+// The first test starts a real server process, whose first start takes most of a minute on a loaded machine.
+describe(syncMenuAtStart.name, { timeout: 240_000 }, () => {
   it('leaves the menu equal to the route table after a start, and the browser is handed exactly that table', async () => {
     const dataDir = tempDataDir('wms-menu-');
     try {

@@ -7,7 +7,8 @@ import { spawnServer, tempDataDir, type ServerProcess } from '../helpers/server-
 // These start the real server as a process on the embedded database, as a user would with
 // `npm start`. They do not use the database under test, so the PostgreSQL run would only repeat
 // them: they run in the embedded run.
-describe.skipIf(onRealServer)('server process', () => {
+// Each test starts real server processes, whose first start takes most of a minute on a loaded machine.
+describe.skipIf(onRealServer)('server process', { timeout: 240_000 }, () => {
   const started: ServerProcess[] = [];
   const start = (env: Record<string, string | undefined>) => {
     const server = spawnServer(env);

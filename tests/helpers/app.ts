@@ -97,13 +97,27 @@ export interface TestUserSpec {
 export const TEST_USER_PASSWORD = 'Us3r!Passw0rd';
 
 /**
+ * One argon2 hash per password and worker: a salted hash verifies the same password whatever its
+ * salt, and each hash costs tens of milliseconds of CPU, for hundreds of test users of the suite.
+ */
+const passwordHashes = new Map<string, Promise<string>>();
+function passwordHashOf(password: string): Promise<string> {
+  let hashed = passwordHashes.get(password);
+  if (!hashed) {
+    hashed = hashPassword(password);
+    passwordHashes.set(password, hashed);
+  }
+  return hashed;
+}
+
+/**
  * Creates a user with one role holding the given rights and grants of the given projects and
  * warehouses (and their organizations), signs it in and answers `{ uid, token }`.
  */
 export async function createUserAccount(t: TestApp, spec: TestUserSpec): Promise<{ uid: number; token: string }> {
   const db = t.database.db;
   const password = spec.password ?? TEST_USER_PASSWORD;
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await passwordHashOf(password);
   const uid = await inTransaction(db, async (trx) => {
     const user = await trx
       .insertInto('app_user')
