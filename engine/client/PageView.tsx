@@ -107,8 +107,12 @@ function PageBody(props: PageViewProps & { view: PageViewResponse }) {
   const services = useEngineServices();
   const page = props.view.definition;
   const rights = effectiveRights(props.view.rights, page.readOnly);
-  // The host's own toolbar action of this page, only where the page stands on its own.
-  const HostAction = props.link ? undefined : services.toolbarActions?.[`${page.moduleCode}/${page.functionCode}`];
+  // The host's own toolbar action of this page: `<module>/<function>` where the page stands on its
+  // own, `<parent module>/<parent function>/<tab>` on a sub-page tab.
+  const actionKey = props.link
+    ? `${props.link.parent.moduleCode}/${props.link.parent.functionCode}/${props.link.subPage}`
+    : `${page.moduleCode}/${page.functionCode}`;
+  const HostAction = services.toolbarActions?.[actionKey];
   const label = useCallback((code: string) => resolveLabel(code, page, services), [page, services]);
   const ordered = useMemo(() => fieldsInOrder(page), [page]);
   // A field that is not a column (a new password) belongs to the form only, never to the list.

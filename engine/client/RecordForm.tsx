@@ -262,7 +262,8 @@ export function RecordForm(props: RecordFormProps) {
     () => ({ truncated, searchChoices: (fieldName, text) => searchChoices(fieldName, text, record) }),
     [truncated, searchChoices, record],
   );
-  const formContext = useMemo(() => ({ engineLayout: layout, choiceSearch }), [layout, choiceSearch]);
+  // The record goes along for the host's widgets, whose choices may follow other fields.
+  const formContext = useMemo(() => ({ engineLayout: layout, choiceSearch, record }), [layout, choiceSearch, record]);
 
   /** Brings a field into view inside the form's own scroll area and puts the cursor in it. */
   const focusField = useCallback(

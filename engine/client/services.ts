@@ -64,13 +64,15 @@ export interface EngineServices {
   userKey: string | null;
   /**
    * Form inputs the host brings, by name: a field whose `format` names one is edited with it (a
-   * `cron` field with the host's cron expression editor). The engine knows none of them.
+   * `cron` field with the host's cron expression editor). The engine knows none of them. The
+   * form's record as it is now is in the form context (`registry.formContext.record`).
    */
   widgets?: Readonly<Record<string, ComponentType<WidgetProps>>>;
   /**
    * Toolbar actions the host brings, by page (`<moduleCode>/<functionCode>`): each is rendered
-   * after the page's own buttons when the page is opened on its own (not as a sub-page tab), e.g. a
-   * dialog of the host's that makes a record in one step. The engine knows none of them.
+   * after the page's own buttons when the page is opened on its own, e.g. a dialog of the host's
+   * that makes a record in one step. A sub-page tab has its own key,
+   * `<parent moduleCode>/<parent functionCode>/<tab code>`. The engine knows none of them.
    */
   toolbarActions?: Readonly<Record<string, ComponentType<HostToolbarActionProps>>>;
   /** Per-user preferences (column choice); the host decides where they live. */

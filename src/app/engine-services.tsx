@@ -5,6 +5,7 @@
  */
 import { lazy, Suspense, useMemo, useSyncExternalStore, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { WidgetProps } from '@rjsf/utils';
 import { Link, useSearchParams } from 'react-router-dom';
 import { List, Result, Typography } from 'antd';
 import { EngineServicesContext, PageView, type EngineCallError, type EngineServices, type HostToolbarActionProps } from '../../engine/client/index';
@@ -19,8 +20,31 @@ import { formatDateTime } from './locale';
 import { toLanguage } from '../common/languages';
 import { CronExpressionWidget } from './widgets/CronExpressionWidget';
 
-/** The form inputs this application brings to the engine, by the field format that asks for them. */
-const HOST_WIDGETS = { cron: CronExpressionWidget };
+type FormWidgetLoader = () => Promise<{ default: ComponentType<WidgetProps> }>;
+
+const FORM_WIDGET_FILES = import.meta.glob<Record<string, FormWidgetLoader>>('../screens/*/form-widgets.ts', { import: 'formWidgets', eager: true });
+
+/**
+ * The form inputs this application brings to the engine, by the field format that asks for them:
+ * its own (the cron editor) and those of the hand-written screens, each `src/screens/<area>/form-widgets.ts`
+ * exporting `formWidgets`, a map from format to lazy loader (the sales order line's SKU picker).
+ */
+const HOST_WIDGETS: Readonly<Record<string, ComponentType<WidgetProps>>> = {
+  cron: CronExpressionWidget,
+  ...Object.fromEntries(
+    Object.values(FORM_WIDGET_FILES).flatMap((widgets) =>
+      Object.entries(widgets).map(([format, load]) => {
+        const Widget = lazy(load);
+        const Loaded = (props: WidgetProps) => (
+          <Suspense fallback={null}>
+            <Widget {...props} />
+          </Suspense>
+        );
+        return [format, Loaded] as const;
+      }),
+    ),
+  ),
+};
 
 type ToolbarActionLoader = () => Promise<{ default: ComponentType<HostToolbarActionProps> }>;
 

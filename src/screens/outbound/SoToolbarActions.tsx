@@ -1,36 +1,19 @@
 import { useEffect, useState } from 'react';
-import { Alert, Button, Input, Modal, Select, Space, Table, Typography } from 'antd';
+import { Alert, Button, Input, Modal, Space, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api, ApiError, fetchBlob, FormDialog, openPage, showSuccess, useBusy } from '../../app/public';
 import type { ToolbarActionProps } from './toolbar-actions';
+import { ManualAllocationDialog, useOrderBalance, type BalanceLine } from './ManualAllocation';
 
-/** A line of `/so/balance`: what is still open and what the warehouse has available for it. */
-interface BalanceLine {
-  id: number;
-  line_no: number;
-  sku_code: string;
-  qty: string;
-  allocated_qty: string;
-  picked_qty: string;
-  available: string;
-  open: string;
-  short: string;
-}
-
-interface BalanceAnswer {
+/** What `/so/checkPartialPack` answers per order: ordered against picked qty per line. */
+interface PackCheck {
+  soId: number;
   orderNo: string;
   status: string;
-  lines: BalanceLine[];
-}
-
-/** A balance row `/so/findAllocation` offers for a line. */
-interface Candidate {
-  balance_id: number;
-  location_code: string;
-  lot_no: string | null;
-  expiry_date: string | null;
-  lpn: string | null;
-  available: string;
+  partial: boolean;
+  nothingPicked: boolean;
+  reason: { code: string; message: string } | null;
+  lines: Array<{ lineId: number; lineNo: number; skuCode: string; ordered: string; picked: string; short: string }>;
 }
 
 interface SkuHit {
@@ -60,14 +43,15 @@ function problemsOf(error: unknown): { message: string; details: string[] } {
   return { message: error instanceof Error ? error.message : String(error), details: [] };
 }
 
-type Dialog = 'allocate' | 'balance' | 'import' | 'arrival' | null;
+type Dialog = 'allocate' | 'balance' | 'packCheck' | 'import' | 'arrival' | null;
 
 /**
  * The sales order list's own toolbar: manual allocation of an order line from the stock the user
  * chooses, the order's stock balance with a search of its owner's SKUs, the order and store-arrival
- * imports (all or none, every refused row listed), the allocation rules and the pick list of the
- * selected order. Each button follows the right of the call it makes: viewing for look-ups and the
- * pick list, editing for allocation and arrival times, adding for the order import.
+ * imports (all or none, every refused row listed), the allocation rules, the pick list of the
+ * selected order and the check before packing of the selected orders (fully picked, or which lines
+ * are short). Each button follows the right of the call it makes: viewing for look-ups, the check
+ * and the pick list, editing for allocation and arrival times, adding for the order import.
  */
 export default function SoToolbarActions({ rights, selected, reload }: ToolbarActionProps) {
   const { t } = useTranslation();
@@ -104,6 +88,9 @@ export default function SoToolbarActions({ rights, selected, reload }: ToolbarAc
       <Button data-testid="so-pick-list" disabled={soId === null} onClick={() => void printPickList()}>
         {t('outbound.soTools.pickList')}
       </Button>
+      <Button data-testid="so-pack-check" disabled={selected.length === 0} onClick={() => setOpen('packCheck')}>
+        {t('outbound.soTools.packCheck')}
+      </Button>
       {rights.add && (
         <Button data-testid="so-import-orders" onClick={() => setOpen('import')}>
           {t('outbound.soTools.importOrders')}
@@ -119,134 +106,10 @@ export default function SoToolbarActions({ rights, selected, reload }: ToolbarAc
       </Button>
       {open === 'allocate' && soId !== null && <ManualAllocationDialog soId={soId} onClose={close} onDone={reload} />}
       {open === 'balance' && soId !== null && <BalanceDialog soId={soId} onClose={close} />}
+      {open === 'packCheck' && selected.length > 0 && <PackCheckDialog soIds={selected.map((row) => Number(row._key))} onClose={close} />}
       {open === 'import' && <ImportFileDialog kind="orders" onClose={close} onDone={reload} />}
       {open === 'arrival' && <ImportFileDialog kind="arrival" onClose={close} onDone={reload} />}
     </>
-  );
-}
-
-/** The lines of an order with their open and available quantities, loaded once the dialog opens. */
-function useOrderBalance(soId: number) {
-  const [balance, setBalance] = useState<BalanceAnswer | null>(null);
-  useEffect(() => {
-    let live = true;
-    api<BalanceAnswer>('/so/balance', { body: { soId } }).then(
-      (answer) => live && setBalance(answer),
-      () => live && setBalance({ orderNo: '', status: '', lines: [] }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [soId]);
-  return balance;
-}
-
-/**
- * Manual allocation: the user picks a line of the order, sees the stock it may be allocated from
- * (location, lot, expiry, available qty, SKU) and enters a quantity per row; OK allocates them all
- * in one call or nothing (a refusal names the row and what it has available).
- */
-function ManualAllocationDialog({ soId, onClose, onDone }: { soId: number; onClose: () => void; onDone: () => void }) {
-  const { t } = useTranslation();
-  const balance = useOrderBalance(soId);
-  const [lineId, setLineId] = useState<number | null>(null);
-  const [candidates, setCandidates] = useState<Candidate[] | null>(null);
-  const [qtys, setQtys] = useState<Record<number, string>>({});
-  const [busy, run] = useBusy();
-  const line = balance?.lines.find((l) => l.id === lineId);
-
-  useEffect(() => {
-    if (lineId !== null || !balance) return;
-    const first = balance.lines.find((l) => Number(l.open) > 0) ?? balance.lines[0];
-    if (first) setLineId(first.id);
-  }, [balance, lineId]);
-
-  useEffect(() => {
-    if (lineId === null) return;
-    let live = true;
-    setCandidates(null);
-    setQtys({});
-    api<{ candidates: Candidate[] }>('/so/findAllocation', { body: { lineId } }).then(
-      (answer) => live && setCandidates(answer.candidates),
-      () => live && setCandidates([]),
-    );
-    return () => {
-      live = false;
-    };
-  }, [lineId]);
-
-  const allocate = () =>
-    run(async () => {
-      if (lineId === null) return;
-      const allocations = Object.entries(qtys)
-        .filter(([, qty]) => qty.trim() !== '')
-        .map(([balanceId, qty]) => ({ balanceId: Number(balanceId), qty: qty.trim() }));
-      try {
-        const answer = await api<{ allocated: string }>('/so/manualAllocation', { body: { lineId, allocations } });
-        void showSuccess({ type: 'success', content: t('outbound.soTools.allocated', { qty: answer.allocated }) });
-      } catch {
-        // The error popup has shown the refusal; the entered quantities stay for a correction.
-        return;
-      }
-      onDone();
-      onClose();
-    });
-
-  return (
-    <FormDialog
-      open
-      title={t('outbound.soTools.manualAllocationTitle', { orderNo: balance?.orderNo ?? '' })}
-      okText={t('outbound.soTools.allocate')}
-      cancelText={t('outbound.soTools.cancel')}
-      busy={busy}
-      submit={() => void allocate()}
-      onClose={onClose}
-      okButtonProps={{ id: 'so-manual-allocation-ok', disabled: !candidates?.length }}
-    >
-      <Space direction="vertical" style={{ width: '100%' }} data-testid="so-manual-allocation-dialog">
-        <Select
-          data-testid="so-manual-line"
-          style={{ width: '100%' }}
-          value={lineId ?? undefined}
-          loading={!balance}
-          onChange={(value: number) => setLineId(value)}
-          options={(balance?.lines ?? []).map((l) => ({
-            value: l.id,
-            label: t('outbound.soTools.lineChoice', { lineNo: l.line_no, sku: l.sku_code, open: l.open }),
-          }))}
-        />
-        {candidates && candidates.length === 0 && <Alert type="info" showIcon message={t('outbound.soTools.noCandidates')} />}
-        <div data-testid="so-manual-candidates">
-          <Table<Candidate>
-            size="small"
-            rowKey="balance_id"
-            pagination={false}
-            loading={lineId !== null && candidates === null}
-            dataSource={candidates ?? []}
-            columns={[
-              { title: t('outbound.soTools.sku'), key: 'sku', render: () => line?.sku_code },
-              { title: t('outbound.soTools.location'), dataIndex: 'location_code' },
-              { title: t('outbound.soTools.lot'), dataIndex: 'lot_no' },
-              { title: t('outbound.soTools.expiry'), dataIndex: 'expiry_date', render: (value: string | null) => value?.slice(0, 10) },
-              { title: t('outbound.soTools.available'), dataIndex: 'available' },
-              {
-                title: t('outbound.soTools.allocateQty'),
-                key: 'qty',
-                render: (_: unknown, row: Candidate) => (
-                  <Input
-                    data-testid="so-manual-qty"
-                    inputMode="decimal"
-                    style={{ width: 110 }}
-                    value={qtys[row.balance_id] ?? ''}
-                    onChange={(event) => setQtys((current) => ({ ...current, [row.balance_id]: event.target.value }))}
-                  />
-                ),
-              },
-            ]}
-          />
-        </div>
-      </Space>
-    </FormDialog>
   );
 }
 
@@ -319,6 +182,83 @@ function BalanceDialog({ soId, onClose }: { soId: number; onClose: () => void })
             />
           </div>
         )}
+      </Space>
+    </Modal>
+  );
+}
+
+/**
+ * The check before packing of the selected orders (`/so/checkPartialPack`, reads only): per order
+ * whether it is fully picked, and the lines picked short of their qty with what is missing; an
+ * order that can no longer be packed says why.
+ */
+function PackCheckDialog({ soIds, onClose }: { soIds: number[]; onClose: () => void }) {
+  const { t } = useTranslation();
+  const [orders, setOrders] = useState<PackCheck[] | null>(null);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    let live = true;
+    api<{ orders: PackCheck[] }>('/so/checkPartialPack', { body: { soIds } }).then(
+      (answer) => live && setOrders(answer.orders),
+      () => live && setFailed(true),
+    );
+    return () => {
+      live = false;
+    };
+    // The selection is read once, when the dialog opens.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  const verdict = (order: PackCheck) => {
+    if (order.reason) return <Tag color="red">{order.reason.message}</Tag>;
+    if (order.nothingPicked) return <Tag color="orange">{t('outbound.soTools.packNothingPicked')}</Tag>;
+    if (order.partial) return <Tag color="orange">{t('outbound.soTools.packShort')}</Tag>;
+    return <Tag color="green">{t('outbound.soTools.packFullyPicked')}</Tag>;
+  };
+
+  return (
+    <Modal
+      open
+      title={t('outbound.soTools.packCheckTitle')}
+      onCancel={onClose}
+      footer={
+        <Button id="so-pack-check-close" onClick={onClose}>
+          {t('outbound.soTools.close')}
+        </Button>
+      }
+      width={760}
+      destroyOnHidden
+    >
+      <Space direction="vertical" style={{ width: '100%' }} data-testid="so-pack-check-dialog">
+        {failed && <Alert type="error" showIcon message={t('outbound.soTools.packCheckFailed')} />}
+        {!orders && !failed && <Typography.Text type="secondary">…</Typography.Text>}
+        {orders?.map((order) => {
+          const short = order.lines.filter((line) => Number(line.short) > 0);
+          return (
+            <div key={order.soId} data-testid="so-pack-check-order" data-order={order.orderNo}>
+              <Space>
+                <Typography.Text strong>{order.orderNo}</Typography.Text>
+                <Typography.Text type="secondary">{t(`outbound.status.${order.status}`, { defaultValue: order.status })}</Typography.Text>
+                <span data-testid="so-pack-check-verdict">{verdict(order)}</span>
+              </Space>
+              {short.length > 0 && !order.reason && (
+                <Table
+                  size="small"
+                  rowKey="lineId"
+                  pagination={false}
+                  dataSource={short}
+                  columns={[
+                    { title: t('outbound.soTools.lineNo'), dataIndex: 'lineNo' },
+                    { title: t('outbound.soTools.sku'), dataIndex: 'skuCode' },
+                    { title: t('outbound.soTools.ordered'), dataIndex: 'ordered' },
+                    { title: t('outbound.soTools.picked'), dataIndex: 'picked' },
+                    { title: t('outbound.soTools.short'), dataIndex: 'short' },
+                  ]}
+                />
+              )}
+            </div>
+          );
+        })}
       </Space>
     </Modal>
   );
