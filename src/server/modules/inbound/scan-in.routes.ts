@@ -16,8 +16,14 @@ export const scanInRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/scanin/id',
-    route(RECEIVE, 'Scans a container or carton id (a carton with its EPC, carton type and anti-counterfeit code)', {
-      body: StrictObject({ code: Code, epc: OptText(), cartonType: OptText(40), antiCounterfeitCode: OptText() }),
+    route(RECEIVE, 'Scans a container or carton id (a carton with its EPC, carton type and anti-counterfeit code; a container with those of each carton)', {
+      body: StrictObject({
+        code: Code,
+        epc: OptText(),
+        cartonType: OptText(40),
+        antiCounterfeitCode: OptText(),
+        cartons: Type.Optional(Type.Array(StrictObject({ cartonId: Code, epc: OptText(), cartonType: OptText(40), antiCounterfeitCode: OptText() }), { maxItems: 1000 })),
+      }),
     }),
     (request): Promise<ScanInAnswer> => write(request, (trx, actor) => scanInId(trx, actor, request.body.code, request.body)),
   );
