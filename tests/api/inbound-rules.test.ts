@@ -5,7 +5,7 @@ import { buildTestApp, createUser, injectAs, json, type TestApp } from '../helpe
  * Inbound rules through the real server: scan-in's carton checks (carton id pattern, EPC, carton
  * type, anti-counterfeit code unless the SKU is a gift), for a carton and for each carton of a whole
  * container, the scanned quantities of a container by SKU, the ASN's cartons tab, the split of a receipt line from
- * the goods receipts page, the batch receive columns, and the putaway location logic by item type
+ * the goods receipts page, the link to the ASN a purchase order's action made, the batch receive columns, and the putaway location logic by item type
  * and by the project's zones. Every refusal answers its own message and changes nothing.
  */
 let t: TestApp;
@@ -29,6 +29,10 @@ const RIGHTS: `${string}:${string}`[] = [
   'inbound.putaway:confirm',
   'masterdata.sku:view',
   'masterdata.sku:edit',
+  'inbound.po:view',
+  'inbound.po:add',
+  'inbound.poLine:view',
+  'inbound.poLine:add',
 ];
 
 beforeAll(async () => {
@@ -305,6 +309,22 @@ describe('the cartons tab of an ASN', () => {
     await ok('/inbound/batch/receive', { lines: [{ asnLineId: asn.lineIds[0], qty: 1, locationCode: 'DOCK-01' }] });
     const late = await add({ asn_id: asn.id, asn_line_id: asn.lineIds[0], container_id: 'CONT-T', carton_id: 'CTN-T-2', qty: 1 });
     expect(json<{ code: string }>(late).code).toBe('ORDER_STATUS_ERROR');
+  });
+});
+
+describe('an ASN made from a purchase order', () => {
+  it('answers the ASN made with a link that opens the ASN page filtered to it', async () => {
+    const db = t.database.db;
+    const ownerId = (await db.selectFrom('owner').select('id').where('code', '=', 'ACME').executeTakeFirstOrThrow()).id;
+    const skuId = (await db.selectFrom('sku').select('id').where('code', '=', 'SKU-A').executeTakeFirstOrThrow()).id;
+    const po = await ok<{ row: { _key: number } }>('/generic/adding', { moduleCode: 'inbound', functionCode: 'po', record: { owner_id: ownerId, supplier_code: null } });
+    await ok('/generic/adding', { moduleCode: 'inbound', functionCode: 'poLine', record: { po_id: po.row._key, sku_id: skuId, qty: 3 } });
+    const answer = await ok<{ result: { asnNos: string[] }; messageCode: string; links: unknown[] }>('/generic/behavior', { moduleCode: 'inbound', functionCode: 'po', behaviour: 'createAsn', keys: [po.row._key] });
+    const [asnNo] = answer.result.asnNos;
+    const made = await db.selectFrom('asn').select(['asn_no', 'po_id']).where('asn_no', '=', asnNo).executeTakeFirstOrThrow();
+    expect(Number(made.po_id)).toBe(Number(po.row._key));
+    expect(answer.messageCode).toBe('inb.message.asnCreated');
+    expect(answer.links).toEqual([{ labelCode: 'inb.ui.openAsn', labelParams: { asnNo }, moduleCode: 'inbound', functionCode: 'asn', filter: { asn_no: asnNo } }]);
   });
 });
 

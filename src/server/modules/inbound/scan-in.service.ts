@@ -41,7 +41,7 @@ const text = (value: string | null | undefined) => value?.trim() ?? '';
  */
 function checkCarton(cartonId: string, values: { epc: string; cartonType: string; antiCounterfeitCode: string }, gift: boolean, inContainer: boolean): void {
   const field = (name: string) => (inContainer ? `cartons.${cartonId}.${name}` : name);
-  const params = inContainer ? { cartonId } : {};
+  const params: Record<string, string> = inContainer ? { cartonId } : {};
   if (inContainer) assertCartonIdPattern(cartonId, field('cartonId'));
   if (!values.epc) throw new AppError('EPC_REQUIRED', params, [{ field: field('epc'), code: 'EPC_REQUIRED' }]);
   if (!values.cartonType) throw new AppError('CARTON_TYPE_REQUIRED', params, [{ field: field('cartonType'), code: 'CARTON_TYPE_REQUIRED' }]);
