@@ -89,7 +89,13 @@ export function useBehaviours(
       },
       quiet ? { quiet: true } : undefined,
     );
-    await services.message({ type: 'success', content: behaviourMessage(services, page, answer) });
+    // Links of the answer (the document the action made) are offered under the message; one opens its page filtered to it.
+    const links = (answer.links ?? []).map((link) => ({
+      text: services.hasText(link.labelCode) ? services.t(link.labelCode, link.labelParams) : resolveLabel(link.labelCode, page, services),
+      testId: `behaviour-link-${link.functionCode}-${Object.values(link.filter).join('-')}`,
+      onOpen: () => services.openPage(link.moduleCode, link.functionCode, link.filter),
+    }));
+    await services.message({ type: 'success', content: behaviourMessage(services, page, answer), ...(links.length > 0 ? { links } : {}) });
   };
 
   const run = async (behaviour: BehaviourDefinition) => {

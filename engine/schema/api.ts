@@ -7,7 +7,7 @@
  * the page has none). An update or deletion sends both back; a changed `_version` is a stale update.
  */
 import { Type, type Static } from 'typebox';
-import { CODE_PATTERN, ScalarValueSchema, SortSchema, type PageDefinition, type RuleGroup } from './page-definition.schema.js';
+import { CODE_PATTERN, ScalarValueSchema, SortSchema, type PageDefinition, type RuleGroup, type ScalarValue } from './page-definition.schema.js';
 
 /** The largest page of a selection: a selection is limited to 100 rows. */
 export const MAX_PAGE_SIZE = 100;
@@ -175,8 +175,19 @@ export interface BehaviourResponse {
   result: unknown;
   messageCode?: string;
   messageParams?: Record<string, string | number>;
+  /** Pages the success message offers to open, each filtered to what the run made or touched. */
+  links?: BehaviourLink[];
   /** Only on a preview: the run would be refused, and why (its text in the caller's language). */
   refusal?: BehaviourRefusal;
+}
+
+/** A link of a behaviour's success message: its text, and the page it opens filtered by field values. */
+export interface BehaviourLink {
+  labelCode: string;
+  labelParams?: Record<string, string | number>;
+  moduleCode: string;
+  functionCode: string;
+  filter: Record<string, ScalarValue>;
 }
 
 export interface BehaviourRefusal {

@@ -95,6 +95,12 @@ export interface ContainerCarton {
 }
 
 /** `/scanin/id`: what the scanned code was and the cartons of its container. */
+/** `/scanIn/way`: the ways to scan in, whole container or carton by carton. */
+export type ScanWay = 'container' | 'carton';
+export interface ScanWaysAnswer {
+  ways: ScanWay[];
+}
+
 export interface ScanInAnswer {
   kind: 'carton' | 'container';
   containerId: string;

@@ -3,8 +3,9 @@ import { buildTestApp, createUser, injectAs, json, type TestApp } from '../helpe
 
 /**
  * Inbound rules through the real server: scan-in's carton checks (carton id pattern, EPC, carton
- * type, anti-counterfeit code unless a gift), the ASN's cartons tab, the split of a receipt line from
- * the goods receipts page, the batch receive columns, and the putaway location logic by item type
+ * type, anti-counterfeit code unless the SKU is a gift), for a carton and for each carton of a whole
+ * container, the scanned quantities of a container by SKU, the ASN's cartons tab, the split of a receipt line from
+ * the goods receipts page, the link to the ASN a purchase order's action made, the batch receive columns, and the putaway location logic by item type
  * and by the project's zones. Every refusal answers its own message and changes nothing.
  */
 let t: TestApp;
@@ -26,6 +27,12 @@ const RIGHTS: `${string}:${string}`[] = [
   'inbound.inbGr:view',
   'inbound.putaway:view',
   'inbound.putaway:confirm',
+  'masterdata.sku:view',
+  'masterdata.sku:edit',
+  'inbound.po:view',
+  'inbound.po:add',
+  'inbound.poLine:view',
+  'inbound.poLine:add',
 ];
 
 beforeAll(async () => {
@@ -94,6 +101,15 @@ async function snapshot() {
   return { lines, balances, ledger, receipts, cartons, tasks };
 }
 
+/** Sets the gift flag of a SKU on the SKU page, as a user would. */
+async function markGift(skuCode: string, gift: boolean) {
+  const rows = (await ok<{ rows: { _key: number; _version: number; code: string; gift: boolean }[] }>('/generic/selection', { moduleCode: 'masterdata', functionCode: 'sku', page: 1, pageSize: 100 })).rows;
+  const row = rows.find((r) => r.code === skuCode)!;
+  await ok('/generic/updating', { moduleCode: 'masterdata', functionCode: 'sku', key: row._key, version: row._version, record: { gift } });
+  const after = (await ok<{ rows: { code: string; gift: boolean }[] }>('/generic/selection', { moduleCode: 'masterdata', functionCode: 'sku', page: 1, pageSize: 100 })).rows;
+  expect(after.find((r) => r.code === skuCode)!.gift).toBe(gift);
+}
+
 async function newAsn(lines: { skuCode: string; expectedQty: number; cartons?: { containerId: string; cartonId: string; qty: number }[] }[]) {
   const asn = await ok<{ id: number; asn_no: string }>('/asn/saveHeader', { ownerCode: 'ACME' });
   const detail = await ok<{ lines: { id: number; line_no: number }[] }>('/asn/saveDetail', { asnId: asn.id, lines });
@@ -107,7 +123,8 @@ describe('scan-in carton checks', () => {
       { skuCode: 'SKU-A', expectedQty: 10, cartons: [{ containerId: 'CONT-R', cartonId: 'CTN-R-1', qty: 5 }] },
       { skuCode: 'TOY-1', expectedQty: 4, cartons: [{ containerId: 'CONT-R', cartonId: 'CTN-G-1', qty: 4 }] },
     ]);
-    await t.database.db.updateTable('asn_line').set({ gift: true }).where('id', '=', asn.lineIds[1]).execute();
+    // The toy is a gift: the flag is the SKU's, set on the SKU page.
+    await markGift('TOY-1', true);
   });
 
   it('refuses a carton id that does not match the pattern, when scanned and when announced', async () => {
@@ -141,6 +158,137 @@ describe('scan-in carton checks', () => {
   });
 });
 
+describe('scan-in of a whole container', () => {
+  type Carton = { carton_id: string; status: string; epc: string | null; carton_type: string | null; anti_counterfeit_code: string | null };
+  type Refusal = { code: string; message: string; params?: { cartonId?: string }; details?: { field: string; code: string }[] };
+  let asn: Awaited<ReturnType<typeof newAsn>>;
+  beforeAll(async () => {
+    asn = await newAsn([
+      {
+        skuCode: 'SKU-A',
+        expectedQty: 10,
+        cartons: [
+          { containerId: 'CONT-W', cartonId: 'CTN-W-1', qty: 5 },
+          { containerId: 'CONT-W', cartonId: 'CTN-W-2', qty: 5 },
+        ],
+      },
+      { skuCode: 'TOY-1', expectedQty: 4, cartons: [{ containerId: 'CONT-W', cartonId: 'CTN-W-G', qty: 4 }] },
+      { skuCode: 'FOOD-1', expectedQty: 3, cartons: [{ containerId: 'CONT-W', cartonId: 'CTN-W-F', qty: 3 }] },
+    ]);
+  });
+
+  const refusal = async (payload: Record<string, unknown>, code: string) => {
+    const response = await post('/scanin/id', { code: 'CONT-W', ...payload });
+    expect(response.statusCode, response.body).toBeGreaterThanOrEqual(400);
+    expect(response.statusCode, response.body).toBeLessThan(500);
+    const body = json<Refusal>(response);
+    expect(body.code, response.body).toBe(code);
+    return body;
+  };
+
+  it('refuses the whole container when one carton misses EPC, carton type or anti-counterfeit code, naming that carton, and changes nothing', async () => {
+    const before = await snapshot();
+    const noEpc = await refusal({}, 'EPC_REQUIRED');
+    expect(noEpc.params?.cartonId).toBe('CTN-W-1');
+    expect(noEpc.details).toMatchObject([{ field: 'cartons.CTN-W-1.epc', code: 'EPC_REQUIRED' }]);
+    const epcs = ['CTN-W-1', 'CTN-W-2', 'CTN-W-F', 'CTN-W-G'].map((cartonId) => ({ cartonId, epc: `EPC-${cartonId}` }));
+    const noType = await refusal({ cartons: epcs }, 'CARTON_TYPE_REQUIRED');
+    expect(noType.details?.[0].field).toBe('cartons.CTN-W-1.cartonType');
+    // All but CTN-W-2 carry an anti-counterfeit code (the gift carton needs none): the container is refused for CTN-W-2 alone.
+    const codes = epcs.map((c) => (c.cartonId === 'CTN-W-2' || c.cartonId === 'CTN-W-G' ? c : { ...c, antiCounterfeitCode: `AC-${c.cartonId}` }));
+    const noCode = await refusal({ cartonType: 'BOX', cartons: codes }, 'ANTI_COUNTERFEIT_REQUIRED');
+    expect(noCode.params?.cartonId).toBe('CTN-W-2');
+    expect(noCode.details).toMatchObject([{ field: 'cartons.CTN-W-2.antiCounterfeitCode', code: 'ANTI_COUNTERFEIT_REQUIRED' }]);
+    expect(noCode.message).toBe('Scan the anti-counterfeit code: it is required unless the item is a gift.');
+    // A carton the container does not hold is refused too.
+    const stranger = await refusal({ cartonType: 'BOX', cartons: [...codes, { cartonId: 'CTN-R-1', epc: 'X' }] }, 'CONTAINER_NOT_FOUND_OR_RECEIVED');
+    expect(stranger.params?.cartonId).toBe('CTN-R-1');
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('refuses a container holding a carton whose id does not match the pattern', async () => {
+    const db = t.database.db;
+    const line = await db.selectFrom('asn_line').select(['id', 'asn_id', 'project_id']).where('id', '=', asn.lineIds[2]).executeTakeFirstOrThrow();
+    const warehouseId = (await db.selectFrom('asn').select('warehouse_id').where('id', '=', asn.id).executeTakeFirstOrThrow()).warehouse_id;
+    // A carton stored before the pattern was checked, in a container of its own.
+    const legacy = await db
+      .insertInto('asn_carton')
+      .values({ project_id: line.project_id, warehouse_id: warehouseId, asn_id: asn.id, asn_line_id: line.id, container_id: 'CONT-L', carton_id: 'old #1', qty: '1', receipt_line_id: null, epc: 'E', carton_type: 'BOX', anti_counterfeit_code: 'AC', created_by: 't', updated_by: 't' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const before = await snapshot();
+    const response = await post('/scanin/id', { code: 'CONT-L' });
+    expect(json<Refusal>(response)).toMatchObject({ code: 'CARTON_ID_PATTERN', details: [{ field: 'cartons.old #1.cartonId', code: 'CARTON_ID_PATTERN' }] });
+    expect(await snapshot()).toEqual(before);
+    await db.deleteFrom('asn_carton').where('id', '=', legacy.id).execute();
+  });
+
+  it('scans every carton with what the scan gives, a gift without a code, and shows scanned against received by SKU', async () => {
+    const show = async () =>
+      (await ok<{ skus: { skuCode: string; cartons: number; qty: string; scannedQty: string; receivedQty: string }[] }>('/scan/show', { containerId: 'CONT-W' })).skus
+        .map((s) => [s.skuCode, s.cartons, Number(s.qty), Number(s.scannedQty), Number(s.receivedQty)])
+        .sort();
+    expect(await show()).toEqual([
+      ['FOOD-1', 1, 3, 0, 0],
+      ['SKU-A', 2, 10, 0, 0],
+      ['TOY-1', 1, 4, 0, 0],
+    ]);
+    // CTN-W-1 was scanned alone first: the container scan keeps what was recorded on it.
+    await ok('/scanin/id', { code: 'CTN-W-1', epc: 'EPC-ALONE', cartonType: 'CRATE', antiCounterfeitCode: 'AC-ALONE' });
+    const scanned = await ok<{ kind: string; cartons: Carton[] }>('/scanin/id', {
+      code: 'CONT-W',
+      cartonType: 'BOX',
+      cartons: [
+        { cartonId: 'CTN-W-2', epc: 'EPC-2', antiCounterfeitCode: 'AC-2' },
+        { cartonId: 'CTN-W-F', epc: 'EPC-F', antiCounterfeitCode: 'AC-F', cartonType: 'BAG' },
+        { cartonId: 'CTN-W-G', epc: 'EPC-G' },
+      ],
+    });
+    expect(scanned.kind).toBe('container');
+    expect(scanned.cartons.map((c) => [c.carton_id, c.status, c.epc, c.carton_type, c.anti_counterfeit_code])).toEqual([
+      ['CTN-W-1', 'scanned', 'EPC-ALONE', 'CRATE', 'AC-ALONE'],
+      ['CTN-W-2', 'scanned', 'EPC-2', 'BOX', 'AC-2'],
+      ['CTN-W-F', 'scanned', 'EPC-F', 'BAG', 'AC-F'],
+      ['CTN-W-G', 'scanned', 'EPC-G', 'BOX', null],
+    ]);
+    expect(await show()).toEqual([
+      ['FOOD-1', 1, 3, 3, 0],
+      ['SKU-A', 2, 10, 10, 0],
+      ['TOY-1', 1, 4, 4, 0],
+    ]);
+    await ok('/scanin/convertToRec', { containerId: 'CONT-W', locationCode: 'DOCK-01' });
+    expect(await show()).toEqual([
+      ['FOOD-1', 1, 3, 0, 3],
+      ['SKU-A', 2, 10, 0, 10],
+      ['TOY-1', 1, 4, 0, 4],
+    ]);
+  });
+
+  it('offers the two ways to scan', async () => {
+    const response = await injectAs(t.app, clerk, { method: 'GET', url: '/api/scanIn/way' });
+    expect(json(response)).toEqual({ ways: ['container', 'carton'] });
+  });
+});
+
+describe('the gift flag', () => {
+  it('is the SKU\'s: a SKU no longer a gift needs the code again, and an ASN line marked gift stays an override', async () => {
+    await markGift('FOOD-2', false);
+    const asn = await newAsn([
+      { skuCode: 'FOOD-2', expectedQty: 2, cartons: [{ containerId: 'CONT-V', cartonId: 'CTN-V-1', qty: 2 }] },
+      { skuCode: 'FOOD-2', expectedQty: 2, cartons: [{ containerId: 'CONT-V', cartonId: 'CTN-V-2', qty: 2 }] },
+    ]);
+    await refused('/scanin/id', { code: 'CTN-V-1', epc: 'E1', cartonType: 'BOX' }, 'ANTI_COUNTERFEIT_REQUIRED');
+    await markGift('FOOD-2', true);
+    await ok('/scanin/id', { code: 'CTN-V-1', epc: 'E1', cartonType: 'BOX' });
+    await markGift('FOOD-2', false);
+    await refused('/scanin/id', { code: 'CTN-V-2', epc: 'E2', cartonType: 'BOX' }, 'ANTI_COUNTERFEIT_REQUIRED');
+    const lines = (await ok<{ rows: { _key: number; _version: number; line_no: number }[] }>('/generic/tab', { moduleCode: 'inbound', functionCode: 'asn', subPage: 'lines', parentKey: asn.id, page: 1, pageSize: 10 })).rows;
+    const second = lines.find((l) => l.line_no === 2)!;
+    await ok('/generic/updating', { moduleCode: 'inbound', functionCode: 'asnLine', key: second._key, version: second._version, record: { gift: true } });
+    await ok('/scanin/id', { code: 'CTN-V-2', epc: 'E2', cartonType: 'BOX' });
+  });
+});
+
 describe('the cartons tab of an ASN', () => {
   const add = (record: Record<string, unknown>) => post('/generic/adding', { moduleCode: 'inbound', functionCode: 'asnCarton', record });
 
@@ -161,6 +309,22 @@ describe('the cartons tab of an ASN', () => {
     await ok('/inbound/batch/receive', { lines: [{ asnLineId: asn.lineIds[0], qty: 1, locationCode: 'DOCK-01' }] });
     const late = await add({ asn_id: asn.id, asn_line_id: asn.lineIds[0], container_id: 'CONT-T', carton_id: 'CTN-T-2', qty: 1 });
     expect(json<{ code: string }>(late).code).toBe('ORDER_STATUS_ERROR');
+  });
+});
+
+describe('an ASN made from a purchase order', () => {
+  it('answers the ASN made with a link that opens the ASN page filtered to it', async () => {
+    const db = t.database.db;
+    const ownerId = (await db.selectFrom('owner').select('id').where('code', '=', 'ACME').executeTakeFirstOrThrow()).id;
+    const skuId = (await db.selectFrom('sku').select('id').where('code', '=', 'SKU-A').executeTakeFirstOrThrow()).id;
+    const po = await ok<{ row: { _key: number } }>('/generic/adding', { moduleCode: 'inbound', functionCode: 'po', record: { owner_id: ownerId, supplier_code: null } });
+    await ok('/generic/adding', { moduleCode: 'inbound', functionCode: 'poLine', record: { po_id: po.row._key, sku_id: skuId, qty: 3 } });
+    const answer = await ok<{ result: { asnNos: string[] }; messageCode: string; links: unknown[] }>('/generic/behavior', { moduleCode: 'inbound', functionCode: 'po', behaviour: 'createAsn', keys: [po.row._key] });
+    const [asnNo] = answer.result.asnNos;
+    const made = await db.selectFrom('asn').select(['asn_no', 'po_id']).where('asn_no', '=', asnNo).executeTakeFirstOrThrow();
+    expect(Number(made.po_id)).toBe(Number(po.row._key));
+    expect(answer.messageCode).toBe('inb.message.asnCreated');
+    expect(answer.links).toEqual([{ labelCode: 'inb.ui.openAsn', labelParams: { asnNo }, moduleCode: 'inbound', functionCode: 'asn', filter: { asn_no: asnNo } }]);
   });
 });
 

@@ -377,7 +377,13 @@ describe('scan-in by container and carton', () => {
   });
 
   it('scans a whole container, cancels the scan, deletes a container id', async () => {
-    const scanned = await ok<{ kind: string; cartons: { carton_id: string; status: string }[] }>(clerk, '/scanin/id', { code: 'CONT-1' });
+    // Each carton not yet received passes the carton checks: CTN-002 gets its EPC and code, the carton type is common.
+    await refused(clerk, '/scanin/id', { code: 'CONT-1' }, 'EPC_REQUIRED');
+    const scanned = await ok<{ kind: string; cartons: { carton_id: string; status: string }[] }>(clerk, '/scanin/id', {
+      code: 'CONT-1',
+      cartonType: 'BOX',
+      cartons: [{ cartonId: 'CTN-002', epc: 'EPC-002', antiCounterfeitCode: 'AC-002' }],
+    });
     expect(scanned.kind).toBe('container');
     expect(scanned.cartons.map((c) => c.status)).toEqual(['received', 'scanned']);
     expect((await ok<{ cancelled: number }>(clerk, '/scan/cancel', { code: 'CONT-1' })).cancelled).toBe(1);

@@ -148,8 +148,6 @@ const NOT_YET_ON_A_SCREEN: Record<string, string> = {
   'GET /api/inventory/location': 'location look-up of the inventory operation screens',
   'GET /api/inventory/sku': 'SKU look-up of the inventory operation screens',
   'GET /api/inventory/reasonCode': 'reason code choice of the inventory documents',
-  'GET /api/scanIn/way': 'scan-in screen: choice of the way to scan',
-  'POST /api/scan/show': 'scan-in screen: scanned against received quantities of a container',
 };
 
 interface Route {

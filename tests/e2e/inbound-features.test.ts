@@ -7,7 +7,9 @@ import { chooseByTyping, eventually, logToasts, toastShown, useServerAndBrowser 
  * Inbound screens in Chromium against the built app on demo data: the ASN page as a split view
  * (header list and lines on one 1440x900 screen) with its cartons tab, scan-in's carton checks each
  * refused with its own message, the batch receive columns, the success that opens the receipt and
- * its ASN, and the split of a receipt line in a dialog. Every refusal leaves the data unchanged.
+ * its ASN, and the split of a receipt line in a dialog; the link to the ASN a purchase order's action
+ * made, and scan-in of a whole container (each carton checked, a gift SKU without a code) with its
+ * scanned-so-far panel. Every refusal leaves the data unchanged.
  */
 describe('inbound features in Chromium', () => {
   const e2e = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }));
@@ -192,6 +194,97 @@ describe('inbound features in Chromium', () => {
     await toastShown(page, 'The receipt line is split: the new line waits for putaway.');
     expect(await receiptLines()).toEqual(['TOID-F1:2', 'TOID-F2:1']);
 
+    await page.context().close();
+  });
+
+  it('makes an ASN from a PO with a link to it, and scans a whole container checking each carton, with the scanned-so-far panel', async () => {
+    token = (
+      (await (await fetch(new URL('api/user/login', e2e.server.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) })).json()) as {
+        token: string;
+      }
+    ).token;
+    const owner = (await call<{ rows: { _key: number; code: string }[] }>('/generic/selection', { moduleCode: 'masterdata', functionCode: 'ogr', page: 1, pageSize: 10 })).rows[0];
+    const skus = (
+      await call<{ rows: { _key: number; _version: number; code: string; owner_id: number }[] }>('/generic/selection', { moduleCode: 'masterdata', functionCode: 'sku', page: 1, pageSize: 100 })
+    ).rows.filter((s) => s.owner_id === owner._key);
+    const [item, gift, ordered] = [skus[25], skus[26], skus[27]];
+    // The gift flag is the SKU's, set on the SKU page.
+    await call('/generic/updating', { moduleCode: 'masterdata', functionCode: 'sku', key: gift._key, version: gift._version, record: { gift: true } });
+
+    // A purchase order; its "create ASN" action says so with a link that opens the new ASN.
+    const po = await call<{ row: { _key: number } }>('/generic/adding', { moduleCode: 'inbound', functionCode: 'po', record: { owner_id: owner._key, remark: 'E2E link' } });
+    await call('/generic/adding', { moduleCode: 'inbound', functionCode: 'poLine', record: { po_id: po.row._key, sku_id: ordered._key, qty: 2 } });
+    const poNo = (await call<{ rows: { _key: number; po_no: string }[] }>('/generic/selection', { moduleCode: 'inbound', functionCode: 'po', page: 1, pageSize: 100 })).rows.find((r) => r._key === po.row._key)!.po_no;
+    const ui = await signedInAt('/page/po');
+    const poPage = ui.locator('[data-testid="engine-page"][data-function="po"]').first();
+    const poRow = poPage.locator(':scope > [data-testid="engine-grid"] .ag-row').filter({ hasText: poNo }).first();
+    await poRow.waitFor({ timeout: 60_000 });
+    await poRow.click();
+    await poPage.locator(':scope > [data-testid="engine-toolbar"]').getByTestId('engine-behaviour-createAsn').click();
+    await ui.locator('.wms-popup-confirm.wms-popup-top .wms-popup-ok').click();
+    const asnOfPo = async () =>
+      (await call<{ rows: { asn_no: string; po_id: number | null }[] }>('/generic/selection', { moduleCode: 'inbound', functionCode: 'asn', page: 1, pageSize: 100 })).rows.find((r) => r.po_id === po.row._key);
+    await eventually(asnOfPo).toBeDefined();
+    const madeAsnNo = (await asnOfPo())!.asn_no;
+    const message = ui.locator('.wms-popup-message.wms-popup-top');
+    await eventually(() => message.locator('.wms-popup-content').textContent()).toContain(`ASN ${madeAsnNo} created.`);
+    await message.getByTestId(`behaviour-link-asn-${madeAsnNo}`).click();
+    await message.waitFor({ state: 'detached' });
+    const asnList = ui.locator('[data-testid="engine-page"][data-function="asn"]').first();
+    await eventually(() => asnList.getByTestId('engine-fixed-filter').first().textContent()).toContain(madeAsnNo);
+    await eventually(() => asnList.locator(':scope > [data-testid="engine-grid"] .ag-row').count()).toBe(1);
+    await ui.context().close();
+
+    // A container of three cartons: two of an item, one of a gift.
+    const asn = await call<{ id: number; asn_no: string }>('/asn/saveHeader', { ownerCode: owner.code, remark: 'E2E container' });
+    await call('/asn/saveDetail', {
+      asnId: asn.id,
+      lines: [
+        {
+          skuCode: item.code,
+          expectedQty: 5,
+          cartons: [
+            { containerId: 'CONT-E', cartonId: 'CTN-E-1', qty: 2 },
+            { containerId: 'CONT-E', cartonId: 'CTN-E-2', qty: 3 },
+          ],
+        },
+        { skuCode: gift.code, expectedQty: 1, cartons: [{ containerId: 'CONT-E', cartonId: 'CTN-E-G', qty: 1 }] },
+      ],
+    });
+    const statuses = async () => (await call<{ cartons: Carton[] }>('/scan/table', { containerId: 'CONT-E' })).cartons.map((c) => `${c.carton_id}:${c.status}`);
+
+    const page = await signedInAt('/page/receive');
+    await page.locator('[data-testid="batch-receive"]').waitFor({ timeout: 60_000 });
+    await page.getByRole('tab', { name: 'Scan-in' }).click();
+    // The ways the server offers; the whole container is chosen.
+    await page.getByTestId('scanin-way-container').click();
+    const scan = page.locator('[data-testid="scanin-field"]');
+    await scan.fill('CONT-E');
+    await scan.press('Enter');
+    const feedback = () => page.locator('[data-testid="handheld-feedback"]').textContent();
+    const panel = page.getByTestId('scanin-progress');
+    await eventually(() => panel.getByTestId(`scanin-scanned-${item.code}`).textContent()).toBe('0');
+    expect(await panel.getByTestId(`scanin-received-${item.code}`).textContent()).toBe('0');
+    // Each carton's EPC, a carton type for all, the anti-counterfeit code of the first only: the second carton refuses the whole container.
+    await page.fill('[data-testid="scanin-carton-type"]', 'BOX');
+    for (const id of ['CTN-E-1', 'CTN-E-2', 'CTN-E-G']) await page.fill(`[data-testid="scanin-epc-${id}"]`, `EPC-${id}`);
+    await page.fill('[data-testid="scanin-anti-counterfeit-CTN-E-1"]', 'AC-E-1');
+    await page.getByTestId('scanin-container-scan').click();
+    await expect.poll(feedback).toContain('Carton CTN-E-2: Scan the anti-counterfeit code: it is required unless the item is a gift.');
+    expect(await statuses()).toEqual(['CTN-E-1:open', 'CTN-E-2:open', 'CTN-E-G:open']);
+    expect(await panel.getByTestId(`scanin-scanned-${item.code}`).textContent()).toBe('0');
+    // With the second carton's code the container is scanned; the gift carton needs none. The panel follows.
+    await page.fill('[data-testid="scanin-anti-counterfeit-CTN-E-2"]', 'AC-E-2');
+    await page.getByTestId('scanin-container-scan').click();
+    await eventually(() => panel.getByTestId(`scanin-scanned-${item.code}`).textContent()).toBe('5');
+    expect(await panel.getByTestId(`scanin-scanned-${gift.code}`).textContent()).toBe('1');
+    expect(await statuses()).toEqual(['CTN-E-1:scanned', 'CTN-E-2:scanned', 'CTN-E-G:scanned']);
+    await expect.poll(() => page.locator('[data-testid="carton-CTN-E-G"]').textContent()).toBe('Scanned');
+    // Received: the panel moves the quantities from scanned to received.
+    await page.fill('[data-testid="scanin-location"]', 'DOCK-01');
+    await page.click('[data-testid="scanin-convert"]');
+    await eventually(() => panel.getByTestId(`scanin-received-${item.code}`).textContent()).toBe('5');
+    expect(await panel.getByTestId(`scanin-scanned-${item.code}`).textContent()).toBe('0');
     await page.context().close();
   });
 });

@@ -16,6 +16,15 @@ export interface MessageItem {
   callback?: () => void;
   /** Text of the button; default OK in the user's language. */
   buttonText?: string;
+  /** Links shown under the text; following one closes the popup first. */
+  links?: MessageLink[];
+}
+
+/** A link of a message popup: its text, a stable test id, and what following it does. */
+export interface MessageLink {
+  text: string;
+  testId?: string;
+  onOpen: () => void;
 }
 
 export type ConfirmOkType = 'primary' | 'danger' | 'dashed' | 'ghost' | 'default';

@@ -1,5 +1,5 @@
 import { useEffect, useSyncExternalStore, type ReactNode } from 'react';
-import { Button, Modal, Space } from 'antd';
+import { Button, Modal, Space, Typography } from 'antd';
 import {
   CheckCircleFilled,
   CloseCircleFilled,
@@ -134,8 +134,26 @@ export function PopupHost() {
             >
               <Space align="start" data-popup-type={item.type} data-popup-id={item.id}>
                 <span style={{ fontSize: 22 }}>{MESSAGE_ICONS[item.type]}</span>
-                <div className="wms-popup-content" style={{ whiteSpace: 'pre-wrap', paddingTop: 2 }}>
-                  {formatPopupText(item.content)}
+                <div style={{ paddingTop: 2 }}>
+                  <div className="wms-popup-content" style={{ whiteSpace: 'pre-wrap' }}>
+                    {formatPopupText(item.content)}
+                  </div>
+                  {item.links && item.links.length > 0 && (
+                    <Space wrap className="wms-popup-links" style={{ marginTop: 8 }}>
+                      {item.links.map((link, i) => (
+                        <Typography.Link
+                          key={`${i}-${link.text}`}
+                          data-testid={link.testId}
+                          onClick={() => {
+                            closeMessage(entry.key);
+                            link.onOpen();
+                          }}
+                        >
+                          {link.text}
+                        </Typography.Link>
+                      ))}
+                    </Space>
+                  )}
                 </div>
               </Space>
             </PopupFrame>

@@ -36,7 +36,7 @@ export function showSuccess(item: MessageItem): Promise<void> {
   return Promise.resolve();
 }
 
-/** Whether a message is a plain success that a short-lived message should carry. */
+/** Whether a message is a plain success that a short-lived message should carry; one offering links stays until closed. */
 export function isPlainSuccess(item: MessageItem): boolean {
-  return item.type === 'success' && item.duration === undefined && item.callback === undefined && item.buttonText === undefined;
+  return item.type === 'success' && item.duration === undefined && item.callback === undefined && item.buttonText === undefined && (item.links ?? []).length === 0;
 }

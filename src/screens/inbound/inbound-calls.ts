@@ -11,6 +11,7 @@ import type {
   ReceiveAnswer,
   ReceiveLineRequest,
   ScanInAnswer,
+  ScanWaysAnswer,
 } from '../../common/inbound-api';
 import { api } from '../../app/public';
 
@@ -27,11 +28,26 @@ export const receivableLines = (text: string) => post<ReceivableLinesAnswer>('/r
 
 export const receiveLines = (lines: ReceiveLineRequest[]) => post<ReceiveAnswer>('/inbound/batch/receive', { lines });
 
-/** Scans a container or carton id; a carton is scanned with its EPC, carton type and anti-counterfeit code. */
-export const scanInCode = (code: string, details: { epc?: string; cartonType?: string; antiCounterfeitCode?: string } = {}) =>
+/** What is scanned of one carton: its EPC, carton type and anti-counterfeit code. */
+export interface CartonScan {
+  epc?: string;
+  cartonType?: string;
+  antiCounterfeitCode?: string;
+}
+
+/**
+ * Scans a container or carton id; a carton is scanned with its EPC, carton type and anti-counterfeit
+ * code, a whole container with those of each carton (`cartons`) and a carton type common to all.
+ */
+export const scanInCode = (code: string, details: CartonScan & { cartons?: ({ cartonId: string } & CartonScan)[] } = {}) =>
   post<ScanInAnswer>('/scanin/id', { code, ...details });
+/** The ways to scan in the server offers: by whole container or carton by carton. */
+export const scanWays = async () => (await api<ScanWaysAnswer>('/scanIn/way', { quiet: true })).ways;
 export const containerCartons = (containerId: string) => post<ContainerCartonsAnswer>('/scan/table', { containerId });
+/** The SKUs of a container with their announced quantity. */
 export const containerSkus = (containerId: string) => post<ContainerSkusAnswer>('/scanIn/listSku', { containerId });
+/** Scanned against received quantities of a container, by SKU. */
+export const scannedSoFar = (containerId: string) => post<ContainerSkusAnswer>('/scan/show', { containerId });
 export const cancelScan = (code: string) => post<CancelScanAnswer>('/scan/cancel', { code });
 export const deleteContainer = (containerId: string) => post<DeleteContainerAnswer>('/scan/deleteContainerId', { containerId });
 export const receiveContainer = (containerId: string, locationCode: string, lpn: string | null) => post<ReceiveAnswer>('/scanin/convertToRec', { containerId, locationCode, lpn });

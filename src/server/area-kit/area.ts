@@ -2,6 +2,7 @@ import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import type { Kysely, Migration, Transaction } from 'kysely';
 import type { Static, TObject } from 'typebox';
 import type { PageDefinition, ScalarValue } from '../../../engine/schema/index.js';
+import type { BehaviourLink } from '../../../engine/schema/api.js';
 import type { EngineRow, EngineSession, RowFilter } from '../../../engine/server/index.js';
 import type { AreaErrorStatuses, ErrorCode } from '../../common/errors.js';
 import type { PageDeclaration } from '../../common/page-routes.js';
@@ -62,6 +63,8 @@ export interface BehaviourOutcome {
   result?: unknown;
   messageCode?: string;
   messageParams?: Record<string, string | number>;
+  /** Pages the success message offers to open (the document the action made). */
+  links?: BehaviourLink[];
 }
 
 /**

@@ -55,7 +55,7 @@ export async function runBehaviour(ctx: GenericContext, request: BehaviourReques
         }
       }
       const outcome = await action!.run({ trx, events: ctx.events, page, session, rows, inputs, user: ctx.user });
-      return { result: outcome?.result ?? null, ...(outcome?.messageCode ? { messageCode: outcome.messageCode } : {}), ...(outcome?.messageParams ? { messageParams: outcome.messageParams } : {}) };
+      return { result: outcome?.result ?? null, ...(outcome?.messageCode ? { messageCode: outcome.messageCode } : {}), ...(outcome?.messageParams ? { messageParams: outcome.messageParams } : {}), ...(outcome?.links?.length ? { links: outcome.links } : {}) };
     }),
   );
 }

@@ -57,6 +57,17 @@ const BehaviourAnswer = Type.Object({
   result: Type.Unknown(),
   messageCode: Type.Optional(Type.String()),
   messageParams: Type.Optional(Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()]))),
+  links: Type.Optional(
+    Type.Array(
+      Type.Object({
+        labelCode: Type.String(),
+        labelParams: Type.Optional(Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()]))),
+        moduleCode: Type.String(),
+        functionCode: Type.String(),
+        filter: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()])),
+      }),
+    ),
+  ),
   refusal: Type.Optional(
     Type.Object({
       code: Type.String(),

@@ -59,10 +59,20 @@ export async function deleteCartons(trx: Transaction<DB>, ids: readonly number[]
   return Number(result.numDeletedRows);
 }
 
-/** Whether the item of an ASN line is a gift. */
-export async function isGiftLine(db: Kysely<DB>, asnLineId: number): Promise<boolean> {
-  const line = await db.selectFrom('asn_line').select('gift').where('id', '=', asnLineId).executeTakeFirst();
-  return line?.gift === true;
+/**
+ * The ASN lines (of those given) whose item is a gift. The gift flag is the SKU's; an ASN line's own
+ * flag stays as an override, marking a delivery of an item otherwise sold as a gift this once.
+ */
+export async function giftLines(db: Kysely<DB>, asnLineIds: readonly number[]): Promise<Set<number>> {
+  if (asnLineIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('asn_line as l')
+    .innerJoin('sku as s', 's.id', 'l.sku_id')
+    .select('l.id')
+    .where('l.id', 'in', [...asnLineIds])
+    .where((eb) => eb.or([eb('l.gift', '=', true), eb('s.gift', '=', true)]))
+    .execute();
+  return new Set(rows.map((r) => r.id));
 }
 
 export async function recordCartonScan(trx: Transaction<DB>, id: number, values: { epc: string; carton_type: string; anti_counterfeit_code: string | null }): Promise<void> {

@@ -48,7 +48,9 @@ export const asnFromPoBehaviour = defineBehaviour({
   async run({ trx, rows, session }) {
     const created = [];
     for (const row of rows) created.push((await createAsnFromPo(trx, actorOf(session), Number(row._key))).asn_no);
-    return { result: { asnNos: created }, messageCode: 'inb.message.asnCreated', messageParams: { asnNo: created.join(', ') } };
+    // The message offers each ASN made, opening the ASN page filtered to it.
+    const links = created.map((asnNo) => ({ labelCode: 'inb.ui.openAsn', labelParams: { asnNo }, moduleCode: 'inbound', functionCode: 'asn', filter: { asn_no: asnNo } }));
+    return { result: { asnNos: created }, messageCode: 'inb.message.asnCreated', messageParams: { asnNo: created.join(', ') }, links };
   },
 });
 

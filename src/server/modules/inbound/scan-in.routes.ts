@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { CancelScanAnswer, ContainerCartonsAnswer, ContainerSkusAnswer, DeleteContainerAnswer, ReceiveAnswer, ScanInAnswer } from '../../../common/inbound-api.js';
+import type { CancelScanAnswer, ContainerCartonsAnswer, ContainerSkusAnswer, DeleteContainerAnswer, ReceiveAnswer, ScanInAnswer, ScanWaysAnswer } from '../../../common/inbound-api.js';
 import { StrictObject } from '../../http/schemas.js';
 import { ASN_VIEW, actorOf, Code, OptText, RECEIVE, route, writerOf } from './inbound.http.js';
 import { cancelScan, containerCartons, containerSkus, convertContainerToReceipt, deleteContainer, scanInId } from './scan-in.service.js';
@@ -12,12 +12,18 @@ export const scanInRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.database.db;
   const write = writerOf(app);
 
-  app.get('/scanIn/way', route(ASN_VIEW, 'The ways to scan in'), () => ({ ways: ['container', 'carton'] }));
+  app.get('/scanIn/way', route(ASN_VIEW, 'The ways to scan in'), (): ScanWaysAnswer => ({ ways: ['container', 'carton'] }));
 
   app.post(
     '/scanin/id',
-    route(RECEIVE, 'Scans a container or carton id (a carton with its EPC, carton type and anti-counterfeit code)', {
-      body: StrictObject({ code: Code, epc: OptText(), cartonType: OptText(40), antiCounterfeitCode: OptText() }),
+    route(RECEIVE, 'Scans a container or carton id (a carton with its EPC, carton type and anti-counterfeit code; a container with those of each carton)', {
+      body: StrictObject({
+        code: Code,
+        epc: OptText(),
+        cartonType: OptText(40),
+        antiCounterfeitCode: OptText(),
+        cartons: Type.Optional(Type.Array(StrictObject({ cartonId: Code, epc: OptText(), cartonType: OptText(40), antiCounterfeitCode: OptText() }), { maxItems: 1000 })),
+      }),
     }),
     (request): Promise<ScanInAnswer> => write(request, (trx, actor) => scanInId(trx, actor, request.body.code, request.body)),
   );

@@ -22,26 +22,53 @@ export interface CartonScanDetails {
 }
 
 /**
- * Scanning a carton id marks it scanned, recording its EPC, carton type and anti-counterfeit code
- * (each required, the code not for a gift); scanning a container id marks all its open cartons. An
- * unknown code must still look like a carton id before it is reported as not existing.
+ * A whole-container scan: the carton type common to its cartons, and per carton id what the operator
+ * scanned of that carton (EPC, carton type, anti-counterfeit code).
  */
-export async function scanInId(trx: Transaction<DB>, actor: Actor, code: string, details: CartonScanDetails = {}): Promise<ScanInAnswer> {
+export interface ContainerScanDetails {
+  cartonType?: string | null;
+  cartons?: readonly ({ cartonId: string } & CartonScanDetails)[];
+}
+
+const text = (value: string | null | undefined) => value?.trim() ?? '';
+
+/**
+ * The checks every carton passes to be scanned in, whether scanned alone or with its whole
+ * container: its id matches the carton id pattern, EPC and carton type are given, and so is the
+ * anti-counterfeit code unless the item is a gift. `field` names the refused input: the field
+ * itself for a carton scanned alone, `cartons.<carton id>.<field>` within a container (the carton
+ * id is also a parameter of the refusal).
+ */
+function checkCarton(cartonId: string, values: { epc: string; cartonType: string; antiCounterfeitCode: string }, gift: boolean, inContainer: boolean): void {
+  const field = (name: string) => (inContainer ? `cartons.${cartonId}.${name}` : name);
+  const params: Record<string, string> = inContainer ? { cartonId } : {};
+  if (inContainer) assertCartonIdPattern(cartonId, field('cartonId'));
+  if (!values.epc) throw new AppError('EPC_REQUIRED', params, [{ field: field('epc'), code: 'EPC_REQUIRED' }]);
+  if (!values.cartonType) throw new AppError('CARTON_TYPE_REQUIRED', params, [{ field: field('cartonType'), code: 'CARTON_TYPE_REQUIRED' }]);
+  if (!values.antiCounterfeitCode && !gift) {
+    throw new AppError('ANTI_COUNTERFEIT_REQUIRED', params, [{ field: field('antiCounterfeitCode'), code: 'ANTI_COUNTERFEIT_REQUIRED' }]);
+  }
+}
+
+/**
+ * Scanning a carton id marks it scanned, recording its EPC, carton type and anti-counterfeit code
+ * (each required, the code not for a gift); scanning a container id marks all its cartons not yet
+ * received, each passing the same checks with what the scan gives for that carton (`cartons`),
+ * else what an earlier scan recorded on it, else (carton type only) the scan's common `cartonType`. One carton that fails
+ * refuses the whole container and nothing changes. An unknown code must still look like a carton
+ * id before it is reported as not existing.
+ */
+export async function scanInId(trx: Transaction<DB>, actor: Actor, code: string, details: CartonScanDetails & ContainerScanDetails = {}): Promise<ScanInAnswer> {
   const id = code.trim();
   const carton = await repo.lockCarton(trx, actor, id);
   if (carton) {
     if (carton.status === 'received') throw new AppError('CONTAINER_NOT_FOUND_OR_RECEIVED');
     await assertAsnReceivable(trx, actor, carton.asn_id);
-    const epc = details.epc?.trim() ?? '';
-    const cartonType = details.cartonType?.trim() ?? '';
-    const antiCounterfeitCode = details.antiCounterfeitCode?.trim() ?? '';
-    if (!epc) throw new AppError('EPC_REQUIRED', {}, [{ field: 'epc', code: 'EPC_REQUIRED' }]);
-    if (!cartonType) throw new AppError('CARTON_TYPE_REQUIRED', {}, [{ field: 'cartonType', code: 'CARTON_TYPE_REQUIRED' }]);
-    if (!antiCounterfeitCode && !(await repo.isGiftLine(trx, carton.asn_line_id))) {
-      throw new AppError('ANTI_COUNTERFEIT_REQUIRED', {}, [{ field: 'antiCounterfeitCode', code: 'ANTI_COUNTERFEIT_REQUIRED' }]);
-    }
+    const values = { epc: text(details.epc), cartonType: text(details.cartonType), antiCounterfeitCode: text(details.antiCounterfeitCode) };
+    const gifts = await repo.giftLines(trx, [carton.asn_line_id]);
+    checkCarton(carton.carton_id, values, gifts.has(carton.asn_line_id), false);
     if (carton.status === 'open') await repo.setCartonStatus(trx, [carton.id], 'scanned', actor.login);
-    await repo.recordCartonScan(trx, carton.id, { epc, carton_type: cartonType, anti_counterfeit_code: antiCounterfeitCode || null });
+    await repo.recordCartonScan(trx, carton.id, { epc: values.epc, carton_type: values.cartonType, anti_counterfeit_code: values.antiCounterfeitCode || null });
     return { kind: 'carton', containerId: carton.container_id, cartons: await repo.cartonsOfContainer(trx, actor, carton.container_id) };
   }
   const cartons = await repo.lockCartonsOfContainer(trx, actor, id, ['open', 'scanned']);
@@ -50,7 +77,29 @@ export async function scanInId(trx: Transaction<DB>, actor: Actor, code: string,
     throw new AppError('CONTAINER_NOT_FOUND_OR_RECEIVED');
   }
   for (const asnId of new Set(cartons.map((c) => c.asn_id))) await assertAsnReceivable(trx, actor, asnId);
+  const given = new Map((details.cartons ?? []).map((c) => [c.cartonId.trim(), c]));
+  const inContainer = new Set(cartons.map((c) => c.carton_id));
+  for (const cartonId of given.keys()) {
+    if (!inContainer.has(cartonId)) throw new AppError('CONTAINER_NOT_FOUND_OR_RECEIVED', { cartonId }, [{ field: `cartons.${cartonId}.cartonId`, code: 'CONTAINER_NOT_FOUND_OR_RECEIVED' }]);
+  }
+  const gifts = await repo.giftLines(trx, [...new Set(cartons.map((c) => c.asn_line_id))]);
+  // Every carton is checked before any is written, in carton id order, so the first refusal is the same on every try.
+  const checked = [...cartons]
+    .sort((a, b) => (a.carton_id < b.carton_id ? -1 : a.carton_id > b.carton_id ? 1 : 0))
+    .map((c) => {
+      const mine = given.get(c.carton_id);
+      const values = {
+        epc: text(mine?.epc) || text(c.epc),
+        cartonType: text(mine?.cartonType) || text(c.carton_type) || text(details.cartonType),
+        antiCounterfeitCode: text(mine?.antiCounterfeitCode) || text(c.anti_counterfeit_code),
+      };
+      checkCarton(c.carton_id, values, gifts.has(c.asn_line_id), true);
+      return { carton: c, values };
+    });
   await repo.setCartonStatus(trx, cartons.filter((c) => c.status === 'open').map((c) => c.id), 'scanned', actor.login);
+  for (const { carton: c, values } of checked) {
+    await repo.recordCartonScan(trx, c.id, { epc: values.epc, carton_type: values.cartonType, anti_counterfeit_code: values.antiCounterfeitCode || null });
+  }
   return { kind: 'container', containerId: id, cartons: await repo.cartonsOfContainer(trx, actor, id) };
 }
 

@@ -56,6 +56,8 @@ export interface SkuTable extends Audit {
   expiry_control: Generated<boolean>;
   lot_control: Generated<boolean>;
   serial_control: Generated<boolean>;
+  /** A gift needs no anti-counterfeit code when its cartons are scanned in. */
+  gift: Generated<boolean>;
   unit_price: NullableNumeric;
   currency_code: string | null;
   active: Generated<boolean>;
