@@ -146,10 +146,6 @@ const API_ONLY: Record<string, ApiOnly> = {
 const NOT_YET_ON_A_SCREEN: Record<string, string> = {
   'POST /api/so/checkPartialPack': 'packing, which is not built yet: short-shipment warning before packing',
   'POST /api/so/findShipmentReference': 'parcel carriers, which are not built yet: shipment order look-up',
-  'POST /api/generic/uom': 'unit of measure choice on order and ASN line forms',
-  'GET /api/inventory/location': 'location look-up of the inventory operation screens',
-  'GET /api/inventory/sku': 'SKU look-up of the inventory operation screens',
-  'GET /api/inventory/reasonCode': 'reason code choice of the inventory documents',
   'GET /api/scanIn/way': 'scan-in screen: choice of the way to scan',
   'POST /api/scan/show': 'scan-in screen: scanned against received quantities of a container',
 };
