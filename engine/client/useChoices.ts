@@ -44,7 +44,9 @@ export function routeChoices(options: RouteOptions, answer: unknown, label: (cod
   return (Array.isArray(body.items) ? body.items : [])
     .filter((item) => isScalar(item[valueField]) && item[valueField] !== '')
     .map((item) => {
-      const text = String(item[labelField] ?? item[valueField]);
+      const shownLabel = item[labelField];
+      // An empty label shows the value, so that no choice reads as blank.
+      const text = isScalar(shownLabel) && String(shownLabel) !== '' ? String(shownLabel) : String(item[valueField]);
       const description = options.descriptionField ? item[options.descriptionField] : undefined;
       const shown = isScalar(description) && String(description) !== '' && String(description) !== text ? `${text} - ${String(description)}` : text;
       return { value: asScalar(item[valueField]), label: shown };
