@@ -59,7 +59,7 @@ describe('inventory look-ups in Chromium', () => {
 
   it('moves stock on the handheld by picking the from-location, the SKU and the to-location from the matches of what is typed', async () => {
     token = await apiSignIn(e2e.server);
-    const balance = (await call<{ rows: BalanceRow[] }>('/generic/selection', { moduleCode: 'inventory', functionCode: 'balance', page: 1, pageSize: 200 })).rows;
+    const balance = (await call<{ rows: BalanceRow[] }>('/generic/selection', { moduleCode: 'inventory', functionCode: 'balance', page: 1, pageSize: 100 })).rows;
     const available = async (location: string, sku: string) =>
       (await call<{ rows: { available: string }[] }>('/inventory/handheld/stock', { location, sku })).rows.reduce((s, r) => s + Number(r.available), 0);
 
@@ -125,6 +125,9 @@ describe('inventory look-ups in Chromium', () => {
     const codes = (await call<{ items: { code: string; description: string }[] }>('/inventory/reasonCode?type=adjust')).items;
     expect(codes.length).toBeGreaterThan(1);
 
+    const documents = () => apiSelection<{ _key: number; reason: string | null }>(e2e.server, token, 'inventory', 'invAdjust');
+    const before = new Set((await documents()).map((d) => d._key));
+
     const page = await signedInPage(e2e.browser, e2e.server, '/page/invAdjust', { viewport: { width: 1440, height: 900 } });
     await grid(page, 'invAdjust').locator('.ag-header-cell-text').filter({ hasText: /\S/ }).first().waitFor({ timeout: 60_000 });
     const asked = page.waitForRequest((request) => request.url().includes('/api/inventory/reasonCode?type=adjust'));
@@ -134,20 +137,23 @@ describe('inventory look-ups in Chromium', () => {
     await eventually(() => titles(listed(page))).toEqual(codes.map((c) => (c.description && c.description !== c.code ? `${c.code} - ${c.description}` : c.code)));
     const pick = codes[codes.length - 1];
     await listed(page).filter({ hasText: pick.code }).first().click();
-    await page.fill('#engine_invAdjust_remark', 'E2E-LOOKUP-REASON');
     await saveEngineForm(page);
 
-    const saved = await apiSelection<{ reason: string; remark: string }>(e2e.server, token, 'inventory', 'invAdjust', [{ field: 'remark', operator: '=', value: 'E2E-LOOKUP-REASON' }]);
-    expect(saved.map((d) => d.reason)).toEqual([pick.code]);
+    const added = (await documents()).filter((d) => !before.has(d._key));
+    expect(added.map((d) => d.reason)).toEqual([pick.code]);
     await page.context().close();
   });
 
   it('offers the units of the SKU chosen on a sales order line', async () => {
     token = await apiSignIn(e2e.server);
     const owner = (await apiSelection<{ _key: number; code: string }>(e2e.server, token, 'masterdata', 'ogr'))[0];
+    // Two units of the code master besides EA: the first SKU is kept in EA and sold by the first, the second kept in the other.
+    const units = (await call<{ options: { value: string }[] }>('/generic/uom', {})).options.map((o) => o.value).filter((u) => u !== 'EA');
+    expect(units.length).toBeGreaterThan(1);
+    const [packed, loose] = units;
     const sku = (await call<{ row: { _key: number } }>('/generic/adding', { moduleCode: 'masterdata', functionCode: 'sku', record: { code: 'E2E-UOM-1', owner_id: owner._key, description: 'Boxed item', base_uom: 'EA' } })).row._key;
-    await call('/generic/adding', { moduleCode: 'masterdata', functionCode: 'skuUpc', record: { sku_id: sku, upc: '4006381333931', uom: 'CS', qty: '12' } });
-    await call('/generic/adding', { moduleCode: 'masterdata', functionCode: 'sku', record: { code: 'E2E-UOM-2', owner_id: owner._key, description: 'Loose item', base_uom: 'PCS' } });
+    await call('/generic/adding', { moduleCode: 'masterdata', functionCode: 'skuUpc', record: { sku_id: sku, upc: '4006381333931', uom: packed, qty: '12' } });
+    await call('/generic/adding', { moduleCode: 'masterdata', functionCode: 'sku', record: { code: 'E2E-UOM-2', owner_id: owner._key, description: 'Loose item', base_uom: loose } });
     const order = (
       await call<{ row: { _key: number } }>('/generic/adding', {
         moduleCode: 'outbound',
@@ -171,20 +177,20 @@ describe('inventory look-ups in Chromium', () => {
     // Another SKU first: its one unit; then the SKU sold by the case too: its units, the choice of the first emptied.
     await chooseByTyping(page, 'engine_soDetail_sku_id', 'E2E-UOM-2');
     await page.locator('.ant-select:has(#engine_soDetail_uom)').click();
-    await eventually(() => titles(listed(page))).toEqual(['PCS']);
-    await listed(page).filter({ hasText: 'PCS' }).click();
+    await eventually(() => titles(listed(page))).toEqual([loose]);
+    await listed(page).filter({ hasText: loose }).click();
     await page.locator('.ant-modal-title').click();
     await chooseByTyping(page, 'engine_soDetail_sku_id', 'E2E-UOM-1');
     await eventually(() => page.locator('.ant-select:has(#engine_soDetail_uom) .ant-select-selection-item').count()).toBe(0);
     await page.locator('.ant-select:has(#engine_soDetail_uom)').click();
-    await eventually(() => titles(listed(page))).toEqual(['CS', 'EA']);
-    await listed(page).filter({ hasText: 'CS' }).click();
+    await eventually(() => titles(listed(page))).toEqual(['EA', packed].sort());
+    await listed(page).filter({ hasText: packed }).click();
     await page.locator('.ant-modal-title').click();
     await page.fill('#engine_soDetail_qty', '2');
     await saveEngineForm(page);
 
     const saved = await call<{ rows: { sku_id: number; uom: string; qty: string }[] }>('/generic/tab', { moduleCode: 'outbound', functionCode: 'so', subPage: 'lines', parentKey: order._key, page: 1, pageSize: 10 });
-    expect(saved.rows.map((l) => [l.sku_id, l.uom, Number(l.qty)])).toEqual([[sku, 'CS', 2]]);
+    expect(saved.rows.map((l) => [l.sku_id, l.uom, Number(l.qty)])).toEqual([[sku, packed, 2]]);
     await page.context().close();
   });
 });
