@@ -5,7 +5,8 @@ import { apiCall, apiSelection, apiSignIn, chooseByTyping, eventually, saveEngin
 /**
  * The look-ups of the inventory screens in Chromium on the demonstration data: on the handheld
  * move a part of the from-location, of the SKU and of the to-location is typed and the match is
- * tapped (the stock moves); an adjustment's reason is chosen from the reason codes with their
+ * tapped (the stock moves); the transaction log's SKU and location filters offer the codes that
+ * start with what is typed; an adjustment's reason is chosen from the reason codes with their
  * descriptions; and a sales order line offers the units of the SKU chosen on it.
  */
 
@@ -108,6 +109,25 @@ describe('inventory look-ups in Chromium', () => {
     await eventually(() => feedback.getAttribute('data-tone')).toBe('error');
     await expect(feedback.innerText()).resolves.toContain(fromPart);
     expect(await page.locator('[data-testid="move-stock"]').count()).toBe(0);
+    await page.context().close();
+  });
+
+  it("offers the codes that start with what is typed in the transaction log's SKU and location filters", async () => {
+    token = await apiSignIn(e2e.server);
+    const row = (await call<{ rows: BalanceRow[] }>('/generic/selection', { moduleCode: 'inventory', functionCode: 'balance', page: 1, pageSize: 1 })).rows[0];
+    const page = await signedInPage(e2e.browser, e2e.server, '/page/transaction', { viewport: { width: 1440, height: 900 } });
+    for (const [testId, code] of [
+      ['transaction-log-sku', row.sku_code],
+      ['transaction-log-location', row.location_code],
+    ] as const) {
+      const input = page.getByTestId(testId);
+      await input.click();
+      await input.pressSequentially(code.slice(0, -1));
+      const option = page.locator(`.ant-select-dropdown:visible [data-testid="lookup-option"][data-code="${code}"]`);
+      await eventually(() => option.count()).toBe(1);
+      await option.click();
+      await eventually(() => input.inputValue()).toBe(code);
+    }
     await page.context().close();
   });
 
