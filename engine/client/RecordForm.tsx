@@ -306,8 +306,10 @@ export function RecordForm(props: RecordFormProps) {
         // A choice that follows another field (the lot of the chosen SKU) is emptied when that field
         // changes: it belonged to the old one.
         for (const field of formFields) {
-          if (field.options?.type !== 'foreign' || differs(field.name) || isBlank(next[field.name])) continue;
-          if ((field.options.filter ?? []).some((filter) => 'field' in filter && differs(filter.field))) delete next[field.name];
+          if (differs(field.name) || isBlank(next[field.name])) continue;
+          if (field.options?.type === 'foreign' && (field.options.filter ?? []).some((filter) => 'field' in filter && differs(filter.field))) delete next[field.name];
+          // A route's choices asked with another field's value (the units of the chosen SKU) follow it the same way.
+          if (field.options?.type === 'route' && (field.options.params ?? []).some((param) => differs(param.field))) delete next[field.name];
         }
         const changed = Object.keys({ ...previous, ...next }).filter(differs);
         if (changed.length > 0) {

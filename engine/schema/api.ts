@@ -153,8 +153,10 @@ export interface DropdownResponse {
 }
 
 export const UomRequestSchema = Type.Object({
-  /** Units of measure of one SKU (its packages); without it, every unit of measure in use. */
+  /** Units of measure of one SKU (its packages); without it (and without skuId), every unit of measure in use. */
   skuCode: Type.Optional(Type.String({ maxLength: 100 })),
+  /** The same by the SKU's key, as an order or ASN line stores it. */
+  skuId: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
 });
 export type UomRequest = Static<typeof UomRequestSchema>;
 export type UomResponse = DropdownResponse;

@@ -64,6 +64,17 @@ export function checkPageSemantics(page: PageDefinition): ValidationProblem[] {
         filled.add(fill.field);
       });
     }
+    if (field.options?.type === 'route') {
+      (field.options.params ?? []).forEach((param, j) => {
+        const path = `${at}/options/params/${j}/field`;
+        needField(path, param.field, 'route parameter field');
+        if (param.field === field.name) report(path, 'selfReference', `the dropdown of "${field.name}" is asked with its own value`);
+        // The form reloads a dropdown when one of its trigger fields changes: without it the list would not follow.
+        else if (!(field.triggerFields ?? []).includes(param.field)) {
+          report(path, 'notTrigger', `the dropdown of "${field.name}" follows field "${param.field}", which must be one of its triggerFields`);
+        }
+      });
+    }
     if (field.validationSql) needSql(`${at}/validationSql/sql`, field.validationSql.sql, 'validation SQL');
     field.calc?.params.forEach((param, j) => {
       needField(`${at}/calc/params/${j}`, param, 'calculation parameter');

@@ -22,6 +22,12 @@ export const TEXT_CODE_PATTERN = '^[A-Za-z][A-Za-z0-9_]*([.-][A-Za-z0-9_]+)*$';
 /** A registered action (`masterdata.location.generate`) or a named SQL of the page (`sql:<name>`). */
 export const ACTION_PATTERN = '^(sql:[a-z_][a-z0-9_]{0,62}|[a-z][A-Za-z0-9]*(\\.[a-z][A-Za-z0-9]*)+)$';
 
+/**
+ * A route a dropdown may take its choices from: an API path below /api (without /api), letters,
+ * digits and `/`, optionally with fixed query parameters.
+ */
+export const CHOICE_ROUTE_PATTERN = '^/[A-Za-z][A-Za-z0-9_/-]{0,120}(\\?[A-Za-z0-9_]+=[A-Za-z0-9_.-]*(&[A-Za-z0-9_]+=[A-Za-z0-9_.-]*)*)?$';
+
 const Identifier = (description: string) => Type.String({ pattern: IDENTIFIER_PATTERN, description });
 const Code = (description: string) => Type.String({ pattern: CODE_PATTERN, description });
 const TextCode = (description: string) => Type.String({ pattern: TEXT_CODE_PATTERN, maxLength: 200, description });
@@ -153,6 +159,35 @@ export const OptionsSchema = Type.Union([
     {
       type: Type.Literal('sql'),
       sql: Identifier('Name of a named SQL of this page answering columns value and label'),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    {
+      type: Type.Literal('route'),
+      path: Type.String({
+        pattern: CHOICE_ROUTE_PATTERN,
+        maxLength: 200,
+        description: 'An API path the application offers as a source of choices (under /api, e.g. /inventory/reasonCode?type=adjust), with fixed query parameters',
+      }),
+      method: Type.Optional(Type.Enum(['GET', 'POST'], { description: 'How the route is called; default GET (parameters in the query), POST sends them as the JSON body' })),
+      params: Type.Optional(
+        Type.Array(
+          Type.Object(
+            {
+              name: Type.String({ pattern: '^[A-Za-z][A-Za-z0-9_]{0,63}$', description: 'Parameter of the route' }),
+              field: Identifier('A field of this page whose current value is sent; left out while the field is empty'),
+            },
+            { additionalProperties: false },
+          ),
+          { minItems: 1, description: 'Values of the record sent with the call (the chosen SKU for its units)' },
+        ),
+      ),
+      valueField: Type.Optional(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]{0,62}$', description: 'Property of an answered item stored in this field; default value' })),
+      labelField: Type.Optional(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]{0,62}$', description: 'Property of an answered item shown; default valueField' })),
+      descriptionField: Type.Optional(
+        Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]{0,62}$', description: 'Second property shown after the label ("CODE - Description")' }),
+      ),
     },
     { additionalProperties: false },
   ),

@@ -72,6 +72,9 @@ export async function dropdownOptions(
       `.execute(db);
       return answer(rows, cap);
     }
+    case 'route':
+      // The browser asks the route itself (README: options `route`); the engine has no list of its own.
+      return { options: [], truncated: false };
     case 'sql': {
       const named = (prepared.page.sqls ?? []).find((s) => s.name === options.sql);
       if (!named) throw new EngineError('SYSTEM_CONFIG', { reason: `dropdown SQL ${options.sql} missing` });

@@ -150,3 +150,28 @@ export interface BlindCountTicket {
   recount: boolean;
   lines: BlindCountLine[];
 }
+
+/** /inventory/location?code=: a location of the session's warehouse whose code starts with the text typed. */
+export interface LocationLookupItem {
+  id: number;
+  code: string;
+  description: string | null;
+  location_type: string;
+  zone: string | null;
+  status: string;
+}
+
+/** /inventory/sku?code=: a SKU of the session's project whose code starts with the text typed. */
+export interface SkuLookupItem {
+  id: number;
+  code: string;
+  description: string | null;
+  base_uom: string;
+  owner_id: number;
+  owner_code: string;
+}
+
+/** The answer of both look-ups: at most 20 matches, by code. */
+export interface LookupAnswer<T> {
+  items: T[];
+}

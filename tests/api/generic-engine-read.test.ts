@@ -261,6 +261,10 @@ describe('generic engine API: reading', () => {
       expect(ofSku.statusCode, ofSku.body).toBe(200);
       expect(json<{ options: { value: string }[] }>(ofSku).options.map((o) => o.value)).toEqual(['CS', 'EA']);
       expect(json<{ options: unknown[] }>(await call(otherViewer, '/api/generic/uom', { skuCode: 'SKU-UOM' })).options).toEqual([]);
+      // By the SKU's key, as an order or ASN line's unit dropdown asks: the same units, in the session's project only.
+      expect(json<{ options: { value: string }[] }>(await call(skuViewer, '/api/generic/uom', { skuId: sku.id })).options.map((o) => o.value)).toEqual(['CS', 'EA']);
+      expect(json<{ options: unknown[] }>(await call(otherViewer, '/api/generic/uom', { skuId: sku.id })).options).toEqual([]);
+      for (const skuId of [0, -1, 'x', 2147483648]) expect((await call(skuViewer, '/api/generic/uom', { skuId })).statusCode).toBe(400);
       const all = json<{ options: { value: string; label: string }[] }>(await call(skuViewer, '/api/generic/uom', {})).options;
       expect(all).toEqual(units.rows.map((u) => ({ value: u.code, label: u.label })));
       expect(all).toContainEqual({ value: 'ZZT', label: 'Test unit' });

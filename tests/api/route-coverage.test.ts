@@ -144,10 +144,6 @@ const API_ONLY: Record<string, ApiOnly> = {
 
 /** Routes a screen should call but none does yet, with the screen that should; this list only shrinks. */
 const NOT_YET_ON_A_SCREEN: Record<string, string> = {
-  'POST /api/generic/uom': 'unit of measure choice on order and ASN line forms',
-  'GET /api/inventory/location': 'location look-up of the inventory operation screens',
-  'GET /api/inventory/sku': 'SKU look-up of the inventory operation screens',
-  'GET /api/inventory/reasonCode': 'reason code choice of the inventory documents',
 };
 
 interface Route {

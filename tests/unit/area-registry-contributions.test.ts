@@ -23,4 +23,17 @@ describe('what areas contribute to the kernel', () => {
     expect([...registry.rowFilters().keys()]).toEqual(['one.mine', 'two.theirs']);
     expect(() => new AreaRegistry([defineModule({ name: 'one', rowFilters: new Map([['x.same', filter]]) }), defineModule({ name: 'two', rowFilters: new Map([['x.same', filter]]) })])).toThrow(/row filter "x.same" is declared twice/);
   });
+
+  it('takes a dropdown over a route only when an area offers that route as a source of choices', () => {
+    const registry = new AreaRegistry([defineModule({ name: 'one', choiceRoutes: ['GET /one/reasons'] }), defineModule({ name: 'two', choiceRoutes: ['POST /two/units'] })]);
+    const page = (options: Record<string, unknown>) =>
+      ({ schemaVersion: 2, moduleCode: 'm', functionCode: 'f', titleCode: 'T', status: 'published', table: { name: 't' }, fields: [{ name: 'x', labelCode: 'X', type: 'string', options }] }) as never;
+    expect(registry.checkPage(page({ type: 'route', path: '/one/reasons?type=adjust' }))).toEqual([]);
+    expect(registry.checkPage(page({ type: 'route', path: '/two/units', method: 'POST' }))).toEqual([]);
+    // Another method, or a route no area offers, is refused where the definition names it.
+    expect(registry.checkPage(page({ type: 'route', path: '/two/units' })).map((p) => `${p.path} ${p.code}`)).toEqual(['/fields/0/options/path unknownChoiceRoute']);
+    expect(registry.checkPage(page({ type: 'route', path: '/user/signOut', method: 'POST' })).map((p) => p.code)).toEqual(['unknownChoiceRoute']);
+    expect(() => new AreaRegistry([defineModule({ name: 'one', choiceRoutes: ['GET /x'] }), defineModule({ name: 'two', choiceRoutes: ['GET /x'] })])).toThrow(/choice route "GET \/x" is declared twice/);
+    expect(() => new AreaRegistry([defineModule({ name: 'one', choiceRoutes: ['/x'] })])).toThrow(/is not "GET\|POST \/path"/);
+  });
 });

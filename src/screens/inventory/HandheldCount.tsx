@@ -5,6 +5,7 @@ import { looksLikeGs1, parseGs1 } from '../../common/gs1';
 import type { BlindCountLine, BlindCountTicket, CountTicketsAnswer, CountTicketSummary } from '../../common/inventory-api';
 import { api } from '../../app/public';
 import { BIG, beep, FeedbackLine, HandheldFrame, messageOf, ScanField, type Feedback, type Tone } from '../inbound/handheld';
+import { LookupScanField } from './lookup';
 
 type Step = { kind: 'ticket' } | { kind: 'location'; ticket: BlindCountTicket } | { kind: 'item'; ticket: BlindCountTicket; location: string } | { kind: 'qty'; ticket: BlindCountTicket; location: string; line: BlindCountLine };
 
@@ -45,6 +46,7 @@ function linesFor(ticket: BlindCountTicket, location: string, scanned: string): 
  * records it (above 0; "Location is empty" records a zero for the lines of a location found
  * empty). The expected quantity is never shown. When the ticket was sent to recount, only
  * the lines to recount are asked again. Progress: locations counted of the ticket's locations.
+ * Typing part of a location or SKU code lists the ticket's matches there to tap instead.
  */
 export default function HandheldCount() {
   const { t } = useTranslation();
@@ -174,10 +176,28 @@ export default function HandheldCount() {
         </div>
       )}
       {step.kind === 'ticket' && <ScanField key="ticket" testId="scan-field" label={t('inv.handheld.scanTicket')} onScan={(text) => void openTicket({ ticketNo: text.trim() })} />}
-      {step.kind === 'location' && <ScanField key="location" testId="scan-field" onEscape={back} label={t('inv.handheld.scanLocation')} onScan={(text) => scanLocation(step.ticket, text)} />}
+      {step.kind === 'location' && (
+        <LookupScanField
+          key="location"
+          testId="scan-field"
+          lookup="location"
+          only={[...new Set(step.ticket.lines.map((l) => l.locationCode))]}
+          onEscape={back}
+          label={t('inv.handheld.scanLocation')}
+          onScan={(text) => scanLocation(step.ticket, text)}
+        />
+      )}
       {step.kind === 'item' && (
         <>
-          <ScanField key="item" testId="scan-field" onEscape={back} label={t('inv.handheld.scanSku')} onScan={(text) => scanItem(step.ticket, step.location, text)} />
+          <LookupScanField
+            key="item"
+            testId="scan-field"
+            lookup="sku"
+            only={[...new Set(step.ticket.lines.filter((l) => l.locationCode === step.location).map((l) => l.skuCode))]}
+            onEscape={back}
+            label={t('inv.handheld.scanSku')}
+            onScan={(text) => scanItem(step.ticket, step.location, text)}
+          />
           <Button block danger style={BIG} data-testid="count-location-empty" onClick={() => void countEmpty(step.ticket, step.location)}>
             {t('inv.handheld.locationEmpty')}
           </Button>

@@ -5,6 +5,7 @@ import { looksLikeGs1, parseGs1 } from '../../common/gs1';
 import type { HandheldMoveAnswer, HandheldStockAnswer, HandheldStockRow } from '../../common/inventory-api';
 import { api } from '../../app/public';
 import { BIG, beep, FeedbackLine, HandheldFrame, messageOf, ScanField, type Feedback, type Tone } from '../inbound/handheld';
+import { LookupScanField } from './lookup';
 
 /** What the operator scanned for the item: a SKU (code, barcode or GTIN), maybe a lot, an LPN, a label count. */
 interface Item {
@@ -28,7 +29,8 @@ const sum = (rows: HandheldStockRow[]) => rows.reduce((total, r) => total + Numb
  * Handheld move (360x640, keyboard-wedge scanner): scan the from-location, the SKU, a GS1-128
  * label (GTIN, batch, SSCC, count) or an LPN, the quantity (proposed: what is free when the
  * location holds one lot of it), and the to-location; Enter moves the stock as a move document
- * confirmed at once (there must be enough inventory).
+ * confirmed at once (there must be enough inventory). Typing part of a location or SKU code lists
+ * the matches (the SKUs the from-location holds) to tap instead.
  */
 export default function HandheldMove() {
   const { t } = useTranslation();
@@ -120,6 +122,8 @@ export default function HandheldMove() {
 
   const item = step.kind === 'qty' || step.kind === 'to' ? step.item : null;
   const rows = step.kind === 'item' ? step.rows : (item?.rows ?? []);
+  // The SKU look-up offers what the from-location holds: anything else could not be moved from it.
+  const skusAt = [...new Set(rows.map((r) => r.sku_code))];
 
   return (
     <HandheldFrame testId="handheld-move" title={t('inv.handheld.moveTitle')}>
@@ -137,8 +141,18 @@ export default function HandheldMove() {
           {step.kind === 'to' && <div style={{ fontSize: 22, fontWeight: 600 }}>{t('inv.handheld.qty', { qty: step.qty })}</div>}
         </div>
       )}
-      {step.kind === 'from' && <ScanField key="from" testId="scan-field" label={t('inv.handheld.scanFrom')} onScan={(text) => void scanFrom(text)} />}
-      {step.kind === 'item' && <ScanField key="item" testId="scan-field" onEscape={startOver} label={t('inv.handheld.scanItem')} onScan={(text) => void scanItem(step.from, step.rows, text)} />}
+      {step.kind === 'from' && <LookupScanField key="from" testId="scan-field" lookup="location" label={t('inv.handheld.scanFrom')} onScan={(text) => void scanFrom(text)} />}
+      {step.kind === 'item' && (
+        <LookupScanField
+          key="item"
+          testId="scan-field"
+          lookup="sku"
+          only={skusAt}
+          onEscape={startOver}
+          label={t('inv.handheld.scanItem')}
+          onScan={(text) => void scanItem(step.from, step.rows, text)}
+        />
+      )}
       {step.kind === 'qty' && (
         <ScanField
           key={`qty-${step.item.defaultQty ?? ''}`}
@@ -150,7 +164,9 @@ export default function HandheldMove() {
           onScan={(text) => enterQty(step.from, step.item, text)}
         />
       )}
-      {step.kind === 'to' && <ScanField key="to" testId="scan-field" onEscape={startOver} label={t('inv.handheld.scanTo')} onScan={(text) => void move(step.from, step.item, step.qty, text)} />}
+      {step.kind === 'to' && (
+        <LookupScanField key="to" testId="scan-field" lookup="location" onEscape={startOver} label={t('inv.handheld.scanTo')} onScan={(text) => void move(step.from, step.item, step.qty, text)} />
+      )}
       <FeedbackLine feedback={feedback} />
       {rows.length > 0 && (
         <div data-testid="move-stock" style={{ fontSize: 15 }}>

@@ -3,6 +3,7 @@ import { Button, Input, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { PagedAnswer, StandardBalanceRow } from '../../common/inventory-api';
 import { api } from '../../app/public';
+import { LookupInput } from './lookup';
 import { exportInBackground, REPORT_PAGE_SIZE, ReportTable, reportColumns, useReportPages } from './report-kit';
 
 function yesterday(): string {
@@ -32,7 +33,7 @@ export default function StdBalanceReportScreen() {
       <Space wrap style={{ marginBottom: 12 }}>
         <span>{t('inv.field.asOf')}</span>
         <Input type="date" value={asOf} max={new Date().toISOString().slice(0, 10)} onChange={(e) => setAsOf(e.target.value)} data-testid="std-balance-as-of" style={{ width: 170 }} />
-        <Input placeholder={t('inv.field.sku')} value={skuCode} onChange={(e) => setSkuCode(e.target.value)} data-testid="std-balance-sku" style={{ width: 160 }} />
+        <LookupInput lookup="sku" placeholder={t('inv.field.sku')} value={skuCode} onChange={setSkuCode} testId="std-balance-sku" width={160} />
         <Button type="primary" onClick={() => pages.load(1)} disabled={!asOf} data-testid="std-balance-search">
           {t('inv.screen.search')}
         </Button>

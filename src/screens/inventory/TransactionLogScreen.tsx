@@ -3,16 +3,17 @@ import { Button, Input, Select, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { PagedAnswer, TransactionLogRow } from '../../common/inventory-api';
 import { api, download } from '../../app/public';
+import { LookupInput } from './lookup';
 import { exportInBackground, REPORT_PAGE_SIZE, ReportTable, reportColumns, useReportPages } from './report-kit';
 
 const TYPES = ['all', 'receive', 'putaway', 'move', 'adjust', 'hold', 'release', 'transfer_out', 'transfer_in', 'count', 'allocate', 'unallocate', 'pick', 'unpick', 'ship'];
 
 const today = () => new Date().toISOString().slice(0, 10);
 
-/** The optional text filters, each matched exactly, with its field text. */
+/** The optional text filters, each matched exactly, with its field text; SKU and location offer the codes that start with what is typed. */
 const FILTERS = [
-  { name: 'skuCode', label: 'inv.field.sku', testId: 'transaction-log-sku' },
-  { name: 'locationCode', label: 'inv.field.location', testId: 'transaction-log-location' },
+  { name: 'skuCode', label: 'inv.field.sku', testId: 'transaction-log-sku', lookup: 'sku' },
+  { name: 'locationCode', label: 'inv.field.location', testId: 'transaction-log-location', lookup: 'location' },
   { name: 'orderNo', label: 'inv.field.orderNo', testId: 'transaction-log-order' },
   { name: 'ownerCode', label: 'inv.field.owner', testId: 'transaction-log-owner' },
   { name: 'lotNo', label: 'inv.field.lot', testId: 'transaction-log-lot' },
@@ -72,16 +73,28 @@ export default function TransactionLogScreen() {
         <Input type="date" value={from} onChange={(e) => setFrom(e.target.value)} data-testid="transaction-log-from" style={{ width: 170 }} />
         <span>{t('inv.field.to')}</span>
         <Input type="date" value={to} onChange={(e) => setTo(e.target.value)} data-testid="transaction-log-to" style={{ width: 170 }} />
-        {FILTERS.map(({ name, label, testId }) => (
-          <Input
-            key={name}
-            placeholder={t(label)}
-            value={filters[name]}
-            onChange={(e) => setFilters((current) => ({ ...current, [name]: e.target.value }))}
-            data-testid={testId}
-            style={{ width: 140 }}
-          />
-        ))}
+        {FILTERS.map((filter) =>
+          'lookup' in filter ? (
+            <LookupInput
+              key={filter.name}
+              lookup={filter.lookup}
+              placeholder={t(filter.label)}
+              value={filters[filter.name]}
+              onChange={(text) => setFilters((current) => ({ ...current, [filter.name]: text }))}
+              testId={filter.testId}
+              width={140}
+            />
+          ) : (
+            <Input
+              key={filter.name}
+              placeholder={t(filter.label)}
+              value={filters[filter.name]}
+              onChange={(e) => setFilters((current) => ({ ...current, [filter.name]: e.target.value }))}
+              data-testid={filter.testId}
+              style={{ width: 140 }}
+            />
+          ),
+        )}
         <Button type="primary" onClick={() => pages.load(1)} data-testid="transaction-log-search">
           {t('inv.screen.search')}
         </Button>

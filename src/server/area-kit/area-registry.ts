@@ -14,6 +14,8 @@ import type { AreaModule, BehaviourDefinition, HomeWorkItem, JobDefinition, Pass
 const ERROR_CODE = /^[A-Z][A-Z0-9_]*$/;
 
 const NAME = /^[a-z][A-Za-z0-9]*(\.[a-z][A-Za-z0-9]*)+$/;
+/** A route offered as a source of choices: its method and its path under /api, without a query. */
+const CHOICE_ROUTE = /^(GET|POST) \/[A-Za-z][A-Za-z0-9_/-]*$/;
 
 /** JSON types a behaviour's declared input of each type is handed to the action as. */
 const INPUT_JSON_TYPES: Record<BehaviourInputDefinition['type'], string[]> = {
@@ -37,6 +39,8 @@ export class AreaRegistry {
   private readonly verbs = new Map<string, RightVerbDefinition>();
   private readonly jobs = new Map<string, JobDefinition>();
   private readonly serviceOnly = new Map<string, string>();
+  /** `METHOD /path` of the routes page definitions may take dropdown choices from, by the area declaring it. */
+  private readonly choiceRoutes = new Map<string, string>();
   private readonly filters = new Map<string, RowFilter>();
   private readonly errorStatuses = new Map<string, number>();
   /** The kernel's and the areas' /page routes, merged in module-list order. */
@@ -66,6 +70,11 @@ export class AreaRegistry {
         add(this.verbs, 'right verb', v.right, v, module.name);
       }
       for (const table of module.serviceOnlyTables ?? []) this.serviceOnly.set(table, module.name);
+      for (const route of module.choiceRoutes ?? []) {
+        if (!CHOICE_ROUTE.test(route)) throw new Error(`choice route "${route}" of area ${module.name} is not "GET|POST /path"`);
+        if (this.choiceRoutes.has(route)) throw new Error(`choice route "${route}" is declared twice (area ${module.name})`);
+        this.choiceRoutes.set(route, module.name);
+      }
       for (const [name, filter] of module.rowFilters ?? []) add(this.filters, 'row filter', name, filter, module.name);
       for (const [code, status] of Object.entries<number | undefined>(module.errors ?? {})) {
         if (!ERROR_CODE.test(code)) throw new Error(`error code "${code}" of area ${module.name} is not UPPER_CASE`);
@@ -178,7 +187,8 @@ export class AreaRegistry {
    * What a definition names that the areas must provide: every registered action its behaviours name exists and its declared
    * inputs fit the action's input schema, and one whose confirmation shows a preview
    * (`confirmPreview`) names an action that has one; its writer exists; a page over a table only a domain
-   * service may write allows no add, edit or delete without a writer. Used at publish and when
+   * service may write allows no add, edit or delete without a writer; a dropdown over a route names
+   * one an area offers as a source of choices (`choiceRoutes`). Used at publish and when
    * shipped definitions are synced.
    */
   checkPage(page: PageDefinition): ValidationProblem[] {
@@ -195,6 +205,12 @@ export class AreaRegistry {
         return;
       }
       problems.push(...checkDeclaredInputs(behaviour.inputs ?? [], action.inputs, `/behaviours/${i}/inputs`, behaviour.action));
+    });
+    page.fields.forEach((field, i) => {
+      if (field.options?.type !== 'route') return;
+      // Only a route an area offers as a source of choices: a definition never makes the browser call anything else.
+      const route = `${field.options.method ?? 'GET'} ${field.options.path.split('?')[0]}`;
+      if (!this.choiceRoutes.has(route)) problems.push({ path: `/fields/${i}/options/path`, code: 'unknownChoiceRoute', message: `no area offers "${route}" as a source of choices` });
     });
     if (page.writer !== undefined && !this.writers.has(page.writer)) {
       problems.push({ path: '/writer', code: 'unknownWriter', message: `no area defines the writer "${page.writer}"` });

@@ -301,6 +301,14 @@ export interface AreaModule {
   rights?: RightVerbDefinition[];
   /** Tables only this area's service may write: an engine page over them needs a writer to add, edit or delete. */
   serviceOnlyTables?: string[];
+  /**
+   * Its routes a page definition may name as the source of a dropdown's choices (options `route`),
+   * as `METHOD /path` without /api and query (`GET /inventory/reasonCode`). The browser calls them
+   * as the user; each answers `{ options: [{ value, label }] }` or `{ items: [...] }`, checks the
+   * caller's session and rights itself, and the area's writer checks a stored value, which the
+   * engine cannot.
+   */
+  choiceRoutes?: string[];
   jobs?: JobDefinition[];
   events?: EventHandlers;
   /** Named row filters page definitions may use (`rowFilter`); a name belongs to one area. */

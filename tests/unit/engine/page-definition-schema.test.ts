@@ -162,6 +162,22 @@ describe(validatePageDefinition.name, () => {
     expect(paths(page).some((p) => p.startsWith(`${at}/filter/0`))).toBe(true);
   });
 
+  it('checks the path and the parameters of a route dropdown', () => {
+    const page = readmeExample();
+    const owner = page.fields.find((f) => f.name === 'owner_id')!;
+    const at = `/fields/${page.fields.indexOf(owner)}/options`;
+    owner.options = { type: 'route', path: '/inventory/reasonCode?type=adjust', valueField: 'code', descriptionField: 'description' };
+    expect(paths(page)).toEqual([]);
+    owner.options = { type: 'route', path: '/generic/uom', method: 'POST', params: [{ name: 'skuId', field: 'code' }, { name: 'x', field: 'nope' }, { name: 'y', field: 'owner_id' }] };
+    owner.triggerFields = ['code'];
+    expect(paths(page).sort()).toEqual([`${at}/params/1/field unknownField`, `${at}/params/1/field notTrigger`, `${at}/params/2/field selfReference`].sort());
+    // A full address, a path outside /api or a query built of anything but names and plain values is no route.
+    for (const path of ['https://elsewhere.example/x', '/api/../x', 'inventory/reasonCode', '/inventory/reasonCode?type=<b>']) {
+      owner.options = { type: 'route', path };
+      expect(paths(page).some((p) => p.startsWith(`${at}/path`)), path).toBe(true);
+    }
+  });
+
   it('refuses an unknown query operator', () => {
     const page = readmeExample() as unknown as { queryConditions: { query: { rules: { operator: string }[] } }[] };
     page.queryConditions[0].query.rules[0].operator = 'like';

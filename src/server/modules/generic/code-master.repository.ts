@@ -41,12 +41,13 @@ export function dropdownPorts(db: Kysely<DB>, language: Language): DropdownPorts
  * Units of measure (/generic/uom): of one SKU of the session's project (its base
  * unit and the units of its UPC codes), else every active UOM of the code master.
  */
-export async function findUomOptions(db: Kysely<DB>, projectId: number, skuCode: string | undefined, language: Language): Promise<DropdownOption[]> {
-  if (skuCode === undefined) return findCodeMasterOptions(db, 'UOM', language);
+export async function findUomOptions(db: Kysely<DB>, projectId: number, sku: { code?: string; id?: number }, language: Language): Promise<DropdownOption[]> {
+  if (sku.code === undefined && sku.id === undefined) return findCodeMasterOptions(db, 'UOM', language);
+  const which = sku.id !== undefined ? sql`s.id = ${sku.id}` : sql`s.code = ${sku.code}`;
   const { rows } = await sql<{ uom: string }>`
-    select s.base_uom as uom from sku s where s.project_id = ${projectId} and s.code = ${skuCode}
+    select s.base_uom as uom from sku s where s.project_id = ${projectId} and ${which}
     union
-    select u.uom from sku_upc u join sku s on s.id = u.sku_id where s.project_id = ${projectId} and u.project_id = ${projectId} and s.code = ${skuCode}
+    select u.uom from sku_upc u join sku s on s.id = u.sku_id where s.project_id = ${projectId} and u.project_id = ${projectId} and ${which}
     order by 1
   `.execute(db);
   return rows.map((row) => ({ value: row.uom, label: row.uom }));

@@ -10,6 +10,8 @@ export const genericModule = defineModule({
   name: 'generic',
   migrations: { '0010_page_definition': m0010, '0050_configurator_sql_roles': m0050, '0215_configurator_write_scope': m0215, '0225_configurator_project_warehouses': m0225 },
   routes: genericRoutes,
+  // The units of measure of a SKU: the unit dropdown of order and ASN lines.
+  choiceRoutes: ['POST /generic/uom'],
   readModels: [
     { name: 'generic.choiceLabels', files: ['code-master.repository.ts'], reads: ['code_master', 'sku', 'sku_upc'], purpose: 'the labels of coded values and the SKU choices of dropdowns' },
   ],

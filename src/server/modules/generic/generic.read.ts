@@ -126,10 +126,10 @@ export async function dropdown(ctx: GenericContext, request: DropdownRequest): P
   return engine(() => dropdownOptions(ctx.db, prepared, engineSession(ctx), request.field, request.record ?? {}, request.search, ports));
 }
 
-/** `POST /api/generic/uom`: units of measure of a SKU of the session's project, else all. */
-export async function uomOptions(ctx: GenericContext, skuCode: string | undefined): Promise<DropdownAnswer> {
+/** `POST /api/generic/uom`: units of measure of a SKU of the session's project (by code or key), else all. */
+export async function uomOptions(ctx: GenericContext, sku: { skuCode?: string; skuId?: number }): Promise<DropdownAnswer> {
   if (ctx.user.projectId === null) throw new AppError('OUT_OF_SCOPE', { scope: 'project' });
-  return { options: await findUomOptions(ctx.db, ctx.user.projectId, skuCode, ctx.language), truncated: false };
+  return { options: await findUomOptions(ctx.db, ctx.user.projectId, { code: sku.skuCode, id: sku.skuId }, ctx.language), truncated: false };
 }
 
 /** `POST /api/generic/tab`: the rows of a sub-page that belong to one header row. */

@@ -178,7 +178,7 @@ export const genericRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   pageCall('/generic/dropdown', 'Choices of a field', DropdownRequestSchema, OptionsAnswer, dropdown);
   // Units of measure are the SKU master's packages: reading them is reading that page.
-  pageCall('/generic/uom', 'Units of measure', UomRequestSchema, OptionsAnswer, (ctx, body) => uomOptions(ctx, body.skuCode), { right: 'masterdata.sku:view', scope: 'project' });
+  pageCall('/generic/uom', 'Units of measure', UomRequestSchema, OptionsAnswer, (ctx, body) => uomOptions(ctx, body), { right: 'masterdata.sku:view', scope: 'project' });
   pageCall('/generic/behavior', 'Run a behaviour of the page, or with preview: true say what it would do (read only)', BehaviourRequestSchema, BehaviourAnswer, runBehaviour);
   pageCall('/generic/tab', 'Sub-page rows of a header row', TabRequestSchema, TabAnswer, tabRows);
 };

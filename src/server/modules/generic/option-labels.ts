@@ -25,8 +25,8 @@ function key(value: unknown): string {
 /**
  * What the screen shows for the values of the fields with choices: code-master
  * and static choices in the user's language, a foreign table's label column, for the values given
- * (an export batch) or the labels given (an import file). Choices from a page's own SQL keep their
- * stored value.
+ * (an export batch) or the labels given (an import file). Choices from a page's own SQL or from a
+ * route keep their stored value.
  */
 export async function optionLabels(
   db: Kysely<DB>,
@@ -41,6 +41,7 @@ export async function optionLabels(
   let pairs: Array<{ value: unknown; label: string }> = [];
   switch (options.type) {
     case 'sql':
+    case 'route':
       return undefined;
     case 'static':
       pairs = options.items.map((item) => ({ value: item.value, label: textOf(prepared.page, item.labelCode, language) }));

@@ -48,6 +48,8 @@ export const inventoryModule = defineModule({
   ],
   jobs: [...inventoryJobs, scheduledReportJob],
   serviceOnlyTables: ['lot', 'inventory_balance', 'inventory_transaction', 'storage_snapshot', 'expiry_alert_sent'],
+  // The reason codes of a document type: the reason dropdown of the adjust, move, transfer, hold and count pages.
+  choiceRoutes: ['GET /inventory/reasonCode'],
   pages: [
     { route: 'noneEditable', group: 'genericGroup', opens: INVENTORY },
     { route: 'skuHeader', group: 'masterData', opens: INVENTORY, after: 'sku' },

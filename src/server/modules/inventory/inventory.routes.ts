@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import ExcelJS from 'exceljs';
 import { spreadsheetCell } from '../../files/spreadsheet-cell.js';
 import { Type } from 'typebox';
+import { AppError } from '../../../common/errors.js';
 import type { RightName } from '../../../common/rights.js';
 import { inTransaction } from '../../db/transaction.js';
 import { requireUser } from '../../http/access-plugin.js';
@@ -96,18 +97,25 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => ({ items: await lookupSkus(db, requireUser(request).projectId!, request.query.code) }),
   );
 
+  // The reason dropdown of every document page: the caller needs the view right of the type's page
+  // (an adjustment's for adjust, the count's for count), checked once the type is read.
   app.get(
     '/inventory/reasonCode',
     {
-      config: { access: { right: viewRight('adjust'), scope: 'none' } },
+      config: { access: { session: true } },
       schema: {
         tags,
-        summary: 'Reason codes of a document type (/invCode)',
+        summary: "Reason codes of a document type (/invCode); needs the view right of that type's page",
         querystring: Type.Object({ type: Type.Union([Type.Literal('adjust'), Type.Literal('move'), Type.Literal('transfer'), Type.Literal('hold'), Type.Literal('count')]) }),
         response: { 200: Type.Any(), ...errors },
       },
     },
-    async (request) => ({ items: await reasonCodeList(db, request.query.type) }),
+    async (request) => {
+      const type = request.query.type;
+      const right: RightName = type === 'count' ? 'inventory.cycleCount:view' : viewRight(type);
+      if (!(await app.areas.rightChecker?.hasRight(db, requireUser(request), right))) throw new AppError('FORBIDDEN', { right });
+      return { items: await reasonCodeList(db, type) };
+    },
   );
 
   const LogBody = Type.Object(

@@ -10,7 +10,7 @@ function startsWith(text: string): string {
 export async function lookupLocations(db: Kysely<DB>, warehouseId: number, code: string) {
   return db
     .selectFrom('location')
-    .select(['id', 'code', 'location_type', 'zone', 'status'])
+    .select(['id', 'code', 'description', 'location_type', 'zone', 'status'])
     .where('warehouse_id', '=', warehouseId)
     .where('code', 'like', startsWith(code))
     .orderBy('code')
