@@ -253,7 +253,7 @@ describe('generic engine API: reading', () => {
       const units = await sql<{ code: string; label: string }>`
         select code, coalesce(desc_en, code) as label from code_master where code_type = 'UOM' and active order by sort_seq, code
       `.execute(db);
-      // Units of measure are the SKU master's: reading them needs its view right.
+      // Reading units needs the view right of the SKU master (or of a line page, below).
       const skuViewer = await createUser(t, { loginAccount: 'uom-viewer', rights: ['masterdata.sku:view'], projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] });
       const otherViewer = await createUser(t, { loginAccount: 'uom-other', rights: ['masterdata.sku:view'], projectCodes: ['PRJ2'], warehouseCodes: ['WH1'] });
       expect((await call(viewer, '/api/generic/uom', { skuCode: 'SKU-UOM' })).statusCode).toBe(403);
@@ -265,6 +265,13 @@ describe('generic engine API: reading', () => {
       expect(json<{ options: { value: string }[] }>(await call(skuViewer, '/api/generic/uom', { skuId: sku.id })).options.map((o) => o.value)).toEqual(['CS', 'EA']);
       expect(json<{ options: unknown[] }>(await call(otherViewer, '/api/generic/uom', { skuId: sku.id })).options).toEqual([]);
       for (const skuId of [0, -1, 'x', 2147483648]) expect((await call(skuViewer, '/api/generic/uom', { skuId })).statusCode).toBe(400);
+      // A clerk who may view order or ASN lines, not the SKU master, is offered the units on his line form.
+      for (const [loginAccount, right] of [['uom-so-clerk', 'outbound.soDetail:view'], ['uom-asn-clerk', 'inbound.asnLine:view']] as const) {
+        const clerk = await createUser(t, { loginAccount, rights: [right], projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] });
+        const answer = await call(clerk, '/api/generic/uom', { skuId: sku.id });
+        expect(answer.statusCode, answer.body).toBe(200);
+        expect(json<{ options: { value: string }[] }>(answer).options.map((o) => o.value)).toEqual(['CS', 'EA']);
+      }
       const all = json<{ options: { value: string; label: string }[] }>(await call(skuViewer, '/api/generic/uom', {})).options;
       expect(all).toEqual(units.rows.map((u) => ({ value: u.code, label: u.label })));
       expect(all).toContainEqual({ value: 'ZZT', label: 'Test unit' });

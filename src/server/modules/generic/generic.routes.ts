@@ -20,7 +20,9 @@ import type { EngineRow } from '../../../../engine/server/index.js';
 import type { FieldDefinition } from '../../../../engine/schema/index.js';
 import { AppError } from '../../../common/errors.js';
 import type { RouteAccess } from '../../http/access.js';
+import type { RightName } from '../../../common/rights.js';
 import { ErrorBodySchema } from '../../http/schemas.js';
+import { hasRight } from '../identity/index.js';
 import { requestContext, type GenericContext } from './generic.context.js';
 import { dropdown, planExport, selectRows, tabRows, uomOptions, viewPage } from './generic.read.js';
 import { addRow, deleteRows, importRows, updateRowOfPage } from './generic.write.js';
@@ -88,6 +90,8 @@ export const genericRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['generic'];
 
   /** A call whose JSON body the service takes with the caller's context, answering `answer`. */
+  const UOM_READERS: RightName[] = ['masterdata.sku:view', 'outbound.soDetail:view', 'outbound.psoDetail:view', 'inbound.asnLine:view'];
+
   function pageCall<Body extends TSchema>(
     url: string,
     summary: string,
@@ -178,7 +182,14 @@ export const genericRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   pageCall('/generic/dropdown', 'Choices of a field', DropdownRequestSchema, OptionsAnswer, dropdown);
   // Units of measure are the SKU master's packages: reading them is reading that page.
-  pageCall('/generic/uom', 'Units of measure', UomRequestSchema, OptionsAnswer, (ctx, body) => uomOptions(ctx, body), { right: 'masterdata.sku:view', scope: 'project' });
+  // The unit dropdown of the order and ASN line forms: whoever may view the SKU master or one of
+  // those line pages may read a SKU's units (a refusal would end a clerk's session in the browser).
+  pageCall('/generic/uom', "Units of measure; needs the view right of the SKU master or of an order or ASN line page", UomRequestSchema, OptionsAnswer, async (ctx, body) => {
+    let allowed = false;
+    for (const right of UOM_READERS) allowed ||= await hasRight(ctx.db, ctx.user, right);
+    if (!allowed) throw new AppError('FORBIDDEN', { right: UOM_READERS[0] });
+    return uomOptions(ctx, body);
+  });
   pageCall('/generic/behavior', 'Run a behaviour of the page, or with preview: true say what it would do (read only)', BehaviourRequestSchema, BehaviourAnswer, runBehaviour);
   pageCall('/generic/tab', 'Sub-page rows of a header row', TabRequestSchema, TabAnswer, tabRows);
 };
