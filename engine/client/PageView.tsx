@@ -9,6 +9,7 @@ import { PageToolbar } from './PageToolbar.js';
 import { useChoices } from './useChoices.js';
 import { usePageRows, type ParentRowLink } from './usePageRows.js';
 import { useBehaviours } from './useBehaviours.js';
+import { pageKeyOf, useViewablePages } from './useViewablePages.js';
 import { resolveLabel } from './model/resolveLabel.js';
 import { buildSearchConditions, filterToRuleGroup } from './model/buildSearchConditions.js';
 import { columnPreferenceKey, parseColumnPreference, type ColumnPreference } from './model/columnPreferences.js';
@@ -159,14 +160,19 @@ function PageBody(props: PageViewProps & { view: PageViewResponse }) {
   const { reload, selected } = rows;
   // A behaviour follows its own right and the rows' status, not the page's read-only flag: a
   // read-only list (a count ticket) still offers the approve or close its user may run.
-  const behaviours = useBehaviours(page, props.view.rights, selected, label, reload);
+  const behaviours = useBehaviours(page, props.view.rights, selected, label, reload, props.view.deniedBehaviours);
+
+  // Sub-page tabs and hyperlinks only to pages the caller may open.
+  const allSubPages = useMemo(() => [...(page.subPages ?? [])].sort((a, b) => (a.sequence ?? 0) - (b.sequence ?? 0)), [page.subPages]);
+  const linkTargets = useMemo(() => displayed.flatMap((field) => (field.hyperlink ? [field.hyperlink] : [])), [displayed]);
+  const viewable = useViewablePages(useMemo(() => [...allSubPages, ...linkTargets], [allSubPages, linkTargets]));
   const { asking } = behaviours;
 
   const columns = useMemo<GridColumn[]>(
     () =>
       displayed.map((field) => {
         const fieldChoices = choices[field.name];
-        const link = field.hyperlink;
+        const link = field.hyperlink && viewable.has(pageKeyOf(field.hyperlink)) ? field.hyperlink : undefined;
         return {
           field,
           header: label(field.labelCode),
@@ -183,10 +189,10 @@ function PageBody(props: PageViewProps & { view: PageViewResponse }) {
           onLink: link ? (value: ScalarValue) => services.openPage(link.moduleCode, link.functionCode, { [link.field ?? field.name]: value }) : undefined,
         };
       }),
-    [displayed, choices, label, columnPreference.hidden, columnPreference.widths, services],
+    [displayed, choices, label, columnPreference.hidden, columnPreference.widths, services, viewable],
   );
 
-  const subPages = [...(page.subPages ?? [])].sort((a, b) => (a.sequence ?? 0) - (b.sequence ?? 0));
+  const subPages = allSubPages.filter((subPage) => viewable.has(pageKeyOf(subPage)));
   const header = selected.length === 1 ? selected[0] : undefined;
   // A header page with sub-pages is a split view: its list takes the upper half of the screen, so
   // that the selected header's tabs (its lines and their Add button) show without scrolling.

@@ -50,6 +50,11 @@ export interface EngineServices {
   message(item: MessageItem): Promise<void>;
   /** Opens another page filtered by field values (a hyperlink). */
   openPage(moduleCode: string, functionCode: string, filter: Record<string, ScalarValue>): void;
+  /**
+   * The caller's rights on another page (a sub-page tab, a hyperlink's target), as the host knows
+   * them: the engine offers no page whose opening the server would refuse. Absent: every page is offered.
+   */
+  pageRights?: (moduleCode: string, functionCode: string) => Promise<HostToolbarActionProps['rights']>;
   /** Opens the preview of an attachment (an image or a PDF) at the host's preview screen; absent: no preview. */
   previewAttachment?(id: number): void;
   /** Translates a locale key of the host's catalogue. */

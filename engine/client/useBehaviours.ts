@@ -7,7 +7,7 @@ import { isBehaviourAllowed } from './model/isBehaviourEnabled.js';
 import type { PageRights } from './model/pageRights.js';
 
 export interface Behaviours {
-  /** The page's behaviours the caller's rights allow, in their sequence. */
+  /** The page's behaviours the caller's rights allow (the page right and the action's own), in their sequence. */
   allowed: BehaviourDefinition[];
   /** Confirms (when the behaviour asks to), runs it on the selected rows and reloads; one with inputs asks for them first. */
   run: (behaviour: BehaviourDefinition) => Promise<void>;
@@ -36,12 +36,14 @@ export function useBehaviours(
   selected: GenericRow[],
   label: (code: string) => string,
   onDone: () => void,
+  /** Behaviours (by code) whose action's own right the caller lacks (`PageViewResponse.deniedBehaviours`). */
+  denied: readonly string[] = [],
 ): Behaviours {
   const services = useEngineServices();
   const [asking, setAsking] = useState<BehaviourDefinition | null>(null);
 
   const allowed = (page.behaviours ?? [])
-    .filter((behaviour) => isBehaviourAllowed(behaviour, rights))
+    .filter((behaviour) => isBehaviourAllowed(behaviour, rights) && !denied.includes(behaviour.code))
     .sort((a, b) => (a.sequence ?? 0) - (b.sequence ?? 0));
 
   const keysFor = (behaviour: BehaviourDefinition) => (behaviour.selection === 'none' ? [] : selected.map((row) => row._key));

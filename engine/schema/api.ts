@@ -224,6 +224,12 @@ export interface PageViewResponse {
   projectSpecific: boolean;
   /** The caller's rights on the page's module, so the client can hide what would be refused. */
   rights: { view: boolean; add: boolean; edit: boolean; delete: boolean };
+  /**
+   * The behaviours (by code) whose action needs a right of its own that the caller does not hold
+   * (an area's verb such as `outbound.wave:release`); absent when there is none. The client shows
+   * no button for them, since the server would refuse the run.
+   */
+  deniedBehaviours?: string[];
 }
 
 export type { PageDefinition, RuleGroup };

@@ -19,6 +19,7 @@ import { useSession } from './store/session-store';
 import { formatDateTime } from './locale';
 import { toLanguage } from '../common/languages';
 import { CronExpressionWidget } from './widgets/CronExpressionWidget';
+import { rightsFor } from './rights';
 
 type FormWidgetLoader = () => Promise<{ default: ComponentType<WidgetProps> }>;
 
@@ -133,6 +134,8 @@ export function useEngineHostServices(): EngineServices {
       confirm: (item) => hostPopups().showConfirm(item),
       message: (item) => (isPlainSuccess(item) ? showSuccess(item) : hostPopups().showMessage(item)),
       openPage,
+      // An engine page's right is its module's sub-module right, `moduleCode.functionCode`.
+      pageRights: (moduleCode, functionCode) => rightsFor(`${moduleCode}.${functionCode}`),
       // The preview screen (`/previewImgFile`) in a tab of its own: the only route a new
       // start of the app with a token does not send to /page.
       previewAttachment: (id) => window.open(`#/previewImgFile?id=${id}`, '_blank'),

@@ -47,6 +47,11 @@ export function rightsOf(answer: PermissionAnswer, target: string): ActionRights
   return { view: holds('view') || holds('add') || holds('edit') || holds('delete'), add: holds('add'), edit: holds('edit'), delete: holds('delete') };
 }
 
+/** The user's rights on a module or `module.subModule` (an engine page is `moduleCode.functionCode`). */
+export function rightsFor(target: string): Promise<ActionRights> {
+  return permissions().then((answer) => rightsOf(answer, target));
+}
+
 /**
  * The user's rights on a module, for a hand-written screen to show only the buttons whose calls the
  * server would allow (a refused call ends the session in this client). Nothing is granted until
@@ -56,8 +61,8 @@ export function useRights(target: string): ActionRights {
   const [rights, setRights] = useState<ActionRights>(NONE);
   useEffect(() => {
     let live = true;
-    permissions()
-      .then((answer) => live && setRights(rightsOf(answer, target)))
+    rightsFor(target)
+      .then((held) => live && setRights(held))
       .catch(() => undefined);
     return () => {
       live = false;

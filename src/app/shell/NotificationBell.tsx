@@ -11,6 +11,7 @@ import { FormDialog, useBusy } from '../widgets/FormDialog';
 import { useSession } from '../store/session-store';
 import { groupByDay, type NotificationItem } from './notification-groups';
 import { followNotifications } from './notification-stream';
+import { useUserOptions } from './user-options';
 
 /** How many notifications the bell shows ("latest N"). */
 const LATEST = 10;
@@ -134,13 +135,7 @@ function SendMessageDialog({ open, onClose }: { open: boolean; onClose: () => vo
   const { t } = useTranslation();
   const [form] = Form.useForm<SendForm>();
   const [busy, run] = useBusy();
-  const [users, setUsers] = useState<{ uid: number; loginAccount: string; displayName: string }[]>([]);
-  useEffect(() => {
-    if (!open) return;
-    api<{ uid: number; loginAccount: string; displayName: string }[]>('/user/all/loginAccount')
-      .then(setUsers)
-      .catch(() => setUsers([]));
-  }, [open]);
+  const users = useUserOptions(open);
   const submit = ({ userIds, title, body }: SendForm) =>
     run(async () => {
       try {
@@ -154,7 +149,7 @@ function SendMessageDialog({ open, onClose }: { open: boolean; onClose: () => vo
     });
   const required = (label: string) => [{ required: true, whitespace: true, message: t('notification.ui.send.required', { field: label }) }];
   return (
-    <FormDialog testId="notification-send" open={open} title={t('notification.ui.send.title')} okText={t('notification.ui.send.send')} cancelText={t('ui.popup.cancel')} busy={busy} submit={() => form.submit()} onClose={onClose}>
+    <FormDialog testId="notification-send" open={open} title={t('notification.ui.send.title')} okText={t('notification.ui.send.send')} cancelText={t('ui.popup.cancel')} busy={busy} form={form} onClose={onClose}>
       <Form form={form} layout="vertical" name="sendMessage" onFinish={(v) => void submit(v)}>
         <Form.Item
           name="userIds"
@@ -167,7 +162,7 @@ function SendMessageDialog({ open, onClose }: { open: boolean; onClose: () => vo
             autoFocus
             optionFilterProp="label"
             data-testid="notification-send-recipients"
-            options={users.map((u) => ({ value: u.uid, label: `${u.loginAccount} (${u.displayName})` }))}
+            options={users}
           />
         </Form.Item>
         <Form.Item name="title" label={t('notification.ui.send.subject')} rules={required(t('notification.ui.send.subject'))}>
@@ -198,6 +193,11 @@ export function NotificationBell() {
   const isAdmin = useSession((s) => Boolean(s.status?.user.isAdmin));
   const [version, setVersion] = useState(0);
   const panel = useRef<HTMLDivElement>(null);
+  /** A button of the panel that closes it and opens a dialog in its place. */
+  const closePanelFor = (openDialog: (open: boolean) => void) => () => {
+    setOpen(false);
+    openDialog(true);
+  };
   const bell = useRef<HTMLButtonElement>(null);
 
   const load = useCallback(() => {
@@ -274,27 +274,11 @@ export function NotificationBell() {
           ))}
         </div>
       )}
-      <Button
-        type="link"
-        block
-        data-testid="notification-view-more"
-        onClick={() => {
-          setOpen(false);
-          setListOpen(true);
-        }}
-      >
+      <Button type="link" block data-testid="notification-view-more" onClick={closePanelFor(setListOpen)}>
         {t('notification.ui.viewMore')}
       </Button>
       {isAdmin && (
-        <Button
-          block
-          icon={<SendOutlined />}
-          data-testid="notification-send-open"
-          onClick={() => {
-            setOpen(false);
-            setSending(true);
-          }}
-        >
+        <Button block icon={<SendOutlined />} data-testid="notification-send-open" onClick={closePanelFor(setSending)}>
           {t('notification.ui.send.open')}
         </Button>
       )}

@@ -13,6 +13,7 @@ import { resetSession, useSession } from '../store/session-store';
 import { FormDialog, useBusy } from '../widgets/FormDialog';
 import { loadAuthDialog, type AuthDialogName, type DialogProps } from './auth-dialogs';
 import { DownloadCenterDialog } from './DownloadCenterDialog';
+import { useUserOptions } from './user-options';
 
 /** Signs out on the server (best effort) and forgets the session here; then goes to the root. */
 export async function signOut(navigate: (to: string) => unknown): Promise<void> {
@@ -39,61 +40,31 @@ function timeZoneNames(current: string): string[] {
   return known.includes(current) ? known : [current, ...known];
 }
 
-/** The user's own time zone: dates and times of every screen are shown in it. */
-function TimeZoneDialog({ open, onClose, onSaved }: DialogProps & { onSaved: () => void }) {
+/**
+ * A dialog asking one required choice of a list (with a hint above it) and sending it: `send` makes
+ * the call; when it succeeds the dialog closes and `onDone` runs, when it is refused the error
+ * popup has told the user why and the dialog stays open.
+ */
+function ChoiceDialog<V extends string | number>(props: DialogProps & {
+  name: string;
+  texts: { title: string; ok: string; hint: string; label: string };
+  options: { value: V; label: string }[];
+  initial?: V;
+  testId: string;
+  send: (value: V) => Promise<void>;
+  onDone: () => void;
+}) {
   const { t } = useTranslation();
-  const current = useSession((s) => s.status?.user.timeZone) ?? 'UTC';
-  const [form] = Form.useForm<{ timeZone: string }>();
+  const { open, onClose, name, texts, initial, send, onDone } = props;
+  const [form] = Form.useForm();
   const [busy, run] = useBusy();
   useEffect(() => {
-    if (open) form.setFieldsValue({ timeZone: current });
-  }, [open, current, form]);
-  const submit = ({ timeZone }: { timeZone: string }) =>
+    if (open && initial !== undefined) form.setFieldValue(name, initial);
+  }, [open, initial, name, form]);
+  const submit = (values: Record<string, V>) =>
     run(async () => {
       try {
-        await api<{ timeZone: string }>('/user/timeZone', { method: 'PUT', body: { timeZone } });
-        void showSuccess({ type: 'success', content: t('ui.shell.timeZone.saved', { timeZone }) });
-        onClose();
-        onSaved();
-      } catch {
-        // The error popup already told the user why.
-      }
-    });
-  return (
-    <FormDialog
-      open={open}
-      title={t('ui.shell.timeZone.title')}
-      okText={t('ui.shell.timeZone.save')}
-      cancelText={t('ui.popup.cancel')}
-      busy={busy}
-      submit={() => form.submit()}
-      onClose={onClose}
-    >
-      <Typography.Paragraph type="secondary">{t('ui.shell.timeZone.hint')}</Typography.Paragraph>
-      <Form form={form} layout="vertical" name="timeZone" onFinish={(v) => void submit(v)}>
-        <Form.Item name="timeZone" label={t('ui.shell.timeZone.label')} rules={[{ required: true, message: t('ui.shell.timeZone.label') }]}>
-          <Select showSearch autoFocus data-testid="time-zone-select" options={timeZoneNames(current).map((name) => ({ value: name, label: name }))} />
-        </Form.Item>
-      </Form>
-    </FormDialog>
-  );
-}
-
-function SimulateDialog({ open, onClose, onDone }: DialogProps & { onDone: () => void }) {
-  const { t } = useTranslation();
-  const [form] = Form.useForm<{ uid: number }>();
-  const [busy, run] = useBusy();
-  const [users, setUsers] = useState<{ uid: number; loginAccount: string; displayName: string }[]>([]);
-  useEffect(() => {
-    if (!open) return;
-    api<{ uid: number; loginAccount: string; displayName: string }[]>('/user/all/loginAccount')
-      .then(setUsers)
-      .catch(() => setUsers([]));
-  }, [open]);
-  const submit = ({ uid }: { uid: number }) =>
-    run(async () => {
-      try {
-        await api('/user/simulate', { method: 'POST', body: { uid } });
+        await send(values[name]);
         onClose();
         onDone();
       } catch {
@@ -101,29 +72,39 @@ function SimulateDialog({ open, onClose, onDone }: DialogProps & { onDone: () =>
       }
     });
   return (
-    <FormDialog
-      open={open}
-      title={t('ui.shell.simulate.title')}
-      okText={t('ui.shell.simulate.start')}
-      cancelText={t('ui.popup.cancel')}
-      busy={busy}
-      submit={() => form.submit()}
-      onClose={onClose}
-    >
-      <Typography.Paragraph type="secondary">{t('ui.shell.simulate.hint')}</Typography.Paragraph>
-      <Form form={form} layout="vertical" name="simulate" onFinish={(v) => void submit(v)}>
-        <Form.Item name="uid" label={t('ui.shell.simulate.uid')} rules={[{ required: true, message: t('ui.shell.simulate.uid') }]}>
-          <Select
-            showSearch
-            autoFocus
-            optionFilterProp="label"
-            data-testid="simulate-user"
-            options={users.map((u) => ({ value: u.uid, label: `${u.loginAccount} (${u.displayName})` }))}
-          />
+    <FormDialog open={open} title={texts.title} okText={texts.ok} cancelText={t('ui.popup.cancel')} busy={busy} form={form} onClose={onClose}>
+      <Typography.Paragraph type="secondary">{texts.hint}</Typography.Paragraph>
+      <Form form={form} layout="vertical" name={name} onFinish={(v: Record<string, V>) => void submit(v)}>
+        <Form.Item name={name} label={texts.label} rules={[{ required: true, message: texts.label }]}>
+          <Select showSearch autoFocus optionFilterProp="label" data-testid={props.testId} options={props.options} />
         </Form.Item>
       </Form>
     </FormDialog>
   );
+}
+
+/** The user's own time zone: dates and times of every screen are shown in it. */
+function TimeZoneDialog({ open, onClose, onSaved }: DialogProps & { onSaved: () => void }) {
+  const { t } = useTranslation();
+  const current = useSession((s) => s.status?.user.timeZone) ?? 'UTC';
+  const texts = { title: t('ui.shell.timeZone.title'), ok: t('ui.shell.timeZone.save'), hint: t('ui.shell.timeZone.hint'), label: t('ui.shell.timeZone.label') };
+  const send = async (timeZone: string) => {
+    await api<{ timeZone: string }>('/user/timeZone', { method: 'PUT', body: { timeZone } });
+    void showSuccess({ type: 'success', content: t('ui.shell.timeZone.saved', { timeZone }) });
+  };
+  const options = timeZoneNames(current).map((name) => ({ value: name, label: name }));
+  return <ChoiceDialog open={open} onClose={onClose} name="timeZone" texts={texts} options={options} initial={current} testId="time-zone-select" send={send} onDone={onSaved} />;
+}
+
+/** An administrator acts as another user (until released). */
+function SimulateDialog({ open, onClose, onDone }: DialogProps & { onDone: () => void }) {
+  const { t } = useTranslation();
+  const texts = { title: t('ui.shell.simulate.title'), ok: t('ui.shell.simulate.start'), hint: t('ui.shell.simulate.hint'), label: t('ui.shell.simulate.uid') };
+  const users = useUserOptions(open);
+  const send = async (uid: number) => {
+    await api('/user/simulate', { method: 'POST', body: { uid } });
+  };
+  return <ChoiceDialog open={open} onClose={onClose} name="uid" texts={texts} options={users} testId="simulate-user" send={send} onDone={onDone} />;
 }
 
 /**

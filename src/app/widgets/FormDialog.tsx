@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { Modal, type ButtonProps } from 'antd';
+import { Modal, type ButtonProps, type FormInstance } from 'antd';
 
 /**
  * Runs a dialog's submit with its OK button spinning until it ends; the work handles its own
@@ -19,8 +19,9 @@ export function useBusy(): [busy: boolean, run: (work: () => Promise<void>) => P
 }
 
 /**
- * A dialog around one form: OK submits the form (`submit`, usually `form.submit`), Cancel and the
- * close button call `onClose`, and the form's fields are dropped once the dialog is closed.
+ * A dialog around one form: OK submits `form` (or runs `submit`, for a dialog whose OK is not a
+ * form's submit), Cancel and the close button call `onClose`, and the form's fields are dropped
+ * once the dialog is closed.
  */
 export function FormDialog({
   open,
@@ -28,7 +29,8 @@ export function FormDialog({
   okText,
   cancelText,
   busy,
-  submit,
+  form,
+  submit = () => form?.submit(),
   onClose,
   okButtonProps,
   testId,
@@ -39,7 +41,8 @@ export function FormDialog({
   okText: ReactNode;
   cancelText: ReactNode;
   busy: boolean;
-  submit: () => void;
+  form?: FormInstance;
+  submit?: () => void;
   onClose: () => void;
   okButtonProps?: ButtonProps & { id?: string };
   testId?: string;

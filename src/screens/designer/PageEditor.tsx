@@ -4,7 +4,7 @@ import { RedoOutlined, UndoOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { PageDefinition, ValidationProblem } from '../../../engine/schema/index.js';
 import type { FieldError } from '../../common/errors';
-import { ApiError } from '../../app/public';
+import { ApiError, FormDialog } from '../../app/public';
 import { stableStringify } from '../../common/designer/stable-json';
 import { designerApi, type PageDetail, type PageKey } from './api';
 import { JsonEditor } from './monaco/lazy';
@@ -375,15 +375,15 @@ function PublishDialog({ open, busy, onCancel, onPublish }: { open: boolean; bus
     );
   }, [open, t]);
   return (
-    <Modal
+    <FormDialog
       open={open}
       title={t('ui.designer.publishTitle')}
       okText={t('ui.designer.publish')}
       cancelText={t('ui.designer.cancel')}
-      confirmLoading={busy}
+      busy={busy}
       okButtonProps={{ 'data-testid': 'designer-publish-ok', disabled: withMenu && !group }}
-      onCancel={onCancel}
-      onOk={() => onPublish(withMenu ? group : undefined)}
+      onClose={onCancel}
+      submit={() => onPublish(withMenu ? group : undefined)}
     >
       <Space direction="vertical" style={{ width: '100%' }}>
         <Typography.Paragraph>{t('ui.designer.publishText')}</Typography.Paragraph>
@@ -394,6 +394,6 @@ function PublishDialog({ open, busy, onCancel, onPublish }: { open: boolean; bus
           <Select data-testid="designer-publish-group" style={{ width: '100%' }} placeholder={t('ui.designer.menuGroup')} value={group} options={groups} onChange={setGroup} />
         )}
       </Space>
-    </Modal>
+    </FormDialog>
   );
 }

@@ -25,16 +25,7 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
     }, ['oldPassword', 'newPassword', 'confirmPassword']);
 
   return (
-    <FormDialog
-      open={open}
-      title={t('ui.auth.changePassword.title')}
-      okText={t('ui.auth.common.save')}
-      cancelText={t('ui.auth.common.cancel')}
-      busy={busy}
-      submit={() => form.submit()}
-      onClose={onClose}
-      testId="change-password-dialog"
-    >
+    <FormDialog open={open} title={t('ui.auth.changePassword.title')} okText={t('ui.auth.common.save')} cancelText={t('ui.auth.common.cancel')} busy={busy} form={form} onClose={onClose} testId="change-password-dialog">
       {error && <Alert type="error" message={error} showIcon style={{ marginBottom: 16 }} />}
       <Form<ChangeForm> form={form} layout="vertical" name="changePassword" onFinish={(v) => void submit(v)}>
         <Form.Item name="oldPassword" label={t('ui.auth.field.oldPassword')} rules={[{ required: true, message: t('ui.auth.validation.required') }]}>

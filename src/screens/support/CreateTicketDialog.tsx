@@ -71,16 +71,7 @@ export function CreateTicketDialog({ open, onClose, onCreated }: { open: boolean
   const required = [{ required: true, message: t('support.ui.choose') }];
   const text = [{ required: true, whitespace: true, message: t('support.ui.choose') }];
   return (
-    <FormDialog
-      open={open}
-      title={t('support.ui.create')}
-      okText={t('support.ui.send')}
-      cancelText={t('support.ui.cancel')}
-      busy={busy}
-      submit={() => form.submit()}
-      onClose={onClose}
-      okButtonProps={{ id: 'support-create-send' }}
-    >
+    <FormDialog open={open} title={t('support.ui.create')} okText={t('support.ui.send')} cancelText={t('support.ui.cancel')} busy={busy} form={form} onClose={onClose} okButtonProps={{ id: 'support-create-send' }}>
       <div data-testid="support-create">
         {error && <Alert type="error" message={error} showIcon style={{ marginBottom: 16 }} data-testid="support-create-error" />}
         <Form<CreateForm> form={form} layout="vertical" name="supportCreate" initialValues={{ type: 'GEN', category: 'question', priority: 'normal' }} onFinish={(v) => void submit(v)}>

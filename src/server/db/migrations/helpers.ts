@@ -110,6 +110,21 @@ export async function grantRoleVerbs<T>(db: Kysely<T>, roleId: number, codes: re
   }
 }
 
+/**
+ * Adds a menu entry at the end of its menu group: the `sys_module` row the route table declares for
+ * the route `code` (opened at `/<code>`), with the right of the page it opens, numbered after the
+ * group's last entry the system made. A database that already has an entry of that code keeps it.
+ */
+export async function addMenuEntry<T>(db: Kysely<T>, entry: { code: string; group: string; titleKey: string; right: string }): Promise<void> {
+  const [code, group] = [sql.lit(entry.code), sql.lit(entry.group)];
+  await sql`
+    insert into sys_module (code, parent_code, title_key, route, right_name, sequence, created_by, updated_by)
+    select ${code}, ${group}, ${sql.lit(entry.titleKey)}, ${sql.lit(`/${entry.code}`)}, ${sql.lit(entry.right)}, coalesce(max(sequence), 0) + 1, 'system', 'system'
+      from sys_module
+     where parent_code = ${group} and created_by = 'system'
+       and not exists (select 1 from sys_module where code = ${code})`.execute(db);
+}
+
 /** The id of the role of this name (any case), if there is one. */
 export async function findRoleId<T>(db: Kysely<T>, name: string): Promise<number | undefined> {
   const { rows } = await sql<{ id: number }>`select id from role where lower(name) = lower(${name})`.execute(db);

@@ -21,7 +21,7 @@ import {
   type EngineRow,
 } from '../../../../engine/server/index.js';
 import { AppError } from '../../../common/errors.js';
-import { actionRights } from '../identity/index.js';
+import { actionRights, hasRight } from '../identity/index.js';
 import { dropdownPorts, findUomOptions } from './code-master.repository.js';
 import { engine, engineSession, labelText, openPage, pageRight, readOnly, type GenericContext } from './generic.context.js';
 import { optionLabels, type OptionLabels } from './option-labels.js';
@@ -37,12 +37,27 @@ export async function viewPage(ctx: GenericContext, ref: PageRef): Promise<PageV
   const resolved = await ctx.store.resolve(ctx.user.projectId, ref.moduleCode, ref.functionCode);
   // Configurator SQL runs only on the server; operators never need to read it.
   const { sqls: _serverOnly, ...definition } = resolved.prepared.page;
+  const deniedBehaviours = await behavioursWithoutVerb(ctx, definition.behaviours ?? []);
   return {
     definition,
     version: resolved.version,
     projectSpecific: resolved.projectSpecific,
     rights,
+    ...(deniedBehaviours.length > 0 ? { deniedBehaviours } : {}),
   };
+}
+
+/**
+ * The codes of the behaviours whose action needs a verb of its own (`outbound.wave:release`) that
+ * the caller does not hold: a run would be refused whatever the page rights, so no button shows.
+ */
+async function behavioursWithoutVerb(ctx: GenericContext, behaviours: readonly { code: string; action: string }[]): Promise<string[]> {
+  const denied: string[] = [];
+  for (const behaviour of behaviours) {
+    const right = ctx.areas.behaviour(behaviour.action)?.right;
+    if (right && !(await hasRight(ctx.db, ctx.user, right))) denied.push(behaviour.code);
+  }
+  return denied;
 }
 
 /** `POST /api/generic/selection`: one page of rows (read-only transaction with a timeout). */

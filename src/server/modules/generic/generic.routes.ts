@@ -54,6 +54,7 @@ const ViewAnswer = Type.Object({
   version: Type.Integer(),
   projectSpecific: Type.Boolean(),
   rights: Type.Object({ view: Type.Boolean(), add: Type.Boolean(), edit: Type.Boolean(), delete: Type.Boolean() }),
+  deniedBehaviours: Type.Optional(Type.Array(Type.String())),
 });
 const BehaviourAnswer = Type.Object({
   result: Type.Unknown(),

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Transaction } from 'kysely';
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import type { DB } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import type { RouteAccess, SessionUser } from '../../http/access.js';
@@ -123,35 +123,6 @@ export const supportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.post(
-    '/generic/support/sendSupport',
-    { config: add, schema: { tags, summary: 'Files a ticket with its first message', body: SendBody, response: { 200: TicketSchema, ...errors } } },
-    async (request) => {
-      const user = requireUser(request);
-      const body = request.body;
-      const ticket = await inTransaction(db, (trx) =>
-        sendTicket(trx, app.events, user, { ...body, category: body.category ?? 'question', priority: body.priority ?? 'normal' }),
-      );
-      return ticketView(ticket);
-    },
-  );
-
-  app.post(
-    '/generic/support/sendSupportA01ReopenASN',
-    {
-      config: add,
-      schema: { tags, summary: 'Files a request (A01) to reopen a closed ASN, which an approver decides', body: ReopenBody, response: { 200: TicketSchema, ...errors } },
-    },
-    async (request) => {
-      const user = requireUser(request);
-      const { asnNumber, subject, ...rest } = request.body;
-      const ticket = await inTransaction(db, (trx) =>
-        sendTicket(trx, app.events, user, { ...rest, subject: subject ?? `Reopen ASN ${asnNumber}`, category: 'request', priority: rest.priority ?? 'normal' }, { asnNumber }),
-      );
-      return ticketView(ticket);
-    },
-  );
-
-  app.post(
     '/generic/support/getSupportHeaderList',
     { config: view, schema: { tags, summary: 'The tickets the caller may see, newest first', body: ListBody, response: { 200: Type.Object({ total: Type.Integer(), page: Type.Integer(), pageSize: Type.Integer(), rows: Type.Array(TicketSchema) }), ...errors } } },
     (request) => {
@@ -166,8 +137,8 @@ export const supportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     (request) => ticketDetail(db, requireUser(request), request.body.ticketId),
   );
 
-  /** A change of one ticket in one transaction, answered with the ticket as it is then. */
-  function ticketChange<Body extends typeof TicketIdBody | typeof MessageBody>(
+  /** A call that files or changes one ticket in one transaction, answered with the ticket as it is then. */
+  function ticketChange<Body extends TSchema>(
     url: string,
     config: RouteConfig,
     summary: string,
@@ -180,6 +151,13 @@ export const supportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     });
   }
 
+  ticketChange('/generic/support/sendSupport', add, 'Files a ticket with its first message', SendBody, (trx, user, body) =>
+    sendTicket(trx, app.events, user, { ...body, category: body.category ?? 'question', priority: body.priority ?? 'normal' }),
+  );
+  ticketChange('/generic/support/sendSupportA01ReopenASN', add, 'Files a request (A01) to reopen a closed ASN, which an approver decides', ReopenBody, (trx, user, body) => {
+    const { asnNumber, subject, ...rest } = body;
+    return sendTicket(trx, app.events, user, { ...rest, subject: subject ?? `Reopen ASN ${asnNumber}`, category: 'request', priority: rest.priority ?? 'normal' }, { asnNumber });
+  });
   ticketChange('/generic/support/message', add, 'Adds a message to an open ticket', MessageBody, (trx, user, body) => addMessage(trx, app.events, user, body.ticketId, body.message));
   ticketChange('/generic/support/close', edit, 'Closes a ticket', TicketIdBody, (trx, user, body) => closeTicket(trx, app.events, user, body.ticketId));
   ticketChange('/generic/support/reopen', edit, 'Reopens a closed ticket', TicketIdBody, (trx, user, body) => reopenTicket(trx, app.events, user, body.ticketId));

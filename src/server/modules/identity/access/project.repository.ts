@@ -21,18 +21,11 @@ export async function insertUserProject(trx: Transaction<DB>, userId: number, pr
   await trx.insertInto('user_project').values({ user_id: userId, project_id: projectId }).execute();
 }
 
-export async function updateWarehouseNavLayout(trx: Transaction<DB>, warehouseId: number, navLayout: 'left' | 'top', by: string): Promise<void> {
+/** Sets the navigation layout of a warehouse or a project (the tables share the column). */
+export async function updateNavLayout(trx: Transaction<DB>, table: 'warehouse' | 'project', id: number, navLayout: 'left' | 'top', by: string): Promise<void> {
   await trx
-    .updateTable('warehouse')
+    .updateTable(table)
     .set({ nav_layout: navLayout, updated_at: sql<Date>`now()`, updated_by: by })
-    .where('id', '=', warehouseId)
-    .execute();
-}
-
-export async function updateProjectNavLayout(trx: Transaction<DB>, projectId: number, navLayout: 'left' | 'top', by: string): Promise<void> {
-  await trx
-    .updateTable('project')
-    .set({ nav_layout: navLayout, updated_at: sql<Date>`now()`, updated_by: by })
-    .where('id', '=', projectId)
+    .where('id', '=', id)
     .execute();
 }

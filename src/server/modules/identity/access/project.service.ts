@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { DB } from '../../../db/schema.js';
-import { copyProjectWarehouses, insertProject, insertUserProject, updateProjectNavLayout, updateWarehouseNavLayout } from './project.repository.js';
+import { copyProjectWarehouses, insertProject, insertUserProject, updateNavLayout } from './project.repository.js';
 
 /**
  * A new project of an organization that runs in the warehouses of an existing project (the
@@ -23,5 +23,5 @@ export function grantProject(trx: Transaction<DB>, userId: number, projectId: nu
 
 /** Sets the navigation layout of a warehouse, or of a project (the setting when the session has no warehouse). */
 export function setNavLayout(trx: Transaction<DB>, target: { warehouseId: number } | { projectId: number }, navLayout: 'left' | 'top', by: string): Promise<void> {
-  return 'warehouseId' in target ? updateWarehouseNavLayout(trx, target.warehouseId, navLayout, by) : updateProjectNavLayout(trx, target.projectId, navLayout, by);
+  return 'warehouseId' in target ? updateNavLayout(trx, 'warehouse', target.warehouseId, navLayout, by) : updateNavLayout(trx, 'project', target.projectId, navLayout, by);
 }

@@ -14,25 +14,21 @@ function uids(rows: EngineRow[]): number[] {
  * users in one transaction, with the page's edit right (the behaviour's `right: edit`). Their
  * confirmation names how many users; disabling or signing out one's own account is refused.
  */
-export const enableUsersBehaviour = defineBehaviour({
-  name: 'identity.user.enable',
-  inputs: NoInputs,
-  async run({ trx, user, rows }) {
-    const { updated } = await setUsersEnabledBy(trx, user, uids(rows), true);
-    return { result: { updated }, messageCode: 'md.behaviour.user.enableDone', messageParams: { count: updated } };
-  },
-  preview: ({ user, rows }) => Promise.resolve(previewUserBatch(user, uids(rows), 'enable')),
-});
+/** Enable or Disable: sets the selected users' enabled flag and tells how many changed. */
+function setEnabledBehaviour(action: 'enable' | 'disable') {
+  return defineBehaviour({
+    name: `identity.user.${action}`,
+    inputs: NoInputs,
+    async run({ trx, user, rows }) {
+      const { updated } = await setUsersEnabledBy(trx, user, uids(rows), action === 'enable');
+      return { result: { updated }, messageCode: `md.behaviour.user.${action}Done`, messageParams: { count: updated } };
+    },
+    preview: ({ user, rows }) => Promise.resolve(previewUserBatch(user, uids(rows), action)),
+  });
+}
 
-export const disableUsersBehaviour = defineBehaviour({
-  name: 'identity.user.disable',
-  inputs: NoInputs,
-  async run({ trx, user, rows }) {
-    const { updated } = await setUsersEnabledBy(trx, user, uids(rows), false);
-    return { result: { updated }, messageCode: 'md.behaviour.user.disableDone', messageParams: { count: updated } };
-  },
-  preview: ({ user, rows }) => Promise.resolve(previewUserBatch(user, uids(rows), 'disable')),
-});
+export const enableUsersBehaviour = setEnabledBehaviour('enable');
+export const disableUsersBehaviour = setEnabledBehaviour('disable');
 
 export const signOutUsersBehaviour = defineBehaviour({
   name: 'identity.user.signOut',
