@@ -37,8 +37,14 @@ describe('engine pages show only what the user may open', () => {
     });
     await opened(page, 'wave');
     await eventually(() => rows(page, 'wave').count()).toBeGreaterThan(0);
-    await rows(page, 'wave').first().click();
-    await eventually(() => toolbar(page, 'wave').getByTestId('engine-total').innerText()).toContain('1 selected');
+    // A click that lands while the list is still being drawn selects nothing: click until one row is selected.
+    await expect
+      .poll(async () => {
+        const total = await toolbar(page, 'wave').getByTestId('engine-total').innerText();
+        if (!total.includes('1 selected')) await rows(page, 'wave').first().click();
+        return total;
+      }, { timeout: 30_000, intervals: [500] })
+      .toContain('1 selected');
     return { page, openedPages };
   }
 
