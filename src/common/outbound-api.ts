@@ -136,3 +136,12 @@ export interface ConfirmPickAnswer {
 
 /** A balance row /so/findAllocation offers a line for manual allocation. */
 export type AllocationCandidate = AvailableBalance;
+
+/** A SKU `/so/sku` offers: the order owner's, with what the session's warehouse has available of it. */
+export interface OwnerSkuHit {
+  id: number;
+  code: string;
+  description: string | null;
+  base_uom: string;
+  available: string;
+}

@@ -43,7 +43,7 @@ describe('engine pages show only what the user may open', () => {
         const total = await toolbar(page, 'wave').getByTestId('engine-total').innerText();
         if (!total.includes('1 selected')) await rows(page, 'wave').first().click();
         return total;
-      }, { timeout: 30_000, intervals: [500] })
+      }, { timeout: 30_000, interval: 500 })
       .toContain('1 selected');
     return { page, openedPages };
   }

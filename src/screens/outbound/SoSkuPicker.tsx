@@ -3,15 +3,8 @@ import { Select, Typography } from 'antd';
 import type { WidgetProps } from '@rjsf/utils';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../app/public';
+import type { OwnerSkuHit } from '../../common/outbound-api';
 
-/** A SKU `/so/sku` offers: the order owner's, with what the warehouse has available of it. */
-interface SkuHit {
-  id: number;
-  code: string;
-  description: string | null;
-  base_uom: string;
-  available: string;
-}
 
 /** What the engine's form tells its widgets (engine/client/services.ts, `widgets`). */
 interface FormContext {
@@ -42,7 +35,7 @@ export default function SoSkuPicker(props: WidgetProps) {
   const soId = Number(context.record?.so_id);
   const fieldName = typeof props.name === 'string' && props.name !== '' ? props.name : 'sku_id';
   const choices = useMemo(() => options.enumOptions ?? [], [options.enumOptions]);
-  const [hits, setHits] = useState<SkuHit[] | null>(null);
+  const [hits, setHits] = useState<OwnerSkuHit[] | null>(null);
   const [loading, setLoading] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const serial = useRef(0);
@@ -53,7 +46,7 @@ export default function SoSkuPicker(props: WidgetProps) {
     if (!hasOrder) return;
     const mine = ++serial.current;
     setLoading(true);
-    api<{ skus: SkuHit[] }>('/so/sku', { body: { soId, text: text.trim(), limit: LIMIT } })
+    api<{ skus: OwnerSkuHit[] }>('/so/sku', { body: { soId, text: text.trim(), limit: LIMIT } })
       .then((answer) => mine === serial.current && setHits(answer.skus))
       .catch(() => mine === serial.current && setHits([]))
       .finally(() => mine === serial.current && setLoading(false));
@@ -70,7 +63,7 @@ export default function SoSkuPicker(props: WidgetProps) {
     context.choiceSearch?.searchChoices(fieldName, chosen.code);
   }, [chosen, choices, context.choiceSearch, fieldName]);
 
-  const selectOptions: Array<{ value: number; label: string; hit: SkuHit | undefined }> = hasOrder
+  const selectOptions: Array<{ value: number; label: string; hit: OwnerSkuHit | undefined }> = hasOrder
     ? (hits ?? []).map((hit) => ({ value: hit.id, label: hit.code, hit }))
     : choices.map((choice) => ({ value: choice.value as number, label: String(choice.label), hit: undefined }));
   // The chosen value keeps its label while the offered SKUs are those of another search.
@@ -101,7 +94,7 @@ export default function SoSkuPicker(props: WidgetProps) {
       loading={loading}
       notFoundContent={hasOrder && hits !== null && !loading ? t('outbound.soTools.noSkus') : undefined}
       optionRender={(option) => {
-        const hit = (option.data as { hit?: SkuHit }).hit;
+        const hit = (option.data as { hit?: OwnerSkuHit }).hit;
         if (!hit) return option.label;
         return (
           // Code and name as every dropdown writes them ("code - name"), the available qty at the end.

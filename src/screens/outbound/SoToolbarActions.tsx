@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { api, ApiError, fetchBlob, FormDialog, openPage, showSuccess, useBusy } from '../../app/public';
 import type { ToolbarActionProps } from './toolbar-actions';
 import { ManualAllocationDialog, useOrderBalance, type BalanceLine } from './ManualAllocation';
+import type { OwnerSkuHit } from '../../common/outbound-api';
 
 /** What `/so/checkPartialPack` answers per order: ordered against picked qty per line. */
 interface PackCheck {
@@ -16,13 +17,6 @@ interface PackCheck {
   lines: Array<{ lineId: number; lineNo: number; skuCode: string; ordered: string; picked: string; short: string }>;
 }
 
-interface SkuHit {
-  id: number;
-  code: string;
-  description: string | null;
-  base_uom: string;
-  available: string;
-}
 
 interface FieldProblem {
   field: string;
@@ -120,11 +114,11 @@ export default function SoToolbarActions({ rights, selected, reload }: ToolbarAc
 function BalanceDialog({ soId, onClose }: { soId: number; onClose: () => void }) {
   const { t } = useTranslation();
   const balance = useOrderBalance(soId);
-  const [skus, setSkus] = useState<SkuHit[] | null>(null);
+  const [skus, setSkus] = useState<OwnerSkuHit[] | null>(null);
 
   const search = async (text: string) => {
     try {
-      const answer = await api<{ skus: SkuHit[] }>('/so/sku', { body: { soId, text: text.trim(), limit: 20 } });
+      const answer = await api<{ skus: OwnerSkuHit[] }>('/so/sku', { body: { soId, text: text.trim(), limit: 20 } });
       setSkus(answer.skus);
     } catch {
       setSkus([]);
@@ -168,7 +162,7 @@ function BalanceDialog({ soId, onClose }: { soId: number; onClose: () => void })
         </div>
         {skus && (
           <div data-testid="so-sku-results">
-            <Table<SkuHit>
+            <Table<OwnerSkuHit>
               size="small"
               rowKey="id"
               pagination={false}
