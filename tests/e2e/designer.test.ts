@@ -263,9 +263,13 @@ describe('designer in Chromium', () => {
     await browserPage.getByTestId('designer-diff').click();
     await browserPage.waitForSelector('[data-testid="designer-diff-editor"] .monaco-diff-editor');
     await expect.poll(() => browserPage.locator('[data-testid="designer-diff-editor"]').innerText()).toContain('OWNER_KEY');
-    await browserPage.getByTestId('designer-rollback-1').click();
+    // The answer is awaited from before the clicks that ask for it, so a quick one is not missed;
+    // a click that fails reports itself, not as this wait's timeout.
     const rolledBack = browserPage.waitForResponse((response) => response.url().includes('/api/generic/rollback'), { timeout: 60_000 });
-    await browserPage.locator('.ant-popover:visible .ant-popconfirm-buttons .ant-btn-primary').click();
+    rolledBack.catch(() => undefined);
+    await browserPage.getByTestId('designer-rollback-1').click();
+    // The confirmation is the popconfirm asking about version 1, not whichever popover shows.
+    await confirmPop(browserPage, 'Publish version 1 again as a new version?');
     expect((await rolledBack).status()).toBe(200);
     await expect.poll(() => browserPage.locator('[data-testid="designer-versions"] tbody tr').count(), { timeout: 30_000 }).toBe(3);
     const version3 = await fetch(`${server.url}api/generic/version?moduleCode=stock&functionCode=owners&version=3`, { headers: { authorization: `Bearer ${token}` } });
