@@ -4,35 +4,19 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/app.js';
-import { apiCall, launchBrowser, openPage, startE2eServer, type E2eServer } from '../helpers/browser.js';
+import { apiCall, apiLogin as login, launchBrowser, startE2eServer, tokenSignedInPage, type E2eServer } from '../helpers/browser.js';
 
 const OPERATOR = { loginAccount: 'operator1', password: 'Op3r!Passw0rd' };
 
-async function login(server: E2eServer, account: { loginAccount: string; password: string }): Promise<{ token: string; expiresAt: string }> {
-  const response = await fetch(`${server.url}api/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(account) });
-  const body = (await response.json()) as { token?: string; expiresAt?: string };
-  if (!body.token || !body.expiresAt) throw new Error(`sign-in of ${account.loginAccount} failed: ${JSON.stringify(body)}`);
-  return { token: body.token, expiresAt: body.expiresAt };
-}
-
-/** Opens a route signed in as `account`, storing the session the way the app does (api/token.ts). */
+/** Opens a route signed in as `account`, the session kept where the app keeps it, recording CSP violations. */
 async function signedIn(browser: Browser, server: E2eServer, account: { loginAccount: string; password: string }, route: string): Promise<Page> {
-  const page = await openPage(browser, server.url, '/login');
-  const { token, expiresAt } = await login(server, account);
-  await page.evaluate(
-    ({ token, expiresAt }) => {
-      sessionStorage.setItem('token', token);
-      document.cookie = `token=${encodeURIComponent(token)}; expires=${new Date(expiresAt).toUTCString()}; path=/; SameSite=Strict`;
-    },
-    { token, expiresAt },
-  );
+  const page = await tokenSignedInPage(browser, server, account, route, { viewport: { width: 1280, height: 720 } });
   // Every violation of the Content-Security-Policy the server sends is recorded.
   await page.addInitScript(() => {
     const seen: string[] = [];
     (window as unknown as { cspViolations: string[] }).cspViolations = seen;
     document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI}`));
   });
-  await page.goto(`${server.url}#${route}`);
   await page.reload();
   return page;
 }

@@ -6,25 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { apiCall, apiSignIn, eventually, signedInPage, toastShown, useServerAndBrowser, type E2eServer } from '../helpers/browser.js';
-
-function enginePage(page: Page, functionCode: string) {
-  return page.locator(`[data-testid="engine-page"][data-function="${functionCode}"]`).first();
-}
-function toolbar(page: Page, functionCode: string) {
-  return enginePage(page, functionCode).locator(':scope > [data-testid="engine-toolbar"]');
-}
-function rows(page: Page, functionCode: string) {
-  return enginePage(page, functionCode).locator(':scope > [data-testid="engine-grid"] .ag-row:not(.ag-row-loading)');
-}
-async function rowTexts(page: Page, functionCode: string): Promise<string[]> {
-  const parts = await rows(page, functionCode).evaluateAll((elements) =>
-    elements.map((element) => [element.getAttribute('row-index') ?? '', (element as HTMLElement).innerText] as const),
-  );
-  const byIndex = new Map<string, string>();
-  for (const [index, text] of parts) byIndex.set(index, `${byIndex.get(index) ?? ''} ${text}`.trim());
-  return [...byIndex.values()].filter((text) => text !== '');
-}
+import { apiCall, apiSignIn, enginePage, engineRows as rows, engineRowTexts as rowTexts, engineToolbar as toolbar, eventually, signedInPage, toastShown, useServerAndBrowser, type E2eServer } from '../helpers/browser.js';
 
 /** Searches the list by a field and waits for `count` rows. */
 async function search(page: Page, functionCode: string, field: string, value: string, count: number): Promise<void> {

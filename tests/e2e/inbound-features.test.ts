@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ADMIN } from '../helpers/app.js';
-import { chooseByTyping, eventually, logToasts, toastShown, useServerAndBrowser } from '../helpers/browser.js';
+import { apiCall, apiSignIn, chooseByTyping, eventually, signedInPage, toastShown, useServerAndBrowser } from '../helpers/browser.js';
 
 /**
  * Inbound screens in Chromium against the built app on demo data: the ASN page as a split view
@@ -13,37 +12,15 @@ describe('inbound features in Chromium', () => {
   const e2e = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }));
   let token = '';
 
-  async function call<T>(path: string, body?: unknown): Promise<T> {
-    const response = await fetch(new URL(`api${path}`, e2e.server.url), {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    if (response.status !== 200) throw new Error(`${path}: ${response.status} ${text}`);
-    return JSON.parse(text) as T;
-  }
+  const call = <T>(path: string, body?: unknown): Promise<T> => apiCall<T>(e2e.server, token, path, body);
 
-  async function signedInAt(route: string): Promise<Page> {
-    const context = await e2e.browser.newContext({ viewport: { width: 1440, height: 900 } });
-    await logToasts(context);
-    const page = await context.newPage();
-    await page.goto(`${e2e.server.url}#${route}`);
-    await page.fill('#login_loginAccount', ADMIN.loginAccount);
-    await page.fill('#login_password', ADMIN.password);
-    await page.press('#login_password', 'Enter');
-    return page;
-  }
+  const signedInAt = (route: string): Promise<Page> => signedInPage(e2e.browser, e2e.server, route, { viewport: { width: 1440, height: 900 }, logToasts: true });
 
   type Carton = { carton_id: string; status: string; epc: string | null };
   const cartons = async () => (await call<{ cartons: Carton[] }>('/scan/table', { containerId: 'CONT-F' })).cartons;
 
   it('shows ASN lines and cartons on one screen, checks scan-in, receives with links to what was made, and splits a receipt line', async () => {
-    token = (
-      (await (await fetch(new URL('api/user/login', e2e.server.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) })).json()) as {
-        token: string;
-      }
-    ).token;
+    token = await apiSignIn(e2e.server);
     const owner = (await call<{ rows: { _key: number; code: string }[] }>('/generic/selection', { moduleCode: 'masterdata', functionCode: 'ogr', page: 1, pageSize: 10 })).rows[0];
     const skus = (await call<{ rows: { _key: number; code: string; owner_id: number }[] }>('/generic/selection', { moduleCode: 'masterdata', functionCode: 'sku', page: 1, pageSize: 100 })).rows.filter(
       (s) => s.owner_id === owner._key,

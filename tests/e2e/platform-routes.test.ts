@@ -8,7 +8,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/app.js';
-import { apiCall, apiSignIn, eventually, logToasts, useServerAndBrowser, type E2eServer } from '../helpers/browser.js';
+import { apiCall, apiSignIn, eventually, tokenSignedInPage, useServerAndBrowser, type E2eServer } from '../helpers/browser.js';
 
 interface Scope {
   project: { id: number };
@@ -59,27 +59,9 @@ async function userMenu(page: Page, label: string): Promise<void> {
   await page.locator('.ant-dropdown-menu-item').filter({ hasText: label }).last().click();
 }
 
-/**
- * A browser context of its own, signed in as `account` with a session of its own (signed in through
- * the API, the token kept where the sign-in page keeps it), on `route`.
- */
-async function signedIn(browser: Browser, server: E2eServer, account: { loginAccount: string; password: string }, route: string): Promise<Page> {
-  const response = await fetch(new URL('api/user/login', server.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(account) });
-  const { token, expiresAt } = (await response.json()) as { token?: string; expiresAt?: string };
-  if (!token || !expiresAt) throw new Error(`sign-in of ${account.loginAccount} failed`);
-  const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
-  await logToasts(context);
-  const page = await context.newPage();
-  await page.goto(`${server.url}#/login`);
-  await page.evaluate(
-    ({ token, expiresAt }) => {
-      sessionStorage.setItem('token', token);
-      document.cookie = `token=${encodeURIComponent(token)}; expires=${new Date(expiresAt).toUTCString()}; path=/; SameSite=Strict`;
-    },
-    { token, expiresAt },
-  );
-  await page.goto(`${server.url}#${route}`);
-  return page;
+/** A browser context of its own, signed in as `account` with a session of its own, on `route`. */
+function signedIn(browser: Browser, server: E2eServer, account: { loginAccount: string; password: string }, route: string): Promise<Page> {
+  return tokenSignedInPage(browser, server, account, route, { logToasts: true });
 }
 
 /** The answer's status code of one call with a session token. */
