@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/app.js';
-import { apiCall, apiLogin as login, launchBrowser, startE2eServer, tokenSignedInPage, type E2eServer } from '../helpers/browser.js';
+import { apiCall, apiLogin as login, eventually, launchBrowser, startE2eServer, tokenSignedInPage, type E2eServer } from '../helpers/browser.js';
 
 const OPERATOR = { loginAccount: 'operator1', password: 'Op3r!Passw0rd' };
 
@@ -41,9 +41,14 @@ async function fieldNames(page: Page): Promise<string[]> {
 }
 
 
-/** The primary button of the popconfirm asking `question`. */
+/**
+ * The primary button of the popconfirm asking `question`, clicked once the popconfirm has opened:
+ * while it zooms in from its arrow, its buttons move, and a click aimed at one can land beside it.
+ */
 async function confirmPop(page: Page, question: string) {
-  await page.locator('.ant-popover').filter({ hasText: question }).locator('.ant-popconfirm-buttons .ant-btn-primary').click();
+  const popconfirm = page.locator('.ant-popover').filter({ hasText: question });
+  await eventually(() => popconfirm.getAttribute('class')).not.toMatch(/zoom/);
+  await popconfirm.locator('.ant-popconfirm-buttons .ant-btn-primary').click();
 }
 
 /** Switches the browser session's project (POST /api/user/project with its own token) and reloads. */
