@@ -7,32 +7,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { ADMIN } from '../helpers/app.js';
-import { apiCall, apiSignIn, eventually, useServerAndBrowser, type E2eServer } from '../helpers/browser.js';
-
-/** The page's own parts, not those of its sub-page tabs (which are engine pages too). */
-function enginePage(page: Page, functionCode: string) {
-  return page.locator(`[data-testid="engine-page"][data-function="${functionCode}"]`).first();
-}
-function toolbar(page: Page, functionCode: string) {
-  return enginePage(page, functionCode).locator(':scope > [data-testid="engine-toolbar"]');
-}
-function rows(page: Page, functionCode: string) {
-  return enginePage(page, functionCode).locator(':scope > [data-testid="engine-grid"] .ag-row:not(.ag-row-loading)');
-}
-async function rowTexts(page: Page, functionCode: string): Promise<string[]> {
-  const parts = await rows(page, functionCode).evaluateAll((elements) =>
-    elements.map((element) => [element.getAttribute('row-index') ?? '', (element as HTMLElement).innerText] as const),
-  );
-  const byIndex = new Map<string, string>();
-  for (const [index, text] of parts) byIndex.set(index, `${byIndex.get(index) ?? ''} ${text}`.trim());
-  return [...byIndex.values()].filter((text) => text !== '');
-}
-
-async function openEnginePage(page: Page, server: E2eServer, route: string, functionCode: string): Promise<void> {
-  await page.goto(`${server.url}#${route}`);
-  await enginePage(page, functionCode).locator('.ag-header-cell-text').filter({ hasText: /\S/ }).first().waitFor({ timeout: 60_000 });
-}
+import { apiCall, apiSignIn, enginePage, engineRows as rows, engineRowTexts as rowTexts, engineToolbar as toolbar, eventually, openEnginePage, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
 
 /** Finds one row by a searchable field and selects it, so that its sub-page tabs show. */
 async function findAndSelect(page: Page, functionCode: string, field: string, value: string): Promise<void> {
@@ -91,12 +66,8 @@ describe('users and roles administered from the screens in Chromium', () => {
     for (const code of ['B-01', 'B-02']) await apiCall(server, token, '/generic/adding', { moduleCode: 'masterdata', functionCode: 'loa', record: { code } });
     await apiCall(server, token, '/user/whs', { code: 'WH1' });
 
-    const context = await e2e.browser.newContext({ viewport: { width: 1600, height: 1000 } });
-    const page = await context.newPage();
-    await page.goto(`${server.url}#/login`);
-    await page.fill('#login_loginAccount', ADMIN.loginAccount);
-    await page.fill('#login_password', ADMIN.password);
-    await page.press('#login_password', 'Enter');
+    const page = await signedInPage(e2e.browser, server, '/login');
+    const context = page.context();
     await page.waitForURL(/#\/page/);
 
     // A role with the right to view master data.

@@ -1,7 +1,7 @@
 import { Secret, TOTP } from 'otpauth';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, startE2eServer, type E2eServer } from '../helpers/browser.js';
+import { eventually, launchBrowser, startE2eServer, type E2eServer } from '../helpers/browser.js';
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp.js';
 
 const ACCOUNT = 'ellen';
@@ -58,9 +58,10 @@ describe('sign-in, two-step verification and trusted browsers in Chromium', () =
     await page.click('form#login button[type="submit"]');
   }
 
+  /** The user menu's item of exactly this label ("Sign out" is not "Sign out of every session"). */
   async function openUserMenuItem(text: string) {
     await page.click('[data-testid="user-menu"]');
-    await page.locator('.ant-dropdown-menu-item', { hasText: text }).first().click();
+    await page.locator('.ant-dropdown-menu-item', { hasText: new RegExp(`^\\s*${text}\\s*$`) }).click();
   }
 
   async function closeDialog() {
@@ -70,7 +71,12 @@ describe('sign-in, two-step verification and trusted browsers in Chromium', () =
 
   async function signOut() {
     await openUserMenuItem('Sign out');
-    await page.locator('.wms-popup-confirm .wms-popup-ok').click();
+    // The question to sign out, once it has opened: its button is clicked when it stands still,
+    // not while the popup zooms in.
+    const confirm = page.locator('.wms-popup-confirm').filter({ hasText: 'Sign out now?' });
+    await confirm.locator('.ant-modal').waitFor();
+    await eventually(() => confirm.locator('.ant-modal').getAttribute('class')).not.toMatch(/zoom/);
+    await confirm.locator('.wms-popup-ok').click();
     await page.waitForURL(/#\/login$/);
   }
 

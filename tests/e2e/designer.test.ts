@@ -4,35 +4,19 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/app.js';
-import { apiCall, launchBrowser, openPage, startE2eServer, type E2eServer } from '../helpers/browser.js';
+import { apiCall, apiLogin as login, eventually, launchBrowser, startE2eServer, tokenSignedInPage, type E2eServer } from '../helpers/browser.js';
 
 const OPERATOR = { loginAccount: 'operator1', password: 'Op3r!Passw0rd' };
 
-async function login(server: E2eServer, account: { loginAccount: string; password: string }): Promise<{ token: string; expiresAt: string }> {
-  const response = await fetch(`${server.url}api/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(account) });
-  const body = (await response.json()) as { token?: string; expiresAt?: string };
-  if (!body.token || !body.expiresAt) throw new Error(`sign-in of ${account.loginAccount} failed: ${JSON.stringify(body)}`);
-  return { token: body.token, expiresAt: body.expiresAt };
-}
-
-/** Opens a route signed in as `account`, storing the session the way the app does (api/token.ts). */
+/** Opens a route signed in as `account`, the session kept where the app keeps it, recording CSP violations. */
 async function signedIn(browser: Browser, server: E2eServer, account: { loginAccount: string; password: string }, route: string): Promise<Page> {
-  const page = await openPage(browser, server.url, '/login');
-  const { token, expiresAt } = await login(server, account);
-  await page.evaluate(
-    ({ token, expiresAt }) => {
-      sessionStorage.setItem('token', token);
-      document.cookie = `token=${encodeURIComponent(token)}; expires=${new Date(expiresAt).toUTCString()}; path=/; SameSite=Strict`;
-    },
-    { token, expiresAt },
-  );
+  const page = await tokenSignedInPage(browser, server, account, route, { viewport: { width: 1280, height: 720 } });
   // Every violation of the Content-Security-Policy the server sends is recorded.
   await page.addInitScript(() => {
     const seen: string[] = [];
     (window as unknown as { cspViolations: string[] }).cspViolations = seen;
     document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI}`));
   });
-  await page.goto(`${server.url}#${route}`);
   await page.reload();
   return page;
 }
@@ -57,9 +41,14 @@ async function fieldNames(page: Page): Promise<string[]> {
 }
 
 
-/** The primary button of the popconfirm asking `question`. */
+/**
+ * The primary button of the popconfirm asking `question`, clicked once the popconfirm has opened:
+ * while it zooms in from its arrow, its buttons move, and a click aimed at one can land beside it.
+ */
 async function confirmPop(page: Page, question: string) {
-  await page.locator('.ant-popover').filter({ hasText: question }).locator('.ant-popconfirm-buttons .ant-btn-primary').click();
+  const popconfirm = page.locator('.ant-popover').filter({ hasText: question });
+  await eventually(() => popconfirm.getAttribute('class')).not.toMatch(/zoom/);
+  await popconfirm.locator('.ant-popconfirm-buttons .ant-btn-primary').click();
 }
 
 /** Switches the browser session's project (POST /api/user/project with its own token) and reloads. */
@@ -263,9 +252,13 @@ describe('designer in Chromium', () => {
     await browserPage.getByTestId('designer-diff').click();
     await browserPage.waitForSelector('[data-testid="designer-diff-editor"] .monaco-diff-editor');
     await expect.poll(() => browserPage.locator('[data-testid="designer-diff-editor"]').innerText()).toContain('OWNER_KEY');
-    await browserPage.getByTestId('designer-rollback-1').click();
+    // The answer is awaited from before the clicks that ask for it, so a quick one is not missed;
+    // a click that fails reports itself, not as this wait's timeout.
     const rolledBack = browserPage.waitForResponse((response) => response.url().includes('/api/generic/rollback'), { timeout: 60_000 });
-    await browserPage.locator('.ant-popover:visible .ant-popconfirm-buttons .ant-btn-primary').click();
+    rolledBack.catch(() => undefined);
+    await browserPage.getByTestId('designer-rollback-1').click();
+    // The confirmation is the popconfirm asking about version 1, not whichever popover shows.
+    await confirmPop(browserPage, 'Publish version 1 again as a new version?');
     expect((await rolledBack).status()).toBe(200);
     await expect.poll(() => browserPage.locator('[data-testid="designer-versions"] tbody tr').count(), { timeout: 30_000 }).toBe(3);
     const version3 = await fetch(`${server.url}api/generic/version?moduleCode=stock&functionCode=owners&version=3`, { headers: { authorization: `Bearer ${token}` } });

@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/app.js';
-import { apiCall, apiSignIn, eventually, launchBrowser, signedInPage, startE2eServer, toastShown as toastLogged, type E2eServer } from '../helpers/browser.js';
+import { apiCall, apiSignIn, enginePage as grid, engineRows as rows, engineRowTexts as rowTexts, engineToolbar as toolbar, eventually, launchBrowser, openEnginePage, signedInPage, startE2eServer, toastShown as toastLogged, type E2eServer } from '../helpers/browser.js';
 import { fieldsInOrder, isDisplayable, type PageDefinition } from '../../engine/schema/index.js';
 import { ROUTE_TABLE } from '../helpers/route-table.js';
 import { loadLocale } from '../helpers/locales.js';
@@ -49,24 +49,6 @@ async function signedIn(browser: Browser, server: E2eServer, loginAccount: strin
   return page;
 }
 
-async function openEnginePage(page: Page, server: E2eServer, route: string, functionCode: string): Promise<void> {
-  await page.goto(`${server.url}#${route}`);
-  await grid(page, functionCode).locator('.ag-header-cell-text').filter({ hasText: /\S/ }).first().waitFor({ timeout: 60_000 });
-}
-
-/** The page's own parts, not those of its sub-page tabs (which are engine pages too). */
-function grid(page: Page, functionCode: string) {
-  return page.locator(`[data-testid="engine-page"][data-function="${functionCode}"]`).first();
-}
-
-function rows(page: Page, functionCode: string) {
-  return grid(page, functionCode).locator(':scope > [data-testid="engine-grid"] .ag-row:not(.ag-row-loading)');
-}
-
-function toolbar(page: Page, functionCode: string) {
-  return grid(page, functionCode).locator(':scope > [data-testid="engine-toolbar"]');
-}
-
 async function headerTexts(page: Page, functionCode: string): Promise<string[]> {
   return (await grid(page, functionCode).locator('.ag-header-cell-text').allInnerTexts()).filter((text) => text.trim() !== '');
 }
@@ -91,17 +73,6 @@ async function selectOnlyRow(page: Page, functionCode: string): Promise<void> {
   const total = toolbar(page, functionCode).getByTestId('engine-total');
   if (!(await total.innerText()).includes('1 selected')) await rows(page, functionCode).first().click();
   await eventually(() => total.innerText()).toContain('1 selected');
-}
-
-async function rowTexts(page: Page, functionCode: string): Promise<string[]> {
-  // ag-grid may split one row over several containers (pinned, scrolling): join them by index.
-  const parts = await rows(page, functionCode).evaluateAll((elements) =>
-    elements.map((element) => [element.getAttribute('row-index') ?? '', (element as HTMLElement).innerText] as const),
-  );
-  const byIndex = new Map<string, string>();
-  for (const [index, text] of parts) byIndex.set(index, `${byIndex.get(index) ?? ''} ${text}`.trim());
-  // a row being painted has no text yet: it is not a row of the list so far
-  return [...byIndex.values()].filter((text) => text !== '');
 }
 
 async function chooseOption(page: Page, inputId: string, optionTitle: string): Promise<void> {

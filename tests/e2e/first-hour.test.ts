@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/app.js';
-import { useServerAndBrowser } from '../helpers/browser.js';
+import { signedInPage, useServerAndBrowser } from '../helpers/browser.js';
 
 /** What a new user hits in the first hour, in Chromium against the built app. */
 describe('the first hour in Chromium', () => {
@@ -8,13 +8,8 @@ describe('the first hour in Chromium', () => {
 
   /** A fresh browser context whose first page asks for `route` and signs in on the way, as a user would. */
   async function signedInAt(route: string) {
-    const context = await e2e.browser.newContext({ viewport: { width: 1440, height: 900 } });
-    const page = await context.newPage();
-    await page.goto(`${e2e.server.url}#${route}`);
-    await page.fill('#login_loginAccount', ADMIN.loginAccount);
-    await page.fill('#login_password', ADMIN.password);
-    await page.press('#login_password', 'Enter');
-    return { context, page };
+    const page = await signedInPage(e2e.browser, e2e.server, route, { viewport: { width: 1440, height: 900 } });
+    return { context: page.context(), page };
   }
 
   it('lands on the page first asked for after sign-in, and a bookmark in a new tab needs no sign-in (item 5)', async () => {

@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/app.js';
-import { useServerAndBrowser } from '../helpers/browser.js';
+import { signedInPage, useServerAndBrowser } from '../helpers/browser.js';
 import { localeText } from '../helpers/locales.js';
 
 /** The engine's add/edit form and the designer's labels, in Chromium against the built app. */
@@ -25,13 +25,8 @@ describe('forms in Chromium', () => {
 
   /** A fresh browser context of the given size, signed in as the administrator at `route`. */
   async function signedInAt(route: string, viewport = { width: 1440, height: 900 }): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await e2e.browser.newContext({ viewport });
-    const page = await context.newPage();
-    await page.goto(`${e2e.server.url}#${route}`);
-    await page.fill('#login_loginAccount', ADMIN.loginAccount);
-    await page.fill('#login_password', ADMIN.password);
-    await page.press('#login_password', 'Enter');
-    return { context, page };
+    const page = await signedInPage(e2e.browser, e2e.server, route, { viewport });
+    return { context: page.context(), page };
   }
 
   /** Opens the add form of an engine page. */

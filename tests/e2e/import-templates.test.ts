@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/app.js';
-import { apiCall, eventually, useServerAndBrowser, type E2eServer } from '../helpers/browser.js';
+import { apiCall, eventually, signedInPage, useServerAndBrowser, type E2eServer } from '../helpers/browser.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/import-templates');
 
@@ -66,12 +66,8 @@ describe('import templates', () => {
       { field_name: 'decimals', start_pos: 22, end_pos: 22, data_type: 'integer' },
     ]);
 
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    const page = await context.newPage();
-    await page.goto(`${server.url}#/login`);
-    await page.fill('#login_loginAccount', ADMIN.loginAccount);
-    await page.fill('#login_password', ADMIN.password);
-    await page.press('#login_password', 'Enter');
+    const page = await signedInPage(browser, server, '/login', { viewport: { width: 1440, height: 900 } });
+    const context = page.context();
     await page.waitForURL(/#\/page/);
     await page.goto(`${server.url}#/page/mapTo?moduleCode=masterdata&functionCode=currency`);
     await page.locator('[data-testid="engine-page"][data-function="currency"] .ag-header-cell-text').filter({ hasText: /\S/ }).first().waitFor({ timeout: 60_000 });

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ADMIN } from '../helpers/app.js';
-import { chooseByTyping, eventually, saveEngineForm, useServerAndBrowser } from '../helpers/browser.js';
+import { apiCall, apiSignIn, chooseByTyping, eventually, saveEngineForm, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
 
 /**
  * Inbound in Chromium against the built app on demo data: a purchase order and an ASN made from it,
@@ -13,34 +12,14 @@ describe('inbound from purchase order to putaway in Chromium', () => {
   const e2e = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }));
   let token = '';
 
-  async function call<T>(path: string, body?: unknown): Promise<T> {
-    const response = await fetch(new URL(`api${path}`, e2e.server.url), {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    if (response.status !== 200) throw new Error(`${path}: ${response.status} ${text}`);
-    return JSON.parse(text) as T;
-  }
+  const call = <T>(path: string, body?: unknown): Promise<T> => apiCall<T>(e2e.server, token, path, body);
 
-  async function signedInAt(route: string, viewport: { width: number; height: number }): Promise<Page> {
-    const context = await e2e.browser.newContext({ viewport });
-    const page = await context.newPage();
-    await page.goto(`${e2e.server.url}#${route}`);
-    await page.fill('#login_loginAccount', ADMIN.loginAccount);
-    await page.fill('#login_password', ADMIN.password);
-    await page.press('#login_password', 'Enter');
-    return page;
-  }
+  const signedInAt = (route: string, viewport: { width: number; height: number }): Promise<Page> => signedInPage(e2e.browser, e2e.server, route, { viewport });
 
   const status = async (id: number) => (await call<{ status: string }>('/asn/getHeader', { id })).status;
 
   it('receives partly and fully, puts away on the handheld, and the ASN walks its statuses', async () => {
-    const login = (await (
-      await fetch(new URL('api/user/login', e2e.server.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) })
-    ).json()) as { token: string };
-    token = login.token;
+    token = await apiSignIn(e2e.server);
 
     // The purchase order through the /po page in the browser (header, then its lines on the line tab), then the ASN from it.
     const owner = (await call<{ rows: { _key: number; code: string }[] }>('/generic/selection', { moduleCode: 'masterdata', functionCode: 'ogr', page: 1, pageSize: 10 })).rows[0];

@@ -8,43 +8,13 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/app.js';
-import { apiCall, apiSignIn, eventually, launchBrowser, popupText, startE2eServer, type E2eServer } from '../helpers/browser.js';
+import { apiCall, apiSignIn, enginePage as grid, engineRows as rows, engineRowTexts as rowTexts, engineToolbar as toolbar, eventually, launchBrowser, openEnginePage, popupText, signedInPage, startE2eServer, type E2eServer } from '../helpers/browser.js';
 
-async function signedInPage(browser: Browser, server: E2eServer, loginAccount: string, password: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
-  const page = await context.newPage();
-  await page.goto(`${server.url}#/login`);
-  await page.fill('#login_loginAccount', loginAccount);
-  await page.fill('#login_password', password);
-  await page.press('#login_password', 'Enter');
+/** Signs in through the sign-in page in a fresh browser context and waits for the app. */
+async function signedInAs(browser: Browser, server: E2eServer, loginAccount: string, password: string): Promise<Page> {
+  const page = await signedInPage(browser, server, '/login', { account: { loginAccount, password } });
   await page.waitForURL(/#\/page/);
   return page;
-}
-
-function grid(page: Page, functionCode: string) {
-  return page.locator(`[data-testid="engine-page"][data-function="${functionCode}"]`).first();
-}
-
-function rows(page: Page, functionCode: string) {
-  return grid(page, functionCode).locator(':scope > [data-testid="engine-grid"] .ag-row:not(.ag-row-loading)');
-}
-
-function toolbar(page: Page, functionCode: string) {
-  return grid(page, functionCode).locator(':scope > [data-testid="engine-toolbar"]');
-}
-
-async function openEnginePage(page: Page, server: E2eServer, route: string, functionCode: string): Promise<void> {
-  await page.goto(`${server.url}#${route}`);
-  await grid(page, functionCode).locator('.ag-header-cell-text').filter({ hasText: /\S/ }).first().waitFor({ timeout: 60_000 });
-}
-
-async function rowTexts(page: Page, functionCode: string): Promise<string[]> {
-  const parts = await rows(page, functionCode).evaluateAll((elements) =>
-    elements.map((element) => [element.getAttribute('row-index') ?? '', (element as HTMLElement).innerText] as const),
-  );
-  const byIndex = new Map<string, string>();
-  for (const [index, text] of parts) byIndex.set(index, `${byIndex.get(index) ?? ''} ${text}`.trim());
-  return [...byIndex.values()].filter((text) => text !== '');
 }
 
 /** Finds one document by its number on its page and selects it. */
@@ -134,13 +104,13 @@ describe('inventory operations in Chromium', () => {
     await apiCall(server, adminToken, '/inventory/invAdjHeader/requestApproval', { id: doc.key });
     const before = await balanceOf(ids.skuCode);
 
-    const requester = await signedInPage(browser, server, ADMIN.loginAccount, ADMIN.password);
+    const requester = await signedInAs(browser, server, ADMIN.loginAccount, ADMIN.password);
     await selectDocument(requester, server, '/page/invAdjust', 'invAdjust', doc.docNo);
     await runAction(requester, 'invAdjust', 'confirm');
     expect(await popupText(requester)).toContain('The approval must come from another user than the requester.');
     expect(await balanceOf(ids.skuCode)).toBe(before);
 
-    const approver = await signedInPage(browser, server, 'inv-approver', 'Appr0ver!Passw0rd');
+    const approver = await signedInAs(browser, server, 'inv-approver', 'Appr0ver!Passw0rd');
     await selectDocument(approver, server, '/page/invAdjust', 'invAdjust', doc.docNo);
     await runAction(approver, 'invAdjust', 'confirm');
     await eventually(async () => (await rowTexts(approver, 'invAdjust'))[0] ?? '').toContain('Confirmed');
@@ -154,7 +124,7 @@ describe('inventory operations in Chromium', () => {
     await apiCall(server, adminToken, '/inventory/invMoveHeader/confirm', { id: first.key });
     const before = await balanceOf(ids.skuCode);
 
-    const page = await signedInPage(browser, server, ADMIN.loginAccount, ADMIN.password);
+    const page = await signedInAs(browser, server, ADMIN.loginAccount, ADMIN.password);
     await selectDocument(page, server, '/page/lnvnMove', 'lnvnMove', big.docNo);
     await runAction(page, 'lnvnMove', 'confirm');
     expect(await popupText(page)).toContain('Not enough inventory: 3 available.');
@@ -162,15 +132,39 @@ describe('inventory operations in Chromium', () => {
     await eventually(async () => (await rowTexts(page, 'lnvnMove'))[0] ?? '').toContain('New');
   });
 
-  // Skipped for now: after the count-entry change, creating this plan's ticket answers NO_RECORD in the browser run (the API tests of counts pass); to be found and put back.
-  it.skip('a counted ticket is approved from the read-only cycle count list, and its variance posts', async () => {
-    const code = (await apiCall<{ items: { id: number; code: string }[] }>(server, adminToken, '/inventory/location?code=A')).items.find((l) => l.id === ids.from)!.code;
+  it('a counted ticket is approved from the read-only cycle count list, and its variance posts', async () => {
+    // A plan counts only locations without allocated, picked or held stock unless told otherwise,
+    // and the demo's orders allocate at the first storage locations: the count is made at an empty
+    // storage location that this test stocks itself, so no demo order can take it out of the plan.
+    const storage = (await apiCall<{ items: { id: number; code: string; location_type: string }[] }>(server, adminToken, '/inventory/location?code=A')).items.filter(
+      (l) => l.location_type === 'storage' && l.id !== ids.from && l.id !== ids.to,
+    );
+    let code: string | undefined;
+    let locationId = 0;
+    for (const location of storage) {
+      const stock = await apiCall<{ total: number }>(server, adminToken, '/generic/selection', {
+        moduleCode: 'inventory',
+        functionCode: 'balance',
+        page: 1,
+        pageSize: 1,
+        conditions: { combinator: 'and', rules: [{ field: 'location_code', operator: '=', value: location.code }] },
+      });
+      if (stock.total === 0) {
+        code = location.code;
+        locationId = location.id;
+        break;
+      }
+    }
+    expect(code).toBeDefined();
+    const found = await document(adminToken, 'invAdjust', { action: 'add', owner_id: ids.ownerId, sku_id: ids.skuId, location_id: locationId, qty: 4, reason: 'FOUND' });
+    await apiCall(server, adminToken, '/inventory/invAdjHeader/confirm', { id: found.key });
     const plan = await apiCall<{ row: { _key: number } }>(server, adminToken, '/generic/adding', {
       moduleCode: 'inventory',
       functionCode: 'cycleCountMaster',
       record: { plan_code: 'E2E-APPROVE', location_from: code, location_to: code, max_locations: 1 },
     });
-    const made = await apiCall<{ ticketId: number; ticketNo: string }>(server, adminToken, '/inventory/cycleCountMaster/createCountOrder', { id: plan.row._key });
+    const made = await apiCall<{ ticketId: number; ticketNo: string; lines: number }>(server, adminToken, '/inventory/cycleCountMaster/createCountOrder', { id: plan.row._key });
+    expect(made.lines).toBe(1);
     const tab = (subPage: string) =>
       apiCall<{ rows: Record<string, string | number | null>[] }>(server, adminToken, '/generic/tab', {
         moduleCode: 'inventory',
@@ -188,7 +182,7 @@ describe('inventory operations in Chromium', () => {
     expect(variance).not.toBe(0);
     const before = await balanceOf(ids.skuCode);
 
-    const page = await signedInPage(browser, server, ADMIN.loginAccount, ADMIN.password);
+    const page = await signedInAs(browser, server, ADMIN.loginAccount, ADMIN.password);
     await openEnginePage(page, server, '/page/cycleCount', 'cycleCount');
     // The list is read-only (no add), yet the ticket's own actions are offered.
     expect(await toolbar(page, 'cycleCount').getByTestId('engine-add').count()).toBe(0);
@@ -204,7 +198,7 @@ describe('inventory operations in Chromium', () => {
   });
 
   it("home's open work opens its list: a status chip shows the orders of that status only", async () => {
-    const page = await signedInPage(browser, server, ADMIN.loginAccount, ADMIN.password);
+    const page = await signedInAs(browser, server, ADMIN.loginAccount, ADMIN.password);
     await page.goto(`${server.url}#/page/home`);
     const chip = page.getByTestId('home-chip-order-new');
     await chip.waitFor({ timeout: 30_000 });
@@ -229,7 +223,7 @@ describe('inventory operations in Chromium', () => {
   });
 
   it('the balance, the standard balance as of yesterday and the transaction log of today agree', async () => {
-    const page = await signedInPage(browser, server, ADMIN.loginAccount, ADMIN.password);
+    const page = await signedInAs(browser, server, ADMIN.loginAccount, ADMIN.password);
 
     // Balance page: on hand of the SKU, summed over its locations.
     await openEnginePage(page, server, '/page/balance', 'balance');

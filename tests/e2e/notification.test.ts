@@ -1,35 +1,17 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/app.js';
-import { apiCall, launchBrowser, startE2eServer, type E2eServer } from '../helpers/browser.js';
+import { apiCall, apiLogin as login, launchBrowser, startE2eServer, tokenSignedInPage, type E2eServer } from '../helpers/browser.js';
 import { createTestDatabase, onRealServer, type TestDatabase } from '../helpers/database.js';
 import { spawnServer, tempDataDir, type ServerProcess } from '../helpers/server-process.js';
 
 const CLERK = { loginAccount: 'notice-clerk', password: 'N0tice!Passw0rd' };
 
-async function login(server: E2eServer, account: { loginAccount: string; password: string }): Promise<{ token: string; expiresAt: string }> {
-  const response = await fetch(`${server.url}api/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(account) });
-  const body = (await response.json()) as { token?: string; expiresAt?: string };
-  if (!body.token || !body.expiresAt) throw new Error(`sign-in of ${account.loginAccount} failed: ${JSON.stringify(body)}`);
-  return { token: body.token, expiresAt: body.expiresAt };
-}
-
 /** A browser context of its own (another browser, as far as the app can tell), signed in on the home page. */
 async function signedInBrowser(browser: Browser, server: E2eServer, account: { loginAccount: string; password: string }): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await page.goto(`${server.url}#/login`);
-  const { token, expiresAt } = await login(server, account);
-  await page.evaluate(
-    ({ token, expiresAt }) => {
-      sessionStorage.setItem('token', token);
-      document.cookie = `token=${encodeURIComponent(token)}; expires=${new Date(expiresAt).toUTCString()}; path=/; SameSite=Strict`;
-    },
-    { token, expiresAt },
-  );
-  await page.goto(`${server.url}#/page/home`);
+  const page = await tokenSignedInPage(browser, server, account, '/page/home', { viewport: { width: 1280, height: 720 } });
   await page.locator('[data-tab-route="/home"]').waitFor();
-  return { context, page };
+  return { context: page.context(), page };
 }
 
 const unreadOf = (page: Page) => page.getByTestId('notification-bell').getAttribute('data-unread');

@@ -1,24 +1,6 @@
 import ExcelJS from 'exceljs';
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { apiCall, apiSignIn, eventually, signedInPage, toastShown, useServerAndBrowser, type E2eServer } from '../helpers/browser.js';
-
-/**
- * Order entry in Chromium on the demo data: a pre-sales order confirmed into a sales order on the
- * /pso page, an order import with two bad rows refused whole with both rows listed, and a wave
- * unwaved on the /wave page.
- */
-function engine(page: Page, functionCode: string) {
-  return page.locator(`[data-testid="engine-page"][data-function="${functionCode}"]`).first();
-}
-
-function rowsOf(page: Page, functionCode: string) {
-  return engine(page, functionCode).locator(':scope > [data-testid="engine-grid"] .ag-row:not(.ag-row-loading)');
-}
-
-function toolbarOf(page: Page, functionCode: string) {
-  return engine(page, functionCode).locator(':scope > [data-testid="engine-toolbar"]');
-}
+import { apiCall, apiSignIn, enginePage as engine, engineRows as rowsOf, engineToolbar as toolbarOf, eventually, signedInPage, toastShown, useServerAndBrowser, type E2eServer } from '../helpers/browser.js';
 
 async function ordersNamed(server: E2eServer, token: string, orderNo: string) {
   const answer = await apiCall<{ rows: Array<{ order_no: string; status: string }> }>(server, token, '/generic/selection', {
@@ -31,6 +13,11 @@ async function ordersNamed(server: E2eServer, token: string, orderNo: string) {
   return answer.rows;
 }
 
+/**
+ * Order entry in Chromium on the demo data: a pre-sales order confirmed into a sales order on the
+ * /pso page, an order import with two bad rows refused whole with both rows listed, and a wave
+ * unwaved on the /wave page.
+ */
 describe('outbound order entry', () => {
   const ctx = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }));
 

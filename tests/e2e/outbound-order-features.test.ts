@@ -1,7 +1,7 @@
 import ExcelJS from 'exceljs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { apiCall, apiSelection, apiSignIn, eventually, signedInPage, toastShown, useServerAndBrowser, type E2eServer } from '../helpers/browser.js';
+import { apiCall, apiSelection, apiSignIn, enginePage as engine, engineRows as rowsOf, engineToolbar as toolbarOf, eventually, signedInPage, toastShown, useServerAndBrowser, type E2eServer } from '../helpers/browser.js';
 
 /**
  * Every sales order feature reached from the /so page in Chromium, each by a user whose role holds
@@ -10,18 +10,6 @@ import { apiCall, apiSelection, apiSignIn, eventually, signedInPage, toastShown,
  * verb), and the order's stock balance with the owner's SKUs, the pick list of the order and the
  * allocation rules (viewing only). The database effect of each is read back through the API.
  */
-function engine(page: Page, functionCode: string) {
-  return page.locator(`[data-testid="engine-page"][data-function="${functionCode}"]`).first();
-}
-
-function rowsOf(page: Page, functionCode: string) {
-  return engine(page, functionCode).locator(':scope > [data-testid="engine-grid"] .ag-row:not(.ag-row-loading)');
-}
-
-function toolbarOf(page: Page, functionCode: string) {
-  return engine(page, functionCode).locator(':scope > [data-testid="engine-toolbar"]');
-}
-
 const PASSWORD = 'Ord3r!Features9';
 
 async function sheet(rows: unknown[][]): Promise<Buffer> {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { ADMIN } from '../helpers/app.js';
-import { apiCall, apiSignIn, eventually, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
+import { apiCall, apiSignIn, enginePage as grid, engineRows as rows, engineToolbar as toolbar, eventually, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
 
 /**
  * Platform and inventory rules in Chromium against the built app (demonstration data): a counted
@@ -18,18 +18,6 @@ interface BalanceRow {
   location_code: string;
   lpn: string;
   on_hand_qty: string;
-}
-
-function grid(page: Page, functionCode: string) {
-  return page.locator(`[data-testid="engine-page"][data-function="${functionCode}"]`).first();
-}
-
-function toolbar(page: Page, functionCode: string) {
-  return grid(page, functionCode).locator(':scope > [data-testid="engine-toolbar"]');
-}
-
-function rows(page: Page, functionCode: string) {
-  return grid(page, functionCode).locator(':scope > [data-testid="engine-grid"] .ag-row:not(.ag-row-loading)');
 }
 
 async function headers(page: Page, functionCode: string): Promise<string[]> {

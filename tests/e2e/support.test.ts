@@ -6,7 +6,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/app.js';
-import { eventually, useServerAndBrowser, type E2eServer } from '../helpers/browser.js';
+import { eventually, signedInPage, useServerAndBrowser, type E2eServer } from '../helpers/browser.js';
 
 async function tickets(server: E2eServer, token: string): Promise<Array<{ number: string; subject: string; type: string; asnNumber: string | null; requester: string }>> {
   const response = await fetch(new URL('api/generic/support/getSupportHeaderList', server.url), {
@@ -37,12 +37,8 @@ describe('support tickets', () => {
     });
     const { token } = (await login.json()) as { token: string };
 
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    const page = await context.newPage();
-    await page.goto(`${server.url}#/login`);
-    await page.fill('#login_loginAccount', ADMIN.loginAccount);
-    await page.fill('#login_password', ADMIN.password);
-    await page.press('#login_password', 'Enter');
+    const page = await signedInPage(browser, server, '/login', { viewport: { width: 1440, height: 900 } });
+    const context = page.context();
     await page.waitForURL(/#\/page/);
     await page.goto(`${server.url}#/page/support`);
     await page.getByTestId('support-screen').waitFor({ timeout: 60_000 });

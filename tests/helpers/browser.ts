@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { spawnServer, tempDataDir, type ServerProcess } from './server-process.js';
 import { ADMIN } from './app.js';
@@ -103,14 +103,7 @@ export async function apiCall<T>(server: E2eServer, token: string | null, urlPat
 
 /** Signs in through the API and returns the session token. */
 export async function apiSignIn(server: E2eServer, account: { loginAccount: string; password: string } = ADMIN): Promise<string> {
-  const response = await fetch(new URL('api/user/login', server.url), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ loginAccount: account.loginAccount, password: account.password }),
-  });
-  const body = (await response.json()) as { token?: string };
-  if (!body.token) throw new Error(`sign-in of ${account.loginAccount} failed: ${JSON.stringify(body)}`);
-  return body.token;
+  return (await apiLogin(server, account)).token;
 }
 
 /**
@@ -139,6 +132,77 @@ export async function signedInPage(
   await page.fill('#login_password', account.password);
   await page.press('#login_password', 'Enter');
   return page;
+}
+
+/**
+ * A browser context of its own signed in without the sign-in page: the session is made through the
+ * API and kept where the sign-in page keeps it (the token in session storage and its cookie), then
+ * `route` opens. For tests whose subject is not the sign-in itself.
+ */
+export async function tokenSignedInPage(
+  browser: Browser,
+  server: E2eServer,
+  account: { loginAccount: string; password: string },
+  route: string,
+  options: { viewport?: { width: number; height: number }; logToasts?: boolean } = {},
+): Promise<Page> {
+  const { token, expiresAt } = await apiLogin(server, account);
+  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1600, height: 1000 } });
+  if (options.logToasts) await logToasts(context);
+  const page = await context.newPage();
+  await page.goto(`${server.url}#/login`);
+  await page.evaluate(
+    ({ token, expiresAt }) => {
+      sessionStorage.setItem('token', token);
+      document.cookie = `token=${encodeURIComponent(token)}; expires=${new Date(expiresAt).toUTCString()}; path=/; SameSite=Strict`;
+    },
+    { token, expiresAt },
+  );
+  await page.goto(`${server.url}#${route}`);
+  return page;
+}
+
+/** Signs in through the API and returns the session token with the time it expires. */
+export async function apiLogin(server: E2eServer, account: { loginAccount: string; password: string } = ADMIN): Promise<{ token: string; expiresAt: string }> {
+  const response = await fetch(new URL('api/user/login', server.url), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ loginAccount: account.loginAccount, password: account.password }),
+  });
+  const body = (await response.json()) as { token?: string; expiresAt?: string };
+  if (!body.token || !body.expiresAt) throw new Error(`sign-in of ${account.loginAccount} failed: ${JSON.stringify(body)}`);
+  return { token: body.token, expiresAt: body.expiresAt };
+}
+
+/** An engine page's own element, not those of its sub-page tabs (which are engine pages too). */
+export function enginePage(page: Page, functionCode: string): Locator {
+  return page.locator(`[data-testid="engine-page"][data-function="${functionCode}"]`).first();
+}
+
+/** The toolbar of an engine page (add, edit, its behaviours, the count of rows). */
+export function engineToolbar(page: Page, functionCode: string): Locator {
+  return enginePage(page, functionCode).locator(':scope > [data-testid="engine-toolbar"]');
+}
+
+/** The loaded rows of an engine page's list; a row may have one element per grid container. */
+export function engineRows(page: Page, functionCode: string): Locator {
+  return enginePage(page, functionCode).locator(':scope > [data-testid="engine-grid"] .ag-row:not(.ag-row-loading)');
+}
+
+/** The text of each loaded row of an engine page's list, its grid containers' parts joined. */
+export async function engineRowTexts(page: Page, functionCode: string): Promise<string[]> {
+  const parts = await engineRows(page, functionCode).evaluateAll((elements) =>
+    elements.map((element) => [element.getAttribute('row-index') ?? '', (element as HTMLElement).innerText] as const),
+  );
+  const byIndex = new Map<string, string>();
+  for (const [index, text] of parts) byIndex.set(index, `${byIndex.get(index) ?? ''} ${text}`.trim());
+  return [...byIndex.values()].filter((text) => text !== '');
+}
+
+/** Opens an engine page's route in `page` and waits until its list shows its column headers. */
+export async function openEnginePage(page: Page, server: E2eServer, route: string, functionCode: string): Promise<void> {
+  await page.goto(`${server.url}#${route}`);
+  await enginePage(page, functionCode).locator('.ag-header-cell-text').filter({ hasText: /\S/ }).first().waitFor({ timeout: 60_000 });
 }
 
 /** The first 100 rows of an engine page through `/api/generic/selection`, optionally filtered by rules. */
