@@ -177,11 +177,7 @@ describe('inbound features in Chromium', () => {
   });
 
   it('makes an ASN from a PO with a link to it, and scans a whole container checking each carton, with the scanned-so-far panel', async () => {
-    token = (
-      (await (await fetch(new URL('api/user/login', e2e.server.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) })).json()) as {
-        token: string;
-      }
-    ).token;
+    token = await apiSignIn(e2e.server);
     const owner = (await call<{ rows: { _key: number; code: string }[] }>('/generic/selection', { moduleCode: 'masterdata', functionCode: 'ogr', page: 1, pageSize: 10 })).rows[0];
     const skus = (
       await call<{ rows: { _key: number; _version: number; code: string; owner_id: number }[] }>('/generic/selection', { moduleCode: 'masterdata', functionCode: 'sku', page: 1, pageSize: 100 })
