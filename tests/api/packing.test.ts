@@ -195,7 +195,7 @@ describe('scan and pack', () => {
   });
 
   it('refuses every wrong scan, leaving everything as it was', async () => {
-    const { soId, orderNo } = await pickedOrder([[0, 2]]);
+    const { soId } = await pickedOrder([[0, 2]]);
     await refused('/scanPack', { orderNo: 'NO-SUCH-ORDER' }, 404, 'NO_RECORD');
     const carton = (await ok('/pack/scan/open', { soId })).openCarton!;
     await refused('/pack/scan/close', { cartonId: carton.id, grossWeight: 1, netWeight: 1, weightUom: 'KG' }, 409, 'CARTON_EMPTY');
