@@ -221,6 +221,17 @@ describe('scan and pack', () => {
     await expectLedgerAgrees();
   });
 
+  it('packs no more than picked when two packers scan the same order at once', async () => {
+    const { soId } = await pickedOrder([[0, 2]]);
+    const first = (await ok('/pack/scan/open', { soId })).openCarton!;
+    const second = (await ok('/pack/scan/open', { soId })).openCarton!;
+    const answers = await Promise.all([first, second].map((carton) => call('/pack/scan/sku', { cartonId: carton.id, barcode: skuCodes[0], qty: 2 })));
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409]);
+    expect(json<{ code: string }>(answers.find((a) => a.statusCode === 409)!).code).toBe('OVERPACK_NOT_ALLOWED');
+    expect((await pickedOn(0, first.cartonNo)) + (await pickedOn(0, second.cartonNo))).toBe(2);
+    await expectLedgerAgrees();
+  });
+
   it('refuses an order that is not picked, and a partly picked one unless asked to pack what is picked', async () => {
     const allocated = await pickedOrder([[0, 1]], false);
     await refused('/scanPack', { orderNo: allocated.orderNo }, 409, 'ORDER_STATUS_ERROR');
