@@ -64,9 +64,9 @@ interface Pack {
 }
 
 /** A picked order of these lines (SKU index, qty), its stock received first at the pick face. */
-async function pickedOrder(lines: Array<[number, number]>, pick = true): Promise<{ soId: number; orderNo: string }> {
+async function pickedOrder(lines: Array<[number, number]>, pick = true, lotNo?: string): Promise<{ soId: number; orderNo: string }> {
   const orders = orderCalls(t.app, admin, db());
-  for (const [sku, qty] of lines) await stock(db(), f, f.skuIds[sku], f.locationIds[0], qty);
+  for (const [sku, qty] of lines) await stock(db(), f, f.skuIds[sku], f.locationIds[0], qty, lotNo ? { lotNo } : {});
   const orderNo = `SOPK-${++orderSeq}`;
   const soId = await orders.enter(orderNo, f.ownerId, lines.map(([sku, qty]) => ({ skuCode: skuCodes[sku], qty })));
   await orders.allocate(soId);
@@ -218,6 +218,18 @@ describe('scan and pack', () => {
     await refused('/pack/scan/remove', { cartonId: carton.id, barcode: skuCodes[0], qty: 1 }, 409, 'CARTON_CLOSED');
     await refused('/pack/scan/close', { cartonId: carton.id, grossWeight: 1, netWeight: 1, weightUom: 'KG' }, 409, 'CARTON_CLOSED');
     await refused('/pack/scan/sku', { cartonId: 987654321, barcode: skuCodes[0] }, 404, 'NO_RECORD');
+    await expectLedgerAgrees();
+  });
+
+  it('packs from a GS1-128 label naming a batch only picked stock of that lot', async () => {
+    // Every unit of SKU 1 received before is packed: the stock of this order is all of lot B1.
+    const { soId } = await pickedOrder([[1, 6]], true, 'B1');
+    const carton = (await ok('/pack/scan/open', { soId })).openCarton!;
+    await refused('/pack/scan/sku', { cartonId: carton.id, barcode: `(01)0${EAN_B}(37)1(10)B2` }, 409, 'NO_PICKED_STOCK');
+    const packed = await ok('/pack/scan/sku', { cartonId: carton.id, barcode: `(01)0${EAN_B}(37)1(10)B1` });
+    expect(packed.lines[0].packed).toBe('6');
+    const line = await db().selectFrom('carton_line as c').innerJoin('lot as l', 'l.id', 'c.lot_id').select(['l.lot_no', 'c.qty']).where('c.carton_id', '=', carton.id).execute();
+    expect(line).toEqual([{ lot_no: 'B1', qty: '6.0000' }]);
     await expectLedgerAgrees();
   });
 

@@ -23,8 +23,8 @@ export const packingModule = defineModule({
     {
       name: 'packing.scan',
       files: ['packing.repository.ts'],
-      reads: ['code_master', 'sku', 'sku_upc'],
-      purpose: 'the carton types and weight units offered, and the SKU and package quantity a scanned code or GS1 label names',
+      reads: ['code_master', 'lot', 'sku', 'sku_upc'],
+      purpose: 'the carton types and weight units offered, and the SKU, package quantity and lots a scanned code or GS1 label names',
     },
   ],
 });

@@ -148,3 +148,9 @@ export async function takeFromCartonLine(trx: Transaction<DB>, id: number, left:
 export async function touchCarton(trx: Transaction<DB>, id: number, by: string): Promise<void> {
   await trx.updateTable('carton').set({ updated_at: sql`now()`, updated_by: by }).where('id', '=', id).execute();
 }
+
+/** The lots of the SKU with this lot number. */
+export async function lotIdsOfNumber(db: Db, projectId: number, skuId: number, lotNo: string): Promise<number[]> {
+  const rows = await db.selectFrom('lot').select('id').where('project_id', '=', projectId).where('sku_id', '=', skuId).where('lot_no', '=', lotNo).execute();
+  return rows.map((r) => Number(r.id));
+}

@@ -145,18 +145,27 @@ async function lockedCarton(trx: Transaction<DB>, scope: StockScope, cartonId: n
  * The SKU of the order's owner a scan names and the quantity in base units: a SKU code or one of its
  * barcodes (times the scanned qty, 1 when not given, times the barcode's package quantity), or a
  * GS1-128 label whose GTIN is one of its barcodes (its count, else the scanned qty, times the package
- * quantity). A label that does not parse, or has no GTIN, is a wrong barcode format.
+ * quantity; a batch on the label is the lot number of the stock it is). A label that does not parse,
+ * or has no GTIN, is a wrong barcode format.
  */
-async function scannedItem(trx: Transaction<DB>, scope: StockScope, order: PackingOrder, barcode: string, qty: string | undefined): Promise<{ skuId: number; skuCode: string; qty: Decimal }> {
+async function scannedItem(
+  trx: Transaction<DB>,
+  scope: StockScope,
+  order: PackingOrder,
+  barcode: string,
+  qty: string | undefined,
+): Promise<{ skuId: number; skuCode: string; qty: Decimal; batch?: string }> {
   const code = barcode.trim();
   if (!code) throw new AppError('INVALID_SKU');
   let lookup = code;
   let scans = new Decimal(qty ?? 1);
+  let batch: string | undefined;
   const gs1 = looksLikeGs1(code);
   if (gs1) {
     const parsed = parseGs1(code);
     if (!parsed.ok || !parsed.data.gtin) throw new AppError('BARCODE_FORMAT');
     lookup = parsed.data.gtin;
+    batch = parsed.data.batch;
     if (parsed.data.count !== undefined) {
       if (parsed.data.count <= 0) throw new AppError('BARCODE_FORMAT');
       scans = new Decimal(parsed.data.count);
@@ -164,7 +173,7 @@ async function scannedItem(trx: Transaction<DB>, scope: StockScope, order: Packi
   }
   const sku = await repo.skuOfBarcode(trx, scope.projectId, order.ownerId, lookup, gs1);
   if (!sku) throw new AppError('INVALID_SKU');
-  return { skuId: sku.skuId, skuCode: sku.skuCode, qty: scans.times(sku.perScan) };
+  return { skuId: sku.skuId, skuCode: sku.skuCode, qty: scans.times(sku.perScan), batch };
 }
 
 /** `/pack/scan/sku`: packs the scanned item into the open carton, from the picked stock of the order's lines of that SKU. */
@@ -178,11 +187,14 @@ export async function packItem(trx: Transaction<DB>, scope: StockScope, input: {
   const room = lines.reduce((sum, l) => sum.plus(Decimal.max(0, new Decimal(l.pickedQty).minus(packed.get(l.id) ?? 0))), ZERO);
   if (item.qty.greaterThan(room)) throw new AppError('OVERPACK_NOT_ALLOWED');
 
+  // A label naming a batch packs only picked stock of the lots of that number.
+  const lots = item.batch === undefined ? undefined : new Set(await repo.lotIdsOfNumber(trx, scope.projectId, item.skuId, item.batch));
   let left = item.qty;
   for (const line of lines) {
     if (left.isZero()) break;
     let lineRoom = Decimal.min(left, Decimal.max(0, new Decimal(line.pickedQty).minus(packed.get(line.id) ?? 0)));
     for (const source of await pickedSourcesOfLine(trx, line.id)) {
+      if (lots && !lots.has(source.lotId)) continue;
       if (lineRoom.isZero()) break;
       const there = new Decimal(source.qty).minus(await repo.packedFromSource(trx, line.id, source));
       const take = Decimal.min(lineRoom, there);
@@ -192,7 +204,7 @@ export async function packItem(trx: Transaction<DB>, scope: StockScope, input: {
       left = left.minus(take);
     }
   }
-  // Picked qty the pick tasks cannot place (stock no longer where picking put it) cannot be packed.
+  // What is left has no picked stock to come from: not of the label's batch, or no longer where picking put it.
   if (left.greaterThan(0)) throw new AppError('NO_PICKED_STOCK');
   await repo.touchCarton(trx, Number(carton.id), scope.operator);
   return packAnswer(trx, order);
