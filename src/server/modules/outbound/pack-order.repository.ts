@@ -1,0 +1,39 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { DB } from '../../db/schema.js';
+import './outbound.tables.js';
+import './wave.tables.js';
+
+/** The SQL of what packing reads of orders: an order of a project and warehouse, its lines, where its picked stock stands. */
+
+type Db = Kysely<DB> | Transaction<DB>;
+
+export async function findScopedOrder(db: Db, scope: { projectId: number; warehouseId: number }, which: { soId: number } | { orderNo: string }) {
+  let query = db
+    .selectFrom('so_header')
+    .select(['id', 'order_no', 'status', 'owner_id'])
+    .where('project_id', '=', scope.projectId)
+    .where('warehouse_id', '=', scope.warehouseId);
+  query = 'soId' in which ? query.where('id', '=', which.soId) : query.where('order_no', '=', which.orderNo);
+  return query.orderBy('id').executeTakeFirst();
+}
+
+export async function orderStatus(db: Db, soId: number): Promise<string> {
+  return (await db.selectFrom('so_header').select('status').where('id', '=', soId).executeTakeFirstOrThrow()).status;
+}
+
+export async function packingLines(db: Db, soId: number) {
+  return db.selectFrom('so_line').select(['id', 'line_no', 'sku_id', 'qty', 'picked_qty']).where('so_id', '=', soId).orderBy('line_no').execute();
+}
+
+/** Per balance key picking put stock of the line on, the qty its tasks picked there, in the order of the first task. */
+export async function pickedPlacesOfLine(db: Db, soLineId: number) {
+  return db
+    .selectFrom('pick_task')
+    .select(['owner_id', 'sku_id', 'lot_id', 'to_location_id', 'to_lpn', sql<string>`sum(picked_qty)`.as('qty'), sql<number>`min(id)`.as('first')])
+    .where('so_line_id', '=', soLineId)
+    .where('picked_qty', '>', '0')
+    .where('to_location_id', 'is not', null)
+    .groupBy(['owner_id', 'sku_id', 'lot_id', 'to_location_id', 'to_lpn'])
+    .orderBy('first')
+    .execute();
+}

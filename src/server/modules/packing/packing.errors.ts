@@ -1,0 +1,21 @@
+import type { AreaErrorStatuses } from '../../../common/errors.js';
+
+/** The packing area's own error codes; their texts are `errors.<CODE>` of locales/packing. */
+declare module '../../../common/errors.js' {
+  interface AreaErrorCodes {
+    PACK_ITEM_NOT_ON_ORDER: true;
+    CARTON_EMPTY: true;
+    PACK_NOTHING_PICKED: true;
+    PACK_NOTHING_PACKED: true;
+    CARTON_OPEN: true;
+  }
+}
+
+/** Their HTTP status (the manifest's `errors`). */
+export const packingErrors = {
+  PACK_ITEM_NOT_ON_ORDER: 409,
+  CARTON_EMPTY: 409,
+  PACK_NOTHING_PICKED: 409,
+  PACK_NOTHING_PACKED: 409,
+  CARTON_OPEN: 409,
+} as const satisfies AreaErrorStatuses;

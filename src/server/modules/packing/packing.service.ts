@@ -1,0 +1,313 @@
+import Decimal from 'decimal.js';
+import type { Kysely, Transaction } from 'kysely';
+import { AppError } from '../../../common/errors.js';
+import { looksLikeGs1, parseGs1 } from '../../../common/gs1.js';
+import type { Language } from '../../../common/languages.js';
+import type { DB } from '../../db/schema.js';
+import { applyStockChanges, type StockScope } from '../inventory/index.js';
+import { nextDocumentNumber } from '../masterdata/index.js';
+import { findPackingOrder, pickedSourcesOfLine, setPackingStatus, type PackingOrder } from '../outbound/index.js';
+import * as repo from './packing.repository.js';
+import type { CartonRow } from './packing.repository.js';
+
+/**
+ * Scan and pack: an order that is picked is packed into cartons by scanning its items. Packed stock
+ * stays picked stock of the order; it moves from where picking put it (location and licence plate)
+ * onto the carton, whose number is its licence plate, at the same location, through the inventory
+ * service, and back when it is taken out. No line may have more packed than picked (over pack), a
+ * closed carton takes nothing and gives nothing back, an empty carton cannot be closed, and once
+ * every carton is closed the order is checked complete: packed when all its picked stock is packed,
+ * partially packed otherwise.
+ */
+
+const ZERO = new Decimal(0);
+export const CARTON_TYPE = 'CARTON_TYPE';
+export const WEIGHT_UOM = 'WEIGHT_UOM';
+
+/** Order statuses in which packing may start or go on: picked, and partly picked when the caller chose to pack what is picked. */
+function assertPackable(order: PackingOrder, packPicked: boolean): void {
+  const allowed = order.status === 'picked' || (order.status === 'partial_picked' && packPicked);
+  if (!allowed) throw new AppError('ORDER_STATUS_ERROR', { orderNo: order.orderNo, status: order.status });
+  if (order.lines.every((l) => new Decimal(l.pickedQty).isZero())) throw new AppError('PACK_NOTHING_PICKED', { orderNo: order.orderNo });
+}
+
+export interface CartonAnswer {
+  id: number;
+  cartonNo: string;
+  cartonType: string | null;
+  status: string;
+  grossWeight: string | null;
+  netWeight: string | null;
+  weightUom: string | null;
+  length: string | null;
+  width: string | null;
+  height: string | null;
+  lines: Array<{ soLineId: number; skuId: number; skuCode: string; qty: string }>;
+}
+
+export interface PackAnswer {
+  order: { id: number; orderNo: string; status: string };
+  lines: Array<{ lineId: number; lineNo: number; skuId: number; skuCode: string; ordered: string; picked: string; packed: string }>;
+  /** The order's open carton (the latest when several are open), or null. */
+  openCarton: CartonAnswer | null;
+  cartons: CartonAnswer[];
+}
+
+const num = (value: string | null): string | null => (value === null ? null : new Decimal(value).toString());
+
+/** The order as packing sees it: its lines with ordered, picked and packed qty, and its cartons. */
+async function packAnswer(db: Kysely<DB> | Transaction<DB>, order: PackingOrder): Promise<PackAnswer> {
+  const packed = await repo.packedOfLines(db, order.lines.map((l) => l.id));
+  const cartons = await repo.cartonsOfOrder(db, order.id);
+  const cartonLines = await repo.linesOfCartons(db, cartons.map((c) => Number(c.id)));
+  const codes = await repo.skuCodes(db, [...new Set([...order.lines.map((l) => l.skuId), ...cartonLines.map((l) => Number(l.sku_id))])]);
+  const cartonAnswers = cartons.map((carton): CartonAnswer => {
+    const merged = new Map<number, { soLineId: number; skuId: number; skuCode: string; qty: Decimal }>();
+    for (const line of cartonLines.filter((l) => Number(l.carton_id) === Number(carton.id))) {
+      const key = Number(line.so_line_id);
+      const entry = merged.get(key) ?? { soLineId: key, skuId: Number(line.sku_id), skuCode: codes.get(Number(line.sku_id)) ?? '', qty: ZERO };
+      entry.qty = entry.qty.plus(line.qty);
+      merged.set(key, entry);
+    }
+    return {
+      id: Number(carton.id),
+      cartonNo: carton.carton_no,
+      cartonType: carton.carton_type,
+      status: carton.status,
+      grossWeight: num(carton.gross_weight),
+      netWeight: num(carton.net_weight),
+      weightUom: carton.weight_uom,
+      length: num(carton.length),
+      width: num(carton.width),
+      height: num(carton.height),
+      lines: [...merged.values()].map((l) => ({ ...l, qty: l.qty.toString() })),
+    };
+  });
+  const open = cartonAnswers.filter((c) => c.status === 'open');
+  return {
+    order: { id: order.id, orderNo: order.orderNo, status: order.status },
+    lines: order.lines.map((l) => ({
+      lineId: l.id,
+      lineNo: l.lineNo,
+      skuId: l.skuId,
+      skuCode: codes.get(l.skuId) ?? '',
+      ordered: new Decimal(l.qty).toString(),
+      picked: new Decimal(l.pickedQty).toString(),
+      packed: new Decimal(packed.get(l.id) ?? 0).toString(),
+    })),
+    openCarton: open.length > 0 ? open[open.length - 1] : null,
+    cartons: cartonAnswers,
+  };
+}
+
+/** `/scanPack`: starts packing an order by its number; refuses an order packing may not take. Reads only. */
+export async function startPacking(db: Kysely<DB>, scope: StockScope, input: { orderNo: string; packPicked?: boolean }): Promise<PackAnswer> {
+  const order = await findPackingOrder(db, scope, { orderNo: input.orderNo.trim() });
+  if (!order) throw new AppError('NO_RECORD');
+  assertPackable(order, input.packPicked === true);
+  return packAnswer(db, order);
+}
+
+/** The order, locked, of the scope: NO_RECORD when it is not there. */
+async function lockedOrder(trx: Transaction<DB>, scope: StockScope, soId: number): Promise<PackingOrder> {
+  const order = await findPackingOrder(trx, scope, { soId }, true);
+  if (!order) throw new AppError('NO_RECORD');
+  return order;
+}
+
+/** `/pack/scan/open`: a new open carton for the order, numbered by the carton numbering rule. */
+export async function openCarton(trx: Transaction<DB>, scope: StockScope, input: { soId: number; cartonType?: string | null; packPicked?: boolean }): Promise<PackAnswer> {
+  const order = await lockedOrder(trx, scope, input.soId);
+  assertPackable(order, input.packPicked === true);
+  const cartonType = input.cartonType?.trim() || null;
+  if (cartonType !== null && !(await repo.isActiveCode(trx, CARTON_TYPE, cartonType))) {
+    throw new AppError('VALIDATION_FAILED', {}, [{ field: 'cartonType', code: 'FIELD_FOREIGN' }]);
+  }
+  const cartonNo = await nextDocumentNumber(trx, 'CARTON', { warehouseId: scope.warehouseId, projectId: scope.projectId });
+  await repo.insertCarton(trx, { project_id: scope.projectId, warehouse_id: scope.warehouseId, so_id: order.id, carton_no: cartonNo, carton_type: cartonType, by: scope.operator });
+  return packAnswer(trx, order);
+}
+
+/**
+ * The carton and its order, locked in the order allocation and picking lock (order, then carton,
+ * then stock). Refuses a carton of another project or warehouse (NO_RECORD) and a closed carton.
+ */
+async function lockedCarton(trx: Transaction<DB>, scope: StockScope, cartonId: number): Promise<{ carton: CartonRow; order: PackingOrder }> {
+  const seen = await repo.findCarton(trx, scope, cartonId);
+  if (!seen) throw new AppError('NO_RECORD');
+  const order = await lockedOrder(trx, scope, Number(seen.so_id));
+  const carton = (await repo.findCarton(trx, scope, cartonId, true))!;
+  if (carton.status !== 'open') throw new AppError('CARTON_CLOSED', { cartonNo: carton.carton_no });
+  return { carton, order };
+}
+
+/**
+ * The SKU of the order's owner a scan names and the quantity in base units: a SKU code or one of its
+ * barcodes (times the scanned qty, 1 when not given, times the barcode's package quantity), or a
+ * GS1-128 label whose GTIN is one of its barcodes (its count, else the scanned qty, times the package
+ * quantity; a batch on the label is the lot number of the stock it is). A label that does not parse,
+ * or has no GTIN, is a wrong barcode format.
+ */
+async function scannedItem(
+  trx: Transaction<DB>,
+  scope: StockScope,
+  order: PackingOrder,
+  barcode: string,
+  qty: string | undefined,
+): Promise<{ skuId: number; skuCode: string; qty: Decimal; batch?: string }> {
+  const code = barcode.trim();
+  if (!code) throw new AppError('INVALID_SKU');
+  let lookup = code;
+  let scans = new Decimal(qty ?? 1);
+  let batch: string | undefined;
+  const gs1 = looksLikeGs1(code);
+  if (gs1) {
+    const parsed = parseGs1(code);
+    if (!parsed.ok || !parsed.data.gtin) throw new AppError('BARCODE_FORMAT');
+    lookup = parsed.data.gtin;
+    batch = parsed.data.batch;
+    if (parsed.data.count !== undefined) {
+      if (parsed.data.count <= 0) throw new AppError('BARCODE_FORMAT');
+      scans = new Decimal(parsed.data.count);
+    }
+  }
+  const sku = await repo.skuOfBarcode(trx, scope.projectId, order.ownerId, lookup, gs1);
+  if (!sku) throw new AppError('INVALID_SKU');
+  return { skuId: sku.skuId, skuCode: sku.skuCode, qty: scans.times(sku.perScan), batch };
+}
+
+/** `/pack/scan/sku`: packs the scanned item into the open carton, from the picked stock of the order's lines of that SKU. */
+export async function packItem(trx: Transaction<DB>, scope: StockScope, input: { cartonId: number; barcode: string; qty?: string }): Promise<PackAnswer> {
+  const { carton, order } = await lockedCarton(trx, scope, input.cartonId);
+  assertPackable(order, true);
+  const item = await scannedItem(trx, scope, order, input.barcode, input.qty);
+  const lines = order.lines.filter((l) => l.skuId === item.skuId);
+  if (lines.length === 0) throw new AppError('PACK_ITEM_NOT_ON_ORDER', { sku: item.skuCode, orderNo: order.orderNo });
+  const packed = await repo.packedOfLines(trx, lines.map((l) => l.id));
+  const room = lines.reduce((sum, l) => sum.plus(Decimal.max(0, new Decimal(l.pickedQty).minus(packed.get(l.id) ?? 0))), ZERO);
+  if (item.qty.greaterThan(room)) throw new AppError('OVERPACK_NOT_ALLOWED');
+
+  // A label naming a batch packs only picked stock of the lots of that number.
+  const lots = item.batch === undefined ? undefined : new Set(await repo.lotIdsOfNumber(trx, scope.projectId, item.skuId, item.batch));
+  let left = item.qty;
+  for (const line of lines) {
+    if (left.isZero()) break;
+    let lineRoom = Decimal.min(left, Decimal.max(0, new Decimal(line.pickedQty).minus(packed.get(line.id) ?? 0)));
+    for (const source of await pickedSourcesOfLine(trx, line.id)) {
+      if (lots && !lots.has(source.lotId)) continue;
+      if (lineRoom.isZero()) break;
+      const there = new Decimal(source.qty).minus(await repo.packedFromSource(trx, line.id, source));
+      const take = Decimal.min(lineRoom, there);
+      if (!take.greaterThan(0)) continue;
+      await moveToCarton(trx, scope, carton, line.id, source, take);
+      lineRoom = lineRoom.minus(take);
+      left = left.minus(take);
+    }
+  }
+  // What is left has no picked stock to come from: not of the label's batch, or no longer where picking put it.
+  if (left.greaterThan(0)) throw new AppError('NO_PICKED_STOCK');
+  await repo.touchCarton(trx, Number(carton.id), scope.operator);
+  return packAnswer(trx, order);
+}
+
+interface Source {
+  ownerId: number;
+  skuId: number;
+  lotId: number;
+  locationId: number;
+  lpn: string;
+}
+
+/** Picked stock moves from where it stood onto the carton's licence plate at the same location, and stays picked. */
+async function moveToCarton(trx: Transaction<DB>, scope: StockScope, carton: CartonRow, soLineId: number, source: Source, qty: Decimal): Promise<void> {
+  const reference = { type: 'pack', orderNo: carton.carton_no };
+  const from = { ownerId: source.ownerId, skuId: source.skuId, lotId: source.lotId, locationId: source.locationId, lpn: source.lpn };
+  await applyStockChanges(trx, scope, [
+    { key: from, transType: 'move', onHand: qty.negated(), picked: qty.negated(), reference },
+    { key: { ...from, lpn: carton.carton_no }, transType: 'move', onHand: qty, picked: qty, reference },
+  ]);
+  await repo.addCartonLine(
+    trx,
+    { carton_id: Number(carton.id), so_line_id: soLineId, owner_id: source.ownerId, sku_id: source.skuId, lot_id: source.lotId, from_location_id: source.locationId, from_lpn: source.lpn, qty: qty.toString() },
+    scope.operator,
+  );
+}
+
+/** `/pack/scan/remove`: takes qty of the scanned item out of the open carton; its stock goes back where it came from. */
+export async function removeItem(trx: Transaction<DB>, scope: StockScope, input: { cartonId: number; barcode: string; qty?: string }): Promise<PackAnswer> {
+  const { carton, order } = await lockedCarton(trx, scope, input.cartonId);
+  const item = await scannedItem(trx, scope, order, input.barcode, input.qty);
+  const held = (await repo.linesOfCartons(trx, [Number(carton.id)])).filter((l) => Number(l.sku_id) === item.skuId).reverse();
+  const total = held.reduce((sum, l) => sum.plus(l.qty), ZERO);
+  if (total.isZero() || item.qty.greaterThan(total)) throw new AppError('NOT_ENOUGH_TO_REMOVE');
+  let left = item.qty;
+  const reference = { type: 'unpack', orderNo: carton.carton_no };
+  for (const line of held) {
+    if (left.isZero()) break;
+    const take = Decimal.min(left, line.qty);
+    const back = { ownerId: Number(line.owner_id), skuId: Number(line.sku_id), lotId: Number(line.lot_id), locationId: Number(line.from_location_id), lpn: line.from_lpn };
+    await applyStockChanges(trx, scope, [
+      { key: { ...back, lpn: carton.carton_no }, transType: 'move', onHand: take.negated(), picked: take.negated(), reference },
+      { key: back, transType: 'move', onHand: take, picked: take, reference },
+    ]);
+    await repo.takeFromCartonLine(trx, Number(line.id), new Decimal(line.qty).minus(take).toString(), scope.operator);
+    left = left.minus(take);
+  }
+  await repo.touchCarton(trx, Number(carton.id), scope.operator);
+  return packAnswer(trx, order);
+}
+
+export interface CloseCartonInput {
+  cartonId: number;
+  cartonType?: string | null;
+  grossWeight: string;
+  netWeight: string;
+  weightUom: string;
+  length?: string | null;
+  width?: string | null;
+  height?: string | null;
+}
+
+/** `/pack/scan/close`: closes the open carton with its weights and dimensions; an empty carton cannot be closed. */
+export async function closeCartonOf(trx: Transaction<DB>, scope: StockScope, input: CloseCartonInput): Promise<PackAnswer> {
+  const { carton, order } = await lockedCarton(trx, scope, input.cartonId);
+  if ((await repo.linesOfCartons(trx, [Number(carton.id)])).length === 0) throw new AppError('CARTON_EMPTY', { cartonNo: carton.carton_no });
+  const details: Array<{ field: string; code: 'FIELD_FOREIGN' | 'FIELD_RANGE' }> = [];
+  const cartonType = input.cartonType === undefined ? carton.carton_type : input.cartonType?.trim() || null;
+  if (cartonType !== null && cartonType !== carton.carton_type && !(await repo.isActiveCode(trx, CARTON_TYPE, cartonType))) details.push({ field: 'cartonType', code: 'FIELD_FOREIGN' });
+  const weightUom = input.weightUom.trim();
+  if (!(await repo.isActiveCode(trx, WEIGHT_UOM, weightUom))) details.push({ field: 'weightUom', code: 'FIELD_FOREIGN' });
+  // What is in the carton cannot weigh more than the carton with it.
+  if (new Decimal(input.netWeight).greaterThan(input.grossWeight)) details.push({ field: 'netWeight', code: 'FIELD_RANGE' });
+  if (details.length > 0) throw new AppError('VALIDATION_FAILED', {}, details);
+  await repo.closeCarton(
+    trx,
+    Number(carton.id),
+    { carton_type: cartonType, gross_weight: input.grossWeight, net_weight: input.netWeight, weight_uom: weightUom, length: input.length ?? null, width: input.width ?? null, height: input.height ?? null },
+    scope.operator,
+  );
+  return packAnswer(trx, order);
+}
+
+/**
+ * `/scanPack/closeOrder`: check-complete. Every carton of the order must be closed and something
+ * packed; the order becomes packed when every line's picked qty is packed, partially packed
+ * otherwise (the status table decides whether the order may move there).
+ */
+export async function checkComplete(trx: Transaction<DB>, scope: StockScope, soId: number): Promise<PackAnswer> {
+  const order = await lockedOrder(trx, scope, soId);
+  assertPackable(order, true);
+  const cartons = await repo.cartonsOfOrder(trx, order.id);
+  const open = cartons.find((c) => c.status === 'open');
+  if (open) throw new AppError('CARTON_OPEN', { cartonNo: open.carton_no });
+  const packed = await repo.packedOfLines(trx, order.lines.map((l) => l.id));
+  if (packed.size === 0) throw new AppError('PACK_NOTHING_PACKED', { orderNo: order.orderNo });
+  const complete = order.lines.every((l) => new Decimal(packed.get(l.id) ?? 0).greaterThanOrEqualTo(l.pickedQty));
+  const status = await setPackingStatus(trx, scope, order.id, complete ? 'packed' : 'partial_packed');
+  return packAnswer(trx, { ...order, status });
+}
+
+/** `GET /pack/carton/type` and `GET /pack/scan/wgtUom`: the codes with their description in the caller's language. */
+export function codeList(db: Kysely<DB>, codeType: typeof CARTON_TYPE | typeof WEIGHT_UOM, language: Language) {
+  return repo.codesOfType(db, codeType, language);
+}

@@ -1,0 +1,45 @@
+import type { Generated } from 'kysely';
+import type { Audit, Id, Numeric, NullableNumeric, NullableTimestamp } from '../../db/schema.js';
+
+/** The cartons orders are packed into, and what each holds. */
+declare module '../../db/schema.js' {
+  interface DB {
+    carton: CartonTable;
+    carton_line: CartonLineTable;
+  }
+}
+
+export type CartonStatus = 'open' | 'closed';
+
+export interface CartonTable extends Audit {
+  id: Id;
+  project_id: number;
+  warehouse_id: number;
+  so_id: number;
+  /** Unique in the warehouse; also the licence plate the packed stock stands on. */
+  carton_no: string;
+  /** A code of the code-master type CARTON_TYPE. */
+  carton_type: string | null;
+  status: Generated<CartonStatus>;
+  gross_weight: NullableNumeric;
+  net_weight: NullableNumeric;
+  weight_uom: string | null;
+  length: NullableNumeric;
+  width: NullableNumeric;
+  height: NullableNumeric;
+  closed_at: NullableTimestamp;
+  closed_by: string | null;
+}
+
+/** What went into a carton for one order line, of one lot, from one place the picked stock stood. */
+export interface CartonLineTable extends Audit {
+  id: Id;
+  carton_id: number;
+  so_line_id: number;
+  owner_id: number;
+  sku_id: number;
+  lot_id: number;
+  from_location_id: number;
+  from_lpn: Generated<string>;
+  qty: Numeric;
+}
