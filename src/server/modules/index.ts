@@ -15,6 +15,7 @@ import { notificationModule } from './notification/notification.module.js';
 import { outboxModule } from './outbox/outbox.module.js';
 import { supportModule } from './support/support.module.js';
 import { outboundModule } from './outbound/outbound.module.js';
+import { printingModule } from './printing/printing.module.js';
 
 /**
  * THE list of business areas (src/server/modules/README.md). Adding an area is one line here plus
@@ -37,4 +38,5 @@ export const MODULES: readonly AreaModule[] = [
   inboundModule,
   supportModule,
   outboundModule,
+  printingModule,
 ];
