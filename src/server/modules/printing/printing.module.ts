@@ -19,4 +19,7 @@ export const printingModule = defineModule({
   rights: [{ right: 'printing.printer:print', labelCode: 'printing.verb.print' }],
   errors: printingErrors,
   pages: [{ route: 'printer', group: 'setup', opens: { definitionOf: 'printing' } }],
+  readModels: [
+    { name: 'printing.companyPrefix', files: ['sscc.ts'], reads: ['sys_param', 'warehouse'], purpose: 'the GS1 company prefix of the organization a warehouse belongs to' },
+  ],
 });
