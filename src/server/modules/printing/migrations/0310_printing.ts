@@ -49,5 +49,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await addMenuEntry(db, { code: 'printer', group: 'setup', titleKey: 'menu.printer', right: 'printing.printer' });
 
-  await grantConfiguratorAccess(db, ['printer', 'print_job'], 'read');
+  // Printers are kept on their engine page; the queue is written only by the area's service.
+  await grantConfiguratorAccess(db, ['printer'], 'write');
+  await grantConfiguratorAccess(db, ['print_job'], 'read');
 }
