@@ -267,6 +267,20 @@ describe('the print queue', () => {
   });
 });
 
+describe('the printer page', () => {
+  it("adds a printer of the session's warehouse with port 9100 by default, and refuses a port out of range", async () => {
+    const admin = await createUser(t, { loginAccount: 'print.admin', rights: ['printing.printer:view', 'printing.printer:add'], projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] });
+    const add = (record: Record<string, unknown>) => post(admin, '/generic/adding', { moduleCode: 'printing', functionCode: 'printer', record });
+    const added = await add({ name: 'Dock label 1', server_name: 'PRINTSRV1', ip: '10.0.0.21', printer_type: 'raw_zpl' });
+    expect(added.statusCode, added.body).toBe(200);
+    const row = await t.database.db.selectFrom('printer').selectAll().where('name', '=', 'Dock label 1').executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ warehouse_id: warehouseId, port: 9100, printer_type: 'raw_zpl', active: true, server_name: 'PRINTSRV1' });
+    expect((await add({ name: 'Bad port', ip: '10.0.0.22', port: 70000 })).statusCode).toBe(400);
+    expect((await add({ name: 'Bad type', ip: '10.0.0.22', printer_type: 'inkjet' })).statusCode).toBe(400);
+    expect((await post(viewer, '/generic/adding', { moduleCode: 'printing', functionCode: 'printer', record: { name: 'X', ip: '1.1.1.1' } })).statusCode).toBe(403);
+  });
+});
+
 describe('the print queue routes', () => {
   it('check rights, the warehouse and their input', async () => {
     const elsewhere = await addPrinter(9100, otherWarehouseId);

@@ -23,7 +23,8 @@ export interface CartonLabel {
  * (the label selects UTF-8 with `^CI28`).
  */
 export function zplText(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f]/g, ' ').replace(/[_^~]/g, (c) => `_${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const printable = [...text].map((c) => (c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f ? ' ' : c)).join('');
+  return printable.replace(/[_^~]/g, (c) => `_${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
 /** A free-text field at a position, in font 0 of the given height. */
