@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { inTransaction } from '../../src/server/db/transaction.js';
 import { cartonLabelZpl, enqueuePrint, isSscc, nextSscc } from '../../src/server/modules/printing/index.js';
 import { sendQueuedPrintJobsJob } from '../../src/server/modules/printing/printing.jobs.js';
-import { buildTestApp, createUser, injectAs, json, type TestApp } from '../helpers/app.js';
+import { buildTestApp, createUser, injectAs, json, signIn, type TestApp } from '../helpers/app.js';
 import { onRealServer } from '../helpers/database.js';
 
 /**
@@ -254,6 +254,8 @@ describe('the print queue', () => {
       expect(await statusOf(label.id)).toMatchObject({ status: 'sent' });
       expect(await statusOf(dead.id)).toMatchObject({ status: 'queued', last_error_code: 'PRINTER_UNAVAILABLE' });
       await expect(sendQueuedPrintJobsJob.run({ ...context, params: { batchSize: 'x' } })).rejects.toThrow(/batchSize/);
+      const handlers = json<{ items: { name: string; description: string | null }[] }>(await injectAs(t.app, await signIn(t.app), { method: 'GET', url: '/api/job/handlers' })).items;
+      expect(handlers.find((h) => h.name === 'printing.sendQueued')?.description).toMatch(/^Print queue/);
     } finally {
       await printer.close();
     }
