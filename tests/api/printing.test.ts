@@ -113,15 +113,22 @@ afterAll(async () => {
 });
 
 describe('SSCCs', () => {
-  it('are made of the GS1 company prefix parameter, and refused while it is not 7 to 10 digits', async () => {
+  it('are made of the GS1 company prefix parameter, which is 7 to 10 digits wherever it is set, and refused without it', async () => {
     const sscc = await inTransaction(t.database.db, (trx) => nextSscc(trx, { warehouseId, extensionDigit: 3 }));
     expect(isSscc(sscc)).toBe(true);
     expect(sscc.slice(0, 8)).toBe('30614141');
-    await t.database.db.updateTable('sys_param').set({ param_value: '12345' }).where('param_code', '=', 'GS1_COMPANY_PREFIX').execute();
+    const setPrefix = (value: string) => t.database.db.updateTable('sys_param').set({ param_value: value }).where('param_code', '=', 'GS1_COMPANY_PREFIX').execute();
+    for (const wrong of ['12345', '12345678901', '061414A']) await expect(setPrefix(wrong)).rejects.toMatchObject({ code: '23514' });
+    await setPrefix('1234567890');
+    expect((await inTransaction(t.database.db, (trx) => nextSscc(trx, { warehouseId }))).slice(0, 11)).toBe('01234567890');
+    await t.database.db.deleteFrom('sys_param').where('param_code', '=', 'GS1_COMPANY_PREFIX').execute();
     try {
       await expect(inTransaction(t.database.db, (trx) => nextSscc(trx, { warehouseId }))).rejects.toMatchObject({ code: 'GS1_PREFIX_INVALID' });
     } finally {
-      await t.database.db.updateTable('sys_param').set({ param_value: '0614141' }).where('param_code', '=', 'GS1_COMPANY_PREFIX').execute();
+      await t.database.db
+        .insertInto('sys_param')
+        .values({ organization_id: null, param_code: 'GS1_COMPANY_PREFIX', param_value: '0614141', created_by: 'test', updated_by: 'test' })
+        .execute();
     }
   });
 

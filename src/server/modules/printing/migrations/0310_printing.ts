@@ -46,6 +46,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     insert into sys_param (organization_id, param_code, param_value, description, created_by, updated_by)
     values (null, 'GS1_COMPANY_PREFIX', '0614141', 'GS1 company prefix of the SSCCs on carton labels (7 to 10 digits); replace the example prefix with your own', 'system', 'system')
     on conflict on constraint sys_param_org_code_key do nothing`.execute(db);
+  // The prefix is 7 to 10 digits wherever it is set (the system parameter page, globally or for an organization).
+  await sql`alter table sys_param add constraint sys_param_gs1_company_prefix check (param_code <> 'GS1_COMPANY_PREFIX' or param_value ~ '^[0-9]{7,10}$')`.execute(db);
 
   await addMenuEntry(db, { code: 'printer', group: 'setup', titleKey: 'menu.printer', right: 'printing.printer' });
 
