@@ -223,6 +223,23 @@ describe('the print queue', () => {
     }
   });
 
+  it('sends a job once when two senders are asked for it at the same time', async () => {
+    const printer = await fakePrinter();
+    try {
+      const [label] = await queueLabels(await addPrinter(printer.port), 1);
+      const answers = await Promise.all([1, 2, 3].map(() => post(clerk, '/print/job/retry', { ids: [label.id] })));
+      const statuses = answers.map((a) => (a.statusCode === 200 ? json<{ outcomes: { status: string }[] }>(a).outcomes[0].status : String(a.statusCode)));
+      expect(statuses.filter((s) => s === 'sent')).toHaveLength(1);
+      // The others found it held by the sender, or already sent.
+      expect(statuses.filter((s) => s !== 'sent').every((s) => s === 'busy' || s === '409')).toBe(true);
+      await printer.documents(1);
+      expect(await statusOf(label.id)).toMatchObject({ status: 'sent', attempts: 1 });
+      expect(printer.received).toHaveLength(1);
+    } finally {
+      await printer.close();
+    }
+  });
+
   it('prints a sent job again as a new job, and retries only what is not sent', async () => {
     const printer = await fakePrinter();
     try {
@@ -286,6 +303,8 @@ describe('the printer page', () => {
     expect(row).toMatchObject({ warehouse_id: warehouseId, port: 9100, printer_type: 'raw_zpl', active: true, server_name: 'PRINTSRV1' });
     expect((await add({ name: 'Bad port', ip: '10.0.0.22', port: 70000 })).statusCode).toBe(400);
     expect((await add({ name: 'Bad type', ip: '10.0.0.22', printer_type: 'inkjet' })).statusCode).toBe(400);
+    expect((await add({ name: 'Bad host', ip: '10.0.0.22; rm' })).statusCode).toBeGreaterThanOrEqual(400);
+    expect((await add({ name: 'Bad host', ip: '10.0.0.22; rm' })).statusCode).toBeLessThan(500);
     expect((await post(viewer, '/generic/adding', { moduleCode: 'printing', functionCode: 'printer', record: { name: 'X', ip: '1.1.1.1' } })).statusCode).toBe(403);
   });
 });

@@ -17,7 +17,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addCheckConstraint('printer_port_range', sql`port between 1 and 65535`)
     .addCheckConstraint('printer_type_known', sql`printer_type in ('raw_zpl', 'pdf')`)
     .addCheckConstraint('printer_name_text', sql`length(btrim(name)) between 1 and 100`)
-    .addCheckConstraint('printer_ip_text', sql`length(btrim(ip)) between 1 and 253`)
+    .addCheckConstraint('printer_ip_text', sql`ip ~ '^[A-Za-z0-9][A-Za-z0-9.:-]{0,252}$'`)
     .execute();
 
   await createScopedTable(db, 'print_job', 'warehouse_id')
