@@ -202,12 +202,15 @@ describe('the print queue', () => {
   it('keeps a job queued with PRINTER_UNAVAILABLE when the printer does not answer, and sends it on retry once it is back', async () => {
     const port = await closedPort();
     const printerId = await addPrinter(port);
-    const [label] = await queueLabels(printerId, 1);
-    const first = await post(clerk, '/print/job/retry', { ids: [label.id] });
+    const [label, second] = await queueLabels(printerId, 2);
+    const first = await post(clerk, '/print/job/retry', { ids: [label.id, second.id] });
     expect(first.statusCode, first.body).toBe(200);
-    const [outcome] = json<{ outcomes: { id: number; status: string; error?: string; message?: string }[] }>(first).outcomes;
-    expect(outcome).toMatchObject({ id: label.id, status: 'queued', error: 'PRINTER_UNAVAILABLE', message: 'The printer is not available or the connection failed.' });
+    const outcomes = json<{ outcomes: { id: number; status: string; error?: string; message?: string; detail?: string }[] }>(first).outcomes;
+    expect(outcomes[0]).toMatchObject({ id: label.id, status: 'queued', error: 'PRINTER_UNAVAILABLE', message: 'The printer is not available or the connection failed.' });
+    // The printer's next job of the same call is not tried again: it stays queued with the same error.
+    expect(outcomes[1]).toMatchObject({ id: second.id, status: 'queued', error: 'PRINTER_UNAVAILABLE', detail: outcomes[0].detail });
     expect(await statusOf(label.id)).toEqual({ status: 'queued', attempts: 1, last_error_code: 'PRINTER_UNAVAILABLE' });
+    expect(await statusOf(second.id)).toEqual({ status: 'queued', attempts: 1, last_error_code: 'PRINTER_UNAVAILABLE' });
     const listed = (await jobsOf(viewer, '?status=queued')).find((j) => j.id === label.id);
     expect(listed).toMatchObject({ errorCode: 'PRINTER_UNAVAILABLE', error: 'The printer is not available or the connection failed.', reference: label.sscc });
 

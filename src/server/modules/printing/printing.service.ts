@@ -57,20 +57,27 @@ export type SendOutcome = { id: number; status: PrintJobStatus; error?: 'PRINTER
  * Sends print jobs, each to its printer's raw port, one after the other. A job another sender
  * holds, or whose status is not among `statuses` (default: queued), is left (`busy`). A printer
  * that refuses or does not take the document in time leaves the job queued with the error
- * PRINTER_UNAVAILABLE (failed once it had `MAX_AUTOMATIC_ATTEMPTS` attempts); nothing is lost.
+ * PRINTER_UNAVAILABLE (failed once it had `MAX_AUTOMATIC_ATTEMPTS` attempts), and so the printer's
+ * later jobs of the same call without trying it again; nothing is lost.
  */
 export async function sendPrintJobs(db: Kysely<DB>, ids: number[], options: { by: string; statuses?: PrintJobStatus[] }): Promise<SendOutcome[]> {
   const outcomes: SendOutcome[] = [];
+  // A printer that failed once is not tried again in the same call: its other jobs stay queued at once.
+  const unavailable = new Map<number, string>();
   for (const id of ids) {
     const job = await inTransaction(db, (trx) => claimPrintJob(trx, id, options.statuses ?? ['queued']));
     if (!job) {
       outcomes.push({ id, status: 'busy' });
       continue;
     }
+    const printerId = Number(job.printer_id);
     try {
+      const earlier = unavailable.get(printerId);
+      if (earlier !== undefined) throw new Error(earlier);
       if (!job.printer.active) throw new Error(`printer ${job.printer.name} is inactive`);
       await sendRaw(job.printer.ip, job.printer.port, job.payload);
     } catch (error) {
+      if (!unavailable.has(printerId)) unavailable.set(printerId, (error as Error).message);
       const status = job.attempts >= MAX_AUTOMATIC_ATTEMPTS ? 'failed' : 'queued';
       const detail = (error as Error).message;
       await inTransaction(db, (trx) => markPrintJobUnsent(trx, id, { status, code: 'PRINTER_UNAVAILABLE', error: detail, by: options.by }));
