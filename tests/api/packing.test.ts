@@ -265,6 +265,9 @@ describe('scan and pack', () => {
     const carton = (await ok('/pack/scan/open', { soId: partly.soId, packPicked: true })).openCarton!;
     await refused('/pack/scan/sku', { cartonId: carton.id, barcode: skuCodes[2] }, 409, 'OVERPACK_NOT_ALLOWED');
     await ok('/pack/scan/sku', { cartonId: carton.id, barcode: skuCodes[0] });
+    // Everything picked is packed, yet a line was never picked: check-complete leaves it partly packed.
+    await ok('/pack/scan/close', { cartonId: carton.id, grossWeight: 1, netWeight: 1, weightUom: 'KG' });
+    expect((await ok('/scanPack/closeOrder', { soId: partly.soId })).order.status).toBe('partial_packed');
   });
 
   it("refuses another project's or warehouse's order and carton, and a caller without the pack rights", async () => {

@@ -16,6 +16,7 @@ import { outboxModule } from './outbox/outbox.module.js';
 import { supportModule } from './support/support.module.js';
 import { outboundModule } from './outbound/outbound.module.js';
 import { packingModule } from './packing/packing.module.js';
+import { printingModule } from './printing/printing.module.js';
 
 /**
  * THE list of business areas (src/server/modules/README.md). Adding an area is one line here plus
@@ -39,4 +40,5 @@ export const MODULES: readonly AreaModule[] = [
   supportModule,
   outboundModule,
   packingModule,
+  printingModule,
 ];

@@ -291,8 +291,8 @@ export async function closeCartonOf(trx: Transaction<DB>, scope: StockScope, inp
 
 /**
  * `/scanPack/closeOrder`: check-complete. Every carton of the order must be closed and something
- * packed; the order becomes packed when every line's picked qty is packed, partially packed
- * otherwise (the status table decides whether the order may move there).
+ * packed; the order becomes packed when it was fully picked and every line's picked qty is packed,
+ * partially packed otherwise (the status table decides whether the order may move there).
  */
 export async function checkComplete(trx: Transaction<DB>, scope: StockScope, soId: number): Promise<PackAnswer> {
   const order = await lockedOrder(trx, scope, soId);
@@ -302,7 +302,9 @@ export async function checkComplete(trx: Transaction<DB>, scope: StockScope, soI
   if (open) throw new AppError('CARTON_OPEN', { cartonNo: open.carton_no });
   const packed = await repo.packedOfLines(trx, order.lines.map((l) => l.id));
   if (packed.size === 0) throw new AppError('PACK_NOTHING_PACKED', { orderNo: order.orderNo });
-  const complete = order.lines.every((l) => new Decimal(packed.get(l.id) ?? 0).greaterThanOrEqualTo(l.pickedQty));
+  // Packed only when the whole order was picked and all of it packed; packing what a partly picked
+  // order has leaves it partly packed.
+  const complete = order.status === 'picked' && order.lines.every((l) => new Decimal(packed.get(l.id) ?? 0).greaterThanOrEqualTo(l.pickedQty));
   const status = await setPackingStatus(trx, scope, order.id, complete ? 'packed' : 'partial_packed');
   return packAnswer(trx, { ...order, status });
 }

@@ -1,0 +1,7 @@
+/**
+ * The public entry of the printing area: what other areas may use of it. Another area imports this
+ * file and nothing else of the folder (lint: local/import-boundaries).
+ */
+export { nextSscc, isSscc } from './sscc.js';
+export { cartonLabelZpl, type CartonLabel } from './zpl.js';
+export { enqueuePrint, type PrintRequest } from './printing.service.js';

@@ -1,0 +1,129 @@
+import type { Kysely, Transaction } from 'kysely';
+import { AppError } from '../../../common/errors.js';
+import type { DB } from '../../db/schema.js';
+import { afterCommit, inTransaction } from '../../db/transaction.js';
+import { sendRaw } from './printer-client.js';
+import { claimPrintJob, findJobsOfWarehouse, findPrinter, findQueuedJobIds, insertPrintJob, markPrintJobSent, markPrintJobUnsent } from './printing.repository.js';
+import type { PrintJobStatus } from './printing.tables.js';
+
+/** After this many attempts a job is no longer sent by the queue's job, only on request (retry). */
+export const MAX_AUTOMATIC_ATTEMPTS = 10;
+
+/** A document kind: a short name such as `cartonLabel`. */
+const DOCUMENT_KIND = /^[a-z][A-Za-z0-9]{0,39}$/;
+
+export interface PrintRequest {
+  warehouseId: number;
+  printerId: number;
+  /** What the document is, e.g. `cartonLabel`. */
+  documentKind: string;
+  /** ZPL text (sent as UTF-8) or the bytes of a document. */
+  payload: string | Uint8Array;
+  /** What it was printed for (an SSCC, an order number), at most 100 characters. */
+  reference?: string | null;
+  /** The login of who asks for it. */
+  by: string;
+}
+
+/**
+ * Puts a document on the print queue of a warehouse's printer, in the caller's transaction: it is
+ * printed only if the caller commits, and kept until a printer took it. With `sendWith` (the
+ * database), it is sent once the transaction committed, without waiting for it; otherwise the
+ * queue's job (`printing.sendQueued`) or a retry sends it. Answers the job's id.
+ */
+export async function enqueuePrint(trx: Transaction<DB>, request: PrintRequest, options: { sendWith?: Kysely<DB> } = {}): Promise<number> {
+  if (!DOCUMENT_KIND.test(request.documentKind)) throw new Error(`print document kind "${request.documentKind}" is not a short name`);
+  const printer = await findPrinter(trx, request.warehouseId, request.printerId);
+  if (!printer || !printer.active) throw new AppError('PRINTER_NOT_FOUND');
+  const payload = typeof request.payload === 'string' ? Buffer.from(request.payload, 'utf8') : request.payload;
+  const id = await insertPrintJob(trx, {
+    warehouse_id: request.warehouseId,
+    printer_id: request.printerId,
+    document_kind: request.documentKind,
+    reference: request.reference?.slice(0, 100) ?? null,
+    payload,
+    copy_of: null,
+    by: request.by,
+  });
+  const db = options.sendWith;
+  if (db) afterCommit(trx, () => void sendPrintJobs(db, [id], { by: request.by }).catch(() => undefined));
+  return id;
+}
+
+/** What became of one job a sender was asked to send. */
+export type SendOutcome = { id: number; status: PrintJobStatus; error?: 'PRINTER_UNAVAILABLE'; detail?: string } | { id: number; status: 'busy' };
+
+/**
+ * Sends print jobs, each to its printer's raw port, one after the other. A job another sender
+ * holds, or whose status is not among `statuses` (default: queued), is left (`busy`). A printer
+ * that refuses or does not take the document in time leaves the job queued with the error
+ * PRINTER_UNAVAILABLE (failed once it had `MAX_AUTOMATIC_ATTEMPTS` attempts), and so the printer's
+ * later jobs of the same call without trying it again; nothing is lost.
+ */
+export async function sendPrintJobs(db: Kysely<DB>, ids: number[], options: { by: string; statuses?: PrintJobStatus[] }): Promise<SendOutcome[]> {
+  const outcomes: SendOutcome[] = [];
+  // A printer that failed once is not tried again in the same call: its other jobs stay queued at once.
+  const unavailable = new Map<number, string>();
+  for (const id of ids) {
+    const job = await inTransaction(db, (trx) => claimPrintJob(trx, id, options.statuses ?? ['queued']));
+    if (!job) {
+      outcomes.push({ id, status: 'busy' });
+      continue;
+    }
+    const printerId = Number(job.printer_id);
+    try {
+      const earlier = unavailable.get(printerId);
+      if (earlier !== undefined) throw new Error(earlier);
+      if (!job.printer.active) throw new Error(`printer ${job.printer.name} is inactive`);
+      await sendRaw(job.printer.ip, job.printer.port, job.payload);
+    } catch (error) {
+      if (!unavailable.has(printerId)) unavailable.set(printerId, (error as Error).message);
+      const status = job.attempts >= MAX_AUTOMATIC_ATTEMPTS ? 'failed' : 'queued';
+      const detail = (error as Error).message;
+      await inTransaction(db, (trx) => markPrintJobUnsent(trx, id, { status, code: 'PRINTER_UNAVAILABLE', error: detail, by: options.by }));
+      outcomes.push({ id, status, error: 'PRINTER_UNAVAILABLE', detail });
+      continue;
+    }
+    await inTransaction(db, (trx) => markPrintJobSent(trx, id, options.by));
+    outcomes.push({ id, status: 'sent' });
+  }
+  return outcomes;
+}
+
+/** Sends the queued jobs no sender holds, oldest first, at most `limit`. */
+export async function sendQueuedJobs(db: Kysely<DB>, limit: number): Promise<SendOutcome[]> {
+  return sendPrintJobs(db, await findQueuedJobIds(db, limit), { by: 'system' });
+}
+
+/** Sends a warehouse's queued or failed jobs again now; a job of another warehouse or one already sent is refused. */
+export async function retryPrintJobs(db: Kysely<DB>, warehouseId: number, ids: number[], by: string): Promise<SendOutcome[]> {
+  const jobs = await findJobsOfWarehouse(db, warehouseId, ids);
+  if (jobs.length !== new Set(ids).size) throw new AppError('NO_RECORD');
+  if (jobs.some((j) => j.status === 'sent')) throw new AppError('DATA_NOT_CHANGED');
+  return sendPrintJobs(db, jobs.map((j) => Number(j.id)), { by, statuses: ['queued', 'failed'] });
+}
+
+/** Prints sent jobs of a warehouse again: each gets a new job, a copy of it, which is sent at once. */
+export async function reprintPrintJobs(db: Kysely<DB>, warehouseId: number, ids: number[], by: string): Promise<SendOutcome[]> {
+  const copies = await inTransaction(db, async (trx) => {
+    const jobs = await findJobsOfWarehouse(trx, warehouseId, ids);
+    if (jobs.length !== new Set(ids).size) throw new AppError('NO_RECORD');
+    const made: number[] = [];
+    for (const job of jobs) {
+      if (job.status !== 'sent') throw new AppError('DATA_NOT_CHANGED');
+      made.push(
+        await insertPrintJob(trx, {
+          warehouse_id: warehouseId,
+          printer_id: Number(job.printer_id),
+          document_kind: job.document_kind,
+          reference: job.reference,
+          payload: job.payload,
+          copy_of: Number(job.id),
+          by,
+        }),
+      );
+    }
+    return made;
+  });
+  return sendPrintJobs(db, copies, { by });
+}

@@ -1,0 +1,49 @@
+import type { Generated } from 'kysely';
+import type { Audit, Id, Timestamp } from '../../db/schema.js';
+
+/** The printing area's tables; migration 0310 creates them. */
+declare module '../../db/schema.js' {
+  interface DB {
+    printer: PrinterTable;
+    print_job: PrintJobTable;
+  }
+}
+
+/** `raw_zpl`: a label printer taking ZPL on its raw port; `pdf`: a printer taking PDF documents on its raw port. */
+export type PrinterType = 'raw_zpl' | 'pdf';
+/** `queued`: waiting to be sent (again); `sent`: the printer took it; `failed`: given up after too many attempts, sent again only on request. */
+export type PrintJobStatus = 'queued' | 'sent' | 'failed';
+
+export interface PrinterTable extends Audit {
+  id: Id;
+  warehouse_id: number;
+  name: string;
+  /** The print server the printer is attached to, as the operators know it. */
+  server_name: string | null;
+  ip: string;
+  port: Generated<number>;
+  printer_type: Generated<PrinterType>;
+  active: Generated<boolean>;
+}
+
+export interface PrintJobTable extends Audit {
+  id: Id;
+  warehouse_id: number;
+  printer_id: number;
+  /** What the document is, e.g. `cartonLabel`. */
+  document_kind: string;
+  /** What it was printed for (an SSCC, an order number), for finding it again. */
+  reference: string | null;
+  /** The bytes sent to the printer as they are (ZPL text in UTF-8, or a PDF). */
+  payload: Uint8Array;
+  status: Generated<PrintJobStatus>;
+  attempts: Generated<number>;
+  last_error: string | null;
+  last_error_code: string | null;
+  /** A sender working on the job holds it until then, so that two senders never send it twice. */
+  claimed_until: Timestamp | null;
+  sent_at: Timestamp | null;
+  sent_by: string | null;
+  /** The job this one is a reprint of. */
+  copy_of: number | null;
+}
