@@ -53,6 +53,7 @@ describe('access model', () => {
       ['user', '/user', 'menu.user'],
       ['role', '/role', 'menu.role'],
       ['all_rule', '/all_rule', 'menu.all_rule'],
+      ['printer', '/printer', 'menu.printer'],
     ]);
     const routes = menu.items.flatMap((i) => i.children ?? []).map((c) => c.route);
     expect(routes).toHaveLength(new Set(routes).size);
