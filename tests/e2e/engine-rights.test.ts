@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { apiCall, apiSignIn, eventually, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
+import { apiCall, apiSignIn, eventually, selectFirstEngineRow, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
 
 /**
  * The engine offers only what the signed-in user may open or run: a refused call ends the session
@@ -37,14 +37,7 @@ describe('engine pages show only what the user may open', () => {
     });
     await opened(page, 'wave');
     await eventually(() => rows(page, 'wave').count()).toBeGreaterThan(0);
-    // A click that lands while the list is still being drawn selects nothing: click until one row is selected.
-    await expect
-      .poll(async () => {
-        const total = await toolbar(page, 'wave').getByTestId('engine-total').innerText();
-        if (!total.includes('1 selected')) await rows(page, 'wave').first().click();
-        return total;
-      }, { timeout: 30_000, interval: 500 })
-      .toContain('1 selected');
+    await selectFirstEngineRow(page, 'wave');
     return { page, openedPages };
   }
 

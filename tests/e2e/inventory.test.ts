@@ -8,7 +8,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/app.js';
-import { apiCall, apiSignIn, enginePage as grid, engineRows as rows, engineRowTexts as rowTexts, engineToolbar as toolbar, eventually, launchBrowser, openEnginePage, popupText, signedInPage, startE2eServer, type E2eServer } from '../helpers/browser.js';
+import { apiCall, apiSignIn, enginePage as grid, engineRows as rows, engineRowTexts as rowTexts, engineToolbar as toolbar, eventually, launchBrowser, openEnginePage, popupText, selectFirstEngineRow, signedInPage, startE2eServer, type E2eServer } from '../helpers/browser.js';
 
 /** Signs in through the sign-in page in a fresh browser context and waits for the app. */
 async function signedInAs(browser: Browser, server: E2eServer, loginAccount: string, password: string): Promise<Page> {
@@ -31,7 +31,19 @@ async function selectDocument(page: Page, server: E2eServer, route: string, func
 /** Runs a confirmed header action and answers the message popup's text, if one came. */
 async function runAction(page: Page, functionCode: string, code: string): Promise<void> {
   await toolbar(page, functionCode).getByTestId(`engine-behaviour-${code}`).click();
-  await page.locator('.wms-popup-confirm.wms-popup-top .wms-popup-ok').click();
+  // A click on OK while the confirmation is still opening can be lost on a loaded machine: click
+  // until the confirmation has closed (it closes on the first OK that counts).
+  const ok = page.locator('.wms-popup-confirm.wms-popup-top .wms-popup-ok');
+  await ok.waitFor();
+  await expect
+    .poll(
+      async () => {
+        if (await ok.count()) await ok.click({ timeout: 5_000 }).catch(() => undefined);
+        return ok.count();
+      },
+      { timeout: 30_000, interval: 500 },
+    )
+    .toBe(0);
 }
 
 interface Ids {
@@ -161,7 +173,7 @@ describe('inventory operations in Chromium', () => {
     const plan = await apiCall<{ row: { _key: number } }>(server, adminToken, '/generic/adding', {
       moduleCode: 'inventory',
       functionCode: 'cycleCountMaster',
-      record: { plan_code: 'E2E-APPROVE', location_from: code, location_to: code, max_locations: 1 },
+      record: { plan_code: `E2E-APPROVE-${Date.now().toString(36)}`, location_from: code, location_to: code, max_locations: 1 },
     });
     const made = await apiCall<{ ticketId: number; ticketNo: string; lines: number }>(server, adminToken, '/inventory/cycleCountMaster/createCountOrder', { id: plan.row._key });
     expect(made.lines).toBe(1);
@@ -189,7 +201,7 @@ describe('inventory operations in Chromium', () => {
     await grid(page, 'cycleCount').locator('#engine_search_cycleCount_ticket_no').fill(made.ticketNo);
     await grid(page, 'cycleCount').getByTestId('engine-search-submit').click();
     await eventually(() => rowTexts(page, 'cycleCount')).toEqual([expect.stringContaining(made.ticketNo)]);
-    await rows(page, 'cycleCount').first().click();
+    await selectFirstEngineRow(page, 'cycleCount');
     await eventually(() => toolbar(page, 'cycleCount').getByTestId('engine-behaviour-approve').isEnabled()).toBe(true);
     await runAction(page, 'cycleCount', 'approve');
     await eventually(async () => (await rowTexts(page, 'cycleCount'))[0] ?? '').toMatch(/Approved/i);

@@ -189,6 +189,23 @@ export function engineRows(page: Page, functionCode: string): Locator {
   return enginePage(page, functionCode).locator(':scope > [data-testid="engine-grid"] .ag-row:not(.ag-row-loading)');
 }
 
+/**
+ * Selects the first row of an engine page's list. A click that lands while the grid is still being
+ * drawn selects nothing, so it clicks again until the toolbar counts one selected row.
+ */
+export async function selectFirstEngineRow(page: Page, functionCode: string): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        const total = await engineToolbar(page, functionCode).getByTestId('engine-total').innerText();
+        if (!total.includes('1 selected')) await engineRows(page, functionCode).first().click({ position: { x: 20, y: 10 } });
+        return total;
+      },
+      { timeout: 30_000, interval: 500 },
+    )
+    .toContain('1 selected');
+}
+
 /** The text of each loaded row of an engine page's list, its grid containers' parts joined. */
 export async function engineRowTexts(page: Page, functionCode: string): Promise<string[]> {
   const parts = await engineRows(page, functionCode).evaluateAll((elements) =>
