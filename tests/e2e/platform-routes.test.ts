@@ -80,7 +80,7 @@ describe('platform features on their screens', () => {
 
   it('a user chooses his time zone and signs out of every session from the user menu, after confirming', async () => {
     const { server } = ctx;
-    const { account } = await userWith(server, adminToken, 'tz-clerk', [{ module: 'masterdata', view: true }]);
+    const { account } = await userWith(server, adminToken, `tz-clerk-${Date.now().toString(36)}`, [{ module: 'masterdata', view: true }]);
     const otherSession = await apiSignIn(server, account);
     const page = await signedIn(ctx.browser, server, account, '/page/home');
     await home(page);

@@ -79,7 +79,9 @@ function ConfirmBody({ item }: { item: ConfirmItem }) {
  * What every popup shares: the overlay click does not close it (maskClosable)
  * and antd's own Escape handling is off, because the stack closes only the most recent popup.
  */
-const POPUP_FRAME = { open: true, centered: true, closable: false, maskClosable: false, keyboard: false } as const;
+// No opening animation: a popup is there at once, so a tap or click right after it appears (a busy
+// shift, a slow handheld) lands on its buttons, not on a frame still growing into place.
+const POPUP_FRAME = { open: true, centered: true, closable: false, maskClosable: false, keyboard: false, transitionName: '', maskTransitionName: '' } as const;
 
 /**
  * Renders the popup stack. Keys are handled here, not by antd, so that the popup rules hold
