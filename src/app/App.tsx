@@ -18,13 +18,19 @@ const NotFoundScreen = lazy(() => import('../screens/NotFoundScreen').then((m) =
 const NotAvailableScreen = lazy(() => import('../screens/NotAvailableScreen').then((m) => ({ default: m.NotAvailableScreen })));
 const PreviewScreen = lazy(() => import('../screens/preview/PreviewScreen'));
 
+/**
+ * No motion: dialogs, menus and drop-downs appear at once, so that a scan or a click right after
+ * one opens lands on it (on a slow handheld too) and nothing slides under the pointer.
+ */
+const THEME = { token: { colorPrimary: '#1f5fa8', motion: false } };
+
 export function App() {
   // antd's texts (pagination, pickers, empty states) follow the interface language
   // once its texts and antd's locale pack have loaded (src/app/i18n.ts).
   const { i18n } = useTranslation();
   const language = i18n.language;
   return (
-    <ConfigProvider locale={isLanguage(language) ? antdLocaleOf(language) : undefined} theme={{ token: { colorPrimary: '#1f5fa8' } }}>
+    <ConfigProvider locale={isLanguage(language) ? antdLocaleOf(language) : undefined} theme={THEME}>
       <AntApp>
         <HashRouter>
           <SessionEvents />

@@ -296,31 +296,33 @@ describe('designer in Chromium', () => {
 
   it('copies a published page to a second project, relabels and publishes it there, each project sees its own label, and a rollback there brings the earlier one back', async () => {
     const { token } = await login(server, ADMIN);
+    // A code of its own per run, so that a second run of this test makes a new project.
+    const second = `PRJ2${Date.now().toString(36).slice(-5).toUpperCase()}`;
     // The second project, through the projects page of the engine, and the admin granted to it.
     const project = await apiCall<{ row: { _key: number | string } }>(server, token, '/generic/adding', {
       moduleCode: 'masterdata',
       functionCode: 'project',
-      record: { code: 'PRJ2', name: 'Second project', nav_layout: 'left' },
+      record: { code: second, name: 'Second project', nav_layout: 'left' },
     });
     const admin = await apiCall<{ uid: number; loginAccount: string; displayName: string; projectIds: number[] }>(server, token, '/user/findOne', { uid: 1 });
     expect(admin.loginAccount).toBe(ADMIN.loginAccount);
     await apiCall(server, token, '/user/save', { uid: admin.uid, loginAccount: admin.loginAccount, displayName: admin.displayName, projectIds: [...admin.projectIds, Number(project.row._key)] });
 
-    // Copy in the designer to PRJ2, published.
+    // Copy in the designer to the second project, published.
     const page = await signedIn(browser, server, ADMIN, '/page/generic');
     await page.waitForSelector('[data-designer-root]');
     await page.getByTestId('designer-copy-stock/ownerLabels').click();
     await page.getByTestId('designer-copy-mode-projects').click();
     await page.getByTestId('designer-copy-projects').click();
-    await page.locator('.ant-select-item-option').filter({ hasText: 'PRJ2' }).click();
+    await page.locator('.ant-select-item-option').filter({ hasText: second }).click();
     await page.keyboard.press('Escape');
     await page.getByTestId('designer-copy-publish').click();
     await page.getByTestId('designer-copy-ok').click();
-    await expect.poll(() => page.getByTestId('designer-copy-report').innerText()).toMatch(/PRJ2: stock\/ownerLabels → stock\/ownerLabels v1\s*Published/);
+    await expect.poll(() => page.getByTestId('designer-copy-report').innerText()).toMatch(new RegExp(`${second}: stock/ownerLabels → stock/ownerLabels v1\\s*Published`));
     await page.getByTestId('designer-copy-ok').click();
 
-    // In PRJ2: change the label's text and publish.
-    await switchProject(page, server, 'PRJ2');
+    // In the second project: change the label's text and publish.
+    await switchProject(page, server, second);
     await openInDesigner(page, server, 'stock/ownerLabels');
     await tab(page, 'texts').click();
     await fill(page, 'designer-text-OWNER_LABEL-en', 'Owner code in PRJ2');
@@ -335,8 +337,8 @@ describe('designer in Chromium', () => {
     expect(prj1Header).toContain('Owner code');
     expect(prj1Header).not.toContain('PRJ2');
 
-    // A rollback in PRJ2 brings version 1 back, as version 3, on the page too.
-    await switchProject(page, server, 'PRJ2');
+    // A rollback in the second project brings version 1 back, as version 3, on the page too.
+    await switchProject(page, server, second);
     await openInDesigner(page, server, 'stock/ownerLabels');
     await tab(page, 'versions').click();
     await page.getByTestId('designer-rollback-1').click();
