@@ -53,7 +53,7 @@ async function grantOnTab(page: Page, tab: string, functionCode: string, field: 
 }
 
 describe('users and roles administered from the screens in Chromium', () => {
-  const e2e = useServerAndBrowser();
+  const e2e = useServerAndBrowser(() => ({}), { freshServerOnRetry: true });
   const password = 'Cl3rk!Second2026';
 
   it('an administrator makes a role and a user and grants a second warehouse; the user switches to it and sees only its locations', async () => {

@@ -10,7 +10,7 @@ import { apiCall, apiSelection, apiSignIn, chooseByTyping, eventually, signedInP
  * of an order shows order, line, SKU, location and lot, no internal ids.
  */
 describe('dropdowns in Chromium', () => {
-  const e2e = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }));
+  const e2e = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }), { freshServerOnRetry: true });
   let token = '';
   const call = <T>(path: string, body?: unknown) => apiCall<T>(e2e.server, token, path, body);
 

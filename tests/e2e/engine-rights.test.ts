@@ -9,7 +9,7 @@ import { apiCall, apiSignIn, eventually, selectFirstEngineRow, signedInPage, use
  * of two orders and its pick tasks) but not all of its sub-pages.
  */
 describe('engine pages show only what the user may open', () => {
-  const e2e = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }));
+  const e2e = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }), { freshServerOnRetry: true });
   let token = '';
   const call = <T>(path: string, body?: unknown) => apiCall<T>(e2e.server, token, path, body);
 

@@ -4,7 +4,7 @@ import { signedInPage, useServerAndBrowser } from '../helpers/browser.js';
 
 /** What a new user hits in the first hour, in Chromium against the built app. */
 describe('the first hour in Chromium', () => {
-  const e2e = useServerAndBrowser();
+  const e2e = useServerAndBrowser(() => ({}), { freshServerOnRetry: true });
 
   /** A fresh browser context whose first page asks for `route` and signs in on the way, as a user would. */
   async function signedInAt(route: string) {

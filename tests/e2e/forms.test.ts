@@ -7,7 +7,7 @@ import { localeText } from '../helpers/locales.js';
 /** The engine's add/edit form and the designer's labels, in Chromium against the built app. */
 describe('forms in Chromium', () => {
   // The demonstration data: owners, units and SKUs to choose and to collide with.
-  const e2e = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }));
+  const e2e = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }), { freshServerOnRetry: true });
 
   async function adminToken(): Promise<string> {
     const answer = await fetch(new URL('api/user/login', e2e.server.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });

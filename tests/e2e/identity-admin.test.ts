@@ -36,7 +36,7 @@ async function statusAnswer(server: E2eServer, token: string): Promise<number> {
 }
 
 describe('users administered from the user list in Chromium', () => {
-  const e2e = useServerAndBrowser();
+  const e2e = useServerAndBrowser(() => ({}), { freshServerOnRetry: true });
   const password = 'Dial0g!Made2026';
 
   it('creates a user in one dialog, disables two at once, signs one out and shows a role its users', async () => {

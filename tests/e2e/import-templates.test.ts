@@ -45,7 +45,7 @@ async function importThrough(page: Page, template: string, fixture: string): Pro
 }
 
 describe('import templates', () => {
-  const ctx = useServerAndBrowser();
+  const ctx = useServerAndBrowser(() => ({}), { freshServerOnRetry: true });
 
   it('imports slash, Blank and fixed-width files through their templates and refuses a file with two bad rows whole', async () => {
     const { server, browser } = ctx;

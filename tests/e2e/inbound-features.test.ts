@@ -11,7 +11,7 @@ import { apiCall, apiSignIn, chooseByTyping, eventually, signedInPage, toastShow
  * scanned-so-far panel. Every refusal leaves the data unchanged.
  */
 describe('inbound features in Chromium', () => {
-  const e2e = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }));
+  const e2e = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }), { freshServerOnRetry: true });
   let token = '';
 
   const call = <T>(path: string, body?: unknown): Promise<T> => apiCall<T>(e2e.server, token, path, body);

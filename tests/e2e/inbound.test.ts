@@ -9,7 +9,7 @@ import { apiCall, apiSignIn, chooseByTyping, eventually, saveEngineForm, signedI
  * their spec message.
  */
 describe('inbound from purchase order to putaway in Chromium', () => {
-  const e2e = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }));
+  const e2e = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }), { freshServerOnRetry: true });
   let token = '';
 
   const call = <T>(path: string, body?: unknown): Promise<T> => apiCall<T>(e2e.server, token, path, body);
@@ -152,6 +152,7 @@ describe('inbound from purchase order to putaway in Chromium', () => {
   });
 
   it('receives on the handheld screen size from a GS1-128 label, keyboard only', async () => {
+    token = await apiSignIn(e2e.server);
     const sku = (await call<{ rows: { _key: number; code: string; owner_id: number }[] }>('/generic/selection', { moduleCode: 'masterdata', functionCode: 'sku', page: 1, pageSize: 1 })).rows[0];
     const byKey = (field: string, value: number) => ({ combinator: 'and', rules: [{ field, operator: '=', value }] });
     const upc = (await call<{ rows: { upc: string }[] }>('/generic/selection', { moduleCode: 'masterdata', functionCode: 'skuUpc', page: 1, pageSize: 10, conditions: byKey('sku_id', sku._key) })).rows.find((u) => /^\d{13}$/.test(u.upc))!;

@@ -24,7 +24,7 @@ interface StockRow {
 const PHONE = { width: 360, height: 640 };
 
 describe('handheld move and count in Chromium', () => {
-  const e2e = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }));
+  const e2e = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }), { freshServerOnRetry: true });
 
   const field = (page: Page) => page.locator('[data-testid="scan-field"]');
 

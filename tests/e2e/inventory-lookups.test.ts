@@ -26,7 +26,7 @@ const PHONE = { width: 360, height: 640 };
 const HANDHELD_MATCHES = 6;
 
 describe('inventory look-ups in Chromium', () => {
-  const e2e = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }));
+  const e2e = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }), { freshServerOnRetry: true });
   let token = '';
   const call = <T>(path: string, body?: unknown) => apiCall<T>(e2e.server, token, path, body);
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { openPage, useServerAndBrowser } from '../helpers/browser.js';
 
 describe('sign-in page in Chromium', () => {
-  const e2e = useServerAndBrowser();
+  const e2e = useServerAndBrowser(() => ({}), { freshServerOnRetry: true });
 
   it('redirects / to /login and shows the sign-in form', async () => {
     const page = await openPage(e2e.browser, e2e.server.url, '/');

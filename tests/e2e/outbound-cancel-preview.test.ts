@@ -12,7 +12,7 @@ function engine(page: Page) {
 }
 
 describe('cancel of an order shows what it will give back', () => {
-  const e2e = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }));
+  const e2e = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }), { freshServerOnRetry: true });
   let token = '';
   const call = <T>(path: string, body?: unknown) => apiCall<T>(e2e.server, token, path, body);
 

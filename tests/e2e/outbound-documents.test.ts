@@ -19,7 +19,7 @@ async function ordersNamed(server: E2eServer, token: string, orderNo: string) {
  * unwaved on the /wave page.
  */
 describe('outbound order entry', () => {
-  const ctx = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }));
+  const ctx = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }), { freshServerOnRetry: true });
 
   it('confirms a pre-sales order into a sales order on /pso', async () => {
     const { server, browser } = ctx;

@@ -17,7 +17,7 @@ function scanner(page: Page) {
 }
 
 describe('/pick: unpick confirmation and a double scan on the handheld', () => {
-  const e2e = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }));
+  const e2e = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }), { freshServerOnRetry: true });
   let token = '';
   type Task = { id: number; location_code: string; sku_code: string; qty: string; picked_qty: string; status: string };
   const tasks = async () => {
@@ -46,7 +46,7 @@ describe('/pick: unpick confirmation and a double scan on the handheld', () => {
   });
 
   it('on the handheld, Escape starts over and a scanned barcode is no quantity', async () => {
-    token ||= await apiSignIn(e2e.server);
+    token = await apiSignIn(e2e.server);
     const open = (await apiCall<{ tasks: Task[] }>(e2e.server, token, '/pick/tasks', { openOnly: true })).tasks[0];
     const page = await signedInPage(e2e.browser, e2e.server, '/page/pick', { viewport: { width: 360, height: 640 } });
     await page.getByTestId('pick-handheld').waitFor();
@@ -64,7 +64,7 @@ describe('/pick: unpick confirmation and a double scan on the handheld', () => {
   });
 
   it('confirms once when the tote is scanned twice during the confirm, and shows the pick as done', async () => {
-    token ||= await apiSignIn(e2e.server);
+    token = await apiSignIn(e2e.server);
     const open = (await apiCall<{ tasks: Task[] }>(e2e.server, token, '/pick/tasks', { openOnly: true })).tasks[0];
     const page = await signedInPage(e2e.browser, e2e.server, '/page/pick', { viewport: { width: 360, height: 640 } });
     let confirms = 0;

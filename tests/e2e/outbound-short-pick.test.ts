@@ -12,7 +12,7 @@ import { apiCall, apiSelection, apiSignIn, eventually, signedInPage, useServerAn
 const SUPERVISOR = { loginAccount: 'short-supervisor', password: 'Sh0rt!Passw0rd' };
 
 describe('short pick with re-allocation on the handheld in Chromium', () => {
-  const e2e = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }));
+  const e2e = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }), { freshServerOnRetry: true });
   let token = '';
   const call = <T>(path: string, body?: unknown) => apiCall<T>(e2e.server, token, path, body);
 

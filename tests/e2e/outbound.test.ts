@@ -9,7 +9,7 @@ import { apiCall, apiSelection, apiSignIn, chooseByTyping, eventually, saveEngin
  * short; the orders, the wave and the balance agree afterwards.
  */
 describe('outbound from order to pick in Chromium', () => {
-  const e2e = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }));
+  const e2e = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }), { freshServerOnRetry: true });
   let token = '';
   const call = <T>(path: string, body?: unknown) => apiCall<T>(e2e.server, token, path, body);
 

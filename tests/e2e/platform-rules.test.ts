@@ -38,7 +38,7 @@ async function confirmPopup(page: Page): Promise<void> {
 }
 
 describe('platform and inventory rules in Chromium', () => {
-  const e2e = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }));
+  const e2e = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }), { freshServerOnRetry: true });
 
   /** A count ticket of one stocked location of the range, made through the count master. */
   async function ticketAt(token: string, from: string, to: string, planCode: string): Promise<{ ticketId: number; ticketNo: string }> {

@@ -26,7 +26,7 @@ async function pickFirst(page: Page, testId: string): Promise<void> {
 }
 
 describe('support tickets', () => {
-  const ctx = useServerAndBrowser();
+  const ctx = useServerAndBrowser(() => ({}), { freshServerOnRetry: true });
 
   it('creates a ticket and a reopen-ASN request with the create-ticket dialog and lists both', async () => {
     const { server, browser } = ctx;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { spawnServer, tempDataDir, type ServerProcess } from './server-process.js';
 import { ADMIN } from './app.js';
 import { copyE2eTemplate } from './e2e-template.js';
@@ -71,13 +71,29 @@ export async function openPage(browser: Browser, baseUrl: string, route: string)
 /**
  * Starts one real server and one Chromium for a describe block and stops both after it; the
  * returned object's fields are set once `beforeAll` has run.
+ *
+ * With `freshServerOnRetry`, a test run a second time (CI runs a failed browser test once more)
+ * gets a new server on a new copy of the template database, so that what its first run left
+ * behind (a record with the same code, a half-done order) cannot fail it. Only for files whose
+ * tests each make their own data: a test that builds on an earlier test's records would not find
+ * them on the new server.
  */
-export function useServerAndBrowser(env: () => Record<string, string> = () => ({})): { server: E2eServer; browser: Browser } {
+export function useServerAndBrowser(
+  env: () => Record<string, string> = () => ({}),
+  options: { freshServerOnRetry?: boolean } = {},
+): { server: E2eServer; browser: Browser } {
   const context = {} as { server: E2eServer; browser: Browser };
   beforeAll(async () => {
     context.server = await startE2eServer(env());
     context.browser = await launchBrowser();
   });
+  if (options.freshServerOnRetry) {
+    beforeEach(async ({ task }) => {
+      if (!task.result?.retryCount) return;
+      await context.server?.stop();
+      context.server = await startE2eServer(env());
+    });
+  }
   afterAll(async () => {
     await context.browser?.close();
     await context.server?.stop();
