@@ -1,4 +1,5 @@
 import { defineModule } from '../area.js';
+import * as m0281 from './migrations/0281_pack_menu_right.js';
 import * as m0300 from './migrations/0300_packing.js';
 import { packingErrors } from './packing.errors.js';
 import { packingRoutes } from './packing.routes.js';
@@ -11,7 +12,7 @@ import './packing.tables.js';
  */
 export const packingModule = defineModule({
   name: 'packing',
-  migrations: { '0300_packing': m0300 },
+  migrations: { '0281_pack_menu_right': m0281, '0300_packing': m0300 },
   routes: packingRoutes,
   errors: packingErrors,
   // The scan-pack screen (/pack, declared with the outbound menu) checks packing.pack: the floor
