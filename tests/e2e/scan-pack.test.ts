@@ -197,14 +197,24 @@ describe('scan and pack in Chromium', () => {
     await page.context().close();
   });
 
-  it('packs an order on a 360x640 handheld: order, carton, scan, close, check complete', async () => {
+  it('packs an order by its wave on a 360x640 handheld: wave, order, carton, scan, close, check complete', async () => {
     token = await apiSignIn(e2e.server);
     const orderNo = `E2E-PKH-${run}`;
-    await pickedOrder(orderNo, [[SKU_B, 1]]);
+    const { waveNo } = await pickedOrder(orderNo, [[SKU_B, 1]]);
 
     const page = await signedInPage(e2e.browser, e2e.server, '/page/pack', { viewport: { width: 360, height: 640 } });
     await page.getByTestId('pack-screen').waitFor();
     expect(await page.getByTestId('pack-screen').getAttribute('data-layout')).toBe('handheld');
+    // By wave (a tap): the order must be on the scanned wave; Escape goes back to the wave.
+    await page.getByTestId('pack-mode').getByText('By wave').click();
+    await eventually(() => step(page)).toBe('wave');
+    await scan(page, `${waveNo}-X`);
+    await scan(page, orderNo);
+    await told(page, 'error', 'Please scan by the given wave id.');
+    await page.keyboard.press('Escape');
+    await eventually(() => step(page)).toBe('wave');
+    await scan(page, waveNo);
+    await expect(page.getByTestId('pack-wave').innerText()).resolves.toContain(waveNo);
     await scan(page, orderNo);
     await eventually(() => step(page)).toBe('carton');
     await scan(page, 'S');

@@ -95,7 +95,9 @@ export default function PackScreen() {
     setQty(null);
     setRemoving(false);
     tell('success', t('packing.screen.orderStarted', { orderNo: answer.order.orderNo }));
-    setStep(open === null ? 'carton' : 'item');
+    // Looking only: the order stays in view and the next order can be scanned.
+    if (!rights.edit) setStep('order');
+    else setStep(open === null ? 'carton' : 'item');
   };
 
   const openCarton = async (cartonType: string | null) => {
