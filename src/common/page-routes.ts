@@ -25,6 +25,12 @@ export interface PageDeclaration {
    * earlier area) instead of after the group's earlier entries.
    */
   after?: string;
+  /**
+   * A hand-written screen's right (`<module>.<sub-module>`, e.g. `packing.pack`): the menu entry is
+   * seen with its `:view`, the screen's calls check it, and the role screen offers its module. A
+   * screen without one is seen with the right of the entry's own code.
+   */
+  right?: string;
 }
 
 export type DeclaredTarget = { kind: 'definition'; moduleCode: string; functionCode: string } | { kind: 'screen' } | { kind: 'pending' };
@@ -90,6 +96,7 @@ export const KERNEL_PAGES: readonly PageDeclaration[] = [
 export const HOME_ROUTE = 'home';
 
 const ROUTE_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
+const SCREEN_RIGHT = /^[A-Za-z][A-Za-z0-9_]{0,39}\.[A-Za-z][A-Za-z0-9_]{0,39}$/;
 
 function targetOf(route: string, opens: Opens): DeclaredTarget {
   if (opens === 'screen' || opens === 'pending') return { kind: opens };
@@ -109,6 +116,9 @@ export function mergePageRoutes(sources: readonly { area: string; pages: readonl
     for (const declaration of pages) {
       const { route, group } = declaration;
       if (!ROUTE_NAME.test(route)) throw new Error(`page route "${route}" of area ${area} is not a route name`);
+      if (declaration.right !== undefined && (declaration.opens !== 'screen' || !SCREEN_RIGHT.test(declaration.right))) {
+        throw new Error(`page route "${route}" of area ${area}: only a hand-written screen names its right, as <module>.<sub-module>`);
+      }
       if (seen.has(route)) throw new Error(`page route "${route}" is declared by ${seen.get(route)} and by ${area}`);
       seen.set(route, area);
       const entries = byGroup.get(group) ?? [];
@@ -140,7 +150,7 @@ export function mergePageRoutes(sources: readonly { area: string; pages: readonl
         group: code,
         titleKey: declaration.titleKey ?? `menu.${declaration.route}`,
         target,
-        rightName: target.kind === 'definition' ? `${target.moduleCode}.${target.functionCode}` : null,
+        rightName: target.kind === 'definition' ? `${target.moduleCode}.${target.functionCode}` : (declaration.right ?? null),
         sequence: sequence + r + 1,
         area,
       });

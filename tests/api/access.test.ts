@@ -60,6 +60,17 @@ describe('access model', () => {
     expect(routes).toEqual(expect.arrayContaining(['/home', '/sku', '/asn', '/so', '/balance', '/job', '/userReport', '/vehicle', '/doOrders', '/mapTo']));
   });
 
+  it('shows the scan-pack entry to a holder of the pack right, whose module the role screen offers', async () => {
+    const token = await createUserAccount(t, { loginAccount: 'pack-clerk', rights: ['packing.pack:view'], projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] }).then((u) => u.token);
+    const menu = await get<MenuAnswer>(token, '/api/user/menu');
+    expect(menu.items.map((i) => [i.code, i.children?.map((c) => c.code)])).toEqual([
+      ['homeGroup', ['home']],
+      ['outbound', ['pack']],
+    ]);
+    const entry = await t.database.db.selectFrom('sys_module').select('right_name').where('code', '=', 'pack').executeTakeFirstOrThrow();
+    expect(entry.right_name).toBe('packing.pack');
+  });
+
   it('builds a restricted menu from the user rights', async () => {
     const token = await createUserAccount(t, { loginAccount: 'sku-clerk', rights: ['masterdata.sku:view', 'inbound.asn:edit'], projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] }).then((u) => u.token);
     const menu = await get<MenuAnswer>(token, '/api/user/menu');

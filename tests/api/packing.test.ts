@@ -2,7 +2,7 @@ import Decimal from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gs1CheckDigit } from '../../src/common/gs1.js';
 import { ledgerAgreement } from '../../src/server/modules/inventory/inventory.repository.js';
-import { buildTestApp, createUser, injectAs, json, signIn, type TestApp } from '../helpers/app.js';
+import { buildTestApp, createUser, createUserAccount, injectAs, json, signIn, type TestApp } from '../helpers/app.js';
 import { orderCalls, outboundFixture, stock, type OutboundFixture } from '../helpers/outbound.js';
 
 /**
@@ -303,7 +303,27 @@ describe('scan and pack', () => {
     await expectLedgerAgrees();
   });
 
-  it('gives no seeded role the pack rights while the role screen cannot grant them', async () => {
+  it('packs by wave only an order of the given wave', async () => {
+    const orders = orderCalls(t.app, admin, db());
+    await stock(db(), f, f.skuIds[2], f.locationIds[0], 2);
+    const orderNo = `SOPK-W-${++orderSeq}`;
+    const soId = await orders.enter(orderNo, f.ownerId, [{ skuCode: skuCodes[2], qty: 2 }]);
+    const wave = await ok<{ waveNo: string }>('/so/wave/save', { orderIds: [soId] });
+    await orders.allocate(soId);
+    expect((await call('/so/pick', { soId })).statusCode).toBe(200);
+    await orders.pickSku(soId, f.skuIds[2], skuCodes[2], TOTE);
+    const other = await pickedOrder([[0, 1]]);
+
+    expect((await ok('/scanPack', { orderNo, waveNo: wave.waveNo })).order).toMatchObject({ id: soId, waveNo: wave.waveNo });
+    await refused('/scanPack', { orderNo: other.orderNo, waveNo: wave.waveNo }, 400, 'SCAN_BY_WAVE');
+    await refused('/scanPack', { orderNo, waveNo: `${wave.waveNo}-X` }, 400, 'SCAN_BY_WAVE');
+    const refusal = await injectAs(t.app, admin, { method: 'POST', url: '/api/scanPack', payload: { orderNo: other.orderNo, waveNo: wave.waveNo }, headers: { 'accept-language': 'en' } });
+    expect(json<{ message: string }>(refusal).message).toBe('Please scan by the given wave id.');
+    // Without a wave any order of the warehouse is packed.
+    expect((await ok('/scanPack', { orderNo: other.orderNo, waveNo: null })).order.id).toBe(other.soId);
+  });
+
+  it('gives the floor roles the pack rights, which the role screen offers', async () => {
     const rows = await db()
       .selectFrom('role_permission as p')
       .innerJoin('role as r', 'r.id', 'p.role_id')
@@ -313,6 +333,21 @@ describe('scan and pack', () => {
       .where('r.name', 'in', ['Administrator', 'Supervisor', 'Operator', 'Configurator', 'Read-only'])
       .orderBy('r.name')
       .execute();
-    expect(rows).toEqual([]);
+    expect(rows).toEqual([
+      { name: 'Administrator', can_view: true, can_edit: true },
+      { name: 'Configurator', can_view: true, can_edit: false },
+      { name: 'Operator', can_view: true, can_edit: true },
+      { name: 'Read-only', can_view: true, can_edit: false },
+      { name: 'Supervisor', can_view: true, can_edit: true },
+    ]);
+    // The menu entry asks for the pack right, so the role screen offers the packing module.
+    const entry = await db().selectFrom('sys_module').select(['right_name']).where('code', '=', 'pack').executeTakeFirstOrThrow();
+    expect(entry.right_name).toBe('packing.pack');
+    const { uid, token: operator } = await createUserAccount(t, { loginAccount: 'pk-operator', projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] });
+    const role = await db().selectFrom('role').select('id').where('name', '=', 'Operator').executeTakeFirstOrThrow();
+    await db().insertInto('user_role').values({ user_id: uid, role_id: role.id }).execute();
+    const menu = json<{ items: Array<{ children?: Array<{ code: string }> }> }>(await get('/user/menu', operator));
+    expect(menu.items.flatMap((i) => i.children ?? []).map((c) => c.code)).toContain('pack');
+    expect((await call('/scanPack', { orderNo: 'NO-SUCH-ORDER' }, operator)).statusCode).toBe(404);
   });
 });

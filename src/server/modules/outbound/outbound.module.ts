@@ -78,7 +78,8 @@ export const outboundModule = defineModule({
     { route: 'wave', group: 'outbound', opens: OUTBOUND },
     // Pick tasks and the pick list; handheld picking.
     { route: 'pick', group: 'outbound', opens: 'screen' },
-    { route: 'pack', group: 'outbound', opens: 'pending' },
+    // Scan and pack of picked orders (the packing area's screen and right).
+    { route: 'pack', group: 'outbound', opens: 'screen', right: 'packing.pack' },
     { route: 'cmg', group: 'outbound', opens: 'pending' },
     { route: 'ediLogSummary', group: 'outbound', opens: 'pending' },
     { route: 'consignment', group: 'outbound', opens: 'pending' },

@@ -10,7 +10,7 @@ type Db = Kysely<DB> | Transaction<DB>;
 export async function findScopedOrder(db: Db, scope: { projectId: number; warehouseId: number }, which: { soId: number } | { orderNo: string }) {
   let query = db
     .selectFrom('so_header')
-    .select(['id', 'order_no', 'status', 'owner_id'])
+    .select(['id', 'order_no', 'status', 'owner_id', 'wave_id'])
     .where('project_id', '=', scope.projectId)
     .where('warehouse_id', '=', scope.warehouseId);
   query = 'soId' in which ? query.where('id', '=', which.soId) : query.where('order_no', '=', which.orderNo);

@@ -24,6 +24,8 @@ export interface PackingOrder {
   orderNo: string;
   status: string;
   ownerId: number;
+  /** The wave number the order is on, or null. */
+  waveNo: string | null;
   lines: PackingOrderLine[];
 }
 
@@ -58,6 +60,7 @@ export async function findPackingOrder(
     orderNo: header.order_no,
     status,
     ownerId: Number(header.owner_id),
+    waveNo: header.wave_id ?? null,
     lines: lines.map((l) => ({ id: Number(l.id), lineNo: l.line_no, skuId: Number(l.sku_id), qty: l.qty, pickedQty: l.picked_qty })),
   };
 }

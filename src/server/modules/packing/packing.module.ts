@@ -1,4 +1,5 @@
 import { defineModule } from '../area.js';
+import * as m0281 from './migrations/0281_pack_menu_right.js';
 import * as m0300 from './migrations/0300_packing.js';
 import { packingErrors } from './packing.errors.js';
 import { packingRoutes } from './packing.routes.js';
@@ -11,13 +12,18 @@ import './packing.tables.js';
  */
 export const packingModule = defineModule({
   name: 'packing',
-  migrations: { '0300_packing': m0300 },
+  migrations: { '0281_pack_menu_right': m0281, '0300_packing': m0300 },
   routes: packingRoutes,
   errors: packingErrors,
-  // No seeded role holds the pack rights yet: the role screen offers the rights of menu entries and
-  // page definitions, and packing has neither until its scan-pack screen exists, so a project's
-  // administrator could not hold them and would lose the Operator role from his reach. Until then,
-  // administrators pack.
+  // The scan-pack screen (/pack, declared with the outbound menu) checks packing.pack: the floor
+  // roles pack, the read-only role looks.
+  defaultGrants: [
+    { role: 'Administrator', rights: ['packing.pack:view', 'packing.pack:edit'] },
+    { role: 'Supervisor', rights: ['packing.pack:view', 'packing.pack:edit'] },
+    { role: 'Operator', rights: ['packing.pack:view', 'packing.pack:edit'] },
+    { role: 'Configurator', rights: ['packing.pack:view'] },
+    { role: 'Read-only', rights: ['packing.pack:view'] },
+  ],
   readModels: [
     {
       name: 'packing.scan',

@@ -46,7 +46,7 @@ export interface CartonAnswer {
 }
 
 export interface PackAnswer {
-  order: { id: number; orderNo: string; status: string };
+  order: { id: number; orderNo: string; status: string; waveNo: string | null };
   lines: Array<{ lineId: number; lineNo: number; skuId: number; skuCode: string; ordered: string; picked: string; packed: string }>;
   /** The order's open carton (the latest when several are open), or null. */
   openCarton: CartonAnswer | null;
@@ -85,7 +85,7 @@ async function packAnswer(db: Kysely<DB> | Transaction<DB>, order: PackingOrder)
   });
   const open = cartonAnswers.filter((c) => c.status === 'open');
   return {
-    order: { id: order.id, orderNo: order.orderNo, status: order.status },
+    order: { id: order.id, orderNo: order.orderNo, status: order.status, waveNo: order.waveNo },
     lines: order.lines.map((l) => ({
       lineId: l.id,
       lineNo: l.lineNo,
@@ -100,10 +100,15 @@ async function packAnswer(db: Kysely<DB> | Transaction<DB>, order: PackingOrder)
   };
 }
 
-/** `/scanPack`: starts packing an order by its number; refuses an order packing may not take. Reads only. */
-export async function startPacking(db: Kysely<DB>, scope: StockScope, input: { orderNo: string; packPicked?: boolean }): Promise<PackAnswer> {
+/**
+ * `/scanPack`: starts packing an order by its number; refuses an order packing may not take. Packing
+ * by wave names the wave too: an order that is not on that wave is refused (SCAN_BY_WAVE). Reads only.
+ */
+export async function startPacking(db: Kysely<DB>, scope: StockScope, input: { orderNo: string; waveNo?: string | null; packPicked?: boolean }): Promise<PackAnswer> {
   const order = await findPackingOrder(db, scope, { orderNo: input.orderNo.trim() });
   if (!order) throw new AppError('NO_RECORD');
+  const waveNo = input.waveNo?.trim();
+  if (waveNo && order.waveNo !== waveNo) throw new AppError('SCAN_BY_WAVE', { orderNo: order.orderNo, waveNo });
   assertPackable(order, input.packPicked === true);
   return packAnswer(db, order);
 }

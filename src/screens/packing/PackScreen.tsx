@@ -1,0 +1,474 @@
+import { useCallback, useEffect, useRef, useState, type HTMLAttributes } from 'react';
+import { Alert, Button, Checkbox, Col, Row, Segmented, Space, Table, Tag, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { api, showConfirm, useRights } from '../../app/public';
+import { BIG, beep, FeedbackLine, messageOf, type Feedback, type Tone } from '../inbound/handheld';
+import { amount, cartonChange, leftToPack, parseQty, type CodeRow, type PackAnswer, type PackCarton } from './pack-api';
+import { CloseCartonForm, type CloseValues } from './CloseCartonForm';
+import { PackScanField } from './PackScanField';
+
+/**
+ * The steps of the flow. Escape steps back: quantity → scan → order (→ wave when packing by wave);
+ * the carton type and the close form step back to the scan.
+ */
+type Step = 'wave' | 'order' | 'carton' | 'item' | 'qty' | 'close';
+
+/** Keys that work in every step (a handheld's function keys). */
+const KEY_CLOSE = 'F2';
+const KEY_NEW_CARTON = 'F4';
+const KEY_COMPLETE = 'F8';
+
+/**
+ * /pack: scan and pack. Scan the order number (or the wave id, then the order number), choose the
+ * carton type to open a carton, scan SKU codes, barcodes or GS1-128 labels into it (a quantity
+ * first with +, taking out with -), close it with its weights and dimensions, and check the order
+ * complete. The order's lines with what is left to pack and every carton with its contents stay in
+ * view. Made for a keyboard-wedge scanner: the focus returns to the scan field, Enter submits,
+ * Escape steps back, and every outcome beeps. A 360 px wide display gets one column with big
+ * targets; a desk gets the flow beside the lists.
+ */
+export default function PackScreen() {
+  const { t } = useTranslation();
+  const rights = useRights('packing.pack');
+  const narrow = useNarrow();
+  const [step, setStep] = useState<Step>('order');
+  const [byWave, setByWave] = useState(false);
+  const [waveNo, setWaveNo] = useState<string | null>(null);
+  const [packPicked, setPackPicked] = useState(false);
+  const [pack, setPack] = useState<PackAnswer | null>(null);
+  const [target, setTarget] = useState<number | null>(null);
+  const [qty, setQty] = useState<string | null>(null);
+  const [removing, setRemoving] = useState(false);
+  const [cartonTypes, setCartonTypes] = useState<CodeRow[]>([]);
+  const [units, setUnits] = useState<CodeRow[]>([]);
+  const [feedback, setFeedback] = useState<Feedback | null>(null);
+  const [busy, setBusy] = useState(false);
+  // A scanner that sends twice before the first answer: one call at a time.
+  const calling = useRef(false);
+
+  useEffect(() => {
+    if (!rights.view) return;
+    void api<{ rows: CodeRow[] }>('/pack/carton/type', { quiet: true })
+      .then((answer) => setCartonTypes(answer.rows))
+      .catch(() => undefined);
+    void api<{ rows: CodeRow[] }>('/pack/scan/wgtUom', { quiet: true })
+      .then((answer) => setUnits(answer.rows))
+      .catch(() => undefined);
+  }, [rights.view]);
+
+  const tell = useCallback((tone: Tone, text: string) => {
+    setFeedback({ tone, text });
+    beep(tone);
+  }, []);
+
+  /** Runs one call; its refusal is shown in the user's language with the error beep. */
+  const run = async <T,>(work: () => Promise<T>): Promise<T | undefined> => {
+    if (calling.current) return undefined;
+    calling.current = true;
+    setBusy(true);
+    try {
+      return await work();
+    } catch (error) {
+      tell('error', messageOf(error));
+      return undefined;
+    } finally {
+      calling.current = false;
+      setBusy(false);
+    }
+  };
+
+  const cartonOf = (answer: PackAnswer | null, id: number | null) => answer?.cartons.find((c) => c.id === id);
+  const targetCarton = cartonOf(pack, target);
+
+  /** After an answer: the carton to scan into stays, else the open one; without one the next carton is chosen. */
+  const take = (answer: PackAnswer, keep: number | null) => {
+    setPack(answer);
+    const stays = keep !== null && answer.cartons.some((c) => c.id === keep) ? keep : (answer.openCarton?.id ?? null);
+    setTarget(stays);
+    return stays;
+  };
+
+  const startOrder = async (scanned: string) => {
+    const answer = await run(() => api<PackAnswer>('/scanPack', { body: { orderNo: scanned.trim(), waveNo: byWave ? waveNo : null, packPicked }, quiet: true }));
+    if (!answer) return;
+    const open = take(answer, null);
+    setQty(null);
+    setRemoving(false);
+    tell('success', t('packing.screen.orderStarted', { orderNo: answer.order.orderNo }));
+    // Looking only: the order stays in view and the next order can be scanned.
+    if (!rights.edit) setStep('order');
+    else setStep(open === null ? 'carton' : 'item');
+  };
+
+  const openCarton = async (cartonType: string | null) => {
+    if (!pack || !rights.edit) return;
+    const answer = await run(() => api<PackAnswer>('/pack/scan/open', { body: { soId: pack.order.id, cartonType, packPicked }, quiet: true }));
+    if (!answer?.openCarton) return;
+    take(answer, answer.openCarton.id);
+    tell('success', t('packing.screen.cartonOpened', { cartonNo: answer.openCarton.cartonNo }));
+    setStep('item');
+  };
+
+  const scanCartonType = (scanned: string) => {
+    const code = scanned.trim();
+    const carton = pack?.cartons.find((c) => c.cartonNo === code);
+    if (carton) return chooseCarton(carton);
+    const known = cartonTypes.find((c) => c.code.toLowerCase() === code.toLowerCase());
+    if (!known) return tell('error', t('packing.screen.unknownCartonType', { code }));
+    void openCarton(known.code);
+  };
+
+  /** A scanned carton number makes that carton the one scans go into; a closed one takes nothing. */
+  const chooseCarton = (carton: PackCarton) => {
+    setTarget(carton.id);
+    setStep('item');
+    if (carton.status === 'open') tell('success', t('packing.screen.cartonChosen', { cartonNo: carton.cartonNo }));
+    else tell('warning', t('packing.screen.cartonChosenClosed', { cartonNo: carton.cartonNo }));
+  };
+
+  const scanItem = async (scanned: string) => {
+    if (!pack) return;
+    const code = scanned.trim();
+    const carton = pack.cartons.find((c) => c.cartonNo === code);
+    if (carton) return chooseCarton(carton);
+    if (target === null) return tell('error', t('packing.screen.noCarton'));
+    const before = cartonOf(pack, target);
+    const url = removing ? '/pack/scan/remove' : '/pack/scan/sku';
+    // A quantity counts for one scan, taken or refused.
+    setQty(null);
+    const answer = await run(() => api<PackAnswer>(url, { body: { cartonId: target, barcode: code, ...(qty ? { qty } : {}) }, quiet: true }));
+    if (!answer) return;
+    take(answer, target);
+    const changes = cartonChange(before, cartonOf(answer, target));
+    const text = changes.map((c) => `${c.skuCode} ${c.qty > 0 ? '+' : ''}${c.qty}`).join(', ');
+    tell('success', t(removing ? 'packing.screen.removed' : 'packing.screen.packed', { items: text, cartonNo: before?.cartonNo ?? '' }));
+  };
+
+  const enterQty = (typed: string) => {
+    const value = parseQty(typed);
+    if (value === null) return tell('error', t('errors.QTY_NOT_POSITIVE'));
+    setQty(value);
+    setFeedback(null);
+    setStep('item');
+  };
+
+  const closeCarton = async (values: CloseValues) => {
+    if (!targetCarton) return;
+    const answer = await run(() => api<PackAnswer>('/pack/scan/close', { body: { cartonId: targetCarton.id, ...values }, quiet: true }));
+    if (!answer) return;
+    take(answer, null);
+    tell('success', t('packing.screen.cartonClosed', { cartonNo: targetCarton.cartonNo }));
+    setStep('carton');
+  };
+
+  const checkComplete = async () => {
+    if (!pack || !rights.edit || calling.current) return;
+    const picked = pack.lines.reduce((sum, l) => sum + amount(l.picked), 0);
+    const packed = pack.lines.reduce((sum, l) => sum + amount(l.packed), 0);
+    const partial = pack.order.status !== 'picked' || pack.lines.some((l) => leftToPack(l) > 0);
+    const ok = await showConfirm({
+      id: 'pack-complete-confirm',
+      content: t(partial ? 'packing.screen.completePartialAsk' : 'packing.screen.completeAsk', { orderNo: pack.order.orderNo, packed, picked }),
+      okText: t('packing.screen.checkComplete'),
+      cancelText: t('ui.engine.cancel'),
+    });
+    if (!ok) return;
+    const answer = await run(() => api<PackAnswer>('/scanPack/closeOrder', { body: { soId: pack.order.id }, quiet: true }));
+    if (!answer) return;
+    take(answer, null);
+    tell(answer.order.status === 'packed' ? 'success' : 'warning', t('packing.screen.completed', { orderNo: answer.order.orderNo, status: t(`outbound.status.${answer.order.status}`) }));
+    setStep('order');
+  };
+
+  const toClose = () => {
+    if (!targetCarton || !rights.edit) return;
+    if (targetCarton.status !== 'open') return tell('error', t('errors.CARTON_CLOSED'));
+    setStep('close');
+  };
+
+  const toNewCarton = () => {
+    if (!pack || !rights.edit) return;
+    setStep('carton');
+  };
+
+  /** Escape: one step back. */
+  const back = () => {
+    setFeedback(null);
+    if (step === 'qty' || step === 'close') return setStep(pack ? 'item' : 'order');
+    if (step === 'item' || step === 'carton') {
+      setQty(null);
+      setRemoving(false);
+      return setStep('order');
+    }
+    if (step === 'order' && byWave) {
+      setWaveNo(null);
+      return setStep('wave');
+    }
+  };
+
+  // The function keys work whatever has the focus, except in a popup.
+  const keys = useRef<(event: KeyboardEvent) => void>(() => undefined);
+  keys.current = (event) => {
+    if (document.querySelector('.ant-modal-wrap')) return;
+    const active = pack !== null && pack.order.status !== 'packed' && (step === 'item' || step === 'carton' || step === 'qty');
+    if (!active) return;
+    if (event.key === KEY_CLOSE) toClose();
+    else if (event.key === KEY_NEW_CARTON) toNewCarton();
+    else if (event.key === KEY_COMPLETE) void checkComplete();
+    else return;
+    event.preventDefault();
+  };
+  useEffect(() => {
+    const listener = (event: KeyboardEvent) => keys.current(event);
+    window.addEventListener('keydown', listener);
+    return () => window.removeEventListener('keydown', listener);
+  }, []);
+
+  const scanKeys = (key: string): boolean => {
+    if (step !== 'item' || !rights.edit) return false;
+    if (key === '+') {
+      setStep('qty');
+      return true;
+    }
+    if (key === '-') {
+      setRemoving((was) => !was);
+      return true;
+    }
+    return false;
+  };
+
+  const flow = (
+    <Space direction="vertical" size={12} style={{ width: '100%' }} data-testid="pack-flow" data-step={step}>
+      {step === 'order' && !pack && (
+        <Segmented
+          block
+          data-testid="pack-mode"
+          value={byWave ? 'wave' : 'order'}
+          options={[
+            { value: 'order', label: t('packing.screen.byOrder') },
+            { value: 'wave', label: t('packing.screen.byWave') },
+          ]}
+          onChange={(value) => {
+            const wave = value === 'wave';
+            setByWave(wave);
+            setWaveNo(null);
+            setStep(wave ? 'wave' : 'order');
+          }}
+        />
+      )}
+      {step === 'wave' && (
+        <PackScanField
+          key="wave"
+          label={t('packing.screen.scanWave')}
+          onEscape={() => {
+            setByWave(false);
+            setStep('order');
+          }}
+          onScan={(text) => {
+            setWaveNo(text.trim());
+            setFeedback(null);
+            beep('success');
+            setStep('order');
+          }}
+        />
+      )}
+      {step === 'order' && (
+        <>
+          {byWave && waveNo && (
+            <Typography.Text data-testid="pack-wave">
+              {t('packing.screen.wave')}: <strong>{waveNo}</strong>
+            </Typography.Text>
+          )}
+          <PackScanField key="order" label={t('packing.screen.scanOrder')} disabled={busy} onEscape={back} onScan={(text) => void startOrder(text)} />
+          <Checkbox data-testid="pack-picked-only" checked={packPicked} onChange={(event) => setPackPicked(event.target.checked)}>
+            {t('packing.screen.packPicked')}
+          </Checkbox>
+        </>
+      )}
+      {step === 'carton' && (
+        <>
+          <PackScanField key="carton" label={t('packing.screen.scanCartonType')} disabled={busy || !rights.edit} onEscape={back} onScan={scanCartonType} />
+          <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(96px, 1fr))', gap: 8 }}>
+            {cartonTypes.map((type) => (
+              <Button key={type.code} style={BIG} disabled={busy || !rights.edit} data-testid={`pack-carton-type-${type.code}`} onClick={() => void openCarton(type.code)}>
+                {type.code}
+                <span style={{ fontSize: 12, marginLeft: 4 }}>{type.description}</span>
+              </Button>
+            ))}
+            <Button style={BIG} disabled={busy || !rights.edit} data-testid="pack-carton-type-none" onClick={() => void openCarton(null)}>
+              {t('packing.screen.noType')}
+            </Button>
+          </div>
+        </>
+      )}
+      {(step === 'item' || step === 'qty') && targetCarton && (
+        <div data-testid="pack-target" data-status={targetCarton.status} style={{ fontSize: 18 }}>
+          {t('packing.screen.into')}: <strong>{targetCarton.cartonNo}</strong> {targetCarton.cartonType ? `· ${targetCarton.cartonType}` : ''}{' '}
+          <Tag color={targetCarton.status === 'open' ? 'green' : 'default'}>{t(`packing.screen.cartonStatus.${targetCarton.status}`)}</Tag>
+        </div>
+      )}
+      {step === 'item' && (
+        <>
+          {(qty || removing) && (
+            <Space wrap>
+              {removing && (
+                <Tag color="red" data-testid="pack-removing" style={{ fontSize: 16, padding: 4 }}>
+                  {t('packing.screen.removing')}
+                </Tag>
+              )}
+              {qty && (
+                <Tag color="blue" data-testid="pack-next-qty" style={{ fontSize: 16, padding: 4 }}>
+                  {t('packing.screen.nextQty', { qty })}
+                </Tag>
+              )}
+            </Space>
+          )}
+          <PackScanField key="item" label={t(removing ? 'packing.screen.scanRemove' : 'packing.screen.scanItem')} disabled={busy || !rights.edit} onEscape={back} onKey={scanKeys} onScan={(text) => void scanItem(text)} />
+        </>
+      )}
+      {step === 'qty' && <PackScanField key="qty" inputMode="decimal" label={t('packing.screen.enterQty')} onEscape={back} onScan={enterQty} />}
+      {step === 'close' && targetCarton && (
+        <CloseCartonForm carton={targetCarton} cartonTypes={cartonTypes} units={units} busy={busy} narrow={narrow} onSubmit={(values) => void closeCarton(values)} onCancel={back} />
+      )}
+      <FeedbackLine feedback={feedback} />
+      {!rights.edit && rights.view && <Alert type="info" showIcon message={t('packing.screen.viewOnly')} />}
+      {pack && rights.edit && step !== 'close' && (
+        <div style={{ display: 'grid', gridTemplateColumns: narrow ? '1fr 1fr' : 'repeat(4, 1fr)', gap: 8 }}>
+          {step === 'item' && (
+            <>
+              <Button style={BIG} data-testid="pack-qty" onClick={() => setStep('qty')}>
+                {t('packing.screen.qtyButton')} [+]
+              </Button>
+              <Button style={BIG} data-testid="pack-remove-mode" danger={removing} onClick={() => setRemoving((was) => !was)}>
+                {t('packing.screen.removeButton')} [-]
+              </Button>
+            </>
+          )}
+          <Button style={BIG} data-testid="pack-close-carton" disabled={!targetCarton || targetCarton.status !== 'open'} onClick={toClose}>
+            {t('packing.screen.closeCarton')} [{KEY_CLOSE}]
+          </Button>
+          <Button style={BIG} data-testid="pack-new-carton" onClick={toNewCarton}>
+            {t('packing.screen.newCarton')} [{KEY_NEW_CARTON}]
+          </Button>
+          <Button style={BIG} type="primary" data-testid="pack-complete" onClick={() => void checkComplete()}>
+            {t('packing.screen.checkComplete')} [{KEY_COMPLETE}]
+          </Button>
+          <Button
+            style={BIG}
+            data-testid="pack-cancel"
+            onClick={() => {
+              setFeedback(null);
+              setPack(null);
+              setTarget(null);
+              setQty(null);
+              setRemoving(false);
+              setStep(byWave ? 'wave' : 'order');
+            }}
+          >
+            {t('packing.screen.cancel')} [Esc]
+          </Button>
+        </div>
+      )}
+    </Space>
+  );
+
+  const details = pack && <PackDetails pack={pack} target={target} narrow={narrow} onChoose={(carton) => chooseCarton(carton)} />;
+  return (
+    <div data-testid="pack-screen" data-layout={narrow ? 'handheld' : 'desk'} style={{ maxWidth: narrow ? 360 : undefined, width: '100%' }}>
+      <Typography.Title level={4} style={{ marginTop: 0 }}>
+        {t('packing.screen.title')}
+      </Typography.Title>
+      {narrow ? (
+        <Space direction="vertical" size={16} style={{ width: '100%' }}>
+          {flow}
+          {details}
+        </Space>
+      ) : (
+        <Row gutter={24}>
+          <Col span={9}>{flow}</Col>
+          <Col span={15}>{details}</Col>
+        </Row>
+      )}
+    </div>
+  );
+}
+
+/** Narrow (a phone or a handheld) below 600 px, followed as the window is resized. */
+function useNarrow(): boolean {
+  const [narrow, setNarrow] = useState(() => window.innerWidth < 600);
+  useEffect(() => {
+    const onResize = () => setNarrow(window.innerWidth < 600);
+    window.addEventListener('resize', onResize);
+    return () => window.removeEventListener('resize', onResize);
+  }, []);
+  return narrow;
+}
+
+/** The order with its lines (what is left to pack) and its cartons with what each holds. */
+function PackDetails({ pack, target, narrow, onChoose }: { pack: PackAnswer; target: number | null; narrow: boolean; onChoose: (carton: PackCarton) => void }) {
+  const { t } = useTranslation();
+  return (
+    <Space direction="vertical" size={12} style={{ width: '100%' }} data-testid="pack-details">
+      <div style={{ fontSize: 16 }}>
+        <strong data-testid="pack-order-no">{pack.order.orderNo}</strong>
+        {pack.order.waveNo ? ` · ${pack.order.waveNo}` : ''} ·{' '}
+        <Tag data-testid="pack-order-status" data-status={pack.order.status} color={pack.order.status === 'packed' ? 'green' : pack.order.status === 'partial_packed' ? 'orange' : 'blue'}>
+          {t(`outbound.status.${pack.order.status}`)}
+        </Tag>
+      </div>
+      <Table
+        data-testid="pack-lines"
+        size="small"
+        pagination={false}
+        rowKey="lineId"
+        dataSource={pack.lines}
+        onRow={(line) => ({ 'data-testid': `pack-line-${line.lineNo}`, 'data-left': leftToPack(line) }) as HTMLAttributes<HTMLElement>}
+        columns={[
+          ...(narrow ? [] : [{ title: '#', dataIndex: 'lineNo', width: 48 }]),
+          { title: t('packing.screen.sku'), dataIndex: 'skuCode', ellipsis: true },
+          ...(narrow ? [] : [{ title: t('packing.screen.ordered'), dataIndex: 'ordered', align: 'right' as const }]),
+          { title: t('packing.screen.picked'), dataIndex: 'picked', align: 'right' as const },
+          { title: t('packing.screen.packedQty'), dataIndex: 'packed', align: 'right' as const },
+          {
+            title: t('packing.screen.left'),
+            key: 'left',
+            align: 'right' as const,
+            render: (_: unknown, line) => {
+              const left = leftToPack(line);
+              return <strong style={{ color: left > 0 ? '#d46b08' : '#389e0d' }}>{left}</strong>;
+            },
+          },
+        ]}
+      />
+      <Typography.Text strong>{t('packing.screen.cartons', { count: pack.cartons.length })}</Typography.Text>
+      {pack.cartons.length === 0 && <Typography.Text type="secondary">{t('packing.screen.noCartons')}</Typography.Text>}
+      <div style={{ display: 'grid', gridTemplateColumns: narrow ? '1fr' : 'repeat(auto-fill, minmax(220px, 1fr))', gap: 8 }}>
+        {pack.cartons.map((carton) => (
+          <div
+            key={carton.id}
+            data-testid={`pack-carton-${carton.cartonNo}`}
+            data-status={carton.status}
+            onClick={() => onChoose(carton)}
+            style={{ border: `2px solid ${carton.id === target ? '#1677ff' : '#d9d9d9'}`, borderRadius: 6, padding: 8, cursor: 'pointer' }}
+          >
+            <div>
+              <strong>{carton.cartonNo}</strong> {carton.cartonType ? `· ${carton.cartonType} ` : ''}
+              <Tag color={carton.status === 'open' ? 'green' : 'default'}>{t(`packing.screen.cartonStatus.${carton.status}`)}</Tag>
+            </div>
+            {carton.lines.map((line) => (
+              <div key={line.soLineId} data-testid="pack-carton-line">
+                {line.skuCode} × {line.qty}
+              </div>
+            ))}
+            {carton.status === 'closed' && (
+              <div style={{ fontSize: 12, color: '#666' }}>
+                {carton.grossWeight}/{carton.netWeight} {carton.weightUom}
+                {carton.length ? ` · ${carton.length}×${carton.width ?? ''}×${carton.height ?? ''}` : ''}
+              </div>
+            )}
+          </div>
+        ))}
+      </div>
+    </Space>
+  );
+}

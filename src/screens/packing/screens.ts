@@ -1,0 +1,7 @@
+import type { ComponentType } from 'react';
+
+/** The packing area's hand-written screens by route, each a lazy chunk of its own (found by src/app/routes.ts). */
+export const screens: Record<string, () => Promise<{ default: ComponentType }>> = {
+  // Scan and pack of picked orders into cartons, desk and handheld.
+  pack: () => import('./PackScreen'),
+};
