@@ -25,6 +25,11 @@ export interface PageDeclaration {
    * earlier area) instead of after the group's earlier entries.
    */
   after?: string;
+  /**
+   * The page right (`<module>.<subModule>`) whose `:view` shows a hand-written screen's entry, when
+   * its routes check an area's right rather than the route's own code.
+   */
+  right?: string;
 }
 
 export type DeclaredTarget = { kind: 'definition'; moduleCode: string; functionCode: string } | { kind: 'screen' } | { kind: 'pending' };
@@ -140,7 +145,7 @@ export function mergePageRoutes(sources: readonly { area: string; pages: readonl
         group: code,
         titleKey: declaration.titleKey ?? `menu.${declaration.route}`,
         target,
-        rightName: target.kind === 'definition' ? `${target.moduleCode}.${target.functionCode}` : null,
+        rightName: target.kind === 'definition' ? `${target.moduleCode}.${target.functionCode}` : (declaration.right ?? null),
         sequence: sequence + r + 1,
         area,
       });

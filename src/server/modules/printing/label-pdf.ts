@@ -1,4 +1,4 @@
-import bwipjs from 'bwip-js';
+import bwipjs from 'bwip-js/node';
 import type { Language } from '../../../common/languages.js';
 import { openPdf, pdfText, type PdfOutput } from '../../files/pdf-text.js';
 import { translate } from '../../http/i18n.js';
