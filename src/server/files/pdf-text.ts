@@ -86,7 +86,7 @@ const HAN = /[\u2E80-\u2FDF\u3000-\u303F\u3190-\u319F\u31C0-\u31EF\u3200-\u33FF\
 /** Characters every font has: they stay in the run they stand in. */
 const NEUTRAL = /[\s0-9.,:;!?'"()[\]{}\-+/#&%*=_@<>|~^$]/u;
 /** What Noto Sans draws: Latin, Greek, Cyrillic and their punctuation and symbols. */
-const LATIN_FONT = /[\u0000-\u036F\u0370-\u03FF\u0400-\u052F\u1E00-\u1FFF\u2000-\u206F\u20A0-\u20CF\u2100-\u214F\u2190-\u21FF\u2200-\u22FF]/u;
+const LATIN_FONT = /[\u0020-\u036F\u0370-\u03FF\u0400-\u052F\u1E00-\u1FFF\u2000-\u206F\u20A0-\u20CF\u2100-\u214F\u2190-\u21FF\u2200-\u22FF]/u;
 
 /** The faces tried, in order, for a character the face of its script has no glyph for. */
 function fallbacks(language: Language): PdfFontFace[] {
@@ -170,7 +170,7 @@ export function openPdf(language: Language, options: DocumentOptions = {}): PdfO
 const registered = new WeakMap<PDFDocument, Set<string>>();
 
 /** Selects a font face on a document, registering it with the document the first time. */
-function useFace(doc: PDFDocument, face: PdfFontFace, weight: PdfWeight): void {
+function selectFace(doc: PDFDocument, face: PdfFontFace, weight: PdfWeight): void {
   const name = `noto-${face}-${weight}`;
   let names = registered.get(doc);
   if (!names) {
@@ -208,7 +208,7 @@ export function pdfText(out: PdfOutput, text: string, options: PdfTextOptions = 
   const layout = { width: options.width, height: options.height, lineBreak: options.lineBreak, ellipsis: options.ellipsis, align: options.align };
   doc.fontSize(options.size ?? 10);
   runs.forEach((run, i) => {
-    useFace(doc, run.face, weight);
+    selectFace(doc, run.face, weight);
     const continued = i < runs.length - 1;
     if (i === 0 && options.x !== undefined) doc.text(run.text, options.x, options.y ?? doc.y, { ...layout, continued });
     else if (i === 0) doc.text(run.text, { ...layout, continued });
@@ -222,7 +222,7 @@ export function pdfTextWidth(out: PdfOutput, text: string, options: { size?: num
   doc.fontSize(options.size ?? 10);
   let width = 0;
   for (const run of fontRuns(text, out.language)) {
-    useFace(doc, run.face, options.bold ? 'bold' : 'regular');
+    selectFace(doc, run.face, options.bold ? 'bold' : 'regular');
     width += doc.widthOfString(run.text);
   }
   return width;

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { requireUser, requireWarehouse } from '../../http/access-plugin.js';
 import { routeOptions } from '../../http/route-options.js';
+import { hasRight } from '../identity/index.js';
 import { ErrorBodySchema, IdSchema, StrictObject } from '../../http/schemas.js';
 import { listPrintJobs } from './printing.repository.js';
 import { printJobDocument, reprintPrintJobs, retryPrintJobs, type SendOutcome } from './printing.service.js';
@@ -59,6 +60,12 @@ export const printingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         copyOf: r.copy_of === null ? null : Number(r.copy_of),
       }));
     },
+  );
+
+  app.get(
+    '/print/job/access',
+    route(JOBS_VIEW, 'Whether the caller may send, retry and reprint print jobs', {}, Type.Object({ print: Type.Boolean() })),
+    async (request) => ({ print: await hasRight(db, requireUser(request), JOBS_PRINT.right) }),
   );
 
   app.get(
