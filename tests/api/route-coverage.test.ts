@@ -152,9 +152,6 @@ const NOT_YET_ON_A_SCREEN: Record<string, string> = {
   'POST /api/pack/scan/remove': 'scan-pack screen',
   'POST /api/pack/scan/close': 'scan-pack screen',
   'POST /api/scanPack/closeOrder': 'scan-pack screen',
-  'GET /api/print/job': 'print queue screen',
-  'POST /api/print/job/retry': 'print queue screen',
-  'POST /api/print/job/reprint': 'print queue screen',
 };
 
 interface Route {

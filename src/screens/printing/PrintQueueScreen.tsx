@@ -89,7 +89,8 @@ export default function PrintQueueScreen() {
     if (!ok) return;
     setBusy(true);
     try {
-      const answer = await api<{ outcomes: SendOutcome[] }>(`/print/job/${action}`, { body: { ids: chosen.map((r) => r.id) }, quiet: true });
+      const path = action === 'retry' ? '/print/job/retry' : '/print/job/reprint';
+      const answer = await api<{ outcomes: SendOutcome[] }>(path, { body: { ids: chosen.map((r) => r.id) }, quiet: true });
       const sent = answer.outcomes.filter((o) => o.status === 'sent').length;
       const problems = [...new Set(answer.outcomes.map((o) => o.message).filter((m): m is string => Boolean(m)))];
       const text = [t('printing.queue.outcome', { sent, count: answer.outcomes.length }), ...problems].join(' ');

@@ -1,6 +1,7 @@
 import { defineModule } from '../area.js';
 import * as m0310 from './migrations/0310_printing.js';
 import * as m0311 from './migrations/0311_print_labels.js';
+import { testLabelBehaviour } from './printing.behaviours.js';
 import { printingErrors } from './printing.errors.js';
 import { sendQueuedPrintJobsJob } from './printing.jobs.js';
 import { printingRoutes } from './printing.routes.js';
@@ -17,6 +18,7 @@ export const printingModule = defineModule({
   migrations: { '0310_printing': m0310, '0311_print_labels': m0311 },
   routes: printingRoutes,
   jobs: [sendQueuedPrintJobsJob],
+  behaviours: [testLabelBehaviour],
   rights: [
     { right: 'printing.printer:print', labelCode: 'printing.verb.print' },
     { right: 'printing.printJob:print', labelCode: 'printing.verb.printJob' },
