@@ -314,6 +314,29 @@ describe('the printer page', () => {
   });
 });
 
+describe('the test label of the printer page', () => {
+  it('queues one carton label with a new SSCC on each selected printer, for a holder of printing.printer:print only', async () => {
+    const printer = await fakePrinter();
+    try {
+      const printerId = await addPrinter(printer.port);
+      const run = (token: string) => post(token, '/generic/behavior', { moduleCode: 'printing', functionCode: 'printer', behaviour: 'testLabel', keys: [printerId] });
+      expect((await run(viewer)).statusCode).toBe(403);
+      const response = await run(printerAdmin);
+      expect(response.statusCode, response.body).toBe(200);
+      const jobs = await t.database.db.selectFrom('print_job').select(['id', 'document_kind', 'reference', 'status']).where('printer_id', '=', printerId).execute();
+      expect(jobs).toHaveLength(1);
+      expect(jobs[0]).toMatchObject({ document_kind: 'cartonLabel', status: 'queued' });
+      expect(isSscc(jobs[0].reference!)).toBe(true);
+      await post(clerk, '/print/job/retry', { ids: [Number(jobs[0].id)] });
+      const [document] = await printer.documents(1);
+      expect(document).toContain(`>;>800${jobs[0].reference}`);
+      expect(document).toContain('^FDORDER: TEST^FS');
+    } finally {
+      await printer.close();
+    }
+  });
+});
+
 describe('the print queue routes', () => {
   it('check rights, the warehouse and their input', async () => {
     const elsewhere = await addPrinter(9100, otherWarehouseId);
