@@ -2,7 +2,7 @@ import net from 'node:net';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { inTransaction } from '../../src/server/db/transaction.js';
-import { cartonLabelZpl, enqueuePrint, isSscc, nextSscc } from '../../src/server/modules/printing/index.js';
+import { cartonLabelZpl, enqueuePrint, isSscc, nextSscc, printLabel, type CartonLabel } from '../../src/server/modules/printing/index.js';
 import { sendQueuedPrintJobsJob } from '../../src/server/modules/printing/printing.jobs.js';
 import { buildTestApp, createUser, injectAs, json, signIn, type TestApp } from '../helpers/app.js';
 import { onRealServer } from '../helpers/database.js';
@@ -57,6 +57,7 @@ let t: TestApp;
 let clerk: string;
 let viewer: string;
 let outsider: string;
+let printerAdmin: string;
 let warehouseId: number;
 let otherWarehouseId: number;
 
@@ -103,8 +104,9 @@ beforeAll(async () => {
   otherWarehouseId = Number(
     (await db.insertInto('warehouse').values({ organization_id: org.id, code: 'WHP2', name: 'Other', nav_layout: null, created_by: 't', updated_by: 't' }).returning('id').executeTakeFirstOrThrow()).id,
   );
-  clerk = await createUser(t, { loginAccount: 'print.clerk', rights: ['printing.printer:view', 'printing.printer:print'], projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] });
-  viewer = await createUser(t, { loginAccount: 'print.viewer', rights: ['printing.printer:view'], projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] });
+  clerk = await createUser(t, { loginAccount: 'print.clerk', rights: ['printing.printJob:view', 'printing.printJob:print'], projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] });
+  viewer = await createUser(t, { loginAccount: 'print.viewer', rights: ['printing.printJob:view'], projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] });
+  printerAdmin = await createUser(t, { loginAccount: 'print.printers', rights: ['printing.printer:view', 'printing.printer:edit', 'printing.printer:print'], projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] });
   outsider = await createUser(t, { loginAccount: 'print.outsider', rights: ['sku:view'], projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] });
 }, 120_000);
 
@@ -312,6 +314,29 @@ describe('the printer page', () => {
   });
 });
 
+describe('the test label of the printer page', () => {
+  it('queues one carton label with a new SSCC on each selected printer, for a holder of printing.printer:print only', async () => {
+    const printer = await fakePrinter();
+    try {
+      const printerId = await addPrinter(printer.port);
+      const run = (token: string) => post(token, '/generic/behavior', { moduleCode: 'printing', functionCode: 'printer', behaviour: 'testLabel', keys: [printerId] });
+      expect((await run(viewer)).statusCode).toBe(403);
+      const response = await run(printerAdmin);
+      expect(response.statusCode, response.body).toBe(200);
+      const jobs = await t.database.db.selectFrom('print_job').select(['id', 'document_kind', 'reference', 'status']).where('printer_id', '=', printerId).execute();
+      expect(jobs).toHaveLength(1);
+      expect(jobs[0]).toMatchObject({ document_kind: 'cartonLabel', status: 'queued' });
+      expect(isSscc(jobs[0].reference!)).toBe(true);
+      await post(clerk, '/print/job/retry', { ids: [Number(jobs[0].id)] });
+      const [document] = await printer.documents(1);
+      expect(document).toContain(`>;>800${jobs[0].reference}`);
+      expect(document).toContain('^FDORDER: TEST^FS');
+    } finally {
+      await printer.close();
+    }
+  });
+});
+
 describe('the print queue routes', () => {
   it('check rights, the warehouse and their input', async () => {
     const elsewhere = await addPrinter(9100, otherWarehouseId);
@@ -319,6 +344,12 @@ describe('the print queue routes', () => {
       enqueuePrint(trx, { warehouseId: otherWarehouseId, printerId: elsewhere, documentKind: 'cartonLabel', payload: '^XA^XZ', by: 'p' }),
     );
     expect((await injectAs(t.app, outsider, { method: 'GET', url: '/api/print/job' })).statusCode).toBe(403);
+    // Print jobs have their own right: configuring printers does not open the queue.
+    expect((await injectAs(t.app, printerAdmin, { method: 'GET', url: '/api/print/job' })).statusCode).toBe(403);
+    expect((await post(printerAdmin, '/print/job/retry', { ids: [1] })).statusCode).toBe(403);
+    expect((await injectAs(t.app, printerAdmin, { method: 'GET', url: `/api/print/job/${foreignJob}/document` })).statusCode).toBe(403);
+    expect((await injectAs(t.app, clerk, { method: 'GET', url: `/api/print/job/${foreignJob}/document` })).statusCode).toBe(404);
+    expect((await injectAs(t.app, clerk, { method: 'GET', url: '/api/print/job/x/document' })).statusCode).toBe(400);
     expect((await t.app.inject({ method: 'GET', url: '/api/print/job' })).statusCode).toBe(401);
     expect((await post(viewer, '/print/job/retry', { ids: [1] })).statusCode).toBe(403);
     expect((await post(viewer, '/print/job/reprint', { ids: [1] })).statusCode).toBe(403);
@@ -332,5 +363,110 @@ describe('the print queue routes', () => {
       expect((await injectAs(t.app, clerk, { method: 'GET', url: `/api/print/job${query}` })).statusCode, query).toBe(400);
     }
     expect((await sql<{ n: string }>`select count(*)::text as n from print_job where warehouse_id = ${otherWarehouseId}`.execute(t.database.db)).rows[0].n).toBe('1');
+  });
+});
+
+describe('printLabel', () => {
+  const label = (sscc: string, n = 1, count = 1): CartonLabel => ({
+    sscc,
+    shipFrom: 'Main DC',
+    shipTo: { name: 'Shop 7', lines: ['7 Market Rd'] },
+    orderNo: `SO-${sscc.slice(-6)}`,
+    cartonNo: n,
+    cartonCount: count,
+    content: { gtin: '10036000291459', lot: 'L1', qty: 6 },
+  });
+  /** Labels printed in one transaction, each with a new SSCC; answers their SSCCs and job ids. */
+  const printLabels = (count: number, request: { kind?: 'carton' | 'pallet'; printerId?: number | null; auto?: boolean }, sendNow = true) =>
+    inTransaction(t.database.db, async (trx) => {
+      const made: { sscc: string; id: number | null }[] = [];
+      for (let n = 1; n <= count; n += 1) {
+        const sscc = await nextSscc(trx, { warehouseId });
+        const id = await printLabel(
+          trx,
+          { warehouseId, by: 'packer', kind: request.kind ?? 'carton', label: label(sscc, n, count), printerId: request.printerId, auto: request.auto, language: 'zh' },
+          sendNow ? { sendWith: t.database.db } : {},
+        );
+        made.push({ sscc, id });
+      }
+      return made;
+    });
+  const setAuto = (printerId: number, auto: boolean) => t.database.db.updateTable('printer').set({ auto_print_labels: auto }).where('id', '=', printerId).execute();
+  const clearAuto = () => t.database.db.updateTable('printer').set({ auto_print_labels: false }).where('warehouse_id', '=', warehouseId).execute();
+
+  it('sends one ^XA...^XZ per label to a raw printer, with the SSCC in a GS1-128 field', async () => {
+    const printer = await fakePrinter();
+    try {
+      const printerId = await addPrinter(printer.port);
+      const made = await printLabels(3, { printerId });
+      const documents = await printer.documents(3);
+      expect(documents).toHaveLength(3);
+      for (const { sscc, id } of made) {
+        const document = documents.find((d) => d.includes(sscc));
+        expect(document, sscc).toBeDefined();
+        expect(document!.match(/\^XA/g)).toHaveLength(1);
+        expect(document!.match(/\^XZ/g)).toHaveLength(1);
+        // Code 128 in subset C, FNC1 (which makes it GS1-128), AI 00 and the SSCC.
+        expect(document).toMatch(new RegExp(`\\^BCN,\\d+,N,N,N\\^FD>;>800${sscc}\\^FS`));
+        expect(document).toContain(`^FH^FD(00) ${sscc}^FS`);
+        await vi.waitFor(async () => expect((await statusOf(id!)).status).toBe('sent'), { timeout: 10_000 });
+      }
+      const [pallet] = await printLabels(1, { printerId, kind: 'pallet' });
+      const [, , , palletDocument] = await printer.documents(4);
+      expect(palletDocument).toContain('PALLET 1 OF 1');
+      expect(palletDocument).toContain(`>;>800${pallet.sscc}`);
+      expect((await t.database.db.selectFrom('print_job').select(['document_kind', 'reference']).where('id', '=', pallet.id!).executeTakeFirstOrThrow())).toEqual({ document_kind: 'palletLabel', reference: pallet.sscc });
+    } finally {
+      await printer.close();
+    }
+  });
+
+  it("prints on the warehouse's printer for automatic labels, as PDF on a PDF printer, and with auto prints nothing without one", async () => {
+    await clearAuto();
+    expect(await printLabels(1, { auto: true })).toEqual([expect.objectContaining({ id: null })]);
+    await expect(printLabels(1, {})).rejects.toMatchObject({ code: 'PRINTER_NOT_FOUND' });
+    const printer = await fakePrinter();
+    try {
+      const printerId = await addPrinter(printer.port);
+      await t.database.db.updateTable('printer').set({ printer_type: 'pdf' }).where('id', '=', printerId).execute();
+      await setAuto(printerId, true);
+      // At most one printer of a warehouse prints the automatic labels.
+      await expect(setAuto(await addPrinter(9100), true)).rejects.toMatchObject({ code: '23505' });
+      const [made] = await printLabels(1, { auto: true });
+      const [document] = await printer.documents(1);
+      expect(document.startsWith('%PDF-')).toBe(true);
+      const view = await injectAs(t.app, viewer, { method: 'GET', url: `/api/print/job/${made.id}/document` });
+      expect(view.statusCode).toBe(200);
+      expect(view.headers['content-type']).toBe('application/pdf');
+      expect(view.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+      // Another warehouse's printer is refused even when named.
+      const elsewhere = await addPrinter(9100, otherWarehouseId);
+      await expect(printLabels(1, { printerId: elsewhere, auto: true })).rejects.toMatchObject({ code: 'PRINTER_NOT_FOUND' });
+    } finally {
+      await clearAuto();
+      await printer.close();
+    }
+  });
+
+  it('answers PRINTER_UNAVAILABLE within 3 s for a printer that does not answer, keeps the job queued, and retry sends it once the printer listens', async () => {
+    const port = await closedPort();
+    const printerId = await addPrinter(port);
+    const [made] = await printLabels(1, { printerId }, false);
+    const started = Date.now();
+    const first = await post(clerk, '/print/job/retry', { ids: [made.id] });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(json<{ outcomes: unknown[] }>(first).outcomes).toEqual([expect.objectContaining({ id: made.id, status: 'queued', error: 'PRINTER_UNAVAILABLE' })]);
+    expect(await statusOf(made.id!)).toEqual({ status: 'queued', attempts: 1, last_error_code: 'PRINTER_UNAVAILABLE' });
+    const zpl = await injectAs(t.app, viewer, { method: 'GET', url: `/api/print/job/${made.id}/document` });
+    expect(zpl.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(zpl.body).toContain(`>;>800${made.sscc}`);
+    const printer = await fakePrinter(port);
+    try {
+      const again = await post(clerk, '/print/job/retry', { ids: [made.id] });
+      expect(json<{ outcomes: unknown[] }>(again).outcomes).toEqual([{ id: made.id, status: 'sent' }]);
+      expect((await printer.documents(1))[0]).toContain(`>;>800${made.sscc}`);
+    } finally {
+      await printer.close();
+    }
   });
 });

@@ -144,9 +144,6 @@ const API_ONLY: Record<string, ApiOnly> = {
 
 /** Routes a screen should call but none does yet, with the screen that should; this list only shrinks. */
 const NOT_YET_ON_A_SCREEN: Record<string, string> = {
-  'GET /api/print/job': 'print queue screen',
-  'POST /api/print/job/retry': 'print queue screen',
-  'POST /api/print/job/reprint': 'print queue screen',
 };
 
 interface Route {

@@ -6,6 +6,7 @@ import type { RouteAccess } from './access.js';
 export interface RouteRequest {
   body?: TSchema;
   querystring?: TSchema;
+  params?: TSchema;
 }
 
 /**

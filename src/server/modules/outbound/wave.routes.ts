@@ -142,7 +142,7 @@ export const waveRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const scope = scopeOf(request);
       const list = await pickListOf(db, scope, request.query);
-      const pdf = await renderPickList(list.title, list.rows, scope.operator);
+      const pdf = await renderPickList(list.title, list.rows, scope.operator, request.language);
       const name = `pick-list-${list.title.replace(/[^A-Za-z0-9_-]/g, '_')}.pdf`;
       return reply.header('content-type', 'application/pdf').header('content-disposition', `inline; filename="${name}"`).send(pdf);
     },

@@ -3,5 +3,6 @@
  * file and nothing else of the folder (lint: local/import-boundaries).
  */
 export { nextSscc, isSscc } from './sscc.js';
-export { cartonLabelZpl, type CartonLabel } from './zpl.js';
-export { enqueuePrint, type PrintRequest } from './printing.service.js';
+export { cartonLabelZpl, palletLabelZpl, type CartonLabel, type LabelKind } from './zpl.js';
+export { labelPdf } from './label-pdf.js';
+export { enqueuePrint, printLabel, type PrintLabelRequest, type PrintRequest } from './printing.service.js';

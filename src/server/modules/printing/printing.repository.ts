@@ -9,6 +9,23 @@ export async function findPrinter(db: Kysely<DB> | Transaction<DB>, warehouseId:
   return db.selectFrom('printer').select(['id', 'name', 'ip', 'port', 'printer_type', 'active']).where('id', '=', printerId).where('warehouse_id', '=', warehouseId).executeTakeFirst();
 }
 
+/** The active printer of a warehouse marked for automatic carton labels, if any. */
+export async function findAutoLabelPrinter(db: Kysely<DB> | Transaction<DB>, warehouseId: number) {
+  return db
+    .selectFrom('printer')
+    .select(['id', 'name', 'ip', 'port', 'printer_type', 'active'])
+    .where('warehouse_id', '=', warehouseId)
+    .where('auto_print_labels', '=', true)
+    .where('active', '=', true)
+    .orderBy('id')
+    .executeTakeFirst();
+}
+
+/** A job's document as it was sent to the printer, if the job is of the warehouse. */
+export async function findJobDocument(db: Kysely<DB>, warehouseId: number, id: number) {
+  return db.selectFrom('print_job').select(['id', 'document_kind', 'reference', 'payload']).where('id', '=', id).where('warehouse_id', '=', warehouseId).executeTakeFirst();
+}
+
 export async function insertPrintJob(
   trx: Transaction<DB>,
   row: { warehouse_id: number; printer_id: number; document_kind: string; reference: string | null; payload: Uint8Array; copy_of: number | null; by: string },

@@ -3,14 +3,15 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { requireUser, requireWarehouse } from '../../http/access-plugin.js';
 import { routeOptions } from '../../http/route-options.js';
+import { hasRight } from '../identity/index.js';
 import { ErrorBodySchema, IdSchema, StrictObject } from '../../http/schemas.js';
 import { listPrintJobs } from './printing.repository.js';
-import { reprintPrintJobs, retryPrintJobs, type SendOutcome } from './printing.service.js';
+import { printJobDocument, reprintPrintJobs, retryPrintJobs, type SendOutcome } from './printing.service.js';
 
 const route = routeOptions(['printing'], { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema });
 
-const JOBS_VIEW = { right: 'printing.printer:view', scope: 'warehouse' } as const;
-const JOBS_PRINT = { right: 'printing.printer:print', scope: 'warehouse' } as const;
+const JOBS_VIEW = { right: 'printing.printJob:view', scope: 'warehouse' } as const;
+const JOBS_PRINT = { right: 'printing.printJob:print', scope: 'warehouse' } as const;
 
 /** A selection of print jobs: at most 100. */
 const Ids = Type.Array(IdSchema, { minItems: 1, maxItems: 100 });
@@ -58,6 +59,22 @@ export const printingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         sentBy: r.sent_by,
         copyOf: r.copy_of === null ? null : Number(r.copy_of),
       }));
+    },
+  );
+
+  app.get(
+    '/print/job/access',
+    route(JOBS_VIEW, 'Whether the caller may send, retry and reprint print jobs', {}, Type.Object({ print: Type.Boolean() })),
+    async (request) => ({ print: await hasRight(db, requireUser(request), JOBS_PRINT.right) }),
+  );
+
+  app.get(
+    '/print/job/:id/document',
+    route(JOBS_VIEW, "A print job's document as sent to the printer: a PDF, or ZPL as text", { params: StrictObject({ id: IdSchema }) }),
+    async (request, reply) => {
+      const { warehouseId } = callerOf(request);
+      const document = await printJobDocument(db, warehouseId, request.params.id);
+      return reply.header('content-type', document.contentType).header('content-disposition', `inline; filename="${document.fileName}"`).send(document.body);
     },
   );
 

@@ -3,8 +3,11 @@ import { AppError } from '../../../common/errors.js';
 import type { DB } from '../../db/schema.js';
 import { afterCommit, inTransaction } from '../../db/transaction.js';
 import { sendRaw } from './printer-client.js';
-import { claimPrintJob, findJobsOfWarehouse, findPrinter, findQueuedJobIds, insertPrintJob, markPrintJobSent, markPrintJobUnsent } from './printing.repository.js';
+import type { Language } from '../../../common/languages.js';
+import { labelPdf } from './label-pdf.js';
+import { claimPrintJob, findAutoLabelPrinter, findJobDocument, findJobsOfWarehouse, findPrinter, findQueuedJobIds, insertPrintJob, markPrintJobSent, markPrintJobUnsent } from './printing.repository.js';
 import type { PrintJobStatus } from './printing.tables.js';
+import { cartonLabelZpl, palletLabelZpl, type CartonLabel, type LabelKind } from './zpl.js';
 
 /** After this many attempts a job is no longer sent by the queue's job, only on request (retry). */
 export const MAX_AUTOMATIC_ATTEMPTS = 10;
@@ -48,6 +51,57 @@ export async function enqueuePrint(trx: Transaction<DB>, request: PrintRequest, 
   const db = options.sendWith;
   if (db) afterCommit(trx, () => void sendPrintJobs(db, [id], { by: request.by }).catch(() => undefined));
   return id;
+}
+
+export interface PrintLabelRequest {
+  warehouseId: number;
+  /** The login of who asks for it. */
+  by: string;
+  kind: LabelKind;
+  label: CartonLabel;
+  /** The printer to print on; without it, the warehouse's printer marked for automatic carton labels. */
+  printerId?: number | null;
+  /** Printing on its own initiative (a carton closed): without a printer for automatic labels nothing is printed. */
+  auto?: boolean;
+  /** The language of a PDF label's captions (default English); ZPL labels use the printer's Latin font. */
+  language?: Language;
+}
+
+/**
+ * Prints a carton or pallet label: on the given printer, else on the warehouse's printer marked
+ * for automatic carton labels; as ZPL on a label printer (`raw_zpl`), as a 4 x 6 inch PDF on a
+ * document printer (`pdf`). The job is queued in the caller's transaction (`enqueuePrint`) and,
+ * with `sendWith`, sent once it committed. Answers the job's id, or null when `auto` is set and
+ * the warehouse has no such printer (nothing printed). A printer that is not the warehouse's or is
+ * inactive, or no printer without `auto`, answers PRINTER_NOT_FOUND.
+ */
+export async function printLabel(trx: Transaction<DB>, request: PrintLabelRequest, options: { sendWith?: Kysely<DB> } = {}): Promise<number | null> {
+  const printer = request.printerId != null ? await findPrinter(trx, request.warehouseId, request.printerId) : await findAutoLabelPrinter(trx, request.warehouseId);
+  if (!printer || !printer.active) {
+    if (request.auto && request.printerId == null) return null;
+    throw new AppError('PRINTER_NOT_FOUND');
+  }
+  const payload =
+    printer.printer_type === 'pdf'
+      ? await labelPdf(request.label, request.kind, request.language ?? 'en')
+      : request.kind === 'pallet'
+        ? palletLabelZpl(request.label)
+        : cartonLabelZpl(request.label);
+  return enqueuePrint(
+    trx,
+    { warehouseId: request.warehouseId, printerId: Number(printer.id), documentKind: `${request.kind}Label`, payload, reference: request.label.sscc, by: request.by },
+    options,
+  );
+}
+
+/** A job's document: a PDF as it is, ZPL (or any other text) as UTF-8 text. */
+export async function printJobDocument(db: Kysely<DB>, warehouseId: number, id: number): Promise<{ contentType: string; fileName: string; body: Buffer }> {
+  const job = await findJobDocument(db, warehouseId, id);
+  if (!job) throw new AppError('NO_RECORD');
+  const body = Buffer.from(job.payload);
+  const pdf = body.subarray(0, 5).toString('latin1') === '%PDF-';
+  const name = `${job.document_kind}-${String(job.reference ?? job.id).replace(/[^A-Za-z0-9_-]/g, '_')}`;
+  return pdf ? { contentType: 'application/pdf', fileName: `${name}.pdf`, body } : { contentType: 'text/plain; charset=utf-8', fileName: `${name}.zpl.txt`, body };
 }
 
 /** What became of one job a sender was asked to send. */

@@ -24,6 +24,8 @@ export interface PrinterTable extends Audit {
   port: Generated<number>;
   printer_type: Generated<PrinterType>;
   active: Generated<boolean>;
+  /** The warehouse's printer for carton labels printed without naming a printer (at most one per warehouse). */
+  auto_print_labels: Generated<boolean>;
 }
 
 export interface PrintJobTable extends Audit {

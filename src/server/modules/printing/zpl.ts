@@ -35,7 +35,8 @@ function textField(x: number, y: number, height: number, text: string): string {
 /** GS1 character set 82, which AI 10 (lot) values are made of. */
 const CSET82 = /^[!"%&'()*+,\-./0-9:;<=>?A-Z_a-z]{1,20}$/;
 
-type Element = { ai: string; value: string; variable: boolean };
+/** One GS1 element: an application identifier and its value; a variable-length one ends with FNC1 unless it is last. */
+export type Element = { ai: string; value: string; variable: boolean };
 
 /**
  * Code 128 field data for GS1 element strings in ZPL's normal mode: start in subset C (`>;`),
@@ -96,7 +97,7 @@ function yymmdd(date: string): string {
   return match[1].slice(2) + match[2] + match[3];
 }
 
-function contentElements(content: NonNullable<CartonLabel['content']>): Element[] {
+export function contentElements(content: NonNullable<CartonLabel['content']>): Element[] {
   const elements: Element[] = [];
   const invalid = (field: string) => new AppError('VALIDATION_FAILED', {}, [{ field, code: 'pattern' }]);
   if (content.gtin !== undefined) {
@@ -116,8 +117,25 @@ function contentElements(content: NonNullable<CartonLabel['content']>): Element[
 }
 
 /** An element string as people read it: `(02) 0...`, `(17) 261231`. */
-function humanReadable(elements: Element[]): string {
+export function humanReadable(elements: Element[]): string {
   return elements.map((e) => `(${e.ai}) ${e.value}`).join(' ');
+}
+
+/** The element string a GS1-128 barcode carries, with FNC1 after a variable-length element that is not last written as GS (ASCII 29), as a scanner hands it on. */
+export function gs1ElementString(elements: Element[]): string {
+  return elements.map((e, i) => e.ai + e.value + (e.variable && i < elements.length - 1 ? '\u001d' : '')).join('');
+}
+
+/** What a label is: a carton's or a pallet's. */
+export type LabelKind = 'carton' | 'pallet';
+
+/** Checks a label and answers its GS1 elements: the SSCC (AI 00) and the content's, if any. */
+export function labelElements(label: CartonLabel): { sscc: Element[]; content: Element[] } {
+  if (!isSscc(label.sscc)) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'sscc', code: 'pattern' }]);
+  if (!Number.isInteger(label.cartonNo) || !Number.isInteger(label.cartonCount) || label.cartonNo < 1 || label.cartonCount < label.cartonNo) {
+    throw new AppError('VALIDATION_FAILED', {}, [{ field: 'cartonNo', code: 'range' }]);
+  }
+  return { sscc: [{ ai: '00', value: label.sscc, variable: false }], content: label.content ? contentElements(label.content) : [] };
 }
 
 /**
@@ -127,15 +145,28 @@ function humanReadable(elements: Element[]): string {
  * human-readable line. Free text is escaped (`zplText`); the label is UTF-8 (`^CI28`).
  */
 export function cartonLabelZpl(label: CartonLabel): string {
-  if (!isSscc(label.sscc)) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'sscc', code: 'pattern' }]);
-  if (!Number.isInteger(label.cartonNo) || !Number.isInteger(label.cartonCount) || label.cartonNo < 1 || label.cartonCount < label.cartonNo) {
-    throw new AppError('VALIDATION_FAILED', {}, [{ field: 'cartonNo', code: 'range' }]);
-  }
+  return labelZpl(label, 'carton');
+}
+
+/**
+ * A GS1-128 pallet label in ZPL: the carton label's layout headed PALLET, with "PALLET x OF y"
+ * and a taller SSCC barcode, for a pallet (a logistic unit of its own SSCC) of a shipment.
+ */
+export function palletLabelZpl(label: CartonLabel): string {
+  return labelZpl(label, 'pallet');
+}
+
+function labelZpl(label: CartonLabel, kind: LabelKind): string {
+  const { sscc, content } = labelElements(label);
   const lines: string[] = ['^XA', '^CI28', '^PW812', '^LL1218', '^LH0,0'];
   let y = 30;
+  if (kind === 'pallet') {
+    lines.push(textField(560, y, 40, 'PALLET'));
+    if (!label.shipFrom) y += 50;
+  }
   if (label.shipFrom) {
     lines.push(textField(40, y, 24, 'FROM: ' + label.shipFrom));
-    y += 40;
+    y += kind === 'pallet' ? 50 : 40;
   }
   lines.push(`^FO30,${y - 10}^GB752,3,3^FS`);
   lines.push(textField(40, y + 5, 24, 'SHIP TO:'));
@@ -149,9 +180,8 @@ export function cartonLabelZpl(label: CartonLabel): string {
   y = Math.max(y + 10, 380);
   lines.push(`^FO30,${y}^GB752,3,3^FS`);
   lines.push(textField(40, y + 20, 30, 'ORDER: ' + label.orderNo));
-  lines.push(textField(560, y + 20, 30, `CARTON ${label.cartonNo} OF ${label.cartonCount}`));
+  lines.push(textField(560, y + 20, 30, `${kind === 'pallet' ? 'PALLET' : 'CARTON'} ${label.cartonNo} OF ${label.cartonCount}`));
   y += 70;
-  const content = label.content ? contentElements(label.content) : [];
   if (content.length) {
     lines.push(`^FO30,${y}^GB752,3,3^FS`);
     for (const e of content) {
@@ -164,9 +194,10 @@ export function cartonLabelZpl(label: CartonLabel): string {
     y += 160;
     lines.push(textField(60, y, 24, humanReadable(content)));
   }
-  lines.push(`^FO30,880^GB752,3,3^FS`);
-  lines.push(textField(40, 895, 24, 'SSCC'));
-  lines.push(`^BY3,3^FO170,930^BCN,200,N,N,N^FD${gs1Code128Data([{ ai: '00', value: label.sscc, variable: false }])}^FS`);
+  const barHeight = kind === 'pallet' ? 220 : 200;
+  lines.push(`^FO30,${1080 - barHeight}^GB752,3,3^FS`);
+  lines.push(textField(40, 1095 - barHeight, 24, 'SSCC'));
+  lines.push(`^BY3,3^FO170,${1130 - barHeight}^BCN,${barHeight},N,N,N^FD${gs1Code128Data(sscc)}^FS`);
   lines.push(textField(150, 1145, 40, `(00) ${label.sscc}`));
   lines.push('^XZ');
   return lines.join('\n') + '\n';
