@@ -79,10 +79,8 @@ export const outboundModule = defineModule({
     // Pick tasks and the pick list; handheld picking.
     { route: 'pick', group: 'outbound', opens: 'screen' },
     { route: 'pack', group: 'outbound', opens: 'pending' },
-    { route: 'cmg', group: 'outbound', opens: 'pending' },
     { route: 'ediLogSummary', group: 'outbound', opens: 'pending' },
     { route: 'consignment', group: 'outbound', opens: 'pending' },
-    { route: 'pallet', group: 'outbound', opens: 'pending' },
     { route: 'shipment', group: 'outbound', opens: 'pending' },
     { route: 'deliveryOrderSum', group: 'outbound', opens: 'pending' },
     { route: 'scanToPrintWindow', group: 'outbound', opens: 'pending' },
