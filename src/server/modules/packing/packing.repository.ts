@@ -222,8 +222,8 @@ export async function locationByCode(db: Db, warehouseId: number, code: string):
 export async function lotOf(db: Db, lotId: number): Promise<{ lotNo: string; expiry: string | null } | undefined> {
   const row = await db.selectFrom('lot').select(['lot_no', 'expiry_date']).where('id', '=', lotId).executeTakeFirst();
   if (!row) return undefined;
-  const value = row.expiry_date as unknown;
-  const expiry = value === null ? null : value instanceof Date ? value.toISOString().slice(0, 10) : String(value).slice(0, 10);
+  const value = row.expiry_date as string | Date | null;
+  const expiry = value === null ? null : value instanceof Date ? value.toISOString().slice(0, 10) : value.slice(0, 10);
   return { lotNo: row.lot_no, expiry };
 }
 
