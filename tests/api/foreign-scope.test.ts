@@ -43,7 +43,7 @@ const unscoped = (source: string) => GLOBAL_TABLES.includes(source.split('.')[0]
 /** Pages over global tables: their sub-pages have no scope to keep. */
 const GLOBAL_PARENT_PAGES = ['role'];
 
-const ALL_MODULES = ['identity', 'inbound', 'inventory', 'job', 'masterdata', 'outbound', 'transport'];
+const ALL_MODULES = ['identity', 'inbound', 'inventory', 'job', 'masterdata', 'outbound', 'packing', 'transport'];
 const ALL_RIGHTS = ALL_MODULES.flatMap((m) => ['view', 'add', 'edit', 'delete'].map((a) => `${m}:${a}` as const));
 
 interface ProjectRows {
@@ -75,6 +75,7 @@ interface ProjectRows {
   templateId: number;
   jobId: number;
   timerId: number;
+  palletId: number;
 }
 
 let t: TestApp;
@@ -141,7 +142,13 @@ async function projectRows(projectId: number, warehouseId: number, placeWarehous
       .values({ project_id: projectId, warehouse_id: warehouseId, name: `Timer ${tag}`, type: 'timer', handler: 'report.scheduled', cron_expression: '0 0 3 * * ?', business_type: 'report' })
       .returning('id')
       .executeTakeFirstOrThrow();
+    const pallet = await trx
+      .insertInto('pallet')
+      .values({ ...inScope, pallet_no: `PL-${tag}`, sscc: String(tag.charCodeAt(0)).padStart(18, '1'), location_id: stockLocation.id, created_by: 'tester', updated_by: 'tester' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     return {
+      palletId: Number(pallet.id),
       projectId,
       warehouseId,
       ownerId: Number(owner.id),
@@ -193,6 +200,7 @@ function valueFor(rows: ProjectRows, source: string): number | string | undefine
     'wave.id': rows.waveId,
     'import_template.id': rows.templateId,
     'job.id': rows.jobId,
+    'pallet.id': rows.palletId,
     'sql:to_locations': rows.locationId,
     'sql:warehouses': rows.warehouseId,
   };
@@ -403,6 +411,7 @@ describe('sub-pages of another project', () => {
         wave: rows.waveId,
         job: rows.jobId,
         timer: rows.timerId,
+        pallet: rows.palletId,
       }) as Record<string, number>
     )[functionCode];
 

@@ -62,7 +62,7 @@ describe('odd values on every outbound route', () => {
       ['/so/detail/allocation', { lineIds: [lineId], unallocate: false }],
       ['/so/findAllocation', { lineId }],
       ['/so/manualAllocation', { lineId, allocations: [{ balanceId: 1, qty: 1 }] }],
-      ['/so/cancelCheckComplete', { soIds: [soId] }],
+      ['/so/cancelCloseCheck', { soIds: [soId] }],
       ['/so/checkPartialPack', { soIds: [soId] }],
       ['/so/export', { format: 'csv' }],
       ['/so/addMaintenanceList', { entries: [{ orderNo: 'RB-1', skuCode: 'SKU-RB-0', reason: 'r' }] }],

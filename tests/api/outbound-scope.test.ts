@@ -90,7 +90,7 @@ function reads(): Array<[string, Record<string, unknown>]> {
   return [
     ['/so/balance', { soId }],
     ['/so/findAllocation', { lineId }],
-    ['/so/cancelCheckComplete', { soIds: [soId] }],
+    ['/so/cancelCloseCheck', { soIds: [soId] }],
     ['/so/checkPartialPack', { soIds: [soId] }],
     ['/so/sku', { soId, text: 'SKU' }],
     ['/pick/tasks', { waveId }],

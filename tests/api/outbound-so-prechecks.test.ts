@@ -5,7 +5,7 @@ import { orderCalls, outboundFixture, outboundSnapshot, stock, type OutboundFixt
 
 /**
  * The read-only pre-checks of the sales order through the real server:
- * /so/cancelCheckComplete tells per order whether cancel and close are allowed by the status table
+ * /so/cancelCloseCheck tells per order whether cancel and close are allowed by the status table
  * and what they would undo; /so/checkPartialPack tells per order ordered against picked qty and
  * whether packing now would ship less than ordered. Orders in new, allocated, partly picked, picked
  * and cancelled states; neither call changes anything, refused or not.
@@ -102,10 +102,10 @@ interface PackCheck {
 
 const STATUS_TEXT = "Status error: the order's status does not allow this action.";
 
-describe('/so/cancelCheckComplete', () => {
+describe('/so/cancelCloseCheck', () => {
   it('tells per order whether cancel and close are allowed and what they would undo, changing nothing', async () => {
     const before = await snapshot();
-    const response = await post('/so/cancelCheckComplete', { soIds: Object.values(ids) });
+    const response = await post('/so/cancelCloseCheck', { soIds: Object.values(ids) });
     expect(response.statusCode, response.body).toBe(200);
     const orders = json<{ orders: EndCheck[] }>(response).orders;
     expect(orders.map((o) => o.soId)).toEqual(Object.values(ids));
@@ -130,7 +130,7 @@ describe('/so/cancelCheckComplete', () => {
   });
 
   it('agrees with what cancel then does: refused where it said so, and releases the allocated qty it told', async () => {
-    const [check] = json<{ orders: EndCheck[] }>(await post('/so/cancelCheckComplete', { soIds: [ids.allocated] })).orders;
+    const [check] = json<{ orders: EndCheck[] }>(await post('/so/cancelCloseCheck', { soIds: [ids.allocated] })).orders;
     const allocatedOf = async () => (await db().selectFrom('inventory_balance').select('allocated_qty').where('sku_id', '=', f.skuIds[0]).where('location_id', '=', f.locationIds[1]).executeTakeFirstOrThrow()).allocated_qty;
     const allocatedBefore = new Decimal(await allocatedOf());
 
@@ -141,7 +141,7 @@ describe('/so/cancelCheckComplete', () => {
 
     expect((await gen('so', 'behavior', { behaviour: 'cancel', keys: [ids.allocated], inputs: {} })).statusCode).toBe(200);
     expect(allocatedBefore.minus(await allocatedOf()).toString()).toBe(new Decimal(check.allocatedQty).toString());
-    const [after] = json<{ orders: EndCheck[] }>(await post('/so/cancelCheckComplete', { soIds: [ids.allocated] })).orders;
+    const [after] = json<{ orders: EndCheck[] }>(await post('/so/cancelCloseCheck', { soIds: [ids.allocated] })).orders;
     expect(after).toMatchObject({ status: 'cancelled', cancel: { allowed: false }, close: { allowed: false } });
     expect(Number(after.allocatedQty)).toBe(0);
   });
@@ -179,7 +179,7 @@ describe('/so/checkPartialPack', () => {
 });
 
 describe('refusals of both pre-checks', () => {
-  const paths = ['/so/cancelCheckComplete', '/so/checkPartialPack'];
+  const paths = ['/so/cancelCloseCheck', '/so/checkPartialPack'];
 
   it('an order of another warehouse, or an unknown one, is not found', async () => {
     const before = await snapshot();

@@ -189,8 +189,8 @@ describe('scan and pack', () => {
     // SKU 2 is not packed at all, SKU 0 only 1 of 4: partly packed.
     const done = await ok('/scanPack/closeOrder', { soId });
     expect(done.order.status).toBe('partial_packed');
-    // An order with a partial check-complete is not scan-packed again.
-    await refused('/scanPack', { orderNo }, 409, 'ORDER_STATUS_ERROR');
+    // An order with a partial check-complete is not scan-packed again until it is cancelled.
+    await refused('/scanPack', { orderNo }, 409, 'PACK_CANCEL_CHECK_COMPLETE_FIRST');
     await expectLedgerAgrees();
   });
 

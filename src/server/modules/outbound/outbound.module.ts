@@ -80,10 +80,8 @@ export const outboundModule = defineModule({
     { route: 'pick', group: 'outbound', opens: 'screen' },
     // Scan and pack of picked orders (the packing area's screen and right).
     { route: 'pack', group: 'outbound', opens: 'screen', right: 'packing.pack' },
-    { route: 'cmg', group: 'outbound', opens: 'pending' },
     { route: 'ediLogSummary', group: 'outbound', opens: 'pending' },
     { route: 'consignment', group: 'outbound', opens: 'pending' },
-    { route: 'pallet', group: 'outbound', opens: 'pending' },
     { route: 'shipment', group: 'outbound', opens: 'pending' },
     { route: 'deliveryOrderSum', group: 'outbound', opens: 'pending' },
     { route: 'scanToPrintWindow', group: 'outbound', opens: 'pending' },

@@ -37,3 +37,14 @@ export async function pickedPlacesOfLine(db: Db, soLineId: number) {
     .orderBy('first')
     .execute();
 }
+
+/** The pick tasks of an order that picked something, newest first. */
+export async function pickedTaskIdsOfOrder(db: Db, soId: number): Promise<number[]> {
+  const rows = await db.selectFrom('pick_task').select('id').where('so_id', '=', soId).where('picked_qty', '>', '0').orderBy('id', 'desc').execute();
+  return rows.map((r) => Number(r.id));
+}
+
+/** The consignee an order ships to, as the order carries it. */
+export async function shipToOf(db: Db, soId: number) {
+  return db.selectFrom('so_header').select(['order_no', 'ship_to_name', 'ship_to_address_en', 'ship_to_address_cn']).where('id', '=', soId).executeTakeFirst();
+}

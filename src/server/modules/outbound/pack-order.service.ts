@@ -1,9 +1,11 @@
 import type { Kysely, Transaction } from 'kysely';
+import { AppError } from '../../../common/errors.js';
 import type { DB } from '../../db/schema.js';
 import type { StockScope } from '../inventory/index.js';
-import { lockOrders, setOrderStatus } from './outbound.repository.js';
+import { linesOfOrders, lockOrders, setOrderStatus } from './outbound.repository.js';
 import * as repo from './pack-order.repository.js';
-import { assertTransition, type SoStatus } from './so-status.js';
+import { unpickTask } from './pick.service.js';
+import { assertTransition, statusFromLines, type SoStatus } from './so-status.js';
 
 /**
  * What packing needs of a sales order: the order with its lines' ordered and picked quantities,
@@ -81,4 +83,37 @@ export async function setPackingStatus(trx: Transaction<DB>, scope: StockScope, 
   assertTransition(order.order_no, order.status, to);
   await setOrderStatus(trx, soId, to, scope.operator);
   return to;
+}
+
+/**
+ * Cancelling a check-complete: a packed or partially packed order goes back to the status its
+ * picking gives (picked, or partially picked). Refused (ORDER_STATUS_ERROR) for an order that is
+ * not check-completed. The caller holds the order's lock.
+ */
+export async function cancelPackingStatus(trx: Transaction<DB>, scope: StockScope, soId: number): Promise<SoStatus> {
+  const [order] = await lockOrders(trx, scope.projectId, [soId]);
+  if (order.status !== 'packed' && order.status !== 'partial_packed') throw new AppError('ORDER_STATUS_ERROR', { orderNo: order.order_no, status: order.status });
+  const next = statusFromLines(await linesOfOrders(trx, [soId]));
+  await setOrderStatus(trx, soId, next, scope.operator);
+  return next;
+}
+
+/**
+ * Every pick task of the order that picked something is unpicked: its stock goes from where picking
+ * put it back to the location and licence plate it was picked from, allocated to the order again,
+ * and the order's status follows (allocated, partially allocated). The order must be picked or
+ * partially picked; the caller holds the order's lock.
+ */
+export async function unpickOrder(trx: Transaction<DB>, scope: StockScope, soId: number): Promise<SoStatus> {
+  for (const taskId of await repo.pickedTaskIdsOfOrder(trx, soId)) await unpickTask(trx, scope, taskId);
+  return (await repo.orderStatus(trx, soId)) as SoStatus;
+}
+
+/** Order number and consignee (name and address lines) of an order of the scope, for its carton labels. */
+export async function shipToOfOrder(db: Kysely<DB> | Transaction<DB>, scope: Pick<StockScope, 'projectId' | 'warehouseId'>, soId: number): Promise<{ orderNo: string; name: string; lines: string[] } | undefined> {
+  if (!(await repo.findScopedOrder(db, scope, { soId }))) return undefined;
+  const row = await repo.shipToOf(db, soId);
+  if (!row) return undefined;
+  const address = row.ship_to_address_en?.trim() || row.ship_to_address_cn?.trim() || '';
+  return { orderNo: row.order_no, name: row.ship_to_name ?? '', lines: address.split(/\r?\n|,\s*/).map((l) => l.trim()).filter(Boolean) };
 }

@@ -82,7 +82,7 @@ async function uploadedRows(request: FastifyRequest): Promise<unknown[][]> {
  * by order and line and by hand (/so/header/allocation, /so/detail/allocation, /so/findAllocation,
  * /so/manualAllocation), the order import and export, importStoreArrival, the maintenance list and
  * shipment orders, and the read-only pre-checks before cancel, close and pack
- * (/so/cancelCheckComplete, /so/checkPartialPack). All are limited to the session's project and warehouse.
+ * (/so/cancelCloseCheck, /so/checkPartialPack); /so/cancelCheckComplete itself is packing's. All are limited to the session's project and warehouse.
  */
 export const soDocumentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.database.db;
@@ -197,12 +197,12 @@ export const soDocumentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     check.reason ? { ...check, reason: { ...check.reason, message: translate(request.language, `errors.${check.reason.code}`, check.reason.params) } } : check;
 
   app.post(
-    '/so/cancelCheckComplete',
+    '/so/cancelCloseCheck',
     route(VIEW, 'Per order: whether cancel and close are allowed, and what they would undo (allocation, picked stock, open pick tasks, wave)', {
       body: StrictObject({ soIds: Ids }),
     }),
     async (request) => ({
-      orders: (await so.cancelCheckComplete(db, actorOf(request), request.body.soIds)).map((o) => ({ ...o, cancel: withMessage(request, o.cancel), close: withMessage(request, o.close) })),
+      orders: (await so.cancelCloseCheck(db, actorOf(request), request.body.soIds)).map((o) => ({ ...o, cancel: withMessage(request, o.cancel), close: withMessage(request, o.close) })),
     }),
   );
 

@@ -562,11 +562,11 @@ export interface EndCheck extends CheckedOrder {
 }
 
 /**
- * `/so/cancelCheckComplete`: for each order, whether the status table allows cancel and close, and
+ * `/so/cancelCloseCheck`: for each order, whether the status table allows cancel and close, and
  * what they would undo: allocated qty released, picked qty to go back to stock, open pick tasks and
  * wave membership. Reads only.
  */
-export async function cancelCheckComplete(db: Kysely<DB>, actor: Actor, soIds: readonly number[]): Promise<EndCheck[]> {
+export async function cancelCloseCheck(db: Kysely<DB>, actor: Actor, soIds: readonly number[]): Promise<EndCheck[]> {
   const orders = await ordersWithLines(db, actor, soIds);
   const tasks = await repo.openTaskCounts(db, orders.map(({ order }) => Number(order.id)));
   return orders.map(({ order, lines }) => ({
@@ -589,12 +589,17 @@ export interface PackCheck extends CheckedOrder {
   partial: boolean;
   /** Nothing of the order is picked. */
   nothingPicked: boolean;
+  /** The order is partially check-completed: its check-complete must be cancelled before scan-pack. */
+  partialCheckComplete: boolean;
   /** Refused: the order is ended (cancelled, deleted, closed) or already past packing. */
   reason: Refusal | null;
   lines: Array<{ lineId: number; lineNo: number; skuCode: string; ordered: string; picked: string; short: string }>;
 }
 
-/** `/so/checkPartialPack`: per order, ordered against picked qty per line, before the pack screen packs it. Reads only. */
+/**
+ * `/so/checkPartialPack`: per order, ordered against picked qty per line, before the pack screen
+ * packs it, and whether a partial check-complete must be cancelled first. Reads only.
+ */
 export async function checkPartialPack(db: Kysely<DB>, actor: Actor, soIds: readonly number[]): Promise<PackCheck[]> {
   return (await ordersWithLines(db, actor, soIds)).map(({ order, lines: quantities }) => {
     const lines = quantities.map((l) => {
@@ -603,11 +608,17 @@ export async function checkPartialPack(db: Kysely<DB>, actor: Actor, soIds: read
       return { lineId: l.id, lineNo: l.line_no, skuCode: l.sku_code, ordered: ordered.toString(), picked: picked.toString(), short: Decimal.max(0, ordered.minus(picked)).toString() };
     });
     const open = PACK_OPEN.includes(order.status as SoStatus);
+    // A partial check-complete must be cancelled before the order is scan-packed again.
+    const partialCheckComplete = order.status === 'partial_packed';
+    let reason: Refusal | null = null;
+    if (partialCheckComplete) reason = { code: 'PACK_CANCEL_CHECK_COMPLETE_FIRST', params: { orderNo: order.order_no } };
+    else if (!open) reason = { code: 'ORDER_STATUS_ERROR', params: { orderNo: order.order_no, status: order.status } };
     return {
       ...checkedOrder(order),
       partial: lines.some((l) => dec(l.short).greaterThan(0)),
       nothingPicked: lines.every((l) => dec(l.picked).isZero()),
-      reason: open ? null : { code: 'ORDER_STATUS_ERROR', params: { orderNo: order.order_no, status: order.status } },
+      partialCheckComplete,
+      reason,
       lines,
     };
   });

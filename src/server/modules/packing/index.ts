@@ -1,5 +1,6 @@
 /**
- * The public entry of the packing area: what other areas may use of it. Nothing yet; another area
- * imports this file and nothing else of the folder (lint: local/import-boundaries).
+ * The public entry of the packing area: what other areas may use of it. Another area imports this
+ * file and nothing else of the folder (lint: local/import-boundaries).
  */
-export type { CartonStatus } from './packing.tables.js';
+export { cartonLabelOf } from './packing.service.js';
+export type { CartonStatus, PalletStatus } from './packing.tables.js';

@@ -8,6 +8,11 @@ declare module '../../../common/errors.js' {
     PACK_NOTHING_PICKED: true;
     PACK_NOTHING_PACKED: true;
     CARTON_OPEN: true;
+    PACK_CANCEL_CHECK_COMPLETE_FIRST: true;
+    CARTON_ON_PALLET: true;
+    CARTON_NOT_ON_PALLET: true;
+    PALLET_CLOSED: true;
+    PALLET_EMPTY: true;
   }
 }
 
@@ -18,4 +23,9 @@ export const packingErrors = {
   PACK_NOTHING_PICKED: 409,
   PACK_NOTHING_PACKED: 409,
   CARTON_OPEN: 409,
+  PACK_CANCEL_CHECK_COMPLETE_FIRST: 409,
+  CARTON_ON_PALLET: 409,
+  CARTON_NOT_ON_PALLET: 409,
+  PALLET_CLOSED: 409,
+  PALLET_EMPTY: 409,
 } as const satisfies AreaErrorStatuses;

@@ -1,22 +1,36 @@
 import { defineModule } from '../area.js';
 import * as m0281 from './migrations/0281_pack_menu_right.js';
 import * as m0300 from './migrations/0300_packing.js';
+import * as m0301 from './migrations/0301_sscc_pallet.js';
+import { packingBehaviours } from './packing.behaviours.js';
 import { packingErrors } from './packing.errors.js';
+import { PACKING_ROW_FILTERS } from './packing.row-filters.js';
 import { packingRoutes } from './packing.routes.js';
 import './packing.tables.js';
 
 /**
- * Packing: scan and pack of picked orders into cartons, carton close with weights and dimensions,
- * and check-complete of the order. Packed stock moves onto the carton through the inventory
+ * Packing: scan and pack of picked orders into cartons, carton close with weights, dimensions and
+ * SSCC, check-complete of the order and its cancelling, and pallets of closed cartons. Packed stock moves onto the carton through the inventory
  * service; the order's status changes through the outbound area.
  */
+const PACKING = { definitionOf: 'packing' } as const;
+
 export const packingModule = defineModule({
   name: 'packing',
-  migrations: { '0281_pack_menu_right': m0281, '0300_packing': m0300 },
+  migrations: { '0281_pack_menu_right': m0281, '0300_packing': m0300, '0301_sscc_pallet': m0301 },
   routes: packingRoutes,
   errors: packingErrors,
+  behaviours: packingBehaviours,
+  rowFilters: PACKING_ROW_FILTERS,
+  // Carton management and pallets are engine pages of this area, in the outbound menu group where
+  // the menu always had them.
+  pages: [
+    { route: 'cmg', group: 'outbound', opens: PACKING, after: 'pack' },
+    { route: 'pallet', group: 'outbound', opens: PACKING, after: 'consignment' },
+  ],
   // The scan-pack screen (/pack, declared with the outbound menu) checks packing.pack: the floor
-  // roles pack, the read-only role looks.
+  // roles pack, the read-only role looks. The carton and pallet pages' rights are granted by
+  // migration 0301.
   defaultGrants: [
     { role: 'Administrator', rights: ['packing.pack:view', 'packing.pack:edit'] },
     { role: 'Supervisor', rights: ['packing.pack:view', 'packing.pack:edit'] },
@@ -28,8 +42,8 @@ export const packingModule = defineModule({
     {
       name: 'packing.scan',
       files: ['packing.repository.ts'],
-      reads: ['code_master', 'lot', 'sku', 'sku_upc'],
-      purpose: 'the carton types and weight units offered, and the SKU, package quantity and lots a scanned code or GS1 label names',
+      reads: ['code_master', 'location', 'lot', 'sku', 'sku_upc'],
+      purpose: 'the carton types and weight units offered, the SKU, package quantity and lots a scanned code or GS1 label names, the location a pallet stands at, and the GTIN, lot and expiry on a carton label',
     },
   ],
 });

@@ -1,13 +1,14 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Language } from '../../../common/languages.js';
 import type { DB } from '../../db/schema.js';
-import type { CartonLineTable, CartonTable } from './packing.tables.js';
+import type { CartonLineTable, CartonTable, PalletTable } from './packing.tables.js';
 import './packing.tables.js';
 
 /** The packing area's SQL: nothing else of the area writes queries. */
 
 export type CartonRow = Selectable<CartonTable>;
 export type CartonLineRow = Selectable<CartonLineTable>;
+export type PalletRow = Selectable<PalletTable>;
 
 type Db = Kysely<DB> | Transaction<DB>;
 
@@ -84,7 +85,7 @@ export async function insertCarton(trx: Transaction<DB>, values: { project_id: n
 export async function closeCarton(
   trx: Transaction<DB>,
   id: number,
-  values: { carton_type: string | null; gross_weight: string; net_weight: string; weight_uom: string; length: string | null; width: string | null; height: string | null },
+  values: { carton_type: string | null; gross_weight: string; net_weight: string; weight_uom: string; length: string | null; width: string | null; height: string | null; sscc: string },
   by: string,
 ): Promise<void> {
   await trx
@@ -153,4 +154,81 @@ export async function touchCarton(trx: Transaction<DB>, id: number, by: string):
 export async function lotIdsOfNumber(db: Db, projectId: number, skuId: number, lotNo: string): Promise<number[]> {
   const rows = await db.selectFrom('lot').select('id').where('project_id', '=', projectId).where('sku_id', '=', skuId).where('lot_no', '=', lotNo).execute();
   return rows.map((r) => Number(r.id));
+}
+
+/** A carton of the scope by its carton number or its SSCC; locked until the transaction ends with `lock`. */
+export async function findCartonByCode(db: Db, scope: Scope, code: string, lock = false): Promise<CartonRow | undefined> {
+  let query = db
+    .selectFrom('carton')
+    .selectAll()
+    .where('project_id', '=', scope.projectId)
+    .where('warehouse_id', '=', scope.warehouseId)
+    .where((eb) => eb.or([eb('carton_no', '=', code), eb('sscc', '=', code)]));
+  if (lock) query = query.forUpdate();
+  return query.orderBy('id').executeTakeFirst();
+}
+
+/** Takes every line out of the carton and deletes it. */
+export async function deleteCarton(trx: Transaction<DB>, id: number): Promise<void> {
+  await trx.deleteFrom('carton_line').where('carton_id', '=', id).execute();
+  await trx.deleteFrom('carton').where('id', '=', id).execute();
+}
+
+export async function setCartonPallet(trx: Transaction<DB>, cartonId: number, palletId: number | null, by: string): Promise<void> {
+  await trx.updateTable('carton').set({ pallet_id: palletId, updated_at: sql`now()`, updated_by: by }).where('id', '=', cartonId).execute();
+}
+
+/** A pallet of the scope, or undefined; locked until the transaction ends with `lock`. */
+export async function findPallet(db: Db, scope: Scope, id: number, lock = false): Promise<PalletRow | undefined> {
+  let query = db.selectFrom('pallet').selectAll().where('id', '=', id).where('project_id', '=', scope.projectId).where('warehouse_id', '=', scope.warehouseId);
+  if (lock) query = query.forUpdate();
+  return query.executeTakeFirst();
+}
+
+export async function palletNosOf(db: Db, ids: readonly number[]): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('pallet').select(['id', 'pallet_no']).where('id', 'in', [...ids]).execute();
+  return new Map(rows.map((r) => [Number(r.id), r.pallet_no]));
+}
+
+export async function insertPallet(
+  trx: Transaction<DB>,
+  values: { project_id: number; warehouse_id: number; pallet_no: string; sscc: string; pallet_type: string | null; location_id: number; length: string | null; width: string | null; height: string | null; gross_weight: string | null; weight_uom: string | null },
+  by: string,
+): Promise<PalletRow> {
+  return trx.insertInto('pallet').values({ ...values, created_by: by, updated_by: by }).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function updatePallet(trx: Transaction<DB>, id: number, values: { so_id?: number | null; status?: 'open' | 'closed'; gross_weight?: string | null; weight_uom?: string | null; closed_by?: string | null; closed?: boolean }, by: string): Promise<void> {
+  const { closed, ...rest } = values;
+  await trx
+    .updateTable('pallet')
+    .set({ ...rest, ...(closed === undefined ? {} : { closed_at: closed ? sql`now()` : null }), updated_at: sql`now()`, updated_by: by })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function cartonsOfPallet(db: Db, palletId: number): Promise<CartonRow[]> {
+  return db.selectFrom('carton').selectAll().where('pallet_id', '=', palletId).orderBy('id').execute();
+}
+
+/** A location of the warehouse by its code. */
+export async function locationByCode(db: Db, warehouseId: number, code: string): Promise<{ id: number; code: string } | undefined> {
+  const row = await db.selectFrom('location').select(['id', 'code']).where('warehouse_id', '=', warehouseId).where('code', '=', code).executeTakeFirst();
+  return row ? { id: Number(row.id), code: row.code } : undefined;
+}
+
+/** The lot number and expiry of a lot. */
+export async function lotOf(db: Db, lotId: number): Promise<{ lotNo: string; expiry: string | null } | undefined> {
+  const row = await db.selectFrom('lot').select(['lot_no', 'expiry_date']).where('id', '=', lotId).executeTakeFirst();
+  if (!row) return undefined;
+  const value = row.expiry_date as string | Date | null;
+  const expiry = value === null ? null : value instanceof Date ? value.toISOString().slice(0, 10) : value.slice(0, 10);
+  return { lotNo: row.lot_no, expiry };
+}
+
+/** The barcodes of a SKU, default first. */
+export async function barcodesOf(db: Db, skuId: number): Promise<string[]> {
+  const rows = await db.selectFrom('sku_upc').select('upc').where('sku_id', '=', skuId).orderBy('is_default', 'desc').orderBy('id').execute();
+  return rows.map((r) => r.upc);
 }

@@ -9,7 +9,8 @@ import { Quantity } from '../../http/quantity-schema.js';
 import { routeOptions } from '../../http/route-options.js';
 import { ErrorBodySchema, IdSchema, StrictObject } from '../../http/schemas.js';
 import type { StockScope } from '../inventory/index.js';
-import { CARTON_TYPE, checkComplete, closeCartonOf, codeList, openCarton, packItem, removeItem, startPacking, WEIGHT_UOM } from './packing.service.js';
+import { addCartonToPallet, closePallet, createPallet, palletDetail, removeCartonFromPallet } from './pallet.service.js';
+import { cancelCheckComplete, CARTON_TYPE, checkComplete, closeCartonOf, codeList, openCarton, packItem, removeItem, startPacking, WEIGHT_UOM } from './packing.service.js';
 
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema };
 const route = routeOptions(['packing'], errors);
@@ -17,6 +18,10 @@ const route = routeOptions(['packing'], errors);
 /** Reading what packing shows needs the pack page's view right; packing anything needs its edit right. */
 const PACK_VIEW = { right: 'packing.pack:view', scope: 'warehouse' } as const;
 const PACK_EDIT = { right: 'packing.pack:edit', scope: 'warehouse' } as const;
+/** Pallets: the pallet page's view right to read one, its edit right to build one. */
+const PALLET_VIEW = { right: 'packing.pallet:view', scope: 'warehouse' } as const;
+const PALLET_EDIT = { right: 'packing.pallet:edit', scope: 'warehouse' } as const;
+const CartonScan = Type.String({ minLength: 1, maxLength: 100 });
 
 const OptText = (max: number) => Type.Optional(Type.Union([Type.String({ maxLength: max }), Type.Null()]));
 const Scan = { cartonId: IdSchema, barcode: Type.String({ minLength: 1, maxLength: 200 }), qty: Type.Optional(Quantity()) };
@@ -28,7 +33,8 @@ function scopeOf(request: FastifyRequest): StockScope {
 
 /**
  * The scan-and-pack calls: carton types and weight units, start packing an order, open a carton,
- * pack and take out scanned items, close a carton, and check the order complete. All are limited
+ * pack and take out scanned items, close a carton, check the order complete and cancel that
+ * check-complete, and build pallets of closed cartons. All are limited
  * to the session's project and warehouse; each write is one transaction.
  */
 export const packingRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -91,5 +97,52 @@ export const packingRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/scanPack/closeOrder', route(PACK_EDIT, 'Checks packing of the order complete: packed, or partially packed', { body: StrictObject({ soId: IdSchema }) }), (request) =>
     write(request, (trx, scope) => checkComplete(trx, scope, request.body.soId)),
+  );
+
+  app.post(
+    '/so/cancelCheckComplete',
+    route(PACK_EDIT, 'Cancels the check-complete of a packed order: optionally removes all packed cartons and moves the cancelled stock back to where it was picked from', {
+      body: StrictObject({ soId: IdSchema, removeCartons: Type.Boolean(), moveStockBack: Type.Boolean() }),
+    }),
+    (request) => write(request, (trx, scope) => cancelCheckComplete(trx, scope, request.body)),
+  );
+
+  // ------------------------------------------------------------ pallets
+  app.post(
+    '/pallet/create',
+    route(PALLET_EDIT, 'Makes a new open pallet at a location, numbered by the pallet numbering rule, with its own SSCC', {
+      body: StrictObject({
+        locationCode: Type.String({ minLength: 1, maxLength: 60 }),
+        palletType: OptText(30),
+        length: Type.Optional(Quantity({ nullable: true })),
+        width: Type.Optional(Quantity({ nullable: true })),
+        height: Type.Optional(Quantity({ nullable: true })),
+        grossWeight: Type.Optional(Quantity({ nullable: true })),
+        weightUom: OptText(10),
+      }),
+    }),
+    (request) => write(request, (trx, scope) => createPallet(trx, scope, request.body)),
+  );
+
+  app.post('/pallet/detail', route(PALLET_VIEW, 'A pallet with its cartons', { body: StrictObject({ palletId: IdSchema }) }), (request) => palletDetail(db, scopeOf(request), request.body.palletId));
+
+  app.post(
+    '/pallet/addCarton',
+    route(PALLET_EDIT, 'Puts a closed carton (scanned by carton number or SSCC) of the pallet\'s order onto an open pallet', { body: StrictObject({ palletId: IdSchema, carton: CartonScan }) }),
+    (request) => write(request, (trx, scope) => addCartonToPallet(trx, scope, request.body)),
+  );
+
+  app.post(
+    '/pallet/removeCarton',
+    route(PALLET_EDIT, 'Takes a carton (scanned by carton number or SSCC) off an open pallet', { body: StrictObject({ palletId: IdSchema, carton: CartonScan }) }),
+    (request) => write(request, (trx, scope) => removeCartonFromPallet(trx, scope, request.body)),
+  );
+
+  app.post(
+    '/pallet/close',
+    route(PALLET_EDIT, 'Closes an open pallet holding cartons, with its gross weight', {
+      body: StrictObject({ palletId: IdSchema, grossWeight: Type.Optional(Quantity({ nullable: true })), weightUom: OptText(10) }),
+    }),
+    (request) => write(request, (trx, scope) => closePallet(trx, scope, request.body)),
   );
 };

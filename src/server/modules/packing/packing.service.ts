@@ -6,7 +6,8 @@ import type { Language } from '../../../common/languages.js';
 import type { DB } from '../../db/schema.js';
 import { applyStockChanges, type StockScope } from '../inventory/index.js';
 import { nextDocumentNumber } from '../masterdata/index.js';
-import { findPackingOrder, pickedSourcesOfLine, setPackingStatus, type PackingOrder } from '../outbound/index.js';
+import { cancelPackingStatus, findPackingOrder, pickedSourcesOfLine, setPackingStatus, shipToOfOrder, unpickOrder, type PackingOrder } from '../outbound/index.js';
+import { nextSscc, type CartonLabel } from '../printing/index.js';
 import * as repo from './packing.repository.js';
 import type { CartonRow } from './packing.repository.js';
 
@@ -23,9 +24,13 @@ import type { CartonRow } from './packing.repository.js';
 const ZERO = new Decimal(0);
 export const CARTON_TYPE = 'CARTON_TYPE';
 export const WEIGHT_UOM = 'WEIGHT_UOM';
+/** The SSCC extension digit of a carton (a pallet has its own). */
+export const CARTON_SSCC_EXTENSION = 0;
 
 /** Order statuses in which packing may start or go on: picked, and partly picked when the caller chose to pack what is picked. */
 function assertPackable(order: PackingOrder, packPicked: boolean): void {
+  // A partial check-complete must be cancelled before the order is packed again.
+  if (order.status === 'partial_packed') throw new AppError('PACK_CANCEL_CHECK_COMPLETE_FIRST', { orderNo: order.orderNo });
   const allowed = order.status === 'picked' || (order.status === 'partial_picked' && packPicked);
   if (!allowed) throw new AppError('ORDER_STATUS_ERROR', { orderNo: order.orderNo, status: order.status });
   if (order.lines.every((l) => new Decimal(l.pickedQty).isZero())) throw new AppError('PACK_NOTHING_PICKED', { orderNo: order.orderNo });
@@ -42,6 +47,8 @@ export interface CartonAnswer {
   length: string | null;
   width: string | null;
   height: string | null;
+  sscc: string | null;
+  trackingNo: string | null;
   lines: Array<{ soLineId: number; skuId: number; skuCode: string; qty: string }>;
 }
 
@@ -80,6 +87,8 @@ async function packAnswer(db: Kysely<DB> | Transaction<DB>, order: PackingOrder)
       length: num(carton.length),
       width: num(carton.width),
       height: num(carton.height),
+      sscc: carton.sscc,
+      trackingNo: carton.tracking_no,
       lines: [...merged.values()].map((l) => ({ ...l, qty: l.qty.toString() })),
     };
   });
@@ -273,7 +282,10 @@ export interface CloseCartonInput {
   height?: string | null;
 }
 
-/** `/pack/scan/close`: closes the open carton with its weights and dimensions; an empty carton cannot be closed. */
+/**
+ * `/pack/scan/close`: closes the open carton with its weights and dimensions and gives it its SSCC
+ * (extension digit 0); an empty carton cannot be closed.
+ */
 export async function closeCartonOf(trx: Transaction<DB>, scope: StockScope, input: CloseCartonInput): Promise<PackAnswer> {
   const { carton, order } = await lockedCarton(trx, scope, input.cartonId);
   if ((await repo.linesOfCartons(trx, [Number(carton.id)])).length === 0) throw new AppError('CARTON_EMPTY', { cartonNo: carton.carton_no });
@@ -285,10 +297,12 @@ export async function closeCartonOf(trx: Transaction<DB>, scope: StockScope, inp
   // What is in the carton cannot weigh more than the carton with it.
   if (new Decimal(input.netWeight).greaterThan(input.grossWeight)) details.push({ field: 'netWeight', code: 'FIELD_RANGE' });
   if (details.length > 0) throw new AppError('VALIDATION_FAILED', {}, details);
+  // The carton gets its SSCC as it is closed: its content is final, and a carton given up while open used none.
+  const sscc = carton.sscc ?? (await nextSscc(trx, { warehouseId: scope.warehouseId, extensionDigit: CARTON_SSCC_EXTENSION }));
   await repo.closeCarton(
     trx,
     Number(carton.id),
-    { carton_type: cartonType, gross_weight: input.grossWeight, net_weight: input.netWeight, weight_uom: weightUom, length: input.length ?? null, width: input.width ?? null, height: input.height ?? null },
+    { carton_type: cartonType, gross_weight: input.grossWeight, net_weight: input.netWeight, weight_uom: weightUom, length: input.length ?? null, width: input.width ?? null, height: input.height ?? null, sscc },
     scope.operator,
   );
   return packAnswer(trx, order);
@@ -317,4 +331,105 @@ export async function checkComplete(trx: Transaction<DB>, scope: StockScope, soI
 /** `GET /pack/carton/type` and `GET /pack/scan/wgtUom`: the codes with their description in the caller's language. */
 export function codeList(db: Kysely<DB>, codeType: typeof CARTON_TYPE | typeof WEIGHT_UOM, language: Language) {
   return repo.codesOfType(db, codeType, language);
+}
+
+export interface CancelCheckCompleteInput {
+  soId: number;
+  /** Remove all packed cartons: their stock goes back where picking put it, and the cartons are gone. */
+  removeCartons: boolean;
+  /** Move the cancelled stock back to the original location: every pick of the order is undone (allocated again where it was picked from). */
+  moveStockBack: boolean;
+}
+
+export interface CancelCheckCompleteAnswer {
+  order: { id: number; orderNo: string; status: string };
+  removedCartons: string[];
+  unpacked: string;
+  movedBack: boolean;
+}
+
+/**
+ * `/so/cancelCheckComplete`: cancels the check-complete of a packed or partially packed order, doing
+ * what the two questions were answered. Removing the packed cartons takes every carton of the order
+ * apart: its stock goes from the carton back to the place picking put it, and the carton is gone
+ * (a carton on a pallet must come off it first; its SSCC is never given again). Moving the
+ * cancelled stock back (only with the cartons removed) also undoes the picks: the stock goes back to
+ * the location it was picked from, allocated to the order again. Without either the cartons stay as
+ * they are and the order may be packed on. The order's status is recomputed from its lines (picked,
+ * partially picked, or allocated after moving back). All in the caller's transaction.
+ */
+export async function cancelCheckComplete(trx: Transaction<DB>, scope: StockScope, input: CancelCheckCompleteInput): Promise<CancelCheckCompleteAnswer> {
+  if (input.moveStockBack && !input.removeCartons) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'moveStockBack', code: 'FIELD_RANGE' }]);
+  const order = await lockedOrder(trx, scope, input.soId);
+  let status = await cancelPackingStatus(trx, scope, order.id);
+  const removed: string[] = [];
+  let unpacked = ZERO;
+  if (input.removeCartons) {
+    const cartons = await repo.cartonsOfOrder(trx, order.id);
+    const onPallet = cartons.find((c) => c.pallet_id !== null);
+    if (onPallet) {
+      const palletNo = (await repo.palletNosOf(trx, [Number(onPallet.pallet_id)])).get(Number(onPallet.pallet_id)) ?? '';
+      throw new AppError('CARTON_ON_PALLET', { cartonNo: onPallet.carton_no, palletNo });
+    }
+    for (const seen of cartons) {
+      const carton = (await repo.findCarton(trx, scope, Number(seen.id), true))!;
+      const reference = { type: 'unpack', orderNo: carton.carton_no };
+      for (const line of await repo.linesOfCartons(trx, [Number(carton.id)])) {
+        const back = { ownerId: Number(line.owner_id), skuId: Number(line.sku_id), lotId: Number(line.lot_id), locationId: Number(line.from_location_id), lpn: line.from_lpn };
+        const qty = new Decimal(line.qty);
+        await applyStockChanges(trx, scope, [
+          { key: { ...back, lpn: carton.carton_no }, transType: 'move', onHand: qty.negated(), picked: qty.negated(), reference },
+          { key: back, transType: 'move', onHand: qty, picked: qty, reference },
+        ]);
+        unpacked = unpacked.plus(qty);
+      }
+      await repo.deleteCarton(trx, Number(carton.id));
+      removed.push(carton.carton_no);
+    }
+    if (input.moveStockBack) status = await unpickOrder(trx, scope, order.id);
+  }
+  return { order: { id: order.id, orderNo: order.orderNo, status }, removedCartons: removed, unpacked: unpacked.toString(), movedBack: input.moveStockBack };
+}
+
+/** A GTIN-14 of a barcode that is a GTIN (8, 12, 13 or 14 digits), padded with leading zeros. */
+function gtin14(barcode: string): string | undefined {
+  return /^([0-9]{8}|[0-9]{12,14})$/.test(barcode) ? barcode.padStart(14, '0') : undefined;
+}
+
+/**
+ * What the label of a closed carton shows (printing's CartonLabel), by its carton number or SSCC in
+ * the scope: SSCC, ship-to, order number, carton x of y among the order's cartons, and, when the
+ * carton holds one SKU, its GTIN, its lot and expiry when of one lot, and its qty. NO_RECORD for a
+ * carton not in the scope; CARTON_OPEN for a carton without an SSCC yet.
+ */
+export async function cartonLabelOf(db: Kysely<DB> | Transaction<DB>, scope: Pick<StockScope, 'projectId' | 'warehouseId'>, cartonNoOrSscc: string): Promise<CartonLabel> {
+  const carton = await repo.findCartonByCode(db, scope, cartonNoOrSscc.trim());
+  if (!carton) throw new AppError('NO_RECORD');
+  if (carton.sscc === null) throw new AppError('CARTON_OPEN', { cartonNo: carton.carton_no });
+  const shipTo = await shipToOfOrder(db, scope, Number(carton.so_id));
+  if (!shipTo) throw new AppError('NO_RECORD');
+  const cartons = await repo.cartonsOfOrder(db, Number(carton.so_id));
+  const lines = await repo.linesOfCartons(db, [Number(carton.id)]);
+  const label: CartonLabel = {
+    sscc: carton.sscc,
+    shipTo: { name: shipTo.name, lines: shipTo.lines },
+    orderNo: shipTo.orderNo,
+    cartonNo: cartons.findIndex((c) => Number(c.id) === Number(carton.id)) + 1,
+    cartonCount: cartons.length,
+  };
+  const skus = new Set(lines.map((l) => Number(l.sku_id)));
+  if (skus.size === 1) {
+    const [skuId] = [...skus];
+    const qty = lines.reduce((sum, l) => sum.plus(l.qty), ZERO);
+    const gtin = (await repo.barcodesOf(db, skuId)).map(gtin14).find((g) => g !== undefined);
+    const lots = new Set(lines.map((l) => Number(l.lot_id)));
+    const lot = lots.size === 1 ? await repo.lotOf(db, [...lots][0]) : undefined;
+    label.content = {
+      ...(gtin ? { gtin } : {}),
+      ...(lot?.lotNo ? { lot: lot.lotNo } : {}),
+      ...(lot?.expiry ? { expiry: lot.expiry } : {}),
+      ...(qty.isInteger() ? { qty: qty.toNumber() } : {}),
+    };
+  }
+  return label;
 }

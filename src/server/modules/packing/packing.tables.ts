@@ -6,6 +6,7 @@ declare module '../../db/schema.js' {
   interface DB {
     carton: CartonTable;
     carton_line: CartonLineTable;
+    pallet: PalletTable;
   }
 }
 
@@ -27,6 +28,36 @@ export interface CartonTable extends Audit {
   length: NullableNumeric;
   width: NullableNumeric;
   height: NullableNumeric;
+  closed_at: NullableTimestamp;
+  closed_by: string | null;
+  /** Given when the carton is closed; unique and never given again. */
+  sscc: string | null;
+  /** The carrier's tracking number, once a carrier has one. */
+  tracking_no: string | null;
+  /** The pallet the carton stands on. */
+  pallet_id: number | null;
+}
+
+export type PalletStatus = 'open' | 'closed';
+
+/** A pallet of closed cartons of one order, with its own SSCC, at a location of the warehouse. */
+export interface PalletTable extends Audit {
+  id: Id;
+  project_id: number;
+  warehouse_id: number;
+  /** From the PALLET numbering rule; unique in the warehouse. */
+  pallet_no: string;
+  sscc: string;
+  pallet_type: string | null;
+  location_id: number;
+  /** The order the pallet's cartons belong to; null while it is empty. */
+  so_id: number | null;
+  status: Generated<PalletStatus>;
+  length: NullableNumeric;
+  width: NullableNumeric;
+  height: NullableNumeric;
+  gross_weight: NullableNumeric;
+  weight_uom: string | null;
   closed_at: NullableTimestamp;
   closed_by: string | null;
 }
