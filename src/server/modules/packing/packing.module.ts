@@ -1,7 +1,10 @@
 import { defineModule } from '../area.js';
+import * as m0286 from './migrations/0286_pack_split_menu.js';
 import * as m0300 from './migrations/0300_packing.js';
 import { packingErrors } from './packing.errors.js';
 import { packingRoutes } from './packing.routes.js';
+import { splitErrors } from './split.errors.js';
+import { splitRoutes } from './split.routes.js';
 import './packing.tables.js';
 
 /**
@@ -11,9 +14,13 @@ import './packing.tables.js';
  */
 export const packingModule = defineModule({
   name: 'packing',
-  migrations: { '0300_packing': m0300 },
-  routes: packingRoutes,
-  errors: packingErrors,
+  migrations: { '0286_pack_split_menu': m0286, '0300_packing': m0300 },
+  async routes(app, options) {
+    await packingRoutes(app, options);
+    await splitRoutes(app, options);
+  },
+  errors: { ...packingErrors, ...splitErrors },
+  pages: [{ route: 'packSplit', group: 'outbound', opens: 'screen' }],
   // No seeded role holds the pack rights yet: the role screen offers the rights of menu entries and
   // page definitions, and packing has neither until its scan-pack screen exists, so a project's
   // administrator could not hold them and would lose the Operator role from his reach. Until then,
@@ -21,9 +28,9 @@ export const packingModule = defineModule({
   readModels: [
     {
       name: 'packing.scan',
-      files: ['packing.repository.ts'],
-      reads: ['code_master', 'lot', 'sku', 'sku_upc'],
-      purpose: 'the carton types and weight units offered, and the SKU, package quantity and lots a scanned code or GS1 label names',
+      files: ['packing.repository.ts', 'split.repository.ts'],
+      reads: ['code_master', 'lot', 'sku'],
+      purpose: 'the carton types and weight units offered, the codes of packed SKUs, and the lots a GS1 label or a carton line names',
     },
   ],
 });
