@@ -145,12 +145,10 @@ const API_ONLY: Record<string, ApiOnly> = {
 /** Routes a screen should call but none does yet, with the screen that should; this list only shrinks. */
 const NOT_YET_ON_A_SCREEN: Record<string, string> = {
   'GET /api/pack/carton/type': 'scan-pack screen',
-  'GET /api/pack/scan/wgtUom': 'scan-pack screen',
   'POST /api/scanPack': 'scan-pack screen',
   'POST /api/pack/scan/open': 'scan-pack screen',
   'POST /api/pack/scan/sku': 'scan-pack screen',
   'POST /api/pack/scan/remove': 'scan-pack screen',
-  'POST /api/pack/scan/close': 'scan-pack screen',
   'POST /api/scanPack/closeOrder': 'scan-pack screen',
   'GET /api/print/job': 'print queue screen',
   'POST /api/print/job/retry': 'print queue screen',
