@@ -85,15 +85,18 @@ describe('SKU search and split scan in Chromium', () => {
     await eventually(() => split.getByTestId('split-target-total').innerText()).toBe('1');
     const newCarton = await split.getByTestId('split-target').getAttribute('data-carton');
     expect(newCarton).not.toBe(carton.cartonNo);
+    // antd puts the test id on the input itself or on its wrapper.
+    const input = (testId: string) => split.locator(`input[data-testid="${testId}"], [data-testid="${testId}"] input`).first();
     // More than the carton holds is refused with its message.
-    await split.getByTestId('split-qty').locator('input').fill('5');
+    await input('split-qty').fill('5');
+    await split.keyboard.press('Enter');
     await scan(split, 'split-item-scan', code);
     await eventually(() => split.getByTestId('handheld-feedback').innerText()).toContain('Not enough quantity to remove');
     await eventually(() => split.getByTestId('split-source-total').innerText()).toBe('2');
 
     await split.getByTestId('split-close').click();
-    await split.getByTestId('split-gross').locator('input').fill('1');
-    await split.getByTestId('split-net').locator('input').fill('0.5');
+    await input('split-gross').fill('1');
+    await input('split-net').fill('0.5');
     await eventually(() => split.getByTestId('split-uom').innerText()).not.toBe('');
     await split.getByTestId('split-close-ok').click();
     await eventually(() => split.getByTestId('handheld-feedback').innerText()).toContain(newCarton!);

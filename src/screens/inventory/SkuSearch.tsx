@@ -3,7 +3,7 @@ import { Card, Descriptions, Empty, Table, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { BarcodeLookupAnswer, BarcodeSku, BarcodeStockRow } from '../../common/barcode-api';
 import { api } from '../../app/public';
-import { beep, FeedbackLine, messageOf, ScanField, useFeedback } from '../inbound/handheld';
+import { beep, FeedbackLine, ScanField, useFeedback } from '../inbound/handheld';
 
 /**
  * SKU and UPC search: scan or type any code — a SKU code, a UPC or EAN, the GTIN-14 of a case or a

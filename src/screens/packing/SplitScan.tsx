@@ -153,7 +153,11 @@ export default function SplitScan() {
             <>
               <label>
                 <div style={{ fontSize: 16, marginBottom: 4 }}>{t('pack.split.qty')}</div>
-                <InputNumber data-testid="split-qty" size="large" min={1} precision={0} value={qty} onChange={(value) => setQty(value ?? 1)} style={{ width: '100%' }} />
+                <InputNumber data-testid="split-qty" size="large" min={1} precision={0} value={qty} onChange={(value) => setQty(value ?? 1)}
+                  // Enter hands the focus back to the scan field.
+                  onPressEnter={(event) => event.currentTarget.blur()}
+                  style={{ width: '100%' }}
+                />
               </label>
               <ScanField label={t('pack.split.itemScan')} testId="split-item-scan" onScan={(text) => void scanItem(text)} onEscape={startOver} />
             </>
