@@ -155,7 +155,9 @@ export default function SplitScan() {
                 <div style={{ fontSize: 16, marginBottom: 4 }}>{t('pack.split.qty')}</div>
                 <InputNumber data-testid="split-qty" size="large" min={1} precision={0} value={qty} onChange={(value) => setQty(value ?? 1)}
                   // Enter hands the focus back to the scan field.
-                  onPressEnter={(event) => event.currentTarget.blur()}
+                  onKeyDown={(event) => {
+                    if (event.key === 'Enter') (event.target as HTMLElement).blur();
+                  }}
                   style={{ width: '100%' }}
                 />
               </label>
