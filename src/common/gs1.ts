@@ -41,9 +41,36 @@ const RULES: Record<string, AiRule> = {
   '37': { length: 8, fixed: false, numeric: true },
 };
 
+/**
+ * Element strings whose AI starts with these two digits have a predefined length (the AI included),
+ * so no FNC1 follows them; every other element string is ended by FNC1 (GS) unless it is the last.
+ */
+const PREDEFINED_LENGTH: Record<string, number> = {
+  '00': 20, '01': 16, '02': 16, '03': 16, '04': 18, '11': 8, '12': 8, '13': 8, '14': 8, '15': 8, '16': 8, '17': 8, '18': 8, '19': 8, '20': 4,
+  '31': 10, '32': 10, '33': 10, '34': 10, '35': 10, '36': 10, '41': 16,
+};
+
+/** The dates of production, due, packaging, best before, sell by and expiry: YYMMDD. */
+const DATE_AIS = new Set(['11', '12', '13', '15', '16', '17']);
+
+/** How many digits the AI at the start of the text has, by its first digits; undefined when no AI can start so. */
+function aiDigits(text: string): number | undefined {
+  const two = text.slice(0, 2);
+  if (!/^\d{2}$/.test(two)) return undefined;
+  const first = Number(two);
+  if (first <= 22 || first === 30 || first === 37 || first >= 90) return 2;
+  if ((first >= 23 && first <= 29) || (first >= 40 && first <= 49)) return 3;
+  return 4;
+}
+
 function ruleOf(ai: string): AiRule | undefined {
   if (/^310[0-9]$/.test(ai)) return { length: 6, fixed: true, numeric: true };
-  return RULES[ai];
+  if (RULES[ai]) return RULES[ai];
+  if (!/^\d{2,4}$/.test(ai) || aiDigits(ai) !== ai.length) return undefined;
+  const predefined = PREDEFINED_LENGTH[ai.slice(0, 2)];
+  if (predefined !== undefined) return { length: predefined - ai.length, fixed: true, numeric: true };
+  // Any other AI: up to 90 characters of data, read but not used here.
+  return { length: 90, fixed: false, numeric: false };
 }
 
 /** The GS1 mod-10 check digit of the digits before it. */
@@ -76,6 +103,7 @@ function expiryOf(value: string): string | undefined {
 
 function assign(data: Gs1Data, ai: string, value: string): string | undefined {
   const rule = ruleOf(ai);
+  if (rule && !rule.fixed && value.length === 0) return `wrong length for AI ${ai}`;
   if (!rule) return `unknown application identifier ${ai}`;
   if (value.length === 0 || (rule.fixed ? value.length !== rule.length : value.length > rule.length)) return `wrong length for AI ${ai}`;
   if (rule.numeric && !/^\d+$/.test(value)) return `AI ${ai} must be digits`;
@@ -106,8 +134,11 @@ function assign(data: Gs1Data, ai: string, value: string): string | undefined {
       data.count = Number(value);
       return undefined;
     default: {
-      const decimals = Number(ai[3]);
-      data.netWeightKg = Number(value) / 10 ** decimals;
+      if (/^310\d$/.test(ai)) {
+        data.netWeightKg = Number(value) / 10 ** Number(ai[3]);
+        return undefined;
+      }
+      if (DATE_AIS.has(ai) && !expiryOf(value)) return `invalid date for AI ${ai}`;
       return undefined;
     }
   }
@@ -119,7 +150,8 @@ function parseBracketed(text: string): Gs1Result {
   let match: RegExpExecArray | null;
   let consumed = 0;
   while ((match = pattern.exec(text)) !== null) {
-    const error = assign(data, match[1], match[2]);
+    // A scanner may send FNC1 (GS) after a variable-length field in this form too.
+    const error = assign(data, match[1], match[2].replaceAll(GS, ''));
     if (error) return { ok: false, error };
     consumed = pattern.lastIndex;
   }
@@ -135,7 +167,8 @@ function parseRaw(text: string): Gs1Result {
       at += 1;
       continue;
     }
-    const ai = /^310\d/.test(text.slice(at, at + 4)) ? text.slice(at, at + 4) : text.slice(at, at + 2);
+    const digits = aiDigits(text.slice(at)) ?? 2;
+    const ai = text.slice(at, at + digits);
     const rule = ruleOf(ai);
     if (!rule) return { ok: false, error: `unknown application identifier ${ai}` };
     at += ai.length;

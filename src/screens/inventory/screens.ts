@@ -4,4 +4,5 @@ import type { ComponentType } from 'react';
 export const screens: Record<string, () => Promise<{ default: ComponentType }>> = {
   stdBalanceReport: () => import('./StdBalanceReportScreen'),
   transaction: () => import('./TransactionLogScreen'),
+  skuSearch: () => import('./SkuSearch'),
 };

@@ -4,4 +4,6 @@ import type { ComponentType } from 'react';
 export const screens: Record<string, () => Promise<{ default: ComponentType }>> = {
   // Scan and pack of picked orders into cartons, desk and handheld.
   pack: () => import('./PackScreen'),
+  // Split scan: items of a packed carton into a new carton of the same order.
+  packSplit: () => import('./SplitScan'),
 };

@@ -115,7 +115,7 @@ export async function grantRoleVerbs<T>(db: Kysely<T>, roleId: number, codes: re
  * the route `code` (opened at `/<code>`), with the right of the page it opens, numbered after the
  * group's last entry the system made. A database that already has an entry of that code keeps it.
  */
-export async function addMenuEntry<T>(db: Kysely<T>, entry: { code: string; group: string; titleKey: string; right: string }): Promise<void> {
+export async function addMenuEntry<T>(db: Kysely<T>, entry: { code: string; group: string; titleKey: string; right: string | null }): Promise<void> {
   const [code, group] = [sql.lit(entry.code), sql.lit(entry.group)];
   await sql`
     insert into sys_module (code, parent_code, title_key, route, right_name, sequence, created_by, updated_by)

@@ -10,6 +10,7 @@ import * as m0105 from './migrations/0105_storage_snapshot.js';
 import * as m0217 from './migrations/0217_inventory_views_invoker.js';
 import * as m0240 from './migrations/0240_one_transaction_log.js';
 import * as m0255 from './migrations/0255_count_line_hold.js';
+import * as m0285 from './migrations/0285_sku_search_menu.js';
 import { inventoryJobs } from './inventory.jobs.js';
 import { scheduledReportJob } from './report.job.js';
 import { inventoryReportRoutes } from './report.routes.js';
@@ -26,7 +27,7 @@ const INVENTORY = { definitionOf: 'inventory' } as const;
 
 export const inventoryModule = defineModule({
   name: 'inventory',
-  migrations: { '0100_inventory': m0100, '0101_inventory_documents': m0101, '0102_inventory_views': m0102, '0103_inventory_menu': m0103, '0105_storage_snapshot': m0105, '0217_inventory_views_invoker': m0217, '0240_one_transaction_log': m0240, '0255_count_line_hold': m0255 },
+  migrations: { '0100_inventory': m0100, '0101_inventory_documents': m0101, '0102_inventory_views': m0102, '0103_inventory_menu': m0103, '0105_storage_snapshot': m0105, '0217_inventory_views_invoker': m0217, '0240_one_transaction_log': m0240, '0255_count_line_hold': m0255, '0285_sku_search_menu': m0285 },
   async routes(app, options) {
     await inventoryRoutes(app, options);
     await inventoryReportRoutes(app, options);
@@ -66,6 +67,7 @@ export const inventoryModule = defineModule({
     { route: 'invHold', group: 'inventory', opens: INVENTORY },
     { route: 'cycleCount', group: 'inventory', opens: INVENTORY },
     { route: 'cycleCountMaster', group: 'inventory', opens: INVENTORY },
+    { route: 'skuSearch', group: 'inventory', opens: 'screen' },
   ],
   // Cycle-count tickets still to count or to approve.
   homeItems: [{ kind: 'count', tables: ['count_ticket'], terminal: ['approved', 'closed', 'cancelled'], position: 40, statusTexts: 'inv.status', listRoute: 'cycleCount' }],
@@ -75,6 +77,12 @@ export const inventoryModule = defineModule({
       files: ['count.repository.ts', 'document.repository.ts', 'handheld.repository.ts', 'inventory.repository.ts', 'lookup.repository.ts'],
       reads: ['inv_code', 'location', 'owner', 'project_warehouse', 'sku', 'sku_upc'],
       purpose: 'codes, names and checks of the SKUs, owners, locations and reason codes that stock documents, counts and handheld scans name',
+    },
+    {
+      name: 'inventory.barcodeSearch',
+      files: ['barcode.repository.ts'],
+      reads: ['location', 'owner'],
+      purpose: 'the location codes of the stock and the owner codes of the SKUs a scanned or typed code names',
     },
     {
       name: 'inventory.stockQueries',

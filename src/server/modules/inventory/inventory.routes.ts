@@ -21,6 +21,7 @@ import {
   requestApproval,
   transitDocument,
 } from './document.service.js';
+import { barcodeRoutes } from './barcode.routes.js';
 import { handheldRoutes } from './handheld.routes.js';
 import { LOG_COLUMNS, NUMERIC } from './report.service.js';
 import { Day, errors, LogQuery, ShortText, tags } from './inventory.schemas.js';
@@ -47,6 +48,7 @@ const viewRight = (type: DocType) => `inventory.${DOC_PAGES[type]}:view` as Righ
 export const inventoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.database.db;
   await app.register(handheldRoutes);
+  await app.register(barcodeRoutes);
 
   for (const type of Object.keys(HEADER_PATHS) as DocType[]) {
     const base = `/inventory/${HEADER_PATHS[type]}`;

@@ -6,4 +6,4 @@ export { nextDocumentNumber } from './id-generator.service.js';
 export { ensureVirtualLocation } from './location.service.js';
 export { DEMO } from './masterdata.demo.js';
 export type { LocationType } from './masterdata.tables.js';
-export { findSkuByCode, skuHasBarcode, type SkuCodeOptions, type SkuOfCode } from './sku-lookup.js';
+export { findSkuByCode, gtinForms, readBarcode, skuHasBarcode, skusOfBarcode, type ReadBarcode, type SkuCodeOptions, type SkuOfBarcode, type SkuOfCode } from './sku-lookup.js';

@@ -1,10 +1,13 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { looksLikeGs1, parseGs1, type Gs1Data } from '../../../common/gs1.js';
 import type { DB } from '../../db/schema.js';
 
 /**
  * The one way a typed or scanned code names a SKU of a project: the SKU's own code, or one of its
- * barcodes (UPC, EAN, GTIN) in `sku_upc`. A scanner reading a GS1 label gives the GTIN-14 of an
- * EAN-13, a leading 0 before it; the flows that take scans (`gs1Label`) accept that form too.
+ * barcodes (UPC, EAN, GTIN) in `sku_upc`. A numeric barcode names the same item in each of its
+ * GTIN lengths: a UPC-A (12 digits), an EAN-13 and the GTIN-14 a GS1 label carries differ only by
+ * leading zeros, so a barcode stored in one of them is found by a scan of another. A GS1-128 label
+ * (`looksLikeGs1`) names the SKU by its GTIN (AI 01) only, never by a SKU code.
  */
 export interface SkuCodeOptions {
   /** Only a SKU of this owner. */
@@ -22,12 +25,49 @@ export interface SkuOfCode {
 }
 
 /**
+ * The forms a numeric code of 8 to 14 digits has in the other GTIN lengths (8, 12, 13, 14), the
+ * code itself first: leading zeros added or taken off. Any other code has only itself.
+ */
+export function gtinForms(code: string): string[] {
+  const forms = [code];
+  if (!/^\d{8,14}$/.test(code)) return forms;
+  const digits = code.replace(/^0+/, '');
+  for (const length of [8, 12, 13, 14]) {
+    if (digits.length > length) continue;
+    const form = digits.padStart(length, '0');
+    if (!forms.includes(form)) forms.push(form);
+  }
+  return forms;
+}
+
+/** A scan as the SKU lookup reads it: the code to look up, and the GS1 data when it is a GS1-128 label. */
+export type ReadBarcode = { ok: true; code: string; gs1: Gs1Data | null } | { ok: false };
+
+/**
+ * Reads a scan: a GS1-128 label gives its GTIN (a label that does not parse, or has no GTIN, is a
+ * wrong barcode format); anything else is looked up as typed, without surrounding blanks.
+ */
+export function readBarcode(scanned: string): ReadBarcode {
+  const text = scanned.trim();
+  if (!text) return { ok: false };
+  if (!looksLikeGs1(text)) return { ok: true, code: text, gs1: null };
+  const parsed = parseGs1(text);
+  if (!parsed.ok || !parsed.data.gtin) return { ok: false };
+  return { ok: true, code: parsed.data.gtin, gs1: parsed.data };
+}
+
+/** The condition "the barcode row `u` is one of the GTIN forms of the code" (or the code itself). */
+function barcodeIn(code: string, gs1Label: boolean): RawBuilder<boolean> {
+  const forms = gs1Label || /^\d+$/.test(code) ? gtinForms(code) : [code];
+  return sql<boolean>`u.upc in (${sql.join(forms)})`;
+}
+
+/**
  * The condition "the SKU whose id is in `skuIdColumn` has the barcode `code`", for a query that
  * reads SKUs under another alias (a search of document lines by barcode).
  */
 export function skuHasBarcode(skuIdColumn: string, code: string, options: Pick<SkuCodeOptions, 'gs1Label'> = {}): RawBuilder<boolean> {
-  const gs1 = options.gs1Label ? sql`or '0' || u.upc = ${code}` : sql``;
-  return sql<boolean>`exists (select 1 from sku_upc u where u.sku_id = ${sql.ref(skuIdColumn)} and (u.upc = ${code} ${gs1}))`;
+  return sql<boolean>`exists (select 1 from sku_upc u where u.sku_id = ${sql.ref(skuIdColumn)} and ${barcodeIn(code, options.gs1Label === true)})`;
 }
 
 /** The SKU of the project that a code or barcode names (the lowest id when several do), or undefined. */
@@ -39,4 +79,51 @@ export async function findSkuByCode(db: Kysely<DB>, projectId: number, code: str
     .where((eb) => eb.or([eb('sku.code', '=', code), skuHasBarcode('sku.id', code, options)]));
   if (options.ownerId !== undefined) query = query.where('sku.owner_id', '=', options.ownerId);
   return query.orderBy('sku.id').executeTakeFirst();
+}
+
+/** A SKU a code names, and what one scan of that code is. */
+export interface SkuOfBarcode {
+  skuId: number;
+  skuCode: string;
+  ownerId: number;
+  description: string;
+  baseUom: string;
+  /** The barcode row that matched, or null when the code is the SKU's own code. */
+  barcode: string | null;
+  /** The unit of measure of the package the barcode is on (the base unit for the SKU's own code). */
+  uom: string;
+  /** Base units one scan of the code stands for: the package quantity of the barcode, 1 for the SKU's own code. */
+  perScan: string;
+}
+
+/**
+ * Every SKU of the project (of the owner, when given) that a looked-up code names: by its own code
+ * first (not for a GS1 label's GTIN), then by its barcodes, the default barcode of a SKU before its
+ * others. The first is what a scan into a flow means.
+ */
+export async function skusOfBarcode(db: Kysely<DB>, projectId: number, code: string, options: SkuCodeOptions = {}): Promise<SkuOfBarcode[]> {
+  const gs1Label = options.gs1Label === true;
+  const found: SkuOfBarcode[] = [];
+  if (!gs1Label) {
+    let own = db
+      .selectFrom('sku')
+      .select(['id', 'code', 'owner_id', 'description', 'base_uom'])
+      .where('project_id', '=', projectId)
+      .where('code', '=', code);
+    if (options.ownerId !== undefined) own = own.where('owner_id', '=', options.ownerId);
+    for (const s of await own.orderBy('id').execute()) {
+      found.push({ skuId: Number(s.id), skuCode: s.code, ownerId: Number(s.owner_id), description: s.description, baseUom: s.base_uom, barcode: null, uom: s.base_uom, perScan: '1' });
+    }
+  }
+  let barcodes = db
+    .selectFrom('sku_upc as u')
+    .innerJoin('sku as s', 's.id', 'u.sku_id')
+    .select(['s.id', 's.code', 's.owner_id', 's.description', 's.base_uom', 'u.upc', 'u.uom', 'u.qty'])
+    .where('s.project_id', '=', projectId)
+    .where(barcodeIn(code, gs1Label));
+  if (options.ownerId !== undefined) barcodes = barcodes.where('s.owner_id', '=', options.ownerId);
+  for (const b of await barcodes.orderBy(sql`u.upc = ${code}`, 'desc').orderBy('u.is_default', 'desc').orderBy('u.id').execute()) {
+    found.push({ skuId: Number(b.id), skuCode: b.code, ownerId: Number(b.owner_id), description: b.description, baseUom: b.base_uom, barcode: b.upc, uom: b.uom, perScan: String(b.qty) });
+  }
+  return found;
 }

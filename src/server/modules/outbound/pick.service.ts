@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 import type { Kysely, Transaction } from 'kysely';
-import { looksLikeGs1, parseGs1 } from '../../../common/gs1.js';
+import { gtinForms, readBarcode } from '../masterdata/index.js';
 import { AppError } from '../../../common/errors.js';
 import type { ConfirmPickAnswer, PickTasksAnswer } from '../../../common/outbound-api.js';
 import type { DB } from '../../db/schema.js';
@@ -93,17 +93,12 @@ function keyOf(task: PickTaskRow): BalanceKey {
   return { ownerId: Number(task.owner_id), skuId: Number(task.sku_id), lotId: Number(task.lot_id), locationId: Number(task.location_id), lpn: task.lpn };
 }
 
-/** The codes a scanned SKU barcode may stand for: as scanned, and the GTIN of a GS1 barcode (with and without its leading zero). */
+/** The codes a scanned SKU barcode may stand for: as scanned, and the GTIN forms of the code a scan names (a GS1 label's GTIN). */
 export function skuCodesOf(scanned: string): string[] {
   const text = scanned.trim();
   const codes = new Set<string>([text]);
-  if (looksLikeGs1(text)) {
-    const parsed = parseGs1(text);
-    if (parsed.ok && parsed.data.gtin) {
-      codes.add(parsed.data.gtin);
-      if (parsed.data.gtin.startsWith('0')) codes.add(parsed.data.gtin.slice(1));
-    }
-  } else if (/^\d{14}$/.test(text) && text.startsWith('0')) codes.add(text.slice(1));
+  const read = readBarcode(text);
+  if (read.ok) for (const form of gtinForms(read.code)) codes.add(form);
   return [...codes].filter((c) => c !== '');
 }
 

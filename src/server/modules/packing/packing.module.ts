@@ -1,11 +1,14 @@
 import { defineModule } from '../area.js';
 import * as m0281 from './migrations/0281_pack_menu_right.js';
+import * as m0286 from './migrations/0286_pack_split_menu.js';
 import * as m0300 from './migrations/0300_packing.js';
 import * as m0301 from './migrations/0301_sscc_pallet.js';
 import { packingBehaviours } from './packing.behaviours.js';
 import { packingErrors } from './packing.errors.js';
 import { PACKING_ROW_FILTERS } from './packing.row-filters.js';
 import { packingRoutes } from './packing.routes.js';
+import { splitErrors } from './split.errors.js';
+import { splitRoutes } from './split.routes.js';
 import './packing.tables.js';
 
 /**
@@ -17,9 +20,12 @@ const PACKING = { definitionOf: 'packing' } as const;
 
 export const packingModule = defineModule({
   name: 'packing',
-  migrations: { '0281_pack_menu_right': m0281, '0300_packing': m0300, '0301_sscc_pallet': m0301 },
-  routes: packingRoutes,
-  errors: packingErrors,
+  migrations: { '0281_pack_menu_right': m0281, '0286_pack_split_menu': m0286, '0300_packing': m0300, '0301_sscc_pallet': m0301 },
+  async routes(app, options) {
+    await packingRoutes(app, options);
+    await splitRoutes(app, options);
+  },
+  errors: { ...packingErrors, ...splitErrors },
   behaviours: packingBehaviours,
   rowFilters: PACKING_ROW_FILTERS,
   // Carton management and pallets are engine pages of this area, in the outbound menu group where
@@ -27,6 +33,8 @@ export const packingModule = defineModule({
   pages: [
     { route: 'cmg', group: 'outbound', opens: PACKING, after: 'pack' },
     { route: 'pallet', group: 'outbound', opens: PACKING, after: 'consignment' },
+    // Split scan: items of a packed carton into a new carton of the same order (hand-written).
+    { route: 'packSplit', group: 'outbound', opens: 'screen', right: 'packing.pack' },
   ],
   // The scan-pack screen (/pack, declared with the outbound menu) checks packing.pack: the floor
   // roles pack, the read-only role looks. The carton and pallet pages' rights are granted by
@@ -41,9 +49,9 @@ export const packingModule = defineModule({
   readModels: [
     {
       name: 'packing.scan',
-      files: ['packing.repository.ts'],
+      files: ['packing.repository.ts', 'split.repository.ts'],
       reads: ['code_master', 'location', 'lot', 'sku', 'sku_upc'],
-      purpose: 'the carton types and weight units offered, the SKU, package quantity and lots a scanned code or GS1 label names, the location a pallet stands at, and the GTIN, lot and expiry on a carton label',
+      purpose: 'the carton types and weight units offered, the SKU, package quantity and lots a scanned code or GS1 label names, the location a pallet stands at, the GTIN, lot and expiry on a carton label, and the codes of packed SKUs and the lots a carton line names',
     },
   ],
 });

@@ -36,29 +36,6 @@ export async function isActiveCode(db: Db, codeType: string, code: string): Prom
   return row !== undefined;
 }
 
-/**
- * The SKU of the owner that a scanned code names and how many base units one scan of it is: the
- * SKU's own code is one unit; a barcode of `sku_upc` is its package's quantity. A GTIN-14 read
- * from a GS1 label also matches an EAN-13 barcode with a leading 0 before it (`gs1Label`).
- */
-export async function skuOfBarcode(db: Db, projectId: number, ownerId: number, code: string, gs1Label: boolean): Promise<{ skuId: number; skuCode: string; perScan: string } | undefined> {
-  if (!gs1Label) {
-    const own = await db.selectFrom('sku').select(['id', 'code']).where('project_id', '=', projectId).where('owner_id', '=', ownerId).where('code', '=', code).orderBy('id').executeTakeFirst();
-    if (own) return { skuId: Number(own.id), skuCode: own.code, perScan: '1' };
-  }
-  const barcode = await db
-    .selectFrom('sku_upc as u')
-    .innerJoin('sku as s', 's.id', 'u.sku_id')
-    .select(['s.id', 's.code', 'u.qty'])
-    .where('s.project_id', '=', projectId)
-    .where('s.owner_id', '=', ownerId)
-    .where((eb) => (gs1Label ? eb.or([eb('u.upc', '=', code), eb(sql<string>`'0' || u.upc`, '=', code)]) : eb('u.upc', '=', code)))
-    .orderBy('u.is_default', 'desc')
-    .orderBy('u.id')
-    .executeTakeFirst();
-  return barcode ? { skuId: Number(barcode.id), skuCode: barcode.code, perScan: barcode.qty } : undefined;
-}
-
 /** The codes of these SKUs by id. */
 export async function skuCodes(db: Db, ids: readonly number[]): Promise<Map<number, string>> {
   if (ids.length === 0) return new Map();

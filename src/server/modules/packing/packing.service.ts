@@ -1,11 +1,10 @@
 import Decimal from 'decimal.js';
 import type { Kysely, Transaction } from 'kysely';
 import { AppError } from '../../../common/errors.js';
-import { looksLikeGs1, parseGs1 } from '../../../common/gs1.js';
 import type { Language } from '../../../common/languages.js';
 import type { DB } from '../../db/schema.js';
 import { applyStockChanges, type StockScope } from '../inventory/index.js';
-import { nextDocumentNumber } from '../masterdata/index.js';
+import { nextDocumentNumber, readBarcode, skusOfBarcode } from '../masterdata/index.js';
 import { cancelPackingStatus, findPackingOrder, pickedSourcesOfLine, setPackingStatus, shipToOfOrder, unpickOrder, type PackingOrder } from '../outbound/index.js';
 import { nextSscc, type CartonLabel } from '../printing/index.js';
 import * as repo from './packing.repository.js';
@@ -169,23 +168,17 @@ async function scannedItem(
   barcode: string,
   qty: string | undefined,
 ): Promise<{ skuId: number; skuCode: string; qty: Decimal; batch?: string }> {
-  const code = barcode.trim();
-  if (!code) throw new AppError('INVALID_SKU');
-  let lookup = code;
+  if (!barcode.trim()) throw new AppError('INVALID_SKU');
+  const read = readBarcode(barcode);
+  if (!read.ok) throw new AppError('BARCODE_FORMAT');
   let scans = new Decimal(qty ?? 1);
-  let batch: string | undefined;
-  const gs1 = looksLikeGs1(code);
-  if (gs1) {
-    const parsed = parseGs1(code);
-    if (!parsed.ok || !parsed.data.gtin) throw new AppError('BARCODE_FORMAT');
-    lookup = parsed.data.gtin;
-    batch = parsed.data.batch;
-    if (parsed.data.count !== undefined) {
-      if (parsed.data.count <= 0) throw new AppError('BARCODE_FORMAT');
-      scans = new Decimal(parsed.data.count);
-    }
+  const batch = read.gs1?.batch;
+  const count = read.gs1?.count;
+  if (count !== undefined) {
+    if (count <= 0) throw new AppError('BARCODE_FORMAT');
+    scans = new Decimal(count);
   }
-  const sku = await repo.skuOfBarcode(trx, scope.projectId, order.ownerId, lookup, gs1);
+  const [sku] = await skusOfBarcode(trx, scope.projectId, read.code, { ownerId: order.ownerId, gs1Label: read.gs1 !== null });
   if (!sku) throw new AppError('INVALID_SKU');
   return { skuId: sku.skuId, skuCode: sku.skuCode, qty: scans.times(sku.perScan), batch };
 }

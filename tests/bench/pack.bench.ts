@@ -1,0 +1,125 @@
+/**
+ * The scan round trip of scan and pack on the real PostgreSQL server, in a fresh database dropped
+ * afterwards: the server is started as in production (its own connection pool, listening on a
+ * port) and BENCH_PACK_SCANNERS concurrent scanners (default 20) each pack their own picked order,
+ * one HTTP `POST /api/pack/scan/sku` per unit (BENCH_PACK_SCANS each, default 40), as a handheld
+ * does. Printed: the latency of a scan from request to answer (p50, p95, p99, max) and scans per
+ * second, beside pgbench's TPC-B-like tps with as many clients on the same server in the same run
+ * (pgbench must be on the PATH).
+ *
+ * Environment: BENCH_DATABASE_URL, else DATABASE_URL, else TEST_DATABASE_URL, else
+ * postgres://postgres@127.0.0.1:5432/postgres; BENCH_SECONDS (pgbench run, default 10).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../../src/server/config.js';
+import { inTransaction } from '../../src/server/db/transaction.js';
+import { lotFor, receiveStock } from '../../src/server/modules/inventory/inventory.service.js';
+import { startServer } from '../../src/server/start.js';
+import { outboundFixture } from '../helpers/outbound.js';
+import { benchServerUrl, freshDatabase, pgbenchTps } from './pg-bench.js';
+import type { BenchReport } from './run.js';
+
+export const name = 'pack';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const SCANNERS = Number(process.env.BENCH_PACK_SCANNERS ?? 20);
+const SCANS = Number(process.env.BENCH_PACK_SCANS ?? 40);
+const PASSWORD = 'Bench!Passw0rd1';
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+export async function run(): Promise<BenchReport> {
+  const serverUrl = benchServerUrl();
+  const target = await freshDatabase(serverUrl);
+  const pgbenchTarget = await freshDatabase(serverUrl, '_pgbench');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wms-pack-bench-'));
+  const server = await startServer(
+    loadConfig({ DATABASE_URL: target.url, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ADMIN_PASSWORD: PASSWORD, DEMO_DATA: 'false', JOB_SCHEDULER: 'false' }),
+  );
+  try {
+    const base = server.url.replace(/\/$/, '');
+    const db = server.database.db;
+    const call = async <T>(url: string, body: unknown, token?: string): Promise<T> => {
+      const response = await fetch(`${base}/api${url}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify(body),
+      });
+      const text = await response.text();
+      if (!response.ok) throw new Error(`${url} answered ${response.status}: ${text}`);
+      return JSON.parse(text) as T;
+    };
+    const token = (await call<{ token: string }>('/user/login', { loginAccount: 'admin', password: PASSWORD })).token;
+
+    // Each scanner's order: one line of its own SKU, picked in full onto a tote, with a carton open.
+    const f = await outboundFixture(db, 'PB', SCANNERS, 2);
+    const skus = await db.selectFrom('sku').select(['id', 'code']).where('id', 'in', f.skuIds).orderBy('id').execute();
+    await inTransaction(db, async (trx) => {
+      for (const sku of skus) {
+        const lot = await lotFor(trx, f.scope, f.ownerId, sku.id, {});
+        await receiveStock(trx, f.scope, { key: { ownerId: f.ownerId, skuId: sku.id, lotId: lot.id, locationId: f.locationIds[0] }, qty: SCANS, reference: { type: 'bench', orderNo: 'RCV' } });
+      }
+    });
+    const cartons: Array<{ cartonId: number; skuCode: string }> = [];
+    for (const [i, sku] of skus.entries()) {
+      const added = await call<{ row: { _key: number } }>(
+        '/generic/adding',
+        { moduleCode: 'outbound', functionCode: 'so', record: { order_no: `PB-${i}`, owner_id: f.ownerId, ship_to_address_en: '1 Bench Road', required_ship_date: '2030-01-31' } },
+        token,
+      );
+      const soId = added.row._key;
+      await call('/so/save/soDetail', { soId, lines: [{ skuCode: sku.code, qty: SCANS }] }, token);
+      await call('/so/header/allocation', { soIds: [soId] }, token);
+      await call('/so/pick', { soId }, token);
+      const tasks = await db.selectFrom('pick_task as t').innerJoin('location as l', 'l.id', 't.location_id').select(['t.id', 't.qty', 'l.code']).where('t.so_id', '=', soId).where('t.status', '=', 'open').execute();
+      for (const task of tasks) await call('/pick/confirm', { taskId: task.id, locationCode: task.code, sku: sku.code, qty: String(task.qty), toLpn: `TOTE-PB-${i}` }, token);
+      const opened = await call<{ openCarton: { id: number } }>('/pack/scan/open', { soId }, token);
+      cartons.push({ cartonId: opened.openCarton.id, skuCode: sku.code });
+    }
+
+    const latencies: number[] = [];
+    const started = performance.now();
+    await Promise.all(
+      cartons.map(async ({ cartonId, skuCode }) => {
+        for (let s = 0; s < SCANS; s += 1) {
+          const t0 = performance.now();
+          await call('/pack/scan/sku', { cartonId, barcode: skuCode }, token);
+          latencies.push(performance.now() - t0);
+        }
+      }),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    const packed = await db.selectFrom('carton_line').select((eb) => eb.fn.sum<string>('qty').as('qty')).executeTakeFirstOrThrow();
+    latencies.sort((a, b) => a - b);
+    const figures = {
+      scanners: SCANNERS,
+      scansPerScanner: SCANS,
+      scans: latencies.length,
+      seconds,
+      scansPerSecond: latencies.length / seconds,
+      p50Ms: percentile(latencies, 50),
+      p95Ms: percentile(latencies, 95),
+      p99Ms: percentile(latencies, 99),
+      maxMs: latencies.at(-1) ?? 0,
+      unitsPacked: Number(packed.qty),
+    };
+
+    const tps = pgbenchTps(pgbenchTarget.url, SCANNERS, SECONDS);
+    return {
+      summary: [
+        `scan and pack, HTTP POST /api/pack/scan/sku, ${SCANNERS} concurrent scanners x ${SCANS} scans (${figures.scans} scans, ${figures.unitsPacked} units packed): p50 ${figures.p50Ms.toFixed(1)} ms, p95 ${figures.p95Ms.toFixed(1)} ms, p99 ${figures.p99Ms.toFixed(1)} ms, max ${figures.maxMs.toFixed(1)} ms; ${figures.scansPerSecond.toFixed(0)} scans/s in ${seconds.toFixed(2)} s`,
+        `pgbench TPC-B-like, ${SCANNERS} clients, ${SECONDS} s: ${tps.toFixed(0)} tps (scans/s per pgbench tps ${(figures.scansPerSecond / tps).toFixed(3)})`,
+      ],
+      figures: { ...figures, pgbenchSeconds: SECONDS, pgbenchClients: SCANNERS, pgbenchTps: tps },
+    };
+  } finally {
+    await server.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    await target.drop();
+    await pgbenchTarget.drop();
+  }
+}
