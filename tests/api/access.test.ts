@@ -54,6 +54,7 @@ describe('access model', () => {
       ['role', '/role', 'menu.role'],
       ['all_rule', '/all_rule', 'menu.all_rule'],
       ['printer', '/printer', 'menu.printer'],
+      ['printJob', '/printJob', 'menu.printJob'],
     ]);
     const routes = menu.items.flatMap((i) => i.children ?? []).map((c) => c.route);
     expect(routes).toHaveLength(new Set(routes).size);
@@ -65,7 +66,7 @@ describe('access model', () => {
     const menu = await get<MenuAnswer>(token, '/api/user/menu');
     expect(menu.items.map((i) => [i.code, i.children?.map((c) => c.code)])).toEqual([
       ['homeGroup', ['home']],
-      ['outbound', ['pack']],
+      ['outbound', ['pack', 'packSplit']],
     ]);
     const entry = await t.database.db.selectFrom('sys_module').select('right_name').where('code', '=', 'pack').executeTakeFirstOrThrow();
     expect(entry.right_name).toBe('packing.pack');

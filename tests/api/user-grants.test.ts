@@ -164,7 +164,7 @@ describe('user grants', () => {
           // Everything the seeded Operator role holds, so that it is within his reach.
           'inbound:view', 'inbound:add', 'inbound:edit', 'inventory:view', 'inventory:add', 'inventory:edit', 'outbound:view', 'outbound:add', 'outbound:edit',
           'inbound.asn:receive', 'inbound.putaway:confirm', 'inventory.move:confirm', 'inventory.hold:confirm', 'inventory.count:create', 'outbound.pick:confirm',
-          'packing.pack:view', 'packing.pack:edit',
+          'packing.pack:view', 'packing.pack:edit', 'packing.cmg:view', 'packing.pallet:view', 'packing.pallet:add', 'packing.pallet:edit',
         ],
         projectCodes: ['PRJ1'],
         warehouseCodes: ['WH1'],
