@@ -9,6 +9,7 @@ import { PGliteDialect } from '../../src/server/db/pglite-dialect.js';
 import { migrateToLatest } from '../../src/server/install/migrate.js';
 import type { DB } from '../../src/server/db/schema.js';
 import { MODULES } from '../../src/server/modules/index.js';
+import { compactDump, dropTemplateDatabases } from './pglite-dump.js';
 import { createServerDatabase, uniqueDatabaseName, withAdminClient } from './database.js';
 import { syncAsAtStart, TEMPLATE_ENV, TEST_ADMIN_PASSWORD, templateKey, type TemplateInfo, type TemplateStage } from './template.js';
 
@@ -48,9 +49,10 @@ async function makePGliteTemplates(): Promise<TemplateInfo> {
   const dump = async (stage: TemplateStage) => {
     stages[stage] = path.join(folder, `${stage}.tar`);
     // Uncompressed: a copy per test file loads faster than it would unzip.
-    fs.writeFileSync(stages[stage], Buffer.from(await (await pglite.dumpDataDir('none')).arrayBuffer()));
+    fs.writeFileSync(stages[stage], await compactDump(pglite));
   };
   try {
+    await dropTemplateDatabases(pglite);
     await migrateToLatest(db, MODULES);
     await dump('migrated');
     await syncAsAtStart(db, MODULES, TEST_ADMIN_PASSWORD);
