@@ -37,8 +37,27 @@ export async function createTestDatabase(options: { migrate?: boolean; ready?: b
   return database;
 }
 
-/** A new database on the server, empty or a copy of `template`, that is dropped on close. */
-export async function createServerDatabase(adminUrl: string, template?: string, name = uniqueDatabaseName('wms_test')): Promise<TestDatabase> {
+/**
+ * The global set-up names each run (this variable); a test database of the run is named
+ * `wms_test_<run>_<random>`, so that the run's end can drop every one of them that is left.
+ */
+export const TEST_RUN_ENV = 'WMS_TEST_RUN';
+
+/** The name prefix of this run's test databases (see TEST_RUN_ENV); a plain prefix outside a run. */
+export function runDatabasePrefix(run = process.env[TEST_RUN_ENV]): string {
+  return run ? `wms_test_${run}` : 'wms_test';
+}
+
+/** Drops of closed test databases that are still under way, per process. */
+const pendingDrops = new Set<Promise<void>>();
+
+/**
+ * A new database on the server, empty or a copy of `template`, that is dropped on close. Within a
+ * run (TEST_RUN_ENV set) close answers once the connections are closed and the drop goes on beside
+ * the next test file: dropping a database waits for the server to remove its files and takes
+ * seconds, and nothing connects to it again. The run's end drops whatever a worker left behind.
+ */
+export async function createServerDatabase(adminUrl: string, template?: string, name = uniqueDatabaseName(runDatabasePrefix())): Promise<TestDatabase> {
   await withAdminClient(adminUrl, (client) => client.query(`create database ${name}${template ? ` template ${template}` : ''}`));
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
@@ -48,7 +67,10 @@ export async function createServerDatabase(adminUrl: string, template?: string, 
     url: url.toString(),
     async close() {
       await inner.close();
-      await withAdminClient(adminUrl, (client) => client.query(`drop database if exists ${name} with (force)`));
+      const drop = withAdminClient(adminUrl, (client) => client.query(`drop database if exists ${name} with (force)`)).then(() => undefined);
+      if (!process.env[TEST_RUN_ENV]) return drop;
+      const pending = drop.catch(() => undefined).finally(() => pendingDrops.delete(pending));
+      pendingDrops.add(pending);
     },
   };
 }

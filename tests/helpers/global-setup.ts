@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,7 +10,8 @@ import { PGliteDialect } from '../../src/server/db/pglite-dialect.js';
 import { migrateToLatest } from '../../src/server/install/migrate.js';
 import type { DB } from '../../src/server/db/schema.js';
 import { MODULES } from '../../src/server/modules/index.js';
-import { createServerDatabase, uniqueDatabaseName, withAdminClient } from './database.js';
+import { compactDump, dropTemplateDatabases } from './pglite-dump.js';
+import { createServerDatabase, runDatabasePrefix, TEST_RUN_ENV, uniqueDatabaseName, withAdminClient } from './database.js';
 import { syncAsAtStart, TEMPLATE_ENV, TEST_ADMIN_PASSWORD, templateKey, type TemplateInfo, type TemplateStage } from './template.js';
 
 /** A template left behind by a run that was killed is dropped by a later run once it is this old. */
@@ -21,6 +23,7 @@ const STALE_TEMPLATE_MS = 12 * 60 * 60 * 1000;
  * environment, makes them again when watch mode runs the tests again, and removes them at the end.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  process.env[TEST_RUN_ENV] = `${Date.now().toString(36)}_${crypto.randomBytes(4).toString('hex')}`;
   let current = await makeTemplates();
   project.onTestsRerun(async () => {
     await removeTemplates(current);
@@ -48,9 +51,10 @@ async function makePGliteTemplates(): Promise<TemplateInfo> {
   const dump = async (stage: TemplateStage) => {
     stages[stage] = path.join(folder, `${stage}.tar`);
     // Uncompressed: a copy per test file loads faster than it would unzip.
-    fs.writeFileSync(stages[stage], Buffer.from(await (await pglite.dumpDataDir('none')).arrayBuffer()));
+    fs.writeFileSync(stages[stage], await compactDump(pglite));
   };
   try {
+    await dropTemplateDatabases(pglite);
     await migrateToLatest(db, MODULES);
     await dump('migrated');
     await syncAsAtStart(db, MODULES, TEST_ADMIN_PASSWORD);
@@ -92,6 +96,7 @@ async function removeTemplates(info: TemplateInfo): Promise<void> {
     fs.rmSync(path.dirname(info.stages.migrated), { recursive: true, force: true });
   } else if (adminUrl) {
     await withAdminClient(adminUrl, async (client) => {
+      await dropRunDatabases(client);
       for (const name of Object.values(info.stages)) await dropTemplate(client, name);
     });
   }
@@ -100,6 +105,13 @@ async function removeTemplates(info: TemplateInfo): Promise<void> {
 async function dropTemplate(client: pg.Client, name: string): Promise<void> {
   await client.query(`alter database ${name} with is_template false`);
   await client.query(`drop database if exists ${name} with (force)`);
+}
+
+/** Drops this run's test databases whose drop a worker began but did not see to its end. */
+async function dropRunDatabases(client: pg.Client): Promise<void> {
+  const pattern = `${runDatabasePrefix().replaceAll('_', '\\_')}\\_%`;
+  const { rows } = await client.query<{ datname: string }>(`select datname from pg_database where datname like $1`, [pattern]);
+  for (const { datname } of rows) await client.query(`drop database if exists ${datname} with (force)`).catch(() => undefined);
 }
 
 /** Drops the templates of runs that ended without removing theirs (killed), judged by the time in their name. */
