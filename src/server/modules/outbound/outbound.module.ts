@@ -80,7 +80,6 @@ export const outboundModule = defineModule({
     { route: 'pick', group: 'outbound', opens: 'screen' },
     { route: 'pack', group: 'outbound', opens: 'pending' },
     { route: 'cmg', group: 'outbound', opens: 'pending' },
-    { route: 'ediLogSummary', group: 'outbound', opens: 'pending' },
     { route: 'consignment', group: 'outbound', opens: 'pending' },
     { route: 'pallet', group: 'outbound', opens: 'pending' },
     { route: 'shipment', group: 'outbound', opens: 'pending' },
