@@ -4,6 +4,9 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Kysely } from 'kysely';
+import { connectPostgres } from '../../src/server/db/database.js';
+import type { DB } from '../../src/server/db/schema.js';
 import { inTransaction } from '../../src/server/db/transaction.js';
 import { queueShipNotice, saveEdiPartner, type ShipNotice } from '../../src/server/modules/edi/index.js';
 import { sendQueuedEdiJob } from '../../src/server/modules/edi/edi.jobs.js';
@@ -26,7 +29,7 @@ interface FakeEndpoint {
 }
 
 async function fakeEndpoint(status = 200): Promise<FakeEndpoint> {
-  const endpoint = { url: '', status, bodies: [] as Buffer[], close: async () => undefined };
+  const endpoint: FakeEndpoint = { url: '', status, bodies: [], close: async () => undefined };
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -38,7 +41,7 @@ async function fakeEndpoint(status = 200): Promise<FakeEndpoint> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   endpoint.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/edi/inbox`;
-  endpoint.close = () => new Promise((resolve) => server.close(() => resolve()));
+  endpoint.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
   return endpoint;
 }
 
@@ -131,11 +134,13 @@ describe('queueing a ship notice', () => {
         throw new Error('rolled back');
       }),
     ).rejects.toThrow('rolled back');
-    // Two sessions at once, each queueing twenty notices in its own transactions, some rolling back.
-    const session = (name: string) =>
+    // Two sessions at once (on PostgreSQL a second connection pool, as a second app node would
+    // have), each queueing twenty notices in its own transactions, some rolling back.
+    const second = t.database.url ? await connectPostgres(t.database.url, 5) : undefined;
+    const session = (db: Kysely<DB>, name: string) =>
       Promise.all(
         Array.from({ length: 20 }, (_, n) =>
-          inTransaction(t.database.db, async (trx) => {
+          inTransaction(db, async (trx) => {
             const id = await queueShipNotice(trx, { projectId, warehouseId, by: name }, noticeOf(ownerId, `${name}${n}`));
             const control = Number((await trx.selectFrom('edi_message').select('interchange_control').where('id', '=', id!).executeTakeFirstOrThrow()).interchange_control);
             if (n % 5 === 4) throw new Error(`rolled back ${control}`);
@@ -143,7 +148,13 @@ describe('queueing a ship notice', () => {
           }).catch((error: Error) => Number(/rolled back (\d+)/.exec(error.message)?.[1] ?? NaN)),
         ),
       );
-    const [a, b] = await Promise.all([session('A'), session('B')]);
+    let a: number[];
+    let b: number[];
+    try {
+      [a, b] = await Promise.all([session(t.database.db, 'A'), session(second?.db ?? t.database.db, 'B')]);
+    } finally {
+      await second?.close();
+    }
     const handedOut = [rolledBack, ...a, ...b];
     expect(handedOut.every(Number.isInteger)).toBe(true);
     expect(new Set(handedOut).size).toBe(41);
@@ -151,6 +162,30 @@ describe('queueing a ship notice', () => {
     const stored = await t.database.db.selectFrom('edi_message as m').innerJoin('edi_partner as p', 'p.id', 'm.partner_id').select('m.interchange_control').where('p.owner_id', '=', ownerId).execute();
     expect(stored).toHaveLength(32);
     if (!onRealServer) console.warn('the concurrency of control numbers is shown on PostgreSQL only: set TEST_DATABASE_URL');
+  });
+
+
+  it('makes the control number sequence of a setting written without it (on its page) once, when two sessions first use it together', async () => {
+    const owner = await t.database.db
+      .insertInto('owner')
+      .values({ project_id: projectId, code: `EDI${run}P`, name: 'Set up on the page', created_by: 'test', updated_by: 'test' } as never)
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const ownerId = Number(owner.id);
+    await t.database.db
+      .insertInto('edi_partner')
+      .values({ project_id: projectId, owner_id: ownerId, standard: 'x12', trigger_on: 'ship', endpoint: null, sender_id: 'WMS', sender_qualifier: null, receiver_id: 'SHOP', receiver_qualifier: null, created_by: 'test', updated_by: 'test' })
+      .execute();
+    const second = t.database.url ? await connectPostgres(t.database.url, 5) : undefined;
+    try {
+      const ids = await Promise.all(
+        Array.from({ length: 10 }, (_, n) => inTransaction(n % 2 && second ? second.db : t.database.db, (trx) => queueShipNotice(trx, { projectId, warehouseId, by: 'packer' }, noticeOf(ownerId, `P${n}`)))),
+      );
+      const controls = await t.database.db.selectFrom('edi_message').select('interchange_control').where('id', 'in', ids as number[]).execute();
+      expect(new Set(controls.map((c) => c.interchange_control)).size).toBe(10);
+    } finally {
+      await second?.close();
+    }
   });
 });
 
