@@ -9,7 +9,6 @@ import { bindNamedSql } from '../../engine/server/bind-named-sql.js';
 import { sessionSqlParams, type EngineSession } from '../../engine/server/engine-session.js';
 import { selectPage } from '../../engine/server/page-rows.js';
 import { preparePage } from '../../engine/server/prepared-page.js';
-import { ROW_FILTERS } from '../../src/server/modules/identity/access/row-filters.js';
 import { seedFirstStart } from '../../src/server/install/seed.js';
 import { syncMenuAtStart } from '../../src/server/install/sync-menu.js';
 import { loadDemoData } from '../../src/server/install/demo-data.js';
@@ -133,7 +132,7 @@ describe('shipped definitions', () => {
     const page = readDefinition(file);
     const tables = [page.table.name, ...page.fields.flatMap((f) => [f.foreign?.table, f.options?.type === 'foreign' ? f.options.table : undefined])];
     const catalog = await readTableColumns(database.db, tables.filter((t): t is string => t !== undefined));
-    const result = await selectPage(database.db, preparePage(page, catalog, ROW_FILTERS), session, { page: 1, pageSize: 5 });
+    const result = await selectPage(database.db, preparePage(page, catalog, new AreaRegistry(MODULES).rowFilters()), session, { page: 1, pageSize: 5 });
     expect(result.rows.length).toBeLessThanOrEqual(5);
     expect(result.total).toBeGreaterThanOrEqual(result.rows.length);
     for (const row of result.rows) {

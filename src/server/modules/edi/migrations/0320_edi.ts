@@ -3,7 +3,8 @@ import { createScopedTable, grantConfiguratorAccess } from '../../../db/migratio
 
 /**
  * The EDI setting of each owner (standard, trigger, endpoint, ids) and the log of EDI messages
- * with their raw content. Control numbers come from one sequence per setting, made with it.
+ * with their raw content. Control numbers come from one sequence per setting, made with it. The
+ * menu entry of the log follows the page's view right.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await createScopedTable(db, 'edi_partner', 'project_id')
@@ -47,6 +48,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.createIndex('edi_message_warehouse_idx').on('edi_message').columns(['warehouse_id', 'id']).execute();
   await db.schema.createIndex('edi_message_queued_idx').on('edi_message').column('id').where(sql.ref('status'), '=', 'queued').execute();
+
+  // The EDI log's menu entry (there since the first menu) now opens the area's page and follows its view right.
+  await sql`update sys_module set right_name = 'edi.ediLogSummary' where code = 'ediLogSummary' and right_name is null`.execute(db);
 
   // The log is written only by the area's service; the setting on its page.
   await grantConfiguratorAccess(db, ['edi_partner'], 'write');
