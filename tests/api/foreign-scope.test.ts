@@ -43,7 +43,7 @@ const unscoped = (source: string) => GLOBAL_TABLES.includes(source.split('.')[0]
 /** Pages over global tables: their sub-pages have no scope to keep. */
 const GLOBAL_PARENT_PAGES = ['role'];
 
-const ALL_MODULES = ['identity', 'inbound', 'inventory', 'job', 'masterdata', 'outbound', 'packing', 'transport'];
+const ALL_MODULES = ['edi', 'identity', 'inbound', 'inventory', 'job', 'masterdata', 'outbound', 'packing', 'transport'];
 const ALL_RIGHTS = ALL_MODULES.flatMap((m) => ['view', 'add', 'edit', 'delete'].map((a) => `${m}:${a}` as const));
 
 interface ProjectRows {

@@ -1,6 +1,7 @@
 import type { AreaModule } from './area.js';
 import { attachmentModule } from './attachment/attachment.module.js';
 import { designerModule } from './designer/designer.module.js';
+import { ediModule } from './edi/edi.module.js';
 import { downloadModule } from './download/download.module.js';
 import { genericModule } from './generic/generic.module.js';
 import { healthModule } from './health/health.module.js';
@@ -41,4 +42,5 @@ export const MODULES: readonly AreaModule[] = [
   outboundModule,
   packingModule,
   printingModule,
+  ediModule,
 ];

@@ -80,7 +80,6 @@ export const outboundModule = defineModule({
     { route: 'pick', group: 'outbound', opens: 'screen' },
     // Scan and pack of picked orders (the packing area's screen and right).
     { route: 'pack', group: 'outbound', opens: 'screen', right: 'packing.pack' },
-    { route: 'ediLogSummary', group: 'outbound', opens: 'pending' },
     { route: 'consignment', group: 'outbound', opens: 'pending' },
     { route: 'shipment', group: 'outbound', opens: 'pending' },
     { route: 'deliveryOrderSum', group: 'outbound', opens: 'pending' },

@@ -1,0 +1,57 @@
+import type { Generated } from 'kysely';
+import type { Audit, Id, Timestamp } from '../../db/schema.js';
+
+/** The EDI area's tables; migration 0320 creates them. */
+declare module '../../db/schema.js' {
+  interface DB {
+    edi_partner: EdiPartnerTable;
+    edi_message: EdiMessageTable;
+  }
+}
+
+export type EdiStandard = 'edifact' | 'x12' | 'none';
+/** When an order's ship notice is made: at check-complete of packing, or when it ships. */
+export type EdiTrigger = 'checkComplete' | 'ship';
+export type EdiMessageKind = 'desadv' | 'x12_856';
+/** `queued`: waiting to be sent (again); `sent`: the endpoint took it; `failed`: given up after too many attempts, sent again only on request. */
+export type EdiMessageStatus = 'queued' | 'sent' | 'failed';
+
+/** The EDI setting of an owner (the warehouse's customer) in a project. */
+export interface EdiPartnerTable extends Audit {
+  id: Id;
+  project_id: number;
+  owner_id: number;
+  standard: Generated<EdiStandard>;
+  trigger_on: Generated<EdiTrigger>;
+  /** An http(s) URL the message is POSTed to, or an absolute folder path it is written into. */
+  endpoint: string | null;
+  /** Our id and theirs: GLNs for EDIFACT, interchange ids for X12. */
+  sender_id: string;
+  sender_qualifier: string | null;
+  receiver_id: string;
+  receiver_qualifier: string | null;
+  test_indicator: Generated<boolean>;
+  active: Generated<boolean>;
+}
+
+export interface EdiMessageTable extends Audit {
+  id: Id;
+  project_id: number;
+  warehouse_id: number;
+  partner_id: number;
+  owner_id: number;
+  kind: EdiMessageKind;
+  order_id: number | null;
+  /** The ship notice's number. */
+  reference: string;
+  interchange_control: string;
+  group_control: string;
+  message_control: string;
+  /** The interchange exactly as sent. */
+  content: Uint8Array;
+  status: Generated<EdiMessageStatus>;
+  attempts: Generated<number>;
+  last_error: string | null;
+  claimed_until: Timestamp | null;
+  sent_at: Timestamp | null;
+}
