@@ -54,8 +54,9 @@ export async function findPackingOrder(
 ): Promise<PackingOrder | undefined> {
   const header = await repo.findScopedOrder(db, scope, which);
   if (!header) return undefined;
-  if (lock) await lockOrders(db as Transaction<DB>, scope.projectId, [Number(header.id)]);
-  const status = lock ? await repo.orderStatus(db, Number(header.id)) : header.status;
+  // The locked row is read as it stands once the lock is held: its status is the one to act on.
+  const status = lock ? (await lockOrders(db as Transaction<DB>, scope.projectId, [Number(header.id)]))[0]?.status : header.status;
+  if (status === undefined) return undefined;
   const lines = await repo.packingLines(db, Number(header.id));
   return {
     id: Number(header.id),

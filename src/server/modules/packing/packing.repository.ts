@@ -89,17 +89,21 @@ export async function packedOfLines(db: Db, soLineIds: readonly number[]): Promi
   return new Map(rows.map((r) => [Number(r.so_line_id), String(r.qty)]));
 }
 
-/** What is packed of an order line from one place its picked stock stood, over all cartons. */
-export async function packedFromSource(db: Db, soLineId: number, source: { lotId: number; locationId: number; lpn: string }): Promise<string> {
-  const row = await db
+/** The lines of every carton of the order, in the order they were made. */
+export async function linesOfOrderCartons(db: Db, soId: number): Promise<CartonLineRow[]> {
+  return db.selectFrom('carton_line as cl').innerJoin('carton as c', 'c.id', 'cl.carton_id').selectAll('cl').where('c.so_id', '=', soId).orderBy('cl.id').execute();
+}
+
+/** What is packed of these order lines over all cartons, per place its picked stock stood (lot, location, licence plate). */
+export async function packedBySource(db: Db, soLineIds: readonly number[]): Promise<Array<{ soLineId: number; lotId: number; locationId: number; lpn: string; qty: string }>> {
+  if (soLineIds.length === 0) return [];
+  const rows = await db
     .selectFrom('carton_line')
-    .select(sql<string>`coalesce(sum(qty), 0)`.as('qty'))
-    .where('so_line_id', '=', soLineId)
-    .where('lot_id', '=', source.lotId)
-    .where('from_location_id', '=', source.locationId)
-    .where('from_lpn', '=', source.lpn)
-    .executeTakeFirstOrThrow();
-  return String(row.qty);
+    .select(['so_line_id', 'lot_id', 'from_location_id', 'from_lpn', sql<string>`sum(qty)`.as('qty')])
+    .where('so_line_id', 'in', [...soLineIds])
+    .groupBy(['so_line_id', 'lot_id', 'from_location_id', 'from_lpn'])
+    .execute();
+  return rows.map((r) => ({ soLineId: Number(r.so_line_id), lotId: Number(r.lot_id), locationId: Number(r.from_location_id), lpn: r.from_lpn, qty: String(r.qty) }));
 }
 
 /** Adds qty to the carton's line of this order line and source (made when missing). */

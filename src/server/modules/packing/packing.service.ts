@@ -63,9 +63,11 @@ const num = (value: string | null): string | null => (value === null ? null : ne
 
 /** The order as packing sees it: its lines with ordered, picked and packed qty, and its cartons. */
 async function packAnswer(db: Kysely<DB> | Transaction<DB>, order: PackingOrder): Promise<PackAnswer> {
-  const packed = await repo.packedOfLines(db, order.lines.map((l) => l.id));
   const cartons = await repo.cartonsOfOrder(db, order.id);
-  const cartonLines = await repo.linesOfCartons(db, cartons.map((c) => Number(c.id)));
+  // A carton line always packs a line of its carton's order, so the order's cartons hold all that is packed of its lines.
+  const cartonLines = cartons.length === 0 ? [] : await repo.linesOfOrderCartons(db, order.id);
+  const packed = new Map<number, Decimal>();
+  for (const line of cartonLines) packed.set(Number(line.so_line_id), (packed.get(Number(line.so_line_id)) ?? ZERO).plus(line.qty));
   const codes = await repo.skuCodes(db, [...new Set([...order.lines.map((l) => l.skuId), ...cartonLines.map((l) => Number(l.sku_id))])]);
   const cartonAnswers = cartons.map((carton): CartonAnswer => {
     const merged = new Map<number, { soLineId: number; skuId: number; skuCode: string; qty: Decimal }>();
@@ -190,7 +192,12 @@ export async function packItem(trx: Transaction<DB>, scope: StockScope, input: {
   const item = await scannedItem(trx, scope, order, input.barcode, input.qty);
   const lines = order.lines.filter((l) => l.skuId === item.skuId);
   if (lines.length === 0) throw new AppError('PACK_ITEM_NOT_ON_ORDER', { sku: item.skuCode, orderNo: order.orderNo });
-  const packed = await repo.packedOfLines(trx, lines.map((l) => l.id));
+  // What is packed of these lines, per place their picked stock stood and in all.
+  const packedSources = await repo.packedBySource(trx, lines.map((l) => l.id));
+  const packed = new Map<number, Decimal>();
+  for (const row of packedSources) packed.set(row.soLineId, (packed.get(row.soLineId) ?? ZERO).plus(row.qty));
+  const packedFrom = (soLineId: number, source: { lotId: number; locationId: number; lpn: string }) =>
+    packedSources.filter((r) => r.soLineId === soLineId && r.lotId === source.lotId && r.locationId === source.locationId && r.lpn === source.lpn).reduce((sum, r) => sum.plus(r.qty), ZERO);
   const room = lines.reduce((sum, l) => sum.plus(Decimal.max(0, new Decimal(l.pickedQty).minus(packed.get(l.id) ?? 0))), ZERO);
   if (item.qty.greaterThan(room)) throw new AppError('OVERPACK_NOT_ALLOWED');
 
@@ -203,10 +210,11 @@ export async function packItem(trx: Transaction<DB>, scope: StockScope, input: {
     for (const source of await pickedSourcesOfLine(trx, line.id)) {
       if (lots && !lots.has(source.lotId)) continue;
       if (lineRoom.isZero()) break;
-      const there = new Decimal(source.qty).minus(await repo.packedFromSource(trx, line.id, source));
+      const there = new Decimal(source.qty).minus(packedFrom(line.id, source));
       const take = Decimal.min(lineRoom, there);
       if (!take.greaterThan(0)) continue;
       await moveToCarton(trx, scope, carton, line.id, source, take);
+      packedSources.push({ soLineId: line.id, lotId: source.lotId, locationId: source.locationId, lpn: source.lpn, qty: take.toString() });
       lineRoom = lineRoom.minus(take);
       left = left.minus(take);
     }
