@@ -7,6 +7,11 @@
  * second, beside pgbench's TPC-B-like tps with as many clients on the same server in the same run
  * (pgbench must be on the PATH).
  *
+ * Each scanner has an order of its own (one packer per order, as on a real packing bench), so no
+ * two scanners wait on the same order's lock. A scanner scans again as soon as the last scan is
+ * answered, after BENCH_PACK_PAUSE_MS (default 0): without a pause every scanner is always waiting
+ * on the server, so a scan's latency is about scanners / scans per second of the whole server.
+ *
  * Environment: BENCH_DATABASE_URL, else DATABASE_URL, else TEST_DATABASE_URL, else
  * postgres://postgres@127.0.0.1:5432/postgres; BENCH_SECONDS (pgbench run, default 10).
  */
@@ -26,6 +31,7 @@ export const name = 'pack';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const SCANNERS = Number(process.env.BENCH_PACK_SCANNERS ?? 20);
 const SCANS = Number(process.env.BENCH_PACK_SCANS ?? 40);
+const PAUSE_MS = Number(process.env.BENCH_PACK_PAUSE_MS ?? 0);
 const PASSWORD = 'Bench!Passw0rd1';
 
 function percentile(sorted: number[], p: number): number {
@@ -89,15 +95,19 @@ export async function run(): Promise<BenchReport> {
           const t0 = performance.now();
           await call('/pack/scan/sku', { cartonId, barcode: skuCode }, token);
           latencies.push(performance.now() - t0);
+          if (PAUSE_MS > 0) await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
         }
       }),
     );
     const seconds = (performance.now() - started) / 1000;
+    const orders = new Set((await db.selectFrom('carton').select('so_id').where('id', 'in', cartons.map((c) => c.cartonId)).execute()).map((r) => Number(r.so_id)));
     const packed = await db.selectFrom('carton_line').select((eb) => eb.fn.sum<string>('qty').as('qty')).executeTakeFirstOrThrow();
     latencies.sort((a, b) => a - b);
     const figures = {
       scanners: SCANNERS,
       scansPerScanner: SCANS,
+      ordersPacked: orders.size,
+      pauseMs: PAUSE_MS,
       scans: latencies.length,
       seconds,
       scansPerSecond: latencies.length / seconds,
@@ -111,7 +121,7 @@ export async function run(): Promise<BenchReport> {
     const tps = pgbenchTps(pgbenchTarget.url, SCANNERS, SECONDS);
     return {
       summary: [
-        `scan and pack, HTTP POST /api/pack/scan/sku, ${SCANNERS} concurrent scanners x ${SCANS} scans (${figures.scans} scans, ${figures.unitsPacked} units packed): p50 ${figures.p50Ms.toFixed(1)} ms, p95 ${figures.p95Ms.toFixed(1)} ms, p99 ${figures.p99Ms.toFixed(1)} ms, max ${figures.maxMs.toFixed(1)} ms; ${figures.scansPerSecond.toFixed(0)} scans/s in ${seconds.toFixed(2)} s`,
+        `scan and pack, HTTP POST /api/pack/scan/sku, ${SCANNERS} concurrent scanners x ${SCANS} scans, each scanner packing its own order (${orders.size} orders)${PAUSE_MS > 0 ? `, ${PAUSE_MS} ms between a scanner's scans` : ', no pause between scans'} (${figures.scans} scans, ${figures.unitsPacked} units packed): p50 ${figures.p50Ms.toFixed(1)} ms, p95 ${figures.p95Ms.toFixed(1)} ms, p99 ${figures.p99Ms.toFixed(1)} ms, max ${figures.maxMs.toFixed(1)} ms; ${figures.scansPerSecond.toFixed(0)} scans/s in ${seconds.toFixed(2)} s`,
         `pgbench TPC-B-like, ${SCANNERS} clients, ${SECONDS} s: ${tps.toFixed(0)} tps (scans/s per pgbench tps ${(figures.scansPerSecond / tps).toFixed(3)})`,
       ],
       figures: { ...figures, pgbenchSeconds: SECONDS, pgbenchClients: SCANNERS, pgbenchTps: tps },

@@ -89,9 +89,24 @@ export async function packedOfLines(db: Db, soLineIds: readonly number[]): Promi
   return new Map(rows.map((r) => [Number(r.so_line_id), String(r.qty)]));
 }
 
-/** The lines of every carton of the order, in the order they were made. */
-export async function linesOfOrderCartons(db: Db, soId: number): Promise<CartonLineRow[]> {
-  return db.selectFrom('carton_line as cl').innerJoin('carton as c', 'c.id', 'cl.carton_id').selectAll('cl').where('c.so_id', '=', soId).orderBy('cl.id').execute();
+/** The cartons of the order with their lines, in one read: cartons in the order they were opened, lines in the order they were made. */
+export async function cartonsWithLinesOfOrder(db: Db, soId: number): Promise<{ cartons: CartonRow[]; lines: Array<{ carton_id: number; so_line_id: number; sku_id: number; qty: string }> }> {
+  const rows = await db
+    .selectFrom('carton as c')
+    .leftJoin('carton_line as cl', 'cl.carton_id', 'c.id')
+    .selectAll('c')
+    .select(['cl.id as line_id', 'cl.so_line_id as line_so_line_id', 'cl.sku_id as line_sku_id', 'cl.qty as line_qty'])
+    .where('c.so_id', '=', soId)
+    .orderBy('c.id')
+    .orderBy('cl.id')
+    .execute();
+  const cartons = new Map<number, CartonRow>();
+  const lines: Array<{ carton_id: number; so_line_id: number; sku_id: number; qty: string }> = [];
+  for (const { line_id, line_so_line_id, line_sku_id, line_qty, ...carton } of rows) {
+    if (!cartons.has(Number(carton.id))) cartons.set(Number(carton.id), carton);
+    if (line_id !== null && line_so_line_id !== null && line_sku_id !== null && line_qty !== null) lines.push({ carton_id: Number(carton.id), so_line_id: Number(line_so_line_id), sku_id: Number(line_sku_id), qty: line_qty });
+  }
+  return { cartons: [...cartons.values()], lines };
 }
 
 /** What is packed of these order lines over all cartons, per place its picked stock stood (lot, location, licence plate). */
@@ -125,6 +140,18 @@ export async function addCartonLine(
 export async function takeFromCartonLine(trx: Transaction<DB>, id: number, left: string, by: string): Promise<void> {
   if (Number(left) === 0) await trx.deleteFrom('carton_line').where('id', '=', id).execute();
   else await trx.updateTable('carton_line').set({ qty: left, updated_at: sql`now()`, updated_by: by }).where('id', '=', id).execute();
+}
+
+/** Marks a carton of the scope as changed by `by` now and returns it, locked until the transaction ends (an update locks the row); undefined when it is not there. */
+export async function touchAndLockCarton(trx: Transaction<DB>, scope: Scope, id: number, by: string): Promise<CartonRow | undefined> {
+  return trx
+    .updateTable('carton')
+    .set({ updated_at: sql`now()`, updated_by: by })
+    .where('id', '=', id)
+    .where('project_id', '=', scope.projectId)
+    .where('warehouse_id', '=', scope.warehouseId)
+    .returningAll()
+    .executeTakeFirst();
 }
 
 export async function touchCarton(trx: Transaction<DB>, id: number, by: string): Promise<void> {

@@ -63,9 +63,8 @@ const num = (value: string | null): string | null => (value === null ? null : ne
 
 /** The order as packing sees it: its lines with ordered, picked and packed qty, and its cartons. */
 async function packAnswer(db: Kysely<DB> | Transaction<DB>, order: PackingOrder): Promise<PackAnswer> {
-  const cartons = await repo.cartonsOfOrder(db, order.id);
   // A carton line always packs a line of its carton's order, so the order's cartons hold all that is packed of its lines.
-  const cartonLines = cartons.length === 0 ? [] : await repo.linesOfOrderCartons(db, order.id);
+  const { cartons, lines: cartonLines } = await repo.cartonsWithLinesOfOrder(db, order.id);
   const packed = new Map<number, Decimal>();
   for (const line of cartonLines) packed.set(Number(line.so_line_id), (packed.get(Number(line.so_line_id)) ?? ZERO).plus(line.qty));
   const codes = await repo.skuCodes(db, [...new Set([...order.lines.map((l) => l.skuId), ...cartonLines.map((l) => Number(l.sku_id))])]);
@@ -145,13 +144,14 @@ export async function openCarton(trx: Transaction<DB>, scope: StockScope, input:
 
 /**
  * The carton and its order, locked in the order allocation and picking lock (order, then carton,
- * then stock). Refuses a carton of another project or warehouse (NO_RECORD) and a closed carton.
+ * then stock), the carton marked changed by the operator. Refuses a carton of another project or warehouse (NO_RECORD) and a closed carton.
  */
 async function lockedCarton(trx: Transaction<DB>, scope: StockScope, cartonId: number): Promise<{ carton: CartonRow; order: PackingOrder }> {
   const seen = await repo.findCarton(trx, scope, cartonId);
   if (!seen) throw new AppError('NO_RECORD');
   const order = await lockedOrder(trx, scope, Number(seen.so_id));
-  const carton = (await repo.findCarton(trx, scope, cartonId, true))!;
+  // Every caller changes the carton: it is marked changed as it is locked (rolled back with a refused scan).
+  const carton = (await repo.touchAndLockCarton(trx, scope, cartonId, scope.operator))!;
   if (carton.status !== 'open') throw new AppError('CARTON_CLOSED', { cartonNo: carton.carton_no });
   return { carton, order };
 }
@@ -221,7 +221,6 @@ export async function packItem(trx: Transaction<DB>, scope: StockScope, input: {
   }
   // What is left has no picked stock to come from: not of the label's batch, or no longer where picking put it.
   if (left.greaterThan(0)) throw new AppError('NO_PICKED_STOCK');
-  await repo.touchCarton(trx, Number(carton.id), scope.operator);
   return packAnswer(trx, order);
 }
 
@@ -268,7 +267,6 @@ export async function removeItem(trx: Transaction<DB>, scope: StockScope, input:
     await repo.takeFromCartonLine(trx, Number(line.id), new Decimal(line.qty).minus(take).toString(), scope.operator);
     left = left.minus(take);
   }
-  await repo.touchCarton(trx, Number(carton.id), scope.operator);
   return packAnswer(trx, order);
 }
 
