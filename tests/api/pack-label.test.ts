@@ -121,5 +121,27 @@ describe('carton labels', () => {
     expect(unknown.statusCode).toBe(404);
     expect(json<{ code: string }>(unknown).code).toBe('NO_RECORD');
     expect(printer.received).toHaveLength(2);
+
+    // A printer that does not take the label: the queue's message, and the job stays queued.
+    const gone = await fakePrinter();
+    await gone.close();
+    const down = await db()
+      .insertInto('printer')
+      .values({ warehouse_id: f.scope.warehouseId, name: `DOWN-${RUN}`, ip: '127.0.0.1', port: gone.port, server_name: 'PS1', created_by: 'test', updated_by: 'test' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const unavailable = await call('/pack/label/print', { code: carton.cartonNo, printerId: Number(down.id) });
+    expect(unavailable.statusCode).toBe(503);
+    expect(json<{ code: string }>(unavailable).code).toBe('PRINTER_UNAVAILABLE');
+    const queued = await db().selectFrom('print_job').select(['status', 'reference']).where('printer_id', '=', down.id).execute();
+    expect(queued).toEqual([{ status: 'queued', reference: sscc }]);
+
+    // A check-completed order is not packed again, but may be looked at to cancel its check-complete.
+    await ok('/scanPack/closeOrder', { soId });
+    expect((await call('/scanPack', { orderNo })).statusCode).toBe(409);
+    expect((await ok('/scanPack', { orderNo, checkCompleted: true })).order).toMatchObject({ id: soId, status: 'packed' });
+    const cancelled = await ok<{ order: { status: string } }>('/so/cancelCheckComplete', { soId, removeCartons: false, moveStockBack: false });
+    expect(cancelled.order.status).toBe('picked');
+    expect((await call('/scanPack', { orderNo, checkCompleted: true })).statusCode).toBe(409);
   });
 });

@@ -94,8 +94,30 @@ export default function PackScreen() {
     return stays;
   };
 
+  /**
+   * A check-completed order is not packed again; the edit right may look at it to cancel its
+   * check-complete. Answers the order, or null (the refusal told) when it is not check-completed.
+   */
+  const checkCompletedOrder = async (orderNo: string, refusal: unknown) => {
+    const answer = await run(() => api<PackAnswer>('/scanPack', { body: { orderNo, waveNo: byWave ? waveNo : null, checkCompleted: true }, quiet: true }));
+    if (!answer) return tell('error', messageOf(refusal));
+    take(answer, null);
+    setStep('order');
+    tell('warning', t('packing.screen.cancelCcFirst', { orderNo: answer.order.orderNo }));
+  };
+
   const startOrder = async (scanned: string) => {
-    const answer = await run(() => api<PackAnswer>('/scanPack', { body: { orderNo: scanned.trim(), waveNo: byWave ? waveNo : null, packPicked }, quiet: true }));
+    const orderNo = scanned.trim();
+    let refusal: unknown = null;
+    const answer = await run(() =>
+      api<PackAnswer>('/scanPack', { body: { orderNo, waveNo: byWave ? waveNo : null, packPicked }, quiet: true }).catch((error: unknown) => {
+        const code = (error as { body?: { code?: string } }).body?.code;
+        if (!rights.edit || (code !== 'PACK_CANCEL_CHECK_COMPLETE_FIRST' && code !== 'ORDER_STATUS_ERROR')) throw error;
+        refusal = error;
+        return undefined;
+      }),
+    );
+    if (refusal) return checkCompletedOrder(orderNo, refusal);
     if (!answer) return;
     const open = take(answer, null);
     setQty(null);

@@ -57,8 +57,8 @@ export const packingRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/scanPack',
-    route(PACK_VIEW, 'Starts packing an order by its number (and the wave it must be on, when packing by wave): its lines with ordered, picked and packed qty, and its cartons', {
-      body: StrictObject({ orderNo: Type.String({ minLength: 1, maxLength: 100 }), waveNo: OptText(100), packPicked: Type.Optional(Type.Boolean()) }),
+    route(PACK_VIEW, 'Starts packing an order by its number (and the wave it must be on, when packing by wave): its lines with ordered, picked and packed qty, and its cartons; with checkCompleted, shows a check-completed order whose check-complete may be cancelled', {
+      body: StrictObject({ orderNo: Type.String({ minLength: 1, maxLength: 100 }), waveNo: OptText(100), packPicked: Type.Optional(Type.Boolean()), checkCompleted: Type.Optional(Type.Boolean()) }),
     }),
     (request) => startPacking(db, scopeOf(request), request.body),
   );

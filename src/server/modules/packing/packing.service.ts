@@ -113,11 +113,16 @@ async function packAnswer(db: Kysely<DB> | Transaction<DB>, order: PackingOrder)
  * `/scanPack`: starts packing an order by its number; refuses an order packing may not take. Packing
  * by wave names the wave too: an order that is not on that wave is refused (SCAN_BY_WAVE). Reads only.
  */
-export async function startPacking(db: Kysely<DB>, scope: StockScope, input: { orderNo: string; waveNo?: string | null; packPicked?: boolean }): Promise<PackAnswer> {
+export async function startPacking(db: Kysely<DB>, scope: StockScope, input: { orderNo: string; waveNo?: string | null; packPicked?: boolean; checkCompleted?: boolean }): Promise<PackAnswer> {
   const order = await findPackingOrder(db, scope, { orderNo: input.orderNo.trim() });
   if (!order) throw new AppError('NO_RECORD');
   const waveNo = input.waveNo?.trim();
   if (waveNo && order.waveNo !== waveNo) throw new AppError('SCAN_BY_WAVE', { orderNo: order.orderNo, waveNo });
+  // Looking at a check-completed order (packed or partially packed) only, to cancel its check-complete.
+  if (input.checkCompleted === true) {
+    if (order.status !== 'packed' && order.status !== 'partial_packed') throw new AppError('ORDER_STATUS_ERROR', { orderNo: order.orderNo, status: order.status });
+    return packAnswer(db, order);
+  }
   assertPackable(order, input.packPicked === true);
   return packAnswer(db, order);
 }
