@@ -43,6 +43,10 @@ export default function PackScreen() {
   const [units, setUnits] = useState<CodeRow[]>([]);
   const [feedback, setFeedback] = useState<Feedback | null>(null);
   const [busy, setBusy] = useState(false);
+  // Cancelling a check-complete: the two questions, asked before the confirmation.
+  const [cancelling, setCancelling] = useState(false);
+  const [removeCartons, setRemoveCartons] = useState(false);
+  const [moveStockBack, setMoveStockBack] = useState(false);
   // A scanner that sends twice before the first answer: one call at a time.
   const calling = useRef(false);
 
@@ -79,6 +83,8 @@ export default function PackScreen() {
 
   const cartonOf = (answer: PackAnswer | null, id: number | null) => answer?.cartons.find((c) => c.id === id);
   const targetCarton = cartonOf(pack, target);
+  // An order whose packing is checked complete (packed or partially packed) may have that cancelled.
+  const checkCompleted = pack !== null && (pack.order.status === 'packed' || pack.order.status === 'partial_packed');
 
   /** After an answer: the carton to scan into stays, else the open one; without one the next carton is chosen. */
   const take = (answer: PackAnswer, keep: number | null) => {
@@ -88,8 +94,30 @@ export default function PackScreen() {
     return stays;
   };
 
+  /**
+   * A check-completed order is not packed again; the edit right may look at it to cancel its
+   * check-complete. Answers the order, or null (the refusal told) when it is not check-completed.
+   */
+  const checkCompletedOrder = async (orderNo: string, refusal: unknown) => {
+    const answer = await run(() => api<PackAnswer>('/scanPack', { body: { orderNo, waveNo: byWave ? waveNo : null, checkCompleted: true }, quiet: true }));
+    if (!answer) return tell('error', messageOf(refusal));
+    take(answer, null);
+    setStep('order');
+    tell('warning', t('packing.screen.cancelCcFirst', { orderNo: answer.order.orderNo }));
+  };
+
   const startOrder = async (scanned: string) => {
-    const answer = await run(() => api<PackAnswer>('/scanPack', { body: { orderNo: scanned.trim(), waveNo: byWave ? waveNo : null, packPicked }, quiet: true }));
+    const orderNo = scanned.trim();
+    let refusal: unknown = null;
+    const answer = await run(() =>
+      api<PackAnswer>('/scanPack', { body: { orderNo, waveNo: byWave ? waveNo : null, packPicked }, quiet: true }).catch((error: unknown) => {
+        const code = (error as { body?: { code?: string } }).body?.code;
+        if (!rights.edit || (code !== 'PACK_CANCEL_CHECK_COMPLETE_FIRST' && code !== 'ORDER_STATUS_ERROR')) throw error;
+        refusal = error;
+        return undefined;
+      }),
+    );
+    if (refusal) return checkCompletedOrder(orderNo, refusal);
     if (!answer) return;
     const open = take(answer, null);
     setQty(null);
@@ -154,10 +182,12 @@ export default function PackScreen() {
 
   const closeCarton = async (values: CloseValues) => {
     if (!targetCarton) return;
-    const answer = await run(() => api<PackAnswer>('/pack/scan/close', { body: { cartonId: targetCarton.id, ...values }, quiet: true }));
+    const answer = await run(() => api<PackAnswer & { label?: { jobId: number; printerName: string } | null }>('/pack/scan/close', { body: { cartonId: targetCarton.id, ...values }, quiet: true }));
     if (!answer) return;
     take(answer, null);
-    tell('success', t('packing.screen.cartonClosed', { cartonNo: targetCarton.cartonNo }));
+    const closed = t('packing.screen.cartonClosed', { cartonNo: targetCarton.cartonNo });
+    // The label printed on its own when the warehouse has a printer for automatic carton labels.
+    tell('success', answer.label ? `${closed} ${t('packing.screen.labelSent', { printer: answer.label.printerName })}` : closed);
     setStep('carton');
   };
 
@@ -178,6 +208,29 @@ export default function PackScreen() {
     take(answer, null);
     tell(answer.order.status === 'packed' ? 'success' : 'warning', t('packing.screen.completed', { orderNo: answer.order.orderNo, status: t(`outbound.status.${answer.order.status}`) }));
     setStep('order');
+  };
+
+  /** Cancels the order's check-complete as the two questions were answered, after a confirmation. */
+  const cancelCheckComplete = async () => {
+    if (!pack || !rights.edit || calling.current) return;
+    const moveBack = removeCartons && moveStockBack;
+    const ok = await showConfirm({
+      id: 'pack-cancel-cc-confirm',
+      content: t(removeCartons ? (moveBack ? 'packing.screen.cancelCcAskMove' : 'packing.screen.cancelCcAskRemove') : 'packing.screen.cancelCcAskKeep', { orderNo: pack.order.orderNo }),
+      okText: t('packing.screen.cancelCc'),
+      cancelText: t('ui.engine.cancel'),
+    });
+    if (!ok) return;
+    const soId = pack.order.id;
+    const answer = await run(() =>
+      api<{ order: { id: number; orderNo: string; status: string }; removedCartons: string[] }>('/so/cancelCheckComplete', { body: { soId, removeCartons, moveStockBack: moveBack }, quiet: true }),
+    );
+    if (!answer) return;
+    setCancelling(false);
+    setPack(null);
+    setTarget(null);
+    tell('success', t('packing.screen.cancelCcDone', { orderNo: answer.order.orderNo, status: t(`outbound.status.${answer.order.status}`), count: answer.removedCartons.length }));
+    setStep(byWave ? 'wave' : 'order');
   };
 
   const toClose = () => {
@@ -331,6 +384,36 @@ export default function PackScreen() {
         <CloseCartonForm carton={targetCarton} cartonTypes={cartonTypes} units={units} busy={busy} narrow={narrow} onSubmit={(values) => void closeCarton(values)} onCancel={back} />
       )}
       <FeedbackLine feedback={feedback} />
+      {pack && rights.edit && checkCompleted && (
+        <Space direction="vertical" data-testid="pack-cancel-cc-panel" style={{ width: '100%' }}>
+          {!cancelling ? (
+            <Button style={BIG} danger data-testid="pack-cancel-cc" onClick={() => setCancelling(true)}>
+              {t('packing.screen.cancelCc')}
+            </Button>
+          ) : (
+            <div
+              onKeyDown={(event) => {
+                if (event.key === 'Escape') setCancelling(false);
+              }}
+            >
+              <Checkbox data-testid="pack-cancel-cc-remove" style={{ fontSize: 16 }} checked={removeCartons} autoFocus onChange={(event) => setRemoveCartons(event.target.checked)}>
+                {t('packing.screen.cancelCcRemove')}
+              </Checkbox>
+              <Checkbox data-testid="pack-cancel-cc-move" style={{ fontSize: 16 }} checked={removeCartons && moveStockBack} disabled={!removeCartons} onChange={(event) => setMoveStockBack(event.target.checked)}>
+                {t('packing.screen.cancelCcMove')}
+              </Checkbox>
+              <Space wrap style={{ marginTop: 8 }}>
+                <Button style={BIG} danger type="primary" data-testid="pack-cancel-cc-ok" disabled={busy} onClick={() => void cancelCheckComplete()}>
+                  {t('packing.screen.cancelCc')}
+                </Button>
+                <Button style={BIG} data-testid="pack-cancel-cc-back" onClick={() => setCancelling(false)}>
+                  {t('packing.screen.back')} [Esc]
+                </Button>
+              </Space>
+            </div>
+          )}
+        </Space>
+      )}
       {!rights.edit && rights.view && <Alert type="info" showIcon message={t('packing.screen.viewOnly')} />}
       {pack && rights.edit && step !== 'close' && (
         <div style={{ display: 'grid', gridTemplateColumns: narrow ? '1fr 1fr' : 'repeat(4, 1fr)', gap: 8 }}>

@@ -6,4 +6,6 @@ export const screens: Record<string, () => Promise<{ default: ComponentType }>> 
   pack: () => import('./PackScreen'),
   // Split scan: items of a packed carton into a new carton of the same order.
   packSplit: () => import('./SplitScan'),
+  // Scan to print: a closed carton's label on a chosen printer.
+  scanToPrintWindow: () => import('./ScanToPrint'),
 };

@@ -83,7 +83,6 @@ export const outboundModule = defineModule({
     { route: 'consignment', group: 'outbound', opens: 'pending' },
     { route: 'shipment', group: 'outbound', opens: 'pending' },
     { route: 'deliveryOrderSum', group: 'outbound', opens: 'pending' },
-    { route: 'scanToPrintWindow', group: 'outbound', opens: 'pending' },
     // Last of the group (migration 0260 adds its menu entry there): the allocation rules (FIFO, FEFO, shelf life per owner and SKU), also opened from the order list.
     { route: 'soRule', group: 'outbound', opens: OUTBOUND, titleKey: 'outbound.page.soRule' },
     // After it (migration 0266 adds its menu entry there): the maintenance list, orders and SKUs whose order lines may not change while they are looked into.

@@ -9,8 +9,9 @@ import { Quantity } from '../../http/quantity-schema.js';
 import { routeOptions } from '../../http/route-options.js';
 import { ErrorBodySchema, IdSchema, StrictObject } from '../../http/schemas.js';
 import type { StockScope } from '../inventory/index.js';
+import { labelPrinters } from '../printing/index.js';
 import { addCartonToPallet, closePallet, createPallet, palletDetail, removeCartonFromPallet } from './pallet.service.js';
-import { cancelCheckComplete, CARTON_TYPE, checkComplete, closeCartonOf, codeList, openCarton, packItem, removeItem, startPacking, WEIGHT_UOM } from './packing.service.js';
+import { cancelCheckComplete, CARTON_TYPE, checkComplete, closeCartonOf, codeList, openCarton, packItem, printCartonLabel, removeItem, startPacking, WEIGHT_UOM } from './packing.service.js';
 
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema };
 const route = routeOptions(['packing'], errors);
@@ -56,8 +57,8 @@ export const packingRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/scanPack',
-    route(PACK_VIEW, 'Starts packing an order by its number (and the wave it must be on, when packing by wave): its lines with ordered, picked and packed qty, and its cartons', {
-      body: StrictObject({ orderNo: Type.String({ minLength: 1, maxLength: 100 }), waveNo: OptText(100), packPicked: Type.Optional(Type.Boolean()) }),
+    route(PACK_VIEW, 'Starts packing an order by its number (and the wave it must be on, when packing by wave): its lines with ordered, picked and packed qty, and its cartons; with checkCompleted, shows a check-completed order whose check-complete may be cancelled', {
+      body: StrictObject({ orderNo: Type.String({ minLength: 1, maxLength: 100 }), waveNo: OptText(100), packPicked: Type.Optional(Type.Boolean()), checkCompleted: Type.Optional(Type.Boolean()) }),
     }),
     (request) => startPacking(db, scopeOf(request), request.body),
   );
@@ -92,7 +93,20 @@ export const packingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         height: Type.Optional(Quantity({ nullable: true })),
       }),
     }),
-    (request) => write(request, (trx, scope) => closeCartonOf(trx, scope, request.body)),
+    (request) => write(request, (trx, scope) => closeCartonOf(trx, scope, request.body, { sendWith: db, language: request.language })),
+  );
+
+  app.get('/pack/label/printer', route(PACK_VIEW, 'The active printers of the warehouse a carton label may be printed on'), async (request) => {
+    const scope = scopeOf(request);
+    return { rows: await labelPrinters(db, scope.warehouseId) };
+  });
+
+  app.post(
+    '/pack/label/print',
+    route(PACK_EDIT, 'Prints the label of a closed carton, scanned by carton number or SSCC, on the chosen printer (else the one for automatic carton labels)', {
+      body: StrictObject({ code: CartonScan, printerId: Type.Optional(Type.Union([IdSchema, Type.Null()])) }),
+    }),
+    (request) => printCartonLabel(db, scopeOf(request), request.body, { language: request.language }),
   );
 
   app.post('/scanPack/closeOrder', route(PACK_EDIT, 'Checks packing of the order complete: packed, or partially packed', { body: StrictObject({ soId: IdSchema }) }), (request) =>

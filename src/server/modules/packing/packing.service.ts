@@ -3,10 +3,11 @@ import type { Kysely, Transaction } from 'kysely';
 import { AppError } from '../../../common/errors.js';
 import type { Language } from '../../../common/languages.js';
 import type { DB } from '../../db/schema.js';
+import { inTransaction } from '../../db/transaction.js';
 import { applyStockChanges, type StockScope } from '../inventory/index.js';
 import { nextDocumentNumber, readBarcode, skusOfBarcode } from '../masterdata/index.js';
 import { cancelPackingStatus, findPackingOrder, pickedSourcesOfLine, setPackingStatus, shipToOfOrder, unpickOrder, type PackingOrder } from '../outbound/index.js';
-import { nextSscc, type CartonLabel } from '../printing/index.js';
+import { nextSscc, printerOfJob, printLabel, sendPrintJobs, type CartonLabel } from '../printing/index.js';
 import * as repo from './packing.repository.js';
 import type { CartonRow } from './packing.repository.js';
 
@@ -113,11 +114,16 @@ async function packAnswer(db: Kysely<DB> | Transaction<DB>, order: PackingOrder)
  * `/scanPack`: starts packing an order by its number; refuses an order packing may not take. Packing
  * by wave names the wave too: an order that is not on that wave is refused (SCAN_BY_WAVE). Reads only.
  */
-export async function startPacking(db: Kysely<DB>, scope: StockScope, input: { orderNo: string; waveNo?: string | null; packPicked?: boolean }): Promise<PackAnswer> {
+export async function startPacking(db: Kysely<DB>, scope: StockScope, input: { orderNo: string; waveNo?: string | null; packPicked?: boolean; checkCompleted?: boolean }): Promise<PackAnswer> {
   const order = await findPackingOrder(db, scope, { orderNo: input.orderNo.trim() });
   if (!order) throw new AppError('NO_RECORD');
   const waveNo = input.waveNo?.trim();
   if (waveNo && order.waveNo !== waveNo) throw new AppError('SCAN_BY_WAVE', { orderNo: order.orderNo, waveNo });
+  // Looking at a check-completed order (packed or partially packed) only, to cancel its check-complete.
+  if (input.checkCompleted === true) {
+    if (order.status !== 'packed' && order.status !== 'partial_packed') throw new AppError('ORDER_STATUS_ERROR', { orderNo: order.orderNo, status: order.status });
+    return packAnswer(db, order);
+  }
   assertPackable(order, input.packPicked === true);
   return packAnswer(db, order);
 }
@@ -281,11 +287,27 @@ export interface CloseCartonInput {
   height?: string | null;
 }
 
+/** A carton label queued for printing: the job and the printer it goes to. */
+export interface QueuedLabel {
+  jobId: number;
+  printerId: number;
+  printerName: string;
+}
+
+export interface LabelOptions {
+  /** The database to send the label with once the transaction committed. */
+  sendWith?: Kysely<DB>;
+  /** The language of a PDF label's captions. */
+  language?: Language;
+}
+
 /**
  * `/pack/scan/close`: closes the open carton with its weights and dimensions and gives it its SSCC
- * (extension digit 0); an empty carton cannot be closed.
+ * (extension digit 0); an empty carton cannot be closed. Once it has its SSCC its label is printed
+ * on the warehouse's printer for automatic carton labels, in the same transaction; without such a
+ * printer nothing is printed. The answer says which label job was queued (`label`), or null.
  */
-export async function closeCartonOf(trx: Transaction<DB>, scope: StockScope, input: CloseCartonInput): Promise<PackAnswer> {
+export async function closeCartonOf(trx: Transaction<DB>, scope: StockScope, input: CloseCartonInput, options: LabelOptions = {}): Promise<PackAnswer & { label: QueuedLabel | null }> {
   const { carton, order } = await lockedCarton(trx, scope, input.cartonId);
   if ((await repo.linesOfCartons(trx, [Number(carton.id)])).length === 0) throw new AppError('CARTON_EMPTY', { cartonNo: carton.carton_no });
   const details: Array<{ field: string; code: 'FIELD_FOREIGN' | 'FIELD_RANGE' }> = [];
@@ -304,7 +326,35 @@ export async function closeCartonOf(trx: Transaction<DB>, scope: StockScope, inp
     { carton_type: cartonType, gross_weight: input.grossWeight, net_weight: input.netWeight, weight_uom: weightUom, length: input.length ?? null, width: input.width ?? null, height: input.height ?? null, sscc },
     scope.operator,
   );
-  return packAnswer(trx, order);
+  const label = await cartonLabelOf(trx, scope, sscc);
+  const jobId = await printLabel(trx, { warehouseId: scope.warehouseId, by: scope.operator, kind: 'carton', label, auto: true, language: options.language }, { sendWith: options.sendWith });
+  const printer = jobId === null ? null : await printerOfJob(trx, scope.warehouseId, jobId);
+  return { ...(await packAnswer(trx, order)), label: jobId === null || !printer ? null : { jobId, printerId: printer.id, printerName: printer.name } };
+}
+
+/**
+ * `/pack/label/print`: prints the label of a closed carton, scanned by its carton number or SSCC, on
+ * the chosen printer of the warehouse (else its printer for automatic carton labels). The job is
+ * queued in one transaction and sent right after it committed; a printer that does not take it
+ * answers PRINTER_UNAVAILABLE and the job stays queued for the print queue to send. An unknown
+ * carton answers NO_RECORD, a carton not closed yet CARTON_OPEN.
+ */
+export async function printCartonLabel(
+  db: Kysely<DB>,
+  scope: StockScope,
+  input: { code: string; printerId?: number | null },
+  options: { language?: Language } = {},
+): Promise<{ jobId: number; sscc: string; cartonNo: number; cartonCount: number; orderNo: string; printerId: number; printerName: string }> {
+  const queued = await inTransaction(db, async (trx) => {
+    const label = await cartonLabelOf(trx, scope, input.code);
+    const jobId = (await printLabel(trx, { warehouseId: scope.warehouseId, by: scope.operator, kind: 'carton', label, printerId: input.printerId ?? null, language: options.language }))!;
+    const printer = (await printerOfJob(trx, scope.warehouseId, jobId))!;
+    return { jobId, label, printer };
+  });
+  const [outcome] = await sendPrintJobs(db, [queued.jobId], { by: scope.operator });
+  if (outcome && 'error' in outcome && outcome.error) throw new AppError('PRINTER_UNAVAILABLE');
+  const { label, printer } = queued;
+  return { jobId: queued.jobId, sscc: label.sscc, cartonNo: label.cartonNo, cartonCount: label.cartonCount, orderNo: label.orderNo, printerId: printer.id, printerName: printer.name };
 }
 
 /**

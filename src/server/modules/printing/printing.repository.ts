@@ -21,6 +21,22 @@ export async function findAutoLabelPrinter(db: Kysely<DB> | Transaction<DB>, war
     .executeTakeFirst();
 }
 
+/** The active printers of a warehouse by name: id, name, type and whether it prints carton labels automatically. */
+export async function findActivePrinters(db: Kysely<DB> | Transaction<DB>, warehouseId: number) {
+  return db.selectFrom('printer').select(['id', 'name', 'printer_type', 'auto_print_labels']).where('warehouse_id', '=', warehouseId).where('active', '=', true).orderBy('name').orderBy('id').execute();
+}
+
+/** The printer a job of the warehouse was queued for. */
+export async function findPrinterOfJob(db: Kysely<DB> | Transaction<DB>, warehouseId: number, jobId: number) {
+  return db
+    .selectFrom('print_job')
+    .innerJoin('printer', 'printer.id', 'print_job.printer_id')
+    .select(['printer.id', 'printer.name'])
+    .where('print_job.id', '=', jobId)
+    .where('print_job.warehouse_id', '=', warehouseId)
+    .executeTakeFirst();
+}
+
 /** A job's document as it was sent to the printer, if the job is of the warehouse. */
 export async function findJobDocument(db: Kysely<DB>, warehouseId: number, id: number) {
   return db.selectFrom('print_job').select(['id', 'document_kind', 'reference', 'payload']).where('id', '=', id).where('warehouse_id', '=', warehouseId).executeTakeFirst();

@@ -5,7 +5,7 @@ import { afterCommit, inTransaction } from '../../db/transaction.js';
 import { sendRaw } from './printer-client.js';
 import type { Language } from '../../../common/languages.js';
 import { labelPdf } from './label-pdf.js';
-import { claimPrintJob, findAutoLabelPrinter, findJobDocument, findJobsOfWarehouse, findPrinter, findQueuedJobIds, insertPrintJob, markPrintJobSent, markPrintJobUnsent } from './printing.repository.js';
+import { claimPrintJob, findActivePrinters, findAutoLabelPrinter, findJobDocument, findJobsOfWarehouse, findPrinter, findPrinterOfJob, findQueuedJobIds, insertPrintJob, markPrintJobSent, markPrintJobUnsent } from './printing.repository.js';
 import type { PrintJobStatus } from './printing.tables.js';
 import { cartonLabelZpl, palletLabelZpl, type CartonLabel, type LabelKind } from './zpl.js';
 
@@ -92,6 +92,18 @@ export async function printLabel(trx: Transaction<DB>, request: PrintLabelReques
     { warehouseId: request.warehouseId, printerId: Number(printer.id), documentKind: `${request.kind}Label`, payload, reference: request.label.sscc, by: request.by },
     options,
   );
+}
+
+/** The active printers of a warehouse a label may be printed on, by name. */
+export async function labelPrinters(db: Kysely<DB>, warehouseId: number): Promise<Array<{ id: number; name: string; type: string; autoLabels: boolean }>> {
+  const rows = await findActivePrinters(db, warehouseId);
+  return rows.map((r) => ({ id: Number(r.id), name: r.name, type: r.printer_type, autoLabels: r.auto_print_labels }));
+}
+
+/** The printer (id and name) a print job of the warehouse was queued for, or null. */
+export async function printerOfJob(db: Kysely<DB> | Transaction<DB>, warehouseId: number, jobId: number): Promise<{ id: number; name: string } | null> {
+  const row = await findPrinterOfJob(db, warehouseId, jobId);
+  return row ? { id: Number(row.id), name: row.name } : null;
 }
 
 /** A job's document: a PDF as it is, ZPL (or any other text) as UTF-8 text. */

@@ -1,0 +1,147 @@
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, injectAs, json, signIn, type TestApp } from '../helpers/app.js';
+import { orderCalls, outboundFixture, stock, type OutboundFixture } from '../helpers/outbound.js';
+
+/**
+ * Carton labels through the real server: closing a carton prints its label on the warehouse's
+ * printer for automatic carton labels (a local listener plays a raw ZPL printer), scan to print
+ * prints a closed carton's label again by its SSCC, and an unknown or still open carton is refused.
+ */
+let t: TestApp;
+let admin: string;
+let f: OutboundFixture;
+let skuCodes: string[];
+let printer: { port: number; received: string[]; documents(count: number): Promise<string[]>; close(): Promise<void> };
+let printerId: number;
+const RUN = Math.random().toString(36).slice(2, 7).toUpperCase();
+const TOTE = `TOTE-${RUN}`;
+
+const db = () => t.database.db;
+const call = (url: string, payload: Record<string, unknown>) => injectAs(t.app, admin, { method: 'POST', url: `/api${url}`, payload });
+
+async function fakePrinter() {
+  const received: string[] = [];
+  const waiting: { count: number; resolve: (docs: string[]) => void }[] = [];
+  const server = net.createServer((socket) => {
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('end', () => {
+      received.push(Buffer.concat(chunks).toString('utf8'));
+      socket.end();
+      for (const w of waiting.filter((w) => received.length >= w.count)) w.resolve([...received]);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    received,
+    documents: (count: number) => (received.length >= count ? Promise.resolve([...received]) : new Promise<string[]>((resolve) => waiting.push({ count, resolve }))),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  admin = await signIn(t.app);
+  f = await outboundFixture(t.database.db, `LB${RUN}`, 1);
+  skuCodes = (await db().selectFrom('sku').select('code').where('id', 'in', f.skuIds).orderBy('id').execute()).map((r) => r.code);
+  printer = await fakePrinter();
+  const row = await db()
+    .insertInto('printer')
+    .values({ warehouse_id: f.scope.warehouseId, name: `LBL-${RUN}`, ip: '127.0.0.1', port: printer.port, server_name: 'PS1', auto_print_labels: true, created_by: 'test', updated_by: 'test' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  printerId = Number(row.id);
+});
+
+afterAll(async () => {
+  await printer?.close();
+  await t?.close();
+});
+
+interface Carton {
+  id: number;
+  cartonNo: string;
+  sscc: string | null;
+}
+interface Pack {
+  order: { id: number; orderNo: string };
+  openCarton: Carton | null;
+  cartons: Carton[];
+  label?: { jobId: number; printerId: number; printerName: string } | null;
+}
+
+async function ok<T = Pack>(url: string, payload: Record<string, unknown>): Promise<T> {
+  const response = await call(url, payload);
+  expect(response.statusCode, response.body).toBe(200);
+  return json<T>(response);
+}
+
+describe('carton labels', () => {
+  it('prints the label when a carton closes, again by SSCC, and refuses unknown and open cartons', async () => {
+    await stock(db(), f, f.skuIds[0], f.locationIds[0], 3);
+    const orders = orderCalls(t.app, admin, db());
+    const orderNo = `SOLB-${RUN}`;
+    const soId = await orders.enter(orderNo, f.ownerId, [{ skuCode: skuCodes[0], qty: 3 }]);
+    await orders.allocate(soId);
+    expect((await call('/so/pick', { soId })).statusCode).toBe(200);
+    await orders.pickSku(soId, f.skuIds[0], skuCodes[0], TOTE);
+    await ok('/scanPack', { orderNo });
+    const carton = (await ok('/pack/scan/open', { soId })).openCarton!;
+    await ok('/pack/scan/sku', { cartonId: carton.id, barcode: skuCodes[0], qty: 3 });
+
+    // An open carton has no label yet.
+    const open = await call('/pack/label/print', { code: carton.cartonNo });
+    expect(open.statusCode).toBe(409);
+    expect(json<{ code: string }>(open).code).toBe('CARTON_OPEN');
+
+    const closed = await ok('/pack/scan/close', { cartonId: carton.id, grossWeight: 2, netWeight: 1.5, weightUom: 'KG' });
+    const sscc = closed.cartons.find((c) => c.id === carton.id)!.sscc!;
+    expect(closed.label).toMatchObject({ printerId, printerName: `LBL-${RUN}` });
+    const [first] = await printer.documents(1);
+    expect(first.startsWith('^XA')).toBe(true);
+    expect(first.trimEnd().endsWith('^XZ')).toBe(true);
+    expect(first.match(/\^XA/g)).toHaveLength(1);
+    expect(first).toContain(sscc);
+    const job = await db().selectFrom('print_job').select(['status', 'reference', 'document_kind']).where('id', '=', closed.label!.jobId).executeTakeFirstOrThrow();
+    expect(job).toMatchObject({ reference: sscc, document_kind: 'cartonLabel' });
+
+    // Scan to print: by SSCC, on the chosen printer.
+    const printed = await ok<{ jobId: number; sscc: string; printerName: string }>('/pack/label/print', { code: sscc, printerId });
+    expect(printed).toMatchObject({ sscc, printerName: `LBL-${RUN}` });
+    const docs = await printer.documents(2);
+    expect(docs[1]).toContain(sscc);
+    expect(printed.jobId).not.toBe(closed.label!.jobId);
+
+    const printers = json<{ rows: Array<{ id: number; autoLabels: boolean }> }>(await injectAs(t.app, admin, { method: 'GET', url: '/api/pack/label/printer' }));
+    expect(printers.rows.find((p) => p.id === printerId)).toMatchObject({ autoLabels: true });
+
+    const unknown = await call('/pack/label/print', { code: `NOPE-${RUN}` });
+    expect(unknown.statusCode).toBe(404);
+    expect(json<{ code: string }>(unknown).code).toBe('NO_RECORD');
+    expect(printer.received).toHaveLength(2);
+
+    // A printer that does not take the label: the queue's message, and the job stays queued.
+    const gone = await fakePrinter();
+    await gone.close();
+    const down = await db()
+      .insertInto('printer')
+      .values({ warehouse_id: f.scope.warehouseId, name: `DOWN-${RUN}`, ip: '127.0.0.1', port: gone.port, server_name: 'PS1', created_by: 'test', updated_by: 'test' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const unavailable = await call('/pack/label/print', { code: carton.cartonNo, printerId: Number(down.id) });
+    expect(unavailable.statusCode).toBe(503);
+    expect(json<{ code: string }>(unavailable).code).toBe('PRINTER_UNAVAILABLE');
+    const queued = await db().selectFrom('print_job').select(['status', 'reference']).where('printer_id', '=', down.id).execute();
+    expect(queued).toEqual([{ status: 'queued', reference: sscc }]);
+
+    // A check-completed order is not packed again, but may be looked at to cancel its check-complete.
+    await ok('/scanPack/closeOrder', { soId });
+    expect((await call('/scanPack', { orderNo })).statusCode).toBe(409);
+    expect((await ok('/scanPack', { orderNo, checkCompleted: true })).order).toMatchObject({ id: soId, status: 'packed' });
+    const cancelled = await ok<{ order: { status: string } }>('/so/cancelCheckComplete', { soId, removeCartons: false, moveStockBack: false });
+    expect(cancelled.order.status).toBe('picked');
+    expect((await call('/scanPack', { orderNo, checkCompleted: true })).statusCode).toBe(409);
+  });
+});
