@@ -66,7 +66,7 @@ describe('access model', () => {
     const menu = await get<MenuAnswer>(token, '/api/user/menu');
     expect(menu.items.map((i) => [i.code, i.children?.map((c) => c.code)])).toEqual([
       ['homeGroup', ['home']],
-      ['outbound', ['pack', 'packSplit']],
+      ['outbound', ['pack', 'scanToPrintWindow', 'packSplit']],
     ]);
     const entry = await t.database.db.selectFrom('sys_module').select('right_name').where('code', '=', 'pack').executeTakeFirstOrThrow();
     expect(entry.right_name).toBe('packing.pack');

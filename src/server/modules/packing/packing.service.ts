@@ -326,7 +326,7 @@ export async function closeCartonOf(trx: Transaction<DB>, scope: StockScope, inp
     { carton_type: cartonType, gross_weight: input.grossWeight, net_weight: input.netWeight, weight_uom: weightUom, length: input.length ?? null, width: input.width ?? null, height: input.height ?? null, sscc },
     scope.operator,
   );
-  const label = await cartonLabelOf(trx, scope, sscc);
+  const label = () => cartonLabelOf(trx, scope, sscc);
   const jobId = await printLabel(trx, { warehouseId: scope.warehouseId, by: scope.operator, kind: 'carton', label, auto: true, language: options.language }, { sendWith: options.sendWith });
   const printer = jobId === null ? null : await printerOfJob(trx, scope.warehouseId, jobId);
   return { ...(await packAnswer(trx, order)), label: jobId === null || !printer ? null : { jobId, printerId: printer.id, printerName: printer.name } };

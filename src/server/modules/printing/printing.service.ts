@@ -58,7 +58,11 @@ export interface PrintLabelRequest {
   /** The login of who asks for it. */
   by: string;
   kind: LabelKind;
-  label: CartonLabel;
+  /**
+   * The label, or how to read it: read only once a printer is found, so that printing on its own
+   * initiative costs nothing (and cannot fail what asked for it) where no printer prints labels.
+   */
+  label: CartonLabel | (() => Promise<CartonLabel>);
   /** The printer to print on; without it, the warehouse's printer marked for automatic carton labels. */
   printerId?: number | null;
   /** Printing on its own initiative (a carton closed): without a printer for automatic labels nothing is printed. */
@@ -81,15 +85,16 @@ export async function printLabel(trx: Transaction<DB>, request: PrintLabelReques
     if (request.auto && request.printerId == null) return null;
     throw new AppError('PRINTER_NOT_FOUND');
   }
+  const label = typeof request.label === 'function' ? await request.label() : request.label;
   const payload =
     printer.printer_type === 'pdf'
-      ? await labelPdf(request.label, request.kind, request.language ?? 'en')
+      ? await labelPdf(label, request.kind, request.language ?? 'en')
       : request.kind === 'pallet'
-        ? palletLabelZpl(request.label)
-        : cartonLabelZpl(request.label);
+        ? palletLabelZpl(label)
+        : cartonLabelZpl(label);
   return enqueuePrint(
     trx,
-    { warehouseId: request.warehouseId, printerId: Number(printer.id), documentKind: `${request.kind}Label`, payload, reference: request.label.sscc, by: request.by },
+    { warehouseId: request.warehouseId, printerId: Number(printer.id), documentKind: `${request.kind}Label`, payload, reference: label.sscc, by: request.by },
     options,
   );
 }
