@@ -73,6 +73,17 @@ export default function PrintQueueScreen() {
     scan.current?.focus();
   }, []);
 
+  // Escape closes the document view wherever the focus is (the scan field or the row's button
+  // may still hold it right after the view opened).
+  useEffect(() => {
+    if (zpl === null) return undefined;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') setZpl(null);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [zpl]);
+
   const visible = applied ? rows.filter((r) => (r.reference ?? '').toLowerCase().includes(applied.toLowerCase())) : rows;
   const chosen = rows.filter((r) => selected.includes(r.id));
 
