@@ -1,18 +1,8 @@
 /** What the scan-and-pack calls answer (`/scanPack`, `/pack/scan/*`, `/scanPack/closeOrder`). */
 
-export interface PackCarton {
-  id: number;
-  cartonNo: string;
-  cartonType: string | null;
-  status: string;
-  grossWeight: string | null;
-  netWeight: string | null;
-  weightUom: string | null;
-  length: string | null;
-  width: string | null;
-  height: string | null;
-  lines: Array<{ soLineId: number; skuId: number; skuCode: string; qty: string }>;
-}
+import type { CartonAnswer } from '../../common/packing-api';
+
+export type PackCarton = CartonAnswer;
 
 export interface PackLine {
   lineId: number;

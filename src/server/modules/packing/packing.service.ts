@@ -8,6 +8,7 @@ import { applyStockChanges, type StockScope } from '../inventory/index.js';
 import { nextDocumentNumber, readBarcode, skusOfBarcode } from '../masterdata/index.js';
 import { cancelPackingStatus, findPackingOrder, pickedSourcesOfLine, setPackingStatus, shipToOfOrder, unpickOrder, type PackingOrder } from '../outbound/index.js';
 import { nextSscc, printerOfJob, printLabel, sendPrintJobs, type CartonLabel } from '../printing/index.js';
+import type { CartonAnswer } from '../../../common/packing-api.js';
 import * as repo from './packing.repository.js';
 import type { CartonRow } from './packing.repository.js';
 
@@ -36,21 +37,7 @@ function assertPackable(order: PackingOrder, packPicked: boolean): void {
   if (order.lines.every((l) => new Decimal(l.pickedQty).isZero())) throw new AppError('PACK_NOTHING_PICKED', { orderNo: order.orderNo });
 }
 
-export interface CartonAnswer {
-  id: number;
-  cartonNo: string;
-  cartonType: string | null;
-  status: string;
-  grossWeight: string | null;
-  netWeight: string | null;
-  weightUom: string | null;
-  length: string | null;
-  width: string | null;
-  height: string | null;
-  sscc: string | null;
-  trackingNo: string | null;
-  lines: Array<{ soLineId: number; skuId: number; skuCode: string; qty: string }>;
-}
+export type { CartonAnswer };
 
 export interface PackAnswer {
   order: { id: number; orderNo: string; status: string; waveNo: string | null };
