@@ -12,5 +12,7 @@ export interface CartonAnswer {
   height: string | null;
   sscc: string | null;
   trackingNo: string | null;
+  /** The RFID card the carton carries, when it was opened with one. */
+  cardId: string | null;
   lines: Array<{ soLineId: number; skuId: number; skuCode: string; qty: string }>;
 }

@@ -2,6 +2,7 @@ import { defineModule } from '../area.js';
 import * as m0020 from './migrations/0020_masterdata.js';
 import * as m0021 from './migrations/0021_id_rules.js';
 import * as m0022 from './migrations/0022_code_master_base.js';
+import * as m0287 from './migrations/0287_sku_pack_checks.js';
 import * as m0290 from './migrations/0290_sku_gift.js';
 import { generateLocationsBehaviour } from './masterdata.behaviours.js';
 import { masterdataDemo } from './masterdata.demo.js';
@@ -19,7 +20,7 @@ const MASTERDATA = { definitionOf: 'masterdata' } as const;
 
 export const masterdataModule = defineModule({
   name: 'masterdata',
-  migrations: { '0020_masterdata': m0020, '0021_id_rules': m0021, '0022_code_master_base': m0022, '0290_sku_gift': m0290 },
+  migrations: { '0020_masterdata': m0020, '0021_id_rules': m0021, '0022_code_master_base': m0022, '0287_sku_pack_checks': m0287, '0290_sku_gift': m0290 },
   behaviours: [generateLocationsBehaviour],
   rights: [{ right: 'masterdata.loa:generate', labelCode: 'md.verb.generateLocations' }],
   demoData: masterdataDemo,

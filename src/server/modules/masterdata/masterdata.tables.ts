@@ -58,6 +58,10 @@ export interface SkuTable extends Audit {
   serial_control: Generated<boolean>;
   /** A gift needs no anti-counterfeit code when its cartons are scanned in. */
   gift: Generated<boolean>;
+  /** Each unit carries an anti-counterfeit code, scanned as it is packed (unless it is a gift). */
+  anti_counterfeit: Generated<boolean>;
+  /** The barcode the item's woolen collar must carry when packed: a value, or a pattern with `*` and `?`. */
+  collar_barcode: string | null;
   unit_price: NullableNumeric;
   currency_code: string | null;
   active: Generated<boolean>;

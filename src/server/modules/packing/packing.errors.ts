@@ -13,6 +13,11 @@ declare module '../../../common/errors.js' {
     CARTON_NOT_ON_PALLET: true;
     PALLET_CLOSED: true;
     PALLET_EMPTY: true;
+    PACK_CARTON_EMPTY: true;
+    PACK_ANTI_COUNTERFEIT_REQUIRED: true;
+    PACK_ANTI_COUNTERFEIT_USED: true;
+    PACK_COLLAR_REQUIRED: true;
+    PACK_COLLAR_MISMATCH: true;
   }
 }
 
@@ -28,4 +33,9 @@ export const packingErrors = {
   CARTON_NOT_ON_PALLET: 409,
   PALLET_CLOSED: 409,
   PALLET_EMPTY: 409,
+  PACK_CARTON_EMPTY: 409,
+  PACK_ANTI_COUNTERFEIT_REQUIRED: 400,
+  PACK_ANTI_COUNTERFEIT_USED: 409,
+  PACK_COLLAR_REQUIRED: 400,
+  PACK_COLLAR_MISMATCH: 400,
 } as const satisfies AreaErrorStatuses;

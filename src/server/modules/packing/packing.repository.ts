@@ -54,7 +54,10 @@ export async function cartonsOfOrder(db: Db, soId: number): Promise<CartonRow[]>
   return db.selectFrom('carton').selectAll().where('so_id', '=', soId).orderBy('id').execute();
 }
 
-export async function insertCarton(trx: Transaction<DB>, values: { project_id: number; warehouse_id: number; so_id: number; carton_no: string; carton_type: string | null; by: string }): Promise<CartonRow> {
+export async function insertCarton(
+  trx: Transaction<DB>,
+  values: { project_id: number; warehouse_id: number; so_id: number; carton_no: string; carton_type: string | null; card_id?: string | null; by: string },
+): Promise<CartonRow> {
   const { by, ...rest } = values;
   return trx.insertInto('carton').values({ ...rest, created_by: by, updated_by: by }).returningAll().executeTakeFirstOrThrow();
 }
@@ -121,19 +124,70 @@ export async function packedBySource(db: Db, soLineIds: readonly number[]): Prom
   return rows.map((r) => ({ soLineId: Number(r.so_line_id), lotId: Number(r.lot_id), locationId: Number(r.from_location_id), lpn: r.from_lpn, qty: String(r.qty) }));
 }
 
-/** Adds qty to the carton's line of this order line and source (made when missing). */
+/**
+ * Adds qty to the carton's line of this order line and source (made when missing). An item with an
+ * anti-counterfeit code gets a line of its own, holding the code.
+ */
 export async function addCartonLine(
   trx: Transaction<DB>,
-  values: { carton_id: number; so_line_id: number; owner_id: number; sku_id: number; lot_id: number; from_location_id: number; from_lpn: string; qty: string },
+  values: { carton_id: number; so_line_id: number; owner_id: number; sku_id: number; lot_id: number; from_location_id: number; from_lpn: string; qty: string; anti_counterfeit_code?: string | null },
   by: string,
 ): Promise<void> {
+  if (values.anti_counterfeit_code) {
+    await trx
+      .insertInto('carton_line')
+      .values({ ...values, created_by: by, updated_by: by })
+      .execute();
+    return;
+  }
+  const { anti_counterfeit_code: _none, ...merged } = values;
   await trx
     .insertInto('carton_line')
-    .values({ ...values, created_by: by, updated_by: by })
+    .values({ ...merged, created_by: by, updated_by: by })
     .onConflict((oc) =>
-      oc.columns(['carton_id', 'so_line_id', 'lot_id', 'from_location_id', 'from_lpn']).doUpdateSet({ qty: sql`carton_line.qty + excluded.qty`, updated_at: sql`now()`, updated_by: by }),
+      oc
+        .columns(['carton_id', 'so_line_id', 'lot_id', 'from_location_id', 'from_lpn'])
+        .where('anti_counterfeit_code', 'is', null)
+        .doUpdateSet({ qty: sql`carton_line.qty + excluded.qty`, updated_at: sql`now()`, updated_by: by }),
     )
     .execute();
+}
+
+/** What scan-pack checks of a SKU: gift, anti-counterfeit code per unit, and the collar barcode. */
+export async function skuPackChecks(db: Db, skuId: number): Promise<{ gift: boolean; antiCounterfeit: boolean; collarBarcode: string | null }> {
+  const row = await db.selectFrom('sku').select(['gift', 'anti_counterfeit', 'collar_barcode']).where('id', '=', skuId).executeTakeFirstOrThrow();
+  return { gift: row.gift, antiCounterfeit: row.anti_counterfeit, collarBarcode: row.collar_barcode };
+}
+
+/**
+ * Serializes the transactions that use one key of the warehouse (an anti-counterfeit code, a card):
+ * held until the transaction ends, so that a check that it is free and its use cannot interleave.
+ */
+export async function lockWarehouseKey(trx: Transaction<DB>, warehouseId: number, kind: 'anti-counterfeit' | 'card', key: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`packing.${kind}:${warehouseId}:${key}`}, 0))`.execute(trx);
+}
+
+/** The carton of the warehouse an anti-counterfeit code is packed in, or undefined. */
+export async function cartonOfAntiCounterfeitCode(db: Db, warehouseId: number, code: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('carton_line as cl')
+    .innerJoin('carton as c', 'c.id', 'cl.carton_id')
+    .select('c.carton_no')
+    .where('c.warehouse_id', '=', warehouseId)
+    .where('cl.anti_counterfeit_code', '=', code)
+    .executeTakeFirst();
+  return row?.carton_no;
+}
+
+/** The open carton of the warehouse that carries this card, or undefined. */
+export async function openCartonOfCard(db: Db, warehouseId: number, cardId: string): Promise<string | undefined> {
+  const row = await db.selectFrom('carton').select('carton_no').where('warehouse_id', '=', warehouseId).where('card_id', '=', cardId).where('status', '=', 'open').executeTakeFirst();
+  return row?.carton_no;
+}
+
+/** A closed carton is open again: it keeps its SSCC, contents and pallet; its close time is cleared. */
+export async function reopenCarton(trx: Transaction<DB>, id: number, by: string): Promise<void> {
+  await trx.updateTable('carton').set({ status: 'open', closed_at: null, closed_by: null, updated_at: sql`now()`, updated_by: by }).where('id', '=', id).execute();
 }
 
 /** Takes qty off a carton line; the line goes when nothing is left of it. */

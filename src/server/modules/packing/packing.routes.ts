@@ -11,7 +11,7 @@ import { ErrorBodySchema, IdSchema, StrictObject } from '../../http/schemas.js';
 import type { StockScope } from '../inventory/index.js';
 import { labelPrinters } from '../printing/index.js';
 import { addCartonToPallet, closePallet, createPallet, palletDetail, removeCartonFromPallet } from './pallet.service.js';
-import { cancelCheckComplete, CARTON_TYPE, checkComplete, closeCartonOf, codeList, openCarton, packItem, printCartonLabel, removeItem, startPacking, WEIGHT_UOM } from './packing.service.js';
+import { cancelCheckComplete, CARTON_TYPE, checkComplete, closeCartonOf, codeList, openCarton, packItem, printCartonLabel, removeItem, reopenCartonOf, startPacking, WEIGHT_UOM } from './packing.service.js';
 
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema };
 const route = routeOptions(['packing'], errors);
@@ -66,13 +66,25 @@ export const packingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/pack/scan/open',
     route(PACK_EDIT, 'Opens a new carton for the order, numbered by the carton numbering rule', {
-      body: StrictObject({ soId: IdSchema, cartonType: OptText(30), packPicked: Type.Optional(Type.Boolean()) }),
+      body: StrictObject({ soId: IdSchema, cartonType: OptText(30), packPicked: Type.Optional(Type.Boolean()), cardId: OptText(100) }),
     }),
     (request) => write(request, (trx, scope) => openCarton(trx, scope, request.body)),
   );
 
-  app.post('/pack/scan/sku', route(PACK_EDIT, 'Packs a scanned SKU code, barcode or GS1-128 label into an open carton', { body: StrictObject(Scan) }), (request) =>
-    write(request, (trx, scope) => packItem(trx, scope, request.body)),
+  app.post(
+    '/pack/scan/sku',
+    route(PACK_EDIT, 'Packs a scanned SKU code, barcode or GS1-128 label into an open carton, with the anti-counterfeit code and the collar barcode the item asks for', {
+      body: StrictObject({ ...Scan, antiCounterfeitCode: OptText(100), collarBarcode: OptText(200) }),
+    }),
+    (request) => write(request, (trx, scope) => packItem(trx, scope, request.body)),
+  );
+
+  app.post(
+    '/pack/scan/reopen',
+    route(PACK_EDIT, 'Opens a closed carton of the order being packed again to append to it, named by id or scanned by carton number or SSCC; it keeps its SSCC', {
+      body: StrictObject({ soId: IdSchema, cartonId: Type.Optional(IdSchema), carton: Type.Optional(CartonScan) }),
+    }),
+    (request) => write(request, (trx, scope) => reopenCartonOf(trx, scope, request.body)),
   );
 
   app.post('/pack/scan/remove', route(PACK_EDIT, 'Takes a qty of a scanned item out of an open carton, back to where it was picked to', { body: StrictObject(Scan) }), (request) =>

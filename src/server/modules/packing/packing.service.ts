@@ -17,7 +17,10 @@ import type { CartonRow } from './packing.repository.js';
  * stays picked stock of the order; it moves from where picking put it (location and licence plate)
  * onto the carton, whose number is its licence plate, at the same location, through the inventory
  * service, and back when it is taken out. No line may have more packed than picked (over pack), a
- * closed carton takes nothing and gives nothing back, an empty carton cannot be closed, and once
+ * closed carton takes nothing and gives nothing back (until it is reopened), an empty carton can be
+ * neither closed nor unpacked, an item whose units carry an anti-counterfeit code is packed with its
+ * code (unless it is a gift; a code goes into one carton of the warehouse only), an item with a
+ * woolen collar barcode is packed with the collar scanned and matching, and once
  * every carton is closed the order is checked complete: packed when all its picked stock is packed,
  * partially packed otherwise.
  */
@@ -77,6 +80,7 @@ async function packAnswer(db: Kysely<DB> | Transaction<DB>, order: PackingOrder)
       height: num(carton.height),
       sscc: carton.sscc,
       trackingNo: carton.tracking_no,
+      cardId: carton.card_id,
       lines: [...merged.values()].map((l) => ({ ...l, qty: l.qty.toString() })),
     };
   });
@@ -123,16 +127,52 @@ async function lockedOrder(trx: Transaction<DB>, scope: StockScope, soId: number
 }
 
 /** `/pack/scan/open`: a new open carton for the order, numbered by the carton numbering rule. */
-export async function openCarton(trx: Transaction<DB>, scope: StockScope, input: { soId: number; cartonType?: string | null; packPicked?: boolean }): Promise<PackAnswer> {
+/**
+ * `/pack/scan/open`: a new open carton for the order, numbered by the carton numbering rule. A carton
+ * may be opened with the RFID card it carries (`cardId`); a card another open carton of the warehouse
+ * still carries is refused (CARD_REPLACE): it is damaged or already in use and must be replaced.
+ */
+export async function openCarton(trx: Transaction<DB>, scope: StockScope, input: { soId: number; cartonType?: string | null; packPicked?: boolean; cardId?: string | null }): Promise<PackAnswer> {
   const order = await lockedOrder(trx, scope, input.soId);
   assertPackable(order, input.packPicked === true);
   const cartonType = input.cartonType?.trim() || null;
   if (cartonType !== null && !(await repo.isActiveCode(trx, CARTON_TYPE, cartonType))) {
     throw new AppError('VALIDATION_FAILED', {}, [{ field: 'cartonType', code: 'FIELD_FOREIGN' }]);
   }
+  const cardId = input.cardId?.trim() || null;
+  if (cardId !== null) {
+    await repo.lockWarehouseKey(trx, scope.warehouseId, 'card', cardId);
+    const holder = await repo.openCartonOfCard(trx, scope.warehouseId, cardId);
+    if (holder !== undefined) throw new AppError('CARD_REPLACE', { cardId, cartonNo: holder });
+  }
   const cartonNo = await nextDocumentNumber(trx, 'CARTON', { warehouseId: scope.warehouseId, projectId: scope.projectId });
-  await repo.insertCarton(trx, { project_id: scope.projectId, warehouse_id: scope.warehouseId, so_id: order.id, carton_no: cartonNo, carton_type: cartonType, by: scope.operator });
+  await repo.insertCarton(trx, { project_id: scope.projectId, warehouse_id: scope.warehouseId, so_id: order.id, carton_no: cartonNo, carton_type: cartonType, card_id: cardId, by: scope.operator });
   return packAnswer(trx, order);
+}
+
+/**
+ * `/pack/scan/reopen`: a closed carton of the order being packed, scanned by its carton number or
+ * SSCC (or named by `cartonId`), is opened again to append to it. Only while the order may be packed
+ * (not check-completed, not loaded or shipped) and the carton is on no pallet. The carton keeps its
+ * SSCC (an SSCC is never given again nor changed); closing it again prints its label again. A carton
+ * of another order is refused: its SSCC holds no mixed-pack orders (SSCC_MIXED_PACK). An open carton
+ * stays as it is.
+ */
+export async function reopenCartonOf(trx: Transaction<DB>, scope: StockScope, input: { soId: number; cartonId?: number; carton?: string }): Promise<PackAnswer & { reopened: CartonAnswer }> {
+  const code = input.carton?.trim() ?? '';
+  if (input.cartonId === undefined && !code) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'carton', code: 'FIELD_REQUIRED' }]);
+  const order = await lockedOrder(trx, scope, input.soId);
+  assertPackable(order, true);
+  const carton = input.cartonId !== undefined ? await repo.findCarton(trx, scope, input.cartonId, true) : await repo.findCartonByCode(trx, scope, code, true);
+  if (!carton) throw new AppError('NO_RECORD');
+  if (Number(carton.so_id) !== order.id) throw new AppError('SSCC_MIXED_PACK', { sscc: carton.sscc ?? carton.carton_no });
+  if (carton.pallet_id !== null) {
+    const palletNo = (await repo.palletNosOf(trx, [Number(carton.pallet_id)])).get(Number(carton.pallet_id)) ?? '';
+    throw new AppError('CARTON_ON_PALLET', { cartonNo: carton.carton_no, palletNo });
+  }
+  if (carton.status !== 'open') await repo.reopenCarton(trx, Number(carton.id), scope.operator);
+  const answer = await packAnswer(trx, order);
+  return { ...answer, reopened: answer.cartons.find((c) => c.id === Number(carton.id))! };
 }
 
 /**
@@ -178,8 +218,51 @@ async function scannedItem(
   return { skuId: sku.skuId, skuCode: sku.skuCode, qty: scans.times(sku.perScan), batch };
 }
 
+/** A collar barcode against the SKU's: equal, or matching its pattern (`*` any characters, `?` one). */
+export function collarMatches(expected: string, scanned: string): boolean {
+  if (!/[*?]/.test(expected)) return scanned === expected;
+  const pattern = expected.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  return new RegExp(`^${pattern}$`).test(scanned);
+}
+
+export interface PackItemInput {
+  cartonId: number;
+  barcode: string;
+  qty?: string;
+  /** The code of the unit packed, for an item whose units carry one. */
+  antiCounterfeitCode?: string | null;
+  /** The barcode scanned on the item's woolen collar, for an item that has one. */
+  collarBarcode?: string | null;
+}
+
+/**
+ * What the item's SKU asks of a scan beyond the barcode: an anti-counterfeit code, one per unit, not
+ * packed before in the warehouse (a gift needs none), and a collar barcode matching the SKU's. The
+ * code to keep on the carton line, or null.
+ */
+async function checkItemCodes(trx: Transaction<DB>, scope: StockScope, item: { skuId: number; skuCode: string; qty: Decimal }, input: PackItemInput): Promise<string | null> {
+  const checks = await repo.skuPackChecks(trx, item.skuId);
+  let code: string | null = null;
+  if (checks.antiCounterfeit && !checks.gift) {
+    code = input.antiCounterfeitCode?.trim() || null;
+    if (code === null) throw new AppError('PACK_ANTI_COUNTERFEIT_REQUIRED', { sku: item.skuCode }, [{ field: 'antiCounterfeitCode', code: 'FIELD_REQUIRED' }]);
+    // One code names one unit.
+    if (!item.qty.equals(1)) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'qty', code: 'FIELD_RANGE' }]);
+    await repo.lockWarehouseKey(trx, scope.warehouseId, 'anti-counterfeit', code);
+    const cartonNo = await repo.cartonOfAntiCounterfeitCode(trx, scope.warehouseId, code);
+    if (cartonNo !== undefined) throw new AppError('PACK_ANTI_COUNTERFEIT_USED', { code, cartonNo });
+  }
+  const expected = checks.collarBarcode?.trim();
+  if (expected) {
+    const collar = input.collarBarcode?.trim() ?? '';
+    if (!collar) throw new AppError('PACK_COLLAR_REQUIRED', { sku: item.skuCode }, [{ field: 'collarBarcode', code: 'FIELD_REQUIRED' }]);
+    if (!collarMatches(expected, collar)) throw new AppError('PACK_COLLAR_MISMATCH', { sku: item.skuCode, collar });
+  }
+  return code;
+}
+
 /** `/pack/scan/sku`: packs the scanned item into the open carton, from the picked stock of the order's lines of that SKU. */
-export async function packItem(trx: Transaction<DB>, scope: StockScope, input: { cartonId: number; barcode: string; qty?: string }): Promise<PackAnswer> {
+export async function packItem(trx: Transaction<DB>, scope: StockScope, input: PackItemInput): Promise<PackAnswer> {
   const { carton, order } = await lockedCarton(trx, scope, input.cartonId);
   assertPackable(order, true);
   const item = await scannedItem(trx, scope, order, input.barcode, input.qty);
@@ -193,6 +276,7 @@ export async function packItem(trx: Transaction<DB>, scope: StockScope, input: {
     packedSources.filter((r) => r.soLineId === soLineId && r.lotId === source.lotId && r.locationId === source.locationId && r.lpn === source.lpn).reduce((sum, r) => sum.plus(r.qty), ZERO);
   const room = lines.reduce((sum, l) => sum.plus(Decimal.max(0, new Decimal(l.pickedQty).minus(packed.get(l.id) ?? 0))), ZERO);
   if (item.qty.greaterThan(room)) throw new AppError('OVERPACK_NOT_ALLOWED');
+  const code = await checkItemCodes(trx, scope, item, input);
 
   // A label naming a batch packs only picked stock of the lots of that number.
   const lots = item.batch === undefined ? undefined : new Set(await repo.lotIdsOfNumber(trx, scope.projectId, item.skuId, item.batch));
@@ -206,7 +290,7 @@ export async function packItem(trx: Transaction<DB>, scope: StockScope, input: {
       const there = new Decimal(source.qty).minus(packedFrom(line.id, source));
       const take = Decimal.min(lineRoom, there);
       if (!take.greaterThan(0)) continue;
-      await moveToCarton(trx, scope, carton, line.id, source, take);
+      await moveToCarton(trx, scope, carton, line.id, source, take, code);
       packedSources.push({ soLineId: line.id, lotId: source.lotId, locationId: source.locationId, lpn: source.lpn, qty: take.toString() });
       lineRoom = lineRoom.minus(take);
       left = left.minus(take);
@@ -226,7 +310,7 @@ interface Source {
 }
 
 /** Picked stock moves from where it stood onto the carton's licence plate at the same location, and stays picked. */
-async function moveToCarton(trx: Transaction<DB>, scope: StockScope, carton: CartonRow, soLineId: number, source: Source, qty: Decimal): Promise<void> {
+async function moveToCarton(trx: Transaction<DB>, scope: StockScope, carton: CartonRow, soLineId: number, source: Source, qty: Decimal, antiCounterfeitCode: string | null = null): Promise<void> {
   const reference = { type: 'pack', orderNo: carton.carton_no };
   const from = { ownerId: source.ownerId, skuId: source.skuId, lotId: source.lotId, locationId: source.locationId, lpn: source.lpn };
   await applyStockChanges(trx, scope, [
@@ -235,16 +319,32 @@ async function moveToCarton(trx: Transaction<DB>, scope: StockScope, carton: Car
   ]);
   await repo.addCartonLine(
     trx,
-    { carton_id: Number(carton.id), so_line_id: soLineId, owner_id: source.ownerId, sku_id: source.skuId, lot_id: source.lotId, from_location_id: source.locationId, from_lpn: source.lpn, qty: qty.toString() },
+    {
+      carton_id: Number(carton.id),
+      so_line_id: soLineId,
+      owner_id: source.ownerId,
+      sku_id: source.skuId,
+      lot_id: source.lotId,
+      from_location_id: source.locationId,
+      from_lpn: source.lpn,
+      qty: qty.toString(),
+      anti_counterfeit_code: antiCounterfeitCode,
+    },
     scope.operator,
   );
 }
 
-/** `/pack/scan/remove`: takes qty of the scanned item out of the open carton; its stock goes back where it came from. */
+/**
+ * `/pack/scan/remove`: takes qty of the scanned item out of the open carton; its stock goes back where
+ * it came from. An empty carton has nothing to take out (PACK_CARTON_EMPTY); more than the carton
+ * holds of the item is refused (NOT_ENOUGH_TO_REMOVE).
+ */
 export async function removeItem(trx: Transaction<DB>, scope: StockScope, input: { cartonId: number; barcode: string; qty?: string }): Promise<PackAnswer> {
   const { carton, order } = await lockedCarton(trx, scope, input.cartonId);
+  const lines = await repo.linesOfCartons(trx, [Number(carton.id)]);
+  if (lines.length === 0) throw new AppError('PACK_CARTON_EMPTY', { cartonNo: carton.carton_no });
   const item = await scannedItem(trx, scope, order, input.barcode, input.qty);
-  const held = (await repo.linesOfCartons(trx, [Number(carton.id)])).filter((l) => Number(l.sku_id) === item.skuId).reverse();
+  const held = lines.filter((l) => Number(l.sku_id) === item.skuId).reverse();
   const total = held.reduce((sum, l) => sum.plus(l.qty), ZERO);
   if (total.isZero() || item.qty.greaterThan(total)) throw new AppError('NOT_ENOUGH_TO_REMOVE');
   let left = item.qty;
@@ -332,6 +432,7 @@ export async function printCartonLabel(
   input: { code: string; printerId?: number | null },
   options: { language?: Language } = {},
 ): Promise<{ jobId: number; sscc: string; cartonNo: number; cartonCount: number; orderNo: string; printerId: number; printerName: string }> {
+  if (!input.code.trim()) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'code', code: 'FIELD_REQUIRED' }]);
   const queued = await inTransaction(db, async (trx) => {
     const label = await cartonLabelOf(trx, scope, input.code);
     const jobId = (await printLabel(trx, { warehouseId: scope.warehouseId, by: scope.operator, kind: 'carton', label, printerId: input.printerId ?? null, language: options.language }))!;

@@ -36,6 +36,8 @@ export interface CartonTable extends Audit {
   tracking_no: string | null;
   /** The pallet the carton stands on. */
   pallet_id: number | null;
+  /** The RFID card the carton carries; no two open cartons of a warehouse carry one card. */
+  card_id: string | null;
 }
 
 export type PalletStatus = 'open' | 'closed';
@@ -73,4 +75,6 @@ export interface CartonLineTable extends Audit {
   from_location_id: number;
   from_lpn: Generated<string>;
   qty: Numeric;
+  /** The anti-counterfeit code of the item the line holds; packed once in a warehouse. */
+  anti_counterfeit_code: string | null;
 }

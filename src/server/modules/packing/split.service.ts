@@ -147,9 +147,10 @@ export async function splitScan(trx: Transaction<DB>, scope: StockScope, input: 
       { key: { ...key, lpn: target.carton_no }, transType: 'move', onHand: take, picked: take, reference },
     ]);
     await repo.takeFromCartonLine(trx, Number(line.id), new Decimal(line.qty).minus(take).toString(), scope.operator);
+    // An item's anti-counterfeit code goes with it into the new carton.
     await repo.addCartonLine(
       trx,
-      { carton_id: Number(target.id), so_line_id: Number(line.so_line_id), owner_id: key.ownerId, sku_id: key.skuId, lot_id: key.lotId, from_location_id: key.locationId, from_lpn: line.from_lpn, qty: take.toString() },
+      { carton_id: Number(target.id), so_line_id: Number(line.so_line_id), owner_id: key.ownerId, sku_id: key.skuId, lot_id: key.lotId, from_location_id: key.locationId, from_lpn: line.from_lpn, qty: take.toString(), anti_counterfeit_code: line.anti_counterfeit_code },
       scope.operator,
     );
     left = left.minus(take);
