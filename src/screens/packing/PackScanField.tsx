@@ -5,11 +5,13 @@ import { BIG } from '../inbound/handheld';
 /**
  * The scan field of the pack flow: it takes the focus back whenever nothing else that takes typing
  * has it (not while a popup is open), Enter submits its text, Escape steps back, and a key the flow
- * gives a meaning (`onKey`, only while the field is empty) does that instead of being typed.
+ * gives a meaning (`onKey`, only while the field is empty) does that instead of being typed. A scan
+ * whose handler answers `false` was not saved (no answer came): its text comes back into the field,
+ * so that nothing is lost and Enter sends it again.
  */
 export function PackScanField(props: {
   label: string;
-  onScan: (text: string) => void;
+  onScan: (text: string) => void | Promise<boolean | void>;
   onEscape: () => void;
   onKey?: (key: string) => boolean;
   inputMode?: 'text' | 'decimal';
@@ -56,7 +58,12 @@ export function PackScanField(props: {
           if (value.trim() === '') return;
           const text = value;
           setValue('');
-          props.onScan(text);
+          const done = props.onScan(text);
+          if (done instanceof Promise) {
+            void done.then((saved) => {
+              if (saved === false) setValue((now) => (now === '' ? text : now));
+            });
+          }
         }}
       />
     </label>

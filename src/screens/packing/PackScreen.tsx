@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type HTMLAttributes } from 'react';
 import { Alert, Button, Checkbox, Col, Row, Segmented, Space, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { api, showConfirm, useRights } from '../../app/public';
+import { api, ApiError, showConfirm, useRights } from '../../app/public';
 import { BIG, beep, FeedbackLine, messageOf, type Feedback, type Tone } from '../inbound/handheld';
 import { amount, cartonChange, leftToPack, parseQty, type CodeRow, type PackAnswer, type PackCarton } from './pack-api';
 import { CloseCartonForm, type CloseValues } from './CloseCartonForm';
@@ -9,14 +9,25 @@ import { PackScanField } from './PackScanField';
 
 /**
  * The steps of the flow. Escape steps back: quantity → scan → order (→ wave when packing by wave);
- * the carton type and the close form step back to the scan.
+ * the carton type and the close form step back to the scan; the anti-counterfeit code, the collar
+ * barcode and the carton to reopen back to the scan; the card back to the carton type.
  */
-type Step = 'wave' | 'order' | 'carton' | 'item' | 'qty' | 'close';
+type Step = 'wave' | 'order' | 'carton' | 'item' | 'qty' | 'close' | 'code' | 'collar' | 'card' | 'reopen';
+
+/** An item scan waiting for the second scan its SKU asks for (its anti-counterfeit code, its collar). */
+interface PendingItem {
+  barcode: string;
+  qty: string | null;
+  antiCounterfeitCode?: string;
+  collarBarcode?: string;
+}
 
 /** Keys that work in every step (a handheld's function keys). */
 const KEY_CLOSE = 'F2';
 const KEY_NEW_CARTON = 'F4';
 const KEY_COMPLETE = 'F8';
+const KEY_REOPEN = 'F6';
+const KEY_CARD = 'F7';
 
 /**
  * /pack: scan and pack. Scan the order number (or the wave id, then the order number), choose the
@@ -25,7 +36,10 @@ const KEY_COMPLETE = 'F8';
  * complete. The order's lines with what is left to pack and every carton with its contents stay in
  * view. Made for a keyboard-wedge scanner: the focus returns to the scan field, Enter submits,
  * Escape steps back, and every outcome beeps. A 360 px wide display gets one column with big
- * targets; a desk gets the flow beside the lists.
+ * targets; a desk gets the flow beside the lists. An item whose units carry an anti-counterfeit code
+ * asks for the code as a second scan, an item with a woolen collar barcode for the collar; F6 reopens
+ * a closed carton to append to it (after a confirmation), F7 scans the card the next carton carries.
+ * A scan whose call gets no answer says "not saved" and keeps its text in the field.
  */
 export default function PackScreen() {
   const { t } = useTranslation();
@@ -47,8 +61,14 @@ export default function PackScreen() {
   const [cancelling, setCancelling] = useState(false);
   const [removeCartons, setRemoveCartons] = useState(false);
   const [moveStockBack, setMoveStockBack] = useState(false);
+  // An item scan waiting for its anti-counterfeit code or collar barcode.
+  const [pending, setPending] = useState<PendingItem | null>(null);
+  // The card the next carton opened carries.
+  const [cardId, setCardId] = useState<string | null>(null);
   // A scanner that sends twice before the first answer: one call at a time.
   const calling = useRef(false);
+  // The last call got no answer (the network): nothing was saved.
+  const lost = useRef(false);
 
   useEffect(() => {
     if (!rights.view) return;
@@ -65,15 +85,23 @@ export default function PackScreen() {
     beep(tone);
   }, []);
 
-  /** Runs one call; its refusal is shown in the user's language with the error beep. */
+  /**
+   * Runs one call; its refusal is shown in the user's language with the error beep. A call that got
+   * no answer from the server says the data is not saved (`lost`).
+   */
   const run = async <T,>(work: () => Promise<T>): Promise<T | undefined> => {
     if (calling.current) return undefined;
     calling.current = true;
+    lost.current = false;
     setBusy(true);
     try {
       return await work();
     } catch (error) {
-      tell('error', messageOf(error));
+      if (error instanceof ApiError) tell('error', messageOf(error));
+      else {
+        lost.current = true;
+        tell('error', t('errors.NOT_SAVED'));
+      }
       return undefined;
     } finally {
       calling.current = false;
@@ -118,7 +146,7 @@ export default function PackScreen() {
       }),
     );
     if (refusal) return checkCompletedOrder(orderNo, refusal);
-    if (!answer) return;
+    if (!answer) return !lost.current;
     const open = take(answer, null);
     setQty(null);
     setRemoving(false);
@@ -130,8 +158,15 @@ export default function PackScreen() {
 
   const openCarton = async (cartonType: string | null) => {
     if (!pack || !rights.edit) return;
-    const answer = await run(() => api<PackAnswer>('/pack/scan/open', { body: { soId: pack.order.id, cartonType, packPicked }, quiet: true }));
-    if (!answer?.openCarton) return;
+    const answer = await run(() =>
+      api<PackAnswer>('/pack/scan/open', { body: { soId: pack.order.id, cartonType, packPicked, ...(cardId ? { cardId } : {}) }, quiet: true }).catch((error: unknown) => {
+        // A card still on another open carton is replaced: the next one is scanned.
+        if (error instanceof ApiError && error.body.code === 'CARD_REPLACE') setCardId(null);
+        throw error;
+      }),
+    );
+    if (!answer?.openCarton) return !lost.current;
+    setCardId(null);
     take(answer, answer.openCarton.id);
     tell('success', t('packing.screen.cartonOpened', { cartonNo: answer.openCarton.cartonNo }));
     setStep('item');
@@ -139,12 +174,15 @@ export default function PackScreen() {
 
   const scanCartonType = (scanned: string) => {
     const code = scanned.trim();
-    const carton = pack?.cartons.find((c) => c.cartonNo === code);
+    const carton = cartonOfCode(code);
     if (carton) return chooseCarton(carton);
     const known = cartonTypes.find((c) => c.code.toLowerCase() === code.toLowerCase());
     if (!known) return tell('error', t('packing.screen.unknownCartonType', { code }));
-    void openCarton(known.code);
+    return openCarton(known.code);
   };
+
+  /** The order's carton a scan names, by its number or its SSCC. */
+  const cartonOfCode = (code: string) => pack?.cartons.find((c) => c.cartonNo === code || (c.sscc !== null && c.sscc === code));
 
   /** A scanned carton number makes that carton the one scans go into; a closed one takes nothing. */
   const chooseCarton = (carton: PackCarton) => {
@@ -157,19 +195,74 @@ export default function PackScreen() {
   const scanItem = async (scanned: string) => {
     if (!pack) return;
     const code = scanned.trim();
-    const carton = pack.cartons.find((c) => c.cartonNo === code);
+    const carton = cartonOfCode(code);
     if (carton) return chooseCarton(carton);
     if (target === null) return tell('error', t('packing.screen.noCarton'));
-    const before = cartonOf(pack, target);
-    const url = removing ? '/pack/scan/remove' : '/pack/scan/sku';
     // A quantity counts for one scan, taken or refused.
     setQty(null);
-    const answer = await run(() => api<PackAnswer>(url, { body: { cartonId: target, barcode: code, ...(qty ? { qty } : {}) }, quiet: true }));
-    if (!answer) return;
+    return sendItem({ barcode: code, qty });
+  };
+
+  /**
+   * Packs (or takes out) a scanned item. When its SKU asks for an anti-counterfeit code or a collar
+   * barcode the scan waits for it in a step of its own; a wrong code or collar is asked again, any
+   * other refusal goes back to the item scan. Answers false when the call got no answer.
+   */
+  const sendItem = async (item: PendingItem): Promise<boolean> => {
+    if (!pack || target === null) return true;
+    const before = cartonOf(pack, target);
+    const url = removing ? '/pack/scan/remove' : '/pack/scan/sku';
+    const outcome: { asks?: 'code' | 'collar'; refusal?: string; message?: string } = {};
+    const body = {
+      cartonId: target,
+      barcode: item.barcode,
+      ...(item.qty ? { qty: item.qty } : {}),
+      ...(!removing && item.antiCounterfeitCode ? { antiCounterfeitCode: item.antiCounterfeitCode } : {}),
+      ...(!removing && item.collarBarcode ? { collarBarcode: item.collarBarcode } : {}),
+    };
+    const answer = await run(() =>
+      api<PackAnswer>(url, { body, quiet: true }).catch((error: unknown) => {
+        const code = error instanceof ApiError ? error.body.code : undefined;
+        if (code === 'PACK_ANTI_COUNTERFEIT_REQUIRED' || code === 'PACK_COLLAR_REQUIRED') {
+          outcome.asks = code === 'PACK_ANTI_COUNTERFEIT_REQUIRED' ? 'code' : 'collar';
+          outcome.message = messageOf(error);
+          return undefined;
+        }
+        outcome.refusal = code;
+        throw error;
+      }),
+    );
+    if (outcome.asks) {
+      setPending(item);
+      setStep(outcome.asks);
+      tell('warning', outcome.message ?? '');
+      return true;
+    }
+    if (!answer) {
+      if (lost.current) return false;
+      // A code already packed, or a collar that does not match, is scanned again; anything else ends the item.
+      const again = (step === 'code' && outcome.refusal === 'PACK_ANTI_COUNTERFEIT_USED') || (step === 'collar' && outcome.refusal === 'PACK_COLLAR_MISMATCH');
+      if (!again) {
+        setPending(null);
+        if (step === 'code' || step === 'collar') setStep('item');
+      }
+      return true;
+    }
+    setPending(null);
+    setStep('item');
     take(answer, target);
     const changes = cartonChange(before, cartonOf(answer, target));
     const text = changes.map((c) => `${c.skuCode} ${c.qty > 0 ? '+' : ''}${c.qty}`).join(', ');
     tell('success', t(removing ? 'packing.screen.removed' : 'packing.screen.packed', { items: text, cartonNo: before?.cartonNo ?? '' }));
+    return true;
+  };
+
+  /** The second scan of an item: its anti-counterfeit code, or its collar barcode. */
+  const scanSecond = (scanned: string) => {
+    if (!pending) return;
+    const code = scanned.trim();
+    if (step === 'code') return sendItem({ ...pending, antiCounterfeitCode: code });
+    return sendItem({ ...pending, collarBarcode: code });
   };
 
   const enterQty = (typed: string) => {
@@ -244,10 +337,74 @@ export default function PackScreen() {
     setStep('carton');
   };
 
+  /** Reopens a closed carton of the order to append to it, after a confirmation; it keeps its SSCC. */
+  const reopen = async (carton: PackCarton) => {
+    if (!pack || !rights.edit || calling.current) return;
+    const ok = await showConfirm({
+      id: 'pack-reopen-confirm',
+      content: t('packing.screen.reopenAsk', { cartonNo: carton.cartonNo, sscc: carton.sscc ?? '' }),
+      okText: t('packing.screen.reopenCarton'),
+      cancelText: t('ui.engine.cancel'),
+    });
+    if (!ok) return;
+    return reopenCall({ soId: pack.order.id, cartonId: carton.id });
+  };
+
+  const reopenCall = async (body: { soId: number; cartonId?: number; carton?: string }): Promise<boolean> => {
+    const answer = await run(() => api<PackAnswer & { reopened: PackCarton }>('/pack/scan/reopen', { body, quiet: true }));
+    if (!answer) return !lost.current;
+    take(answer, answer.reopened.id);
+    tell('success', t('packing.screen.reopened', { cartonNo: answer.reopened.cartonNo }));
+    setStep('item');
+    return true;
+  };
+
+  /** F6: the chosen closed carton is reopened; without one, the carton to reopen is scanned. */
+  const toReopen = () => {
+    if (!pack || !rights.edit) return;
+    if (targetCarton && targetCarton.status === 'closed') return void reopen(targetCarton);
+    setFeedback(null);
+    setStep('reopen');
+  };
+
+  /**
+   * A scanned carton number or SSCC to reopen: a closed carton of the order is reopened after the
+   * confirmation, an open one is chosen; any other the server answers (another order's SSCC holds
+   * no mixed-pack orders).
+   */
+  const scanReopen = async (scanned: string) => {
+    if (!pack) return;
+    const code = scanned.trim();
+    const mine = cartonOfCode(code);
+    if (mine && mine.status === 'open') return chooseCarton(mine);
+    if (mine) return reopen(mine);
+    return reopenCall({ soId: pack.order.id, carton: code });
+  };
+
+  /** F7: the card the next carton carries is scanned. */
+  const toCard = () => {
+    if (!pack || !rights.edit) return;
+    setFeedback(null);
+    setStep('card');
+  };
+
+  const scanCard = (scanned: string) => {
+    const card = scanned.trim();
+    setCardId(card);
+    tell('success', t('packing.screen.cardSet', { cardId: card }));
+    setStep('carton');
+  };
+
   /** Escape: one step back. */
   const back = () => {
     setFeedback(null);
     if (step === 'qty' || step === 'close') return setStep(pack ? 'item' : 'order');
+    if (step === 'code' || step === 'collar') {
+      setPending(null);
+      return setStep('item');
+    }
+    if (step === 'card') return setStep('carton');
+    if (step === 'reopen') return setStep(target !== null ? 'item' : 'carton');
     if (step === 'item' || step === 'carton') {
       setQty(null);
       setRemoving(false);
@@ -268,6 +425,8 @@ export default function PackScreen() {
     if (event.key === KEY_CLOSE) toClose();
     else if (event.key === KEY_NEW_CARTON) toNewCarton();
     else if (event.key === KEY_COMPLETE) void checkComplete();
+    else if (event.key === KEY_REOPEN) toReopen();
+    else if (event.key === KEY_CARD && step === 'carton') toCard();
     else return;
     event.preventDefault();
   };
@@ -332,7 +491,7 @@ export default function PackScreen() {
               {t('packing.screen.wave')}: <strong>{waveNo}</strong>
             </Typography.Text>
           )}
-          <PackScanField key="order" label={t('packing.screen.scanOrder')} disabled={busy} onEscape={back} onScan={(text) => void startOrder(text)} />
+          <PackScanField key="order" label={t('packing.screen.scanOrder')} disabled={busy} onEscape={back} onScan={startOrder} />
           <Checkbox data-testid="pack-picked-only" checked={packPicked} onChange={(event) => setPackPicked(event.target.checked)}>
             {t('packing.screen.packPicked')}
           </Checkbox>
@@ -340,6 +499,11 @@ export default function PackScreen() {
       )}
       {step === 'carton' && (
         <>
+          {cardId && (
+            <Tag color="purple" data-testid="pack-card" style={{ fontSize: 16, padding: 4 }}>
+              {t('packing.screen.card', { cardId })}
+            </Tag>
+          )}
           <PackScanField key="carton" label={t('packing.screen.scanCartonType')} disabled={busy || !rights.edit} onEscape={back} onScan={scanCartonType} />
           <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(96px, 1fr))', gap: 8 }}>
             {cartonTypes.map((type) => (
@@ -376,9 +540,17 @@ export default function PackScreen() {
               )}
             </Space>
           )}
-          <PackScanField key="item" label={t(removing ? 'packing.screen.scanRemove' : 'packing.screen.scanItem')} disabled={busy || !rights.edit} onEscape={back} onKey={scanKeys} onScan={(text) => void scanItem(text)} />
+          <PackScanField key="item" label={t(removing ? 'packing.screen.scanRemove' : 'packing.screen.scanItem')} disabled={busy || !rights.edit} onEscape={back} onKey={scanKeys} onScan={scanItem} />
         </>
       )}
+      {(step === 'code' || step === 'collar') && pending && (
+        <>
+          <Typography.Text data-testid="pack-pending">{t('packing.screen.pendingItem', { barcode: pending.barcode })}</Typography.Text>
+          <PackScanField key={step} label={t(step === 'code' ? 'packing.screen.scanAntiCounterfeit' : 'packing.screen.scanCollar')} disabled={busy} onEscape={back} onScan={scanSecond} />
+        </>
+      )}
+      {step === 'card' && <PackScanField key="card" label={t('packing.screen.scanCard')} onEscape={back} onScan={scanCard} />}
+      {step === 'reopen' && <PackScanField key="reopen" label={t('packing.screen.scanReopen')} disabled={busy} onEscape={back} onScan={scanReopen} />}
       {step === 'qty' && <PackScanField key="qty" inputMode="decimal" label={t('packing.screen.enterQty')} onEscape={back} onScan={enterQty} />}
       {step === 'close' && targetCarton && (
         <CloseCartonForm carton={targetCarton} cartonTypes={cartonTypes} units={units} busy={busy} narrow={narrow} onSubmit={(values) => void closeCarton(values)} onCancel={back} />
@@ -433,6 +605,14 @@ export default function PackScreen() {
           <Button style={BIG} data-testid="pack-new-carton" onClick={toNewCarton}>
             {t('packing.screen.newCarton')} [{KEY_NEW_CARTON}]
           </Button>
+          <Button style={BIG} data-testid="pack-reopen" onClick={toReopen}>
+            {t('packing.screen.reopenCarton')} [{KEY_REOPEN}]
+          </Button>
+          {step === 'carton' && (
+            <Button style={BIG} data-testid="pack-card-button" onClick={toCard}>
+              {t('packing.screen.cardButton')} [{KEY_CARD}]
+            </Button>
+          )}
           <Button style={BIG} type="primary" data-testid="pack-complete" onClick={() => void checkComplete()}>
             {t('packing.screen.checkComplete')} [{KEY_COMPLETE}]
           </Button>
