@@ -27,6 +27,8 @@ const KEY_CLOSE = 'F2';
 const KEY_NEW_CARTON = 'F4';
 const KEY_COMPLETE = 'F8';
 const KEY_REOPEN = 'F6';
+/** A big target whose caption wraps rather than widen the handheld's two columns. */
+const WRAP = { ...BIG, height: 'auto', whiteSpace: 'normal' } as const;
 const KEY_CARD = 'F7';
 
 /**
@@ -588,7 +590,7 @@ export default function PackScreen() {
       )}
       {!rights.edit && rights.view && <Alert type="info" showIcon message={t('packing.screen.viewOnly')} />}
       {pack && rights.edit && step !== 'close' && (
-        <div style={{ display: 'grid', gridTemplateColumns: narrow ? '1fr 1fr' : 'repeat(4, 1fr)', gap: 8 }}>
+        <div style={{ display: 'grid', gridTemplateColumns: narrow ? 'repeat(2, minmax(0, 1fr))' : 'repeat(4, 1fr)', gap: 8 }}>
           {step === 'item' && (
             <>
               <Button style={BIG} data-testid="pack-qty" onClick={() => setStep('qty')}>
@@ -605,11 +607,11 @@ export default function PackScreen() {
           <Button style={BIG} data-testid="pack-new-carton" onClick={toNewCarton}>
             {t('packing.screen.newCarton')} [{KEY_NEW_CARTON}]
           </Button>
-          <Button style={BIG} data-testid="pack-reopen" onClick={toReopen}>
+          <Button style={WRAP} data-testid="pack-reopen" onClick={toReopen}>
             {t('packing.screen.reopenCarton')} [{KEY_REOPEN}]
           </Button>
           {step === 'carton' && (
-            <Button style={BIG} data-testid="pack-card-button" onClick={toCard}>
+            <Button style={WRAP} data-testid="pack-card-button" onClick={toCard}>
               {t('packing.screen.cardButton')} [{KEY_CARD}]
             </Button>
           )}
