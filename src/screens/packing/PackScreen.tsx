@@ -27,9 +27,9 @@ const KEY_CLOSE = 'F2';
 const KEY_NEW_CARTON = 'F4';
 const KEY_COMPLETE = 'F8';
 const KEY_REOPEN = 'F6';
+const KEY_CARD = 'F7';
 /** A big target whose caption wraps rather than widen the handheld's two columns. */
 const WRAP = { ...BIG, height: 'auto', whiteSpace: 'normal' } as const;
-const KEY_CARD = 'F7';
 
 /**
  * /pack: scan and pack. Scan the order number (or the wave id, then the order number), choose the
