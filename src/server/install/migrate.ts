@@ -5,7 +5,7 @@ import type { AreaModule } from '../area-kit/area.js';
 
 /**
  * Runs every pending migration of every area (each area declares its own in its module); names
- * sort in the order they run across areas. On PostgreSQL they all run in one transaction. The
+ * sort in the order they run across areas; a pending one that sorts before an applied one still runs. On PostgreSQL they all run in one transaction. The
  * composition root (start.ts) hands over the module list.
  */
 export async function migrateToLatest(db: Kysely<DB>, modules: readonly AreaModule[]): Promise<string[]> {
@@ -13,6 +13,9 @@ export async function migrateToLatest(db: Kysely<DB>, modules: readonly AreaModu
   const migrator = new Migrator({
     db,
     provider: { getMigrations: () => Promise.resolve(migrations) },
+    // An area added later may bring a migration that sorts before one a database has already run
+    // (a column on an older area's table): it runs then, instead of the database refusing to start.
+    allowUnorderedMigrations: true,
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
