@@ -1,5 +1,6 @@
 import { defineModule } from '../area.js';
 import * as m0360 from './migrations/0360_billing.js';
+import * as m0361 from './migrations/0361_billing_menu.js';
 import { billingBehaviours } from './billing.behaviours.js';
 import { billingErrors } from './billing.errors.js';
 import { billingRunJob } from './billing.jobs.js';
@@ -21,7 +22,7 @@ const VERBS = ['billing.billingMaintance:run', 'billing.billingMaintance:confirm
 
 export const billingModule = defineModule({
   name: 'billing',
-  migrations: { '0360_billing': m0360 },
+  migrations: { '0360_billing': m0360, '0361_billing_menu': m0361 },
   routes: billingRoutes,
   behaviours: billingBehaviours,
   writers: billingWriters,
