@@ -59,7 +59,7 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const ZERO = new Decimal(0);
 
 function validDay(value: string): boolean {
-  if (!DAY.test(value)) return false;
+  if (!DAY.test(value) || value < '1900-01-01') return false;
   const date = new Date(`${value}T00:00:00Z`);
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
 }
