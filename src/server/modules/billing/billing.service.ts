@@ -199,19 +199,19 @@ class Sources {
   ledgerRows(type: 'receive' | 'ship'): Promise<BillableLedgerRow[]> {
     let rows = this.ledger.get(type);
     if (!rows) {
-      rows = billableLedgerRows(this.db as Kysely<DB>, { projectId: this.window.projectId, ownerId: this.window.ownerId, ...this.range(), transTypes: [type] });
+      rows = billableLedgerRows(this.db, { projectId: this.window.projectId, ownerId: this.window.ownerId, ...this.range(), transTypes: [type] });
       this.ledger.set(type, rows);
     }
     return rows;
   }
 
   snapshotRows(): Promise<StorageSnapshotRow[]> {
-    this.snapshots ??= storageSnapshotRows(this.db as Kysely<DB>, { projectId: this.window.projectId, ownerId: this.window.ownerId, fromDay: this.window.fromDay, toDay: this.window.toDay });
+    this.snapshots ??= storageSnapshotRows(this.db, { projectId: this.window.projectId, ownerId: this.window.ownerId, fromDay: this.window.fromDay, toDay: this.window.toDay });
     return this.snapshots;
   }
 
   orderRows(): Promise<BillableOrder[]> {
-    this.orders ??= billableOrders(this.db as Kysely<DB>, { projectId: this.window.projectId, ownerId: this.window.ownerId, ...this.range() });
+    this.orders ??= billableOrders(this.db, { projectId: this.window.projectId, ownerId: this.window.ownerId, ...this.range() });
     return this.orders;
   }
 
