@@ -87,7 +87,8 @@ const run = (billId: string, from: string, to: string, cutoff = to) => ok<Bill>(
 const linesOf = (bill: Bill) => bill.lines.map((l) => [l.charge_code, Number(l.qty), Number(l.rate), l.amount, l.reference]);
 
 beforeAll(async () => {
-  t = await buildTestApp();
+  // The job runner is on for the billing job's run-now.
+  t = await buildTestApp({ JOB_SCHEDULER: 'true' });
   const db = t.database.db;
   const project = await db.selectFrom('project').select(['id', 'organization_id']).where('code', '=', 'PRJ1').executeTakeFirstOrThrow();
   projectId = project.id;
@@ -363,6 +364,48 @@ describe('the billing run', () => {
     await refused(biller, '/generic/updating', { moduleCode: 'billing', functionCode: 'billingMaintance', key: id, version: row._version, record: { bill_to_name: 'Changed' } }, 'BILL_POSTED_READ_ONLY');
     await refused(biller, '/generic/deletion', { moduleCode: 'billing', functionCode: 'billingMaintance', rows: [{ key: id, version: row._version }] }, 'BILL_NOT_DRAFT');
     await refused(biller, '/generic/adding', { moduleCode: 'billing', functionCode: 'billingMaintance', record: { bill_to_name: 'x', exchange_rate: '1' } }, 'BILL_MADE_BY_RUN');
+  });
+});
+
+describe('the billing job', () => {
+  let jobToken: string | undefined;
+  const jobUser = async () =>
+    (jobToken ??= await createUser(t, { loginAccount: `bill-jobs-${tag}`, rights: ['job.job:view', 'job.job:add', 'job.job:edit', 'job.job:run'], projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] }));
+
+  /** Makes a job of the class in the session's project with these parameters, runs it now and answers the finished run. */
+  async function runJob(params: Record<string, string>): Promise<{ status: string; log: string }> {
+    const admin = await jobUser();
+    const added = await post(admin, '/generic/adding', { moduleCode: 'job', functionCode: 'job', record: { name: `billing ${params.billId} ${Date.now()}`, handler: 'billing.run', cron_expression: '0 30 0 1 * ?', business_type: 'BILL', retry_limit: 0 } });
+    expect(added.statusCode, added.body).toBe(200);
+    const jobId = json<{ row: { _key: number } }>(added).row._key;
+    let seq = 0;
+    for (const [name, value] of Object.entries(params)) {
+      seq += 1;
+      await t.database.db.insertInto('job_param').values({ job_id: jobId, name, value, seq, created_by: 'test', updated_by: 'test' }).execute();
+    }
+    const runId = (await ok<{ runId: number }>(admin, '/manual/schedule', { id: jobId })).runId;
+    for (let i = 0; i < 600; i += 1) {
+      const runs = json<{ items: { id: number; status: string; log: string }[] }>(await injectAs(t.app, admin, { method: 'GET', url: `/api/job/runs?jobId=${jobId}` })).items;
+      const found = runs.find((r) => r.id === runId);
+      if (found && ['succeeded', 'failed'].includes(found.status)) return found;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error('the billing job did not finish');
+  }
+
+  it('runs billing as a job, each line in the log; a refusal fails the run with its reason', async () => {
+    const done = await runJob({ owner: ownerCode, billId: `JOB1-${tag}`, from: day(5), to: day(6) });
+    expect(done.status, done.log).toBe('succeeded');
+    expect(done.log).toContain(`bill JOB1-${tag}:`);
+    expect(done.log).toContain(`MIN-${tag}`);
+    const header = await t.database.db.selectFrom('billing_header').select(['status', 'cutoff_date']).where('bill_id', '=', `JOB1-${tag}`).executeTakeFirstOrThrow();
+    expect(header.status).toBe('draft');
+    const failed = await runJob({ owner: ownerCode, billId: `JOB2-${tag}`, from: day(6), to: day(5) });
+    expect(failed.status).toBe('failed');
+    expect(failed.log).toContain('BILL_PERIOD_INVALID');
+    const unknown = await runJob({ owner: 'NO-SUCH-OWNER', billId: `JOB3-${tag}`, from: day(5), to: day(6) });
+    expect(unknown.status).toBe('failed');
+    expect(unknown.log).toContain('no owner has the code "NO-SUCH-OWNER"');
   });
 });
 
