@@ -289,6 +289,22 @@ describe('the billing run', () => {
     expect(bill.lines.reduce((sum, l) => sum.plus(l.amount), new Decimal(0)).toFixed(2)).toBe('1000.00');
   });
 
+  it('rounds amounts to the decimals of the contract currency', async () => {
+    const inb = await t.database.db.selectFrom('charge_code').select('id').where('code', '=', `INB-${tag}`).executeTakeFirstOrThrow();
+    const yen = await add('billingContract', { contract_no: `CJ-${tag}`, owner_id: ownerId, currency_code: 'JPY', valid_from: '2000-01-01', active: false });
+    await add('billingTariff', { contract_id: yen, charge_code_id: inb.id, charge_method: 'per_unit', bill_base: 'received_qty', rate: '0.333', valid_from: '2000-01-01' });
+    // An inactive contract is not billed.
+    await refused(biller, '/billing/run', { ownerId, billId: `BILLJ-${tag}`, cutoffDate: TODAY, periodFrom: day(-3), periodTo: TODAY, contractId: yen }, 'BILL_NO_CONTRACT');
+    await t.database.db.updateTable('billing_contract').set({ active: true }).where('id', '=', yen).execute();
+    const bill = json<Bill>(await post(biller, '/billing/run', { ownerId, billId: `BILLJ-${tag}`, cutoffDate: TODAY, periodFrom: day(-3), periodTo: TODAY, contractId: yen }));
+    // 42 x 0.333 = 13.986, in yen 14.
+    expect(linesOf(bill)).toEqual([[`INB-${tag}`, 42, 0.333, '14.0000', null]]);
+    expect(bill.header).toMatchObject({ currency_code: 'JPY', total_amount: '14.0000' });
+    await t.database.db.updateTable('billing_contract').set({ active: false }).where('id', '=', yen).execute();
+    await ok(biller, '/generic/deletion', { moduleCode: 'billing', functionCode: 'billingMaintance', rows: [{ key: bill.header.id, version: (await ok<{ rows: Array<{ _key: number; _version: string }> }>(biller, '/generic/selection', { moduleCode: 'billing', functionCode: 'billingMaintance', page: 1, pageSize: 100, conditions: { combinator: 'and', rules: [{ field: 'bill_id', operator: '=', value: `BILLJ-${tag}` }] } })).rows[0]._version }] });
+    expect(await t.database.db.selectFrom('billing_line').select('id').where('header_id', '=', bill.header.id).execute()).toEqual([]);
+  });
+
   it('keeps what each line counted for the drill-down', async () => {
     const bill = json<Bill>(await post(biller, '/billing/run', { ownerId, billId: `BILL1-${tag}`, cutoffDate: TODAY, periodFrom: day(-3), periodTo: TODAY }));
     const sourcesOf = async (code: string) => {
