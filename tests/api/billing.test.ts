@@ -383,6 +383,26 @@ describe('the billing run', () => {
   });
 });
 
+describe('two bills confirmed at once', () => {
+  it('bills a newly received event on one of them only', async () => {
+    const asn = await ok<{ id: number }>(biller, '/asn/saveHeader', { ownerCode, supplierCode: `BSUP-${tag}` });
+    const detail = await ok<{ lines: { id: number }[] }>(biller, '/asn/saveDetail', { asnId: asn.id, lines: [{ skuCode: `BB-${tag}`, expectedQty: 6 }] });
+    await ok(biller, '/inbound/batch/receive', { lines: [{ asnLineId: detail.lines[0].id, qty: 6, locationCode: `BDOCK-${tag}` }] });
+    const first = await run(`BILLC1-${tag}`, day(-3), TODAY);
+    const second = await run(`BILLC2-${tag}`, day(-1), day(1));
+    for (const bill of [first, second]) expect(linesOf(bill)).toContainEqual([`INB-${tag}`, 6, 0.5, '3.0000', null]);
+    const answers = await Promise.all([first, second].map((bill) => post(biller, '/billing/confirm', { id: bill.header.id })));
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409]);
+    expect(json<{ code: string }>(answers.find((a) => a.statusCode === 409)!).code).toBe('BILL_EVENTS_ALREADY_BILLED');
+    const statuses = await t.database.db.selectFrom('billing_header').select('status').where('id', 'in', [first.header.id, second.header.id]).execute();
+    expect(statuses.map((r) => r.status).sort()).toEqual(['confirmed', 'draft']);
+    // The new receipt is billed once under each charge code it was counted by: units and cartons (B has no volume to charge).
+    const ledger = await t.database.db.selectFrom('inventory_transaction').select('id').where('owner_id', '=', ownerId).where('trans_type', '=', 'receive').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const billed = await t.database.db.selectFrom('billing_event_billed').select(['charge_code_id']).where('source_kind', '=', 'ledger').where('source_id', '=', ledger.id).execute();
+    expect(billed).toHaveLength(2);
+  });
+});
+
 describe('the billing job', () => {
   let jobToken: string | undefined;
   const jobUser = async () =>
