@@ -82,8 +82,7 @@ export const KERNEL_PAGES: readonly PageDeclaration[] = [
   { route: 'blankHome', group: 'homeGroup', opens: 'pending' },
   { route: 'generic', group: 'genericGroup', opens: 'screen' },
   { route: 'mapTo', group: 'genericGroup', opens: 'screen' },
-  // Held until an area brings them: billing, reports and transport.
-  { route: 'billingMaintance', group: 'billingJobs', opens: 'pending' },
+  // Held until an area brings them: reports and transport.
   { route: 'userReport', group: 'reports', opens: 'pending' },
   { route: 'userGeneric', group: 'reports', opens: 'pending' },
   { route: 'vehicle', group: 'transport', opens: transport },

@@ -50,6 +50,7 @@ const HOST_SO = 'Host systems (ERP, EDI middleware) send sales orders line by li
 const HOST_INVENTORY = 'Host systems and scanners\' middleware confirm inventory documents made elsewhere';
 const PROVISIONING = 'Identity provisioning of a company directory keeps accounts and roles in step';
 const SCHEDULER = 'Operations tooling and monitoring drive and watch the scheduled jobs';
+const BILLING = 'Finance and ERP systems run billing, read the bills with what each line counted, and confirm and post them';
 
 /** Routes meant to be called by other systems, each with its reason. */
 const API_ONLY: Record<string, ApiOnly> = {
@@ -133,6 +134,12 @@ const API_ONLY: Record<string, ApiOnly> = {
   'POST /api/wave/batchUpdateRef': { reason: 'Wave planners set the reference of several waves', sameAsButton: ['outbound.wave.batchUpdateRef'] },
   'POST /api/wave/release': { reason: 'Wave planners release waves into pick tasks', sameAsButton: ['outbound.wave.release'] },
   'POST /api/wave/unwave': { reason: 'Wave planners take orders off their wave', sameAsButton: ['outbound.wave.unwave'] },
+
+  'POST /api/billing/run': { reason: BILLING, sameAsButton: ['billing.bill.run'] },
+  'POST /api/billing/bill': { reason: BILLING, sameAsPage: 'billing/billingLine' },
+  'POST /api/billing/line/sources': { reason: BILLING, sameAsPage: 'billing/billingLineSource' },
+  'POST /api/billing/confirm': { reason: BILLING, sameAsButton: ['billing.bill.confirm'] },
+  'POST /api/billing/post': { reason: BILLING, sameAsButton: ['billing.bill.post'] },
 
   'GET /api/schedule': { reason: SCHEDULER, sameAsPage: 'job/job' },
   'GET /api/job/handlers': { reason: SCHEDULER, sameAsPage: 'job/job' },

@@ -1,4 +1,5 @@
 import type { AreaModule } from './area.js';
+import { billingModule } from './billing/billing.module.js';
 import { attachmentModule } from './attachment/attachment.module.js';
 import { designerModule } from './designer/designer.module.js';
 import { ediModule } from './edi/edi.module.js';
@@ -43,4 +44,5 @@ export const MODULES: readonly AreaModule[] = [
   packingModule,
   printingModule,
   ediModule,
+  billingModule,
 ];

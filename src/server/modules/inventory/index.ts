@@ -17,6 +17,7 @@ export {
   pickStock,
   unpickStock,
 } from './inventory.service.js';
+export { billableLedgerRows, storageSnapshotRows, type BillableLedgerRow, type StorageSnapshotRow } from './billing-read.repository.js';
 export { countHeldStock } from './count.service.js';
 export { warehouseRightHolders } from './inventory.notices.js';
 export type {

@@ -2,6 +2,7 @@
  * The public entry of the outbound area: what other areas may use of it. Another area imports this
  * file and nothing else of the folder (lint: local/import-boundaries).
  */
+export { billableOrders, type BillableOrder } from './billing-read.repository.js';
 export { cancelPackingStatus, findPackingOrder, pickedSourcesOfLine, setPackingStatus, shipToOfOrder, unpickOrder } from './pack-order.service.js';
 export type { PackingOrder, PackingOrderLine, PickedSource } from './pack-order.service.js';
 export { SO_STATUSES, type SoStatus } from './so-status.js';

@@ -1,0 +1,65 @@
+import { Type } from 'typebox';
+import { AppError } from '../../../common/errors.js';
+import type { EngineSession } from '../../../../engine/server/index.js';
+import { defineBehaviour } from '../area.js';
+import { findOwnerByCode } from './billing.repository.js';
+import { confirmBill, postBill, runBilling, type BillingScope } from './billing.service.js';
+
+/** The project a billing action works in and who does it; refused without a project. */
+export function billingScopeOf(session: EngineSession): BillingScope {
+  if (session.projectId === null) throw new AppError('OUT_OF_SCOPE', { scope: 'project' });
+  return { projectId: session.projectId, by: session.loginAccount };
+}
+
+const Day = Type.String({ maxLength: 10 });
+
+/** The run form of the bill page: customer code, bill id, cut-off date and period; the draft bill it made is offered as a link. */
+export const runBillingBehaviour = defineBehaviour({
+  name: 'billing.bill.run',
+  right: 'billing.billingMaintance:run',
+  inputs: Type.Object({ ownerCode: Type.String({ maxLength: 60 }), billId: Type.Optional(Type.Union([Type.String({ maxLength: 60 }), Type.Null()])), cutoffDate: Day, periodFrom: Day, periodTo: Day }),
+  async run({ trx, session, inputs }) {
+    const scope = billingScopeOf(session);
+    const owner = await findOwnerByCode(trx, scope.projectId, inputs.ownerCode.trim());
+    if (!owner) throw new AppError('NO_RECORD');
+    const bill = await runBilling(trx, scope, { ownerId: Number(owner.id), billId: inputs.billId ?? '', cutoffDate: inputs.cutoffDate, periodFrom: inputs.periodFrom, periodTo: inputs.periodTo });
+    return {
+      result: { id: bill.header.id, billId: bill.header.bill_id },
+      messageCode: 'billing.result.run',
+      messageParams: { billId: bill.header.bill_id, lines: bill.lines.length, total: bill.header.total_amount, currency: bill.header.currency_code },
+      links: [{ labelCode: 'billing.result.openBill', labelParams: { billId: bill.header.bill_id }, moduleCode: 'billing', functionCode: 'billingMaintance', filter: { bill_id: bill.header.bill_id } }],
+    };
+  },
+});
+
+function keysOf(rows: ReadonlyArray<{ _key: unknown }>): number[] {
+  if (rows.length === 0) throw new AppError('BEHAVIOUR_SELECTION');
+  return rows.map((r) => Number(r._key));
+}
+
+/** Confirm: the selected draft bills become confirmed, their counted events billed. */
+export const confirmBillBehaviour = defineBehaviour({
+  name: 'billing.bill.confirm',
+  right: 'billing.billingMaintance:confirm',
+  inputs: Type.Object({}),
+  async run({ trx, session, rows }) {
+    const scope = billingScopeOf(session);
+    for (const id of keysOf(rows)) await confirmBill(trx, scope, id);
+    return { result: { count: rows.length }, messageCode: 'billing.result.confirmed', messageParams: { count: rows.length } };
+  },
+});
+
+/** Post: the selected confirmed bills get their invoice number and date and become read only. */
+export const postBillBehaviour = defineBehaviour({
+  name: 'billing.bill.post',
+  right: 'billing.billingMaintance:post',
+  inputs: Type.Object({}),
+  async run({ trx, session, rows }) {
+    const scope = billingScopeOf(session);
+    const invoices: string[] = [];
+    for (const id of keysOf(rows)) invoices.push((await postBill(trx, scope, id)).header.invoice_no ?? '');
+    return { result: { invoices }, messageCode: 'billing.result.posted', messageParams: { count: rows.length, invoices: invoices.join(', ') } };
+  },
+});
+
+export const billingBehaviours = [runBillingBehaviour, confirmBillBehaviour, postBillBehaviour];

@@ -1,0 +1,57 @@
+import { defineModule } from '../area.js';
+import * as m0360 from './migrations/0360_billing.js';
+import * as m0361 from './migrations/0361_billing_menu.js';
+import { billingBehaviours } from './billing.behaviours.js';
+import { billingErrors } from './billing.errors.js';
+import { billingRunJob } from './billing.jobs.js';
+import { billingRoutes } from './billing.routes.js';
+import { billingWriters } from './billing.writers.js';
+import './billing.tables.js';
+
+/**
+ * 3PL billing: charge codes, customer contracts with their tariff lines, the billing run (a route,
+ * a form on the bill page and the job `billing.run`), and bills with their lines, the drill-down of
+ * what each line counted, confirmation and posting. It reads the ledger and the storage snapshot
+ * through the inventory area's public entry and orders through the outbound area's.
+ */
+const BILLING = { definitionOf: 'billing' } as const;
+
+/** Every page of the area, by function code: the menu pages and the sub-pages under them. */
+const PAGES = ['billingMaintance', 'billingLine', 'billingLineSource', 'chargeCode', 'billingContract', 'billingTariff'] as const;
+const VERBS = ['billing.billingMaintance:run', 'billing.billingMaintance:confirm', 'billing.billingMaintance:post'] as const;
+
+export const billingModule = defineModule({
+  name: 'billing',
+  migrations: { '0360_billing': m0360, '0361_billing_menu': m0361 },
+  routes: billingRoutes,
+  behaviours: billingBehaviours,
+  writers: billingWriters,
+  jobs: [billingRunJob],
+  errors: billingErrors,
+  rights: [
+    { right: 'billing.billingMaintance:run', labelCode: 'billing.verb.run' },
+    { right: 'billing.billingMaintance:confirm', labelCode: 'billing.verb.confirm' },
+    { right: 'billing.billingMaintance:post', labelCode: 'billing.verb.post' },
+  ],
+  pages: [
+    { route: 'billingMaintance', group: 'billingJobs', opens: BILLING },
+    { route: 'chargeCode', group: 'billingJobs', opens: BILLING },
+    { route: 'billingContract', group: 'billingJobs', opens: BILLING },
+    // The currency list of the master data, where the bills' currencies and their decimals are kept.
+    { route: 'currency', group: 'billingJobs', opens: { definitionOf: 'masterdata' } },
+  ],
+  defaultGrants: [
+    {
+      role: 'Supervisor',
+      rights: [...PAGES.flatMap((p) => ['view', 'add', 'edit', 'delete'].map((a) => `billing.${p}:${a}` as const)), ...VERBS, 'masterdata.currency:view'],
+    },
+  ],
+  readModels: [
+    {
+      name: 'billing.masters',
+      files: ['billing.repository.ts'],
+      reads: ['currency', 'owner', 'sku'],
+      purpose: 'the customer a bill goes to (name, address, contact), the decimals of the bill currency, and the case, pallet, volume and weight measures of the SKUs counted per carton, pallet, cubic metre or kg',
+    },
+  ],
+});

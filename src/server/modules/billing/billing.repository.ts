@@ -1,0 +1,250 @@
+import { sql, type Insertable, type Kysely, type Transaction, type Updateable } from 'kysely';
+import type { DB } from '../../db/schema.js';
+import type { BillingHeaderTable, SourceKind } from './billing.tables.js';
+import './billing.tables.js';
+
+/** The billing area's SQL: its own tables, and (read model `billing.masters`) the owner, SKU measures and currency it bills with. */
+
+type Db = Kysely<DB> | Transaction<DB>;
+
+export async function findOwner(db: Db, projectId: number, ownerId: number) {
+  return db
+    .selectFrom('owner')
+    .select(['id', 'code', 'name', 'contact_name', 'phone', 'email', 'address1', 'address2', 'city', 'province', 'country', 'postal'])
+    .where('project_id', '=', projectId)
+    .where('id', '=', ownerId)
+    .executeTakeFirst();
+}
+
+export async function findOwnerByCode(db: Db, projectId: number, code: string) {
+  return db.selectFrom('owner').select(['id']).where('project_id', '=', projectId).where('code', '=', code).executeTakeFirst();
+}
+
+/** Decimals of a currency (undefined when no such currency). */
+export async function currencyDecimals(db: Db, code: string): Promise<number | undefined> {
+  const row = await db.selectFrom('currency').select('decimals').where('code', '=', code).executeTakeFirst();
+  return row ? Number(row.decimals) : undefined;
+}
+
+export interface SkuMeasures {
+  caseQty: string | null;
+  palletCases: string | null;
+  volumeCm3: string | null;
+  lengthCm: string | null;
+  widthCm: string | null;
+  heightCm: string | null;
+  grossWeightKg: string | null;
+}
+
+export async function skuMeasures(db: Db, projectId: number, skuIds: readonly number[]): Promise<Map<number, SkuMeasures>> {
+  if (skuIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('sku')
+    .select(['id', 'case_qty', 'pallet_cases', 'volume_cm3', 'length_cm', 'width_cm', 'height_cm', 'gross_weight_kg'])
+    .where('project_id', '=', projectId)
+    .where('id', 'in', [...new Set(skuIds)])
+    .execute();
+  return new Map(
+    rows.map((r) => [
+      Number(r.id),
+      { caseQty: r.case_qty, palletCases: r.pallet_cases, volumeCm3: r.volume_cm3, lengthCm: r.length_cm, widthCm: r.width_cm, heightCm: r.height_cm, grossWeightKg: r.gross_weight_kg },
+    ]),
+  );
+}
+
+/** A contract of the owner in the project that is active and valid for some of the period; the one asked for, or the latest valid. */
+export async function findContract(db: Db, input: { projectId: number; ownerId: number; contractId?: number; from: string; to: string }) {
+  let query = db
+    .selectFrom('billing_contract')
+    .select(['id', 'contract_no', 'currency_code', 'owner_id'])
+    .where('project_id', '=', input.projectId)
+    .where('owner_id', '=', input.ownerId)
+    .where('active', '=', true)
+    .where('valid_from', '<=', input.to)
+    .where((eb) => eb.or([eb('valid_to', 'is', null), eb('valid_to', '>=', input.from)]));
+  if (input.contractId !== undefined) query = query.where('id', '=', input.contractId);
+  return query.orderBy('valid_from', 'desc').orderBy('id', 'desc').executeTakeFirst();
+}
+
+/** The tariff lines of a contract valid for some of the period, with their charge code; by line number. */
+export async function contractTariffs(db: Db, projectId: number, contractId: number, from: string, to: string) {
+  return db
+    .selectFrom('billing_tariff as t')
+    .innerJoin('charge_code as c', 'c.id', 't.charge_code_id')
+    .select([
+      't.id',
+      't.line_no',
+      't.charge_code_id',
+      't.description',
+      't.charge_method',
+      't.bill_base',
+      't.bill_unit',
+      't.rate',
+      't.overflow_threshold',
+      't.overflow_rate',
+      't.min_charge',
+      't.account_code',
+      't.currency_code',
+      'c.code as charge_code',
+      'c.description as charge_description',
+      'c.charge_type',
+      'c.account_code as charge_account_code',
+    ])
+    .where('t.project_id', '=', projectId)
+    .where('t.contract_id', '=', contractId)
+    .where('c.active', '=', true)
+    .where('t.valid_from', '<=', to)
+    .where((eb) => eb.or([eb('t.valid_to', 'is', null), eb('t.valid_to', '>=', from)]))
+    .orderBy('t.line_no')
+    .execute();
+}
+
+export type TariffRow = Awaited<ReturnType<typeof contractTariffs>>[number];
+
+/** The source ids of a kind a confirmed bill already billed under a charge code. */
+export async function billedSourceIds(db: Db, projectId: number, chargeCodeId: number, kind: SourceKind, ids: readonly number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const found = new Set<number>();
+  for (let start = 0; start < ids.length; start += 5000) {
+    const rows = await db
+      .selectFrom('billing_event_billed')
+      .select('source_id')
+      .where('project_id', '=', projectId)
+      .where('charge_code_id', '=', chargeCodeId)
+      .where('source_kind', '=', kind)
+      .where('source_id', 'in', ids.slice(start, start + 5000))
+      .execute();
+    for (const r of rows) found.add(Number(r.source_id));
+  }
+  return found;
+}
+
+export async function lockHeader(trx: Transaction<DB>, projectId: number, where: { id: number } | { billId: string }) {
+  let query = trx.selectFrom('billing_header').selectAll().where('project_id', '=', projectId);
+  query = 'id' in where ? query.where('id', '=', where.id) : query.where('bill_id', '=', where.billId);
+  return query.forUpdate().executeTakeFirst();
+}
+
+export async function findHeader(db: Db, projectId: number, id: number) {
+  return db.selectFrom('billing_header').selectAll().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
+}
+
+export async function insertHeader(trx: Transaction<DB>, values: Insertable<BillingHeaderTable>) {
+  return trx.insertInto('billing_header').values(values).returning('id').executeTakeFirstOrThrow();
+}
+
+export async function updateHeader(trx: Transaction<DB>, id: number, values: Updateable<BillingHeaderTable>) {
+  await trx
+    .updateTable('billing_header')
+    .set({ ...values, updated_at: sql`now()` })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function deleteLines(trx: Transaction<DB>, headerId: number) {
+  await trx.deleteFrom('billing_line_source').where('header_id', '=', headerId).execute();
+  await trx.deleteFrom('billing_line').where('header_id', '=', headerId).execute();
+}
+
+export interface NewLine {
+  line_no: number;
+  tariff_id: number | null;
+  charge_code_id: number;
+  charge_code: string;
+  description: string | null;
+  charge_method: string;
+  bill_base: string;
+  qty: string;
+  unit: string | null;
+  rate: string;
+  amount: string;
+  currency_code: string;
+  account_code: string | null;
+  reference: string | null;
+}
+
+export interface NewSource {
+  source_kind: SourceKind;
+  source_id: number;
+  source_day: string | null;
+  source_ref: string | null;
+  qty: string;
+}
+
+/** Writes a line and what it counted. */
+export async function insertLine(trx: Transaction<DB>, header: { id: number; projectId: number; by: string }, line: NewLine, sources: readonly NewSource[]) {
+  const row = await trx
+    .insertInto('billing_line')
+    .values({ ...line, project_id: header.projectId, header_id: header.id, created_by: header.by, updated_by: header.by })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  for (let start = 0; start < sources.length; start += 1000) {
+    await trx
+      .insertInto('billing_line_source')
+      .values(sources.slice(start, start + 1000).map((s) => ({ ...s, project_id: header.projectId, header_id: header.id, line_id: row.id })))
+      .execute();
+  }
+  return Number(row.id);
+}
+
+export async function headerLines(db: Db, headerId: number) {
+  return db
+    .selectFrom('billing_line')
+    .select(['id', 'line_no', 'charge_code', 'description', 'charge_method', 'bill_base', 'qty', 'unit', 'rate', 'amount', 'currency_code', 'account_code', 'reference'])
+    .where('header_id', '=', headerId)
+    .orderBy('line_no')
+    .execute();
+}
+
+export async function lineSources(db: Db, projectId: number, lineId: number) {
+  return db
+    .selectFrom('billing_line_source')
+    .select(['id', 'source_kind', 'source_id', 'source_ref', 'qty'])
+    .select(sql<string | null>`to_char(source_day, 'YYYY-MM-DD')`.as('source_day'))
+    .where('project_id', '=', projectId)
+    .where('line_id', '=', lineId)
+    .orderBy('id')
+    .execute();
+}
+
+export async function findLine(db: Db, projectId: number, lineId: number) {
+  return db.selectFrom('billing_line').select(['id', 'header_id', 'charge_code_id']).where('project_id', '=', projectId).where('id', '=', lineId).executeTakeFirst();
+}
+
+/**
+ * Records every event the bill's lines counted as billed under the line's charge code; answers how
+ * many were recorded and how many were there (fewer recorded: another confirmed bill has some).
+ */
+export async function recordBilledEvents(trx: Transaction<DB>, projectId: number, headerId: number): Promise<{ recorded: number; events: number }> {
+  const result = await sql<{ recorded: string; events: string }>`
+    with events as (
+      select distinct l.project_id, l.charge_code_id, s.source_kind, s.source_id
+      from billing_line_source s
+      join billing_line l on l.id = s.line_id
+      where s.header_id = ${headerId} and l.project_id = ${projectId}
+    ), written as (
+      insert into billing_event_billed (project_id, charge_code_id, source_kind, source_id, header_id)
+      select project_id, charge_code_id, source_kind, source_id, ${headerId} from events
+      on conflict do nothing
+      returning 1
+    )
+    select (select count(*) from written)::text as recorded, (select count(*) from events)::text as events`.execute(trx);
+  return { recorded: Number(result.rows[0].recorded), events: Number(result.rows[0].events) };
+}
+
+export async function chargeTypeOf(db: Db, projectId: number, chargeCodeId: number): Promise<string | undefined> {
+  let query = db.selectFrom('charge_code').select('charge_type').where('id', '=', chargeCodeId);
+  if (projectId) query = query.where('project_id', '=', projectId);
+  return (await query.executeTakeFirst())?.charge_type;
+}
+
+export async function contractOf(db: Db, projectId: number, contractId: number) {
+  let query = db.selectFrom('billing_contract').select(['id', 'currency_code']).where('id', '=', contractId);
+  if (projectId) query = query.where('project_id', '=', projectId);
+  return query.executeTakeFirst();
+}
+
+export async function nextTariffLineNo(db: Db, contractId: number): Promise<number> {
+  const row = await db.selectFrom('billing_tariff').select((eb) => eb.fn.max('line_no').as('n')).where('contract_id', '=', contractId).executeTakeFirst();
+  return Number(row?.n ?? 0) + 1;
+}

@@ -1,0 +1,59 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { inTransaction } from '../../db/transaction.js';
+import { requireProject, requireUser } from '../../http/access-plugin.js';
+import { routeOptions } from '../../http/route-options.js';
+import { ErrorBodySchema, IdSchema, StrictObject } from '../../http/schemas.js';
+import { billOf, confirmBill, drillDown, postBill, runBilling, type BillingScope } from './billing.service.js';
+
+const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema };
+const route = routeOptions(['billing'], errors);
+
+const VIEW = { right: 'billing.billingMaintance:view', scope: 'project' } as const;
+const RUN = { right: 'billing.billingMaintance:run', scope: 'project' } as const;
+const CONFIRM = { right: 'billing.billingMaintance:confirm', scope: 'project' } as const;
+const POST = { right: 'billing.billingMaintance:post', scope: 'project' } as const;
+
+const Day = Type.String({ maxLength: 10 });
+
+function scopeOf(request: FastifyRequest): BillingScope {
+  const user = requireUser(request);
+  return { projectId: requireProject(user).projectId, by: user.loginAccount };
+}
+
+/**
+ * The billing calls: run billing for a customer and period (a draft bill, replaced when run again),
+ * read a bill with its lines, the drill-down of a line, confirm and post. All work in the session's
+ * project; each write is one transaction.
+ */
+export const billingRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const db = app.database.db;
+
+  app.post(
+    '/billing/run',
+    route(RUN, 'Runs billing for a customer (owner) and period under a bill id: a draft bill of lines computed from the tariffs of the customer contract', {
+      body: StrictObject({ ownerId: IdSchema, billId: Type.String({ maxLength: 60 }), cutoffDate: Day, periodFrom: Day, periodTo: Day, contractId: Type.Optional(IdSchema) }),
+    }),
+    (request) => {
+      const scope = scopeOf(request);
+      return inTransaction(db, (trx) => runBilling(trx, scope, request.body));
+    },
+  );
+
+  app.post('/billing/bill', route(VIEW, 'A bill with its lines', { body: StrictObject({ id: IdSchema }) }), (request) => billOf(db, scopeOf(request).projectId, request.body.id));
+
+  app.post('/billing/line/sources', route(VIEW, 'What a bill line counted: ledger rows, orders, storage snapshot days or the month of a fixed fee', { body: StrictObject({ lineId: IdSchema }) }), (request) =>
+    drillDown(db, scopeOf(request).projectId, request.body.lineId),
+  );
+
+  app.post('/billing/confirm', route(CONFIRM, 'Confirms a draft bill: every event its lines counted is billed and never counted by another bill', { body: StrictObject({ id: IdSchema }) }), (request) => {
+    const scope = scopeOf(request);
+    return inTransaction(db, (trx) => confirmBill(trx, scope, request.body.id));
+  });
+
+  app.post('/billing/post', route(POST, 'Posts a confirmed bill: invoice number and date; the bill is read only from then on', { body: StrictObject({ id: IdSchema }) }), (request) => {
+    const scope = scopeOf(request);
+    return inTransaction(db, (trx) => postBill(trx, scope, request.body.id));
+  });
+};

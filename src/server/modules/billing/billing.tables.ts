@@ -1,0 +1,141 @@
+import type { ColumnType, Generated } from 'kysely';
+import type { Audit, Id, Numeric, NullableDate, NullableNumeric, NullableTimestamp } from '../../db/schema.js';
+
+/** The billing area's tables; migration 0360 creates them. */
+declare module '../../db/schema.js' {
+  interface DB {
+    charge_code: ChargeCodeTable;
+    billing_contract: BillingContractTable;
+    billing_tariff: BillingTariffTable;
+    billing_header: BillingHeaderTable;
+    billing_line: BillingLineTable;
+    billing_line_source: BillingLineSourceTable;
+    billing_event_billed: BillingEventBilledTable;
+  }
+}
+
+type DateOnly = ColumnType<string, string, string>;
+
+export const CHARGE_TYPES = ['storage', 'inbound', 'outbound', 'vas', 'fixed', 'minimum'] as const;
+export type ChargeType = (typeof CHARGE_TYPES)[number];
+export const CHARGE_METHODS = ['per_unit', 'per_carton', 'per_pallet', 'per_order', 'per_line', 'per_cbm', 'per_kg', 'per_pallet_day', 'fixed'] as const;
+export type ChargeMethod = (typeof CHARGE_METHODS)[number];
+export const BILL_BASES = ['received_qty', 'shipped_qty', 'on_hand_snapshot', 'orders', 'lines', 'none'] as const;
+export type BillBase = (typeof BILL_BASES)[number];
+export type BillStatus = 'draft' | 'confirmed' | 'posted';
+export type SourceKind = 'ledger' | 'order' | 'snapshot' | 'period';
+
+export interface ChargeCodeTable extends Audit {
+  id: Id;
+  project_id: number;
+  code: string;
+  description: string;
+  charge_type: ChargeType;
+  account_code: string | null;
+  active: Generated<boolean>;
+}
+
+export interface BillingContractTable extends Audit {
+  id: Id;
+  project_id: number;
+  contract_no: string;
+  owner_id: number;
+  description: string | null;
+  currency_code: string;
+  valid_from: DateOnly;
+  valid_to: NullableDate;
+  active: Generated<boolean>;
+}
+
+export interface BillingTariffTable extends Audit {
+  id: Id;
+  project_id: number;
+  contract_id: number;
+  line_no: number;
+  charge_code_id: number;
+  description: string | null;
+  charge_method: ChargeMethod;
+  bill_base: BillBase;
+  bill_unit: string | null;
+  rate: Numeric;
+  overflow_threshold: NullableNumeric;
+  overflow_rate: NullableNumeric;
+  min_charge: NullableNumeric;
+  account_code: string | null;
+  currency_code: string | null;
+  valid_from: DateOnly;
+  valid_to: NullableDate;
+}
+
+export interface BillingHeaderTable extends Audit {
+  id: Id;
+  project_id: number;
+  bill_id: string;
+  owner_id: number;
+  contract_id: number;
+  status: ColumnType<BillStatus, BillStatus | undefined, BillStatus>;
+  cutoff_date: DateOnly;
+  period_from: DateOnly;
+  period_to: DateOnly;
+  confirm_date: NullableTimestamp;
+  post_date: NullableTimestamp;
+  invoice_no: string | null;
+  invoice_date: NullableDate;
+  bill_to_name: string | null;
+  address1: string | null;
+  address2: string | null;
+  address3: string | null;
+  address4: string | null;
+  city: string | null;
+  province: string | null;
+  country: string | null;
+  zip: string | null;
+  contact: string | null;
+  phone: string | null;
+  fax: string | null;
+  email: string | null;
+  currency_code: string;
+  exchange_rate: ColumnType<string, string | number | undefined, string | number>;
+  total_amount: ColumnType<string, string | number | undefined, string | number>;
+}
+
+export interface BillingLineTable extends Audit {
+  id: Id;
+  project_id: number;
+  header_id: number;
+  line_no: number;
+  tariff_id: number | null;
+  charge_code_id: number;
+  charge_code: string;
+  description: string | null;
+  charge_method: string;
+  bill_base: string;
+  qty: Numeric;
+  unit: string | null;
+  rate: Numeric;
+  amount: Numeric;
+  currency_code: string;
+  account_code: string | null;
+  reference: string | null;
+}
+
+export interface BillingLineSourceTable {
+  id: Id;
+  project_id: number;
+  header_id: number;
+  line_id: number;
+  source_kind: SourceKind;
+  source_id: number;
+  source_day: NullableDate;
+  source_ref: string | null;
+  qty: Numeric;
+}
+
+export interface BillingEventBilledTable {
+  project_id: number;
+  charge_code_id: number;
+  source_kind: SourceKind;
+  source_id: number;
+  header_id: number;
+  billed_at: Generated<Date>;
+}
