@@ -11,6 +11,7 @@ import { importsModule } from './imports/imports.module.js';
 import { inboundModule } from './inbound/inbound.module.js';
 import { inventoryModule } from './inventory/inventory.module.js';
 import { jobModule } from './job/job.module.js';
+import { loadingModule } from './loading/loading.module.js';
 import { masterdataModule } from './masterdata/masterdata.module.js';
 import { notificationModule } from './notification/notification.module.js';
 import { outboxModule } from './outbox/outbox.module.js';
@@ -41,6 +42,7 @@ export const MODULES: readonly AreaModule[] = [
   supportModule,
   outboundModule,
   packingModule,
+  loadingModule,
   printingModule,
   ediModule,
 ];

@@ -5,3 +5,5 @@
 export { cancelPackingStatus, findPackingOrder, pickedSourcesOfLine, setPackingStatus, shipToOfOrder, unpickOrder } from './pack-order.service.js';
 export type { PackingOrder, PackingOrderLine, PickedSource } from './pack-order.service.js';
 export { SO_STATUSES, type SoStatus } from './so-status.js';
+export { orderNumbers, ordersOfWave, setLoadingStatus } from './load-order.service.js';
+export type { LoadingStatus } from './load-order.service.js';
