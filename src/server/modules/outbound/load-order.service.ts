@@ -14,10 +14,15 @@ import { assertTransition, type SoStatus } from './so-status.js';
 
 export type LoadingStatus = Extract<SoStatus, 'packed' | 'partial_loaded' | 'loaded' | 'partial_shipped' | 'shipped' | 'delivered'>;
 
-/** Sets the order's status to `to` after checking the status table; the order row is locked until the transaction ends. */
+/**
+ * Sets the order's status to `to` after checking the status table; the order row is locked until
+ * the transaction ends. A loaded order taken off its load altogether goes back to packed through
+ * partially loaded, the way the table leads.
+ */
 export async function setLoadingStatus(trx: Transaction<DB>, scope: StockScope, soId: number, to: LoadingStatus): Promise<SoStatus> {
   const [order] = await lockOrders(trx, scope.projectId, [soId]);
-  assertTransition(order.order_no, order.status, to);
+  if (order.status === 'loaded' && to === 'packed') assertTransition(order.order_no, 'partial_loaded', to);
+  else assertTransition(order.order_no, order.status, to);
   if (order.status !== to) await setOrderStatus(trx, soId, to, scope.operator);
   return to;
 }
