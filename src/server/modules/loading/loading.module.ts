@@ -2,6 +2,7 @@ import { defineModule } from '../area.js';
 import { loadingErrors } from './loading.errors.js';
 import { loadingRoutes } from './loading.routes.js';
 import * as m0340 from './migrations/0340_loading.js';
+import * as m0341 from './migrations/0341_loading_menu.js';
 import './loading.tables.js';
 
 /**
@@ -12,11 +13,11 @@ import './loading.tables.js';
  */
 export const loadingModule = defineModule({
   name: 'loading',
-  migrations: { '0340_loading': m0340 },
+  migrations: { '0340_loading': m0340, '0341_loading_menu': m0341 },
   routes: loadingRoutes,
   errors: loadingErrors,
-  // The loading screen (hand-written) in the outbound menu group, after scan-pack.
-  pages: [{ route: 'loading', group: 'outbound', opens: 'screen', right: 'loading.load', after: 'pack' }],
+  // The loading screen (hand-written), at the end of the outbound menu group.
+  pages: [{ route: 'loading', group: 'outbound', opens: 'screen', right: 'loading.load' }],
   defaultGrants: [
     { role: 'Administrator', rights: ['loading.load:view', 'loading.load:edit'] },
     { role: 'Supervisor', rights: ['loading.load:view', 'loading.load:edit'] },
