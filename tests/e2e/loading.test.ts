@@ -88,8 +88,8 @@ describe('loading and shipping in Chromium', () => {
 
     // The pallet's SSCC loads both its cartons: the order is loaded.
     await scan(page, 'loading-scan', palletSscc);
-    await eventually(() => feedback(page).getAttribute('data-tone')).toBe('success');
-    expect(await feedback(page).innerText()).toContain('Loaded 2 carton(s)');
+    await eventually(() => feedback(page).innerText()).toMatch(/^Loaded 2 carton\(s\): /);
+    expect(await feedback(page).getAttribute('data-tone')).toBe('success');
     await eventually(() => page.getByTestId('loading-carton-qty').innerText()).toBe('2');
     expect(await orderStatus(orderNo)).toBe('loaded');
 
@@ -97,6 +97,7 @@ describe('loading and shipping in Chromium', () => {
     await scan(page, 'loading-scan', `NO-SUCH-${run}`);
     await eventually(() => feedback(page).getAttribute('data-tone')).toBe('error');
     expect(await feedback(page).innerText()).toContain('No record found');
+    expect(await page.getByTestId('loading-carton-qty').innerText()).toBe('2');
 
     // Ship confirm asks first; the stock leaves and the order is shipped.
     await page.getByTestId('loading-ship').click();
