@@ -206,6 +206,20 @@ export default function LoadingScreen() {
     await refreshTable(load.id);
   };
 
+  // Escape steps back from anywhere but a text field (the scan field steps back itself) and an open dialog.
+  const backRef = useRef(back);
+  backRef.current = back;
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || document.querySelector('.ant-modal-wrap')) return;
+      const target = event.target;
+      if (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement) return;
+      backRef.current();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
   const editable = rights.edit && load !== null && load.status !== 'shipped';
   const flow = (
     <Space direction="vertical" size={12} style={{ width: '100%' }}>
