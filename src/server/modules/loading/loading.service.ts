@@ -7,7 +7,7 @@ import { attachFiles, type UploadedFile } from '../attachment/index.js';
 import { applyStockChanges, type StockChange, type StockScope } from '../inventory/index.js';
 import { nextDocumentNumber } from '../masterdata/index.js';
 import { findPackingOrder, orderNumbers, ordersOfWave, setLoadingStatus, type LoadingStatus, type PackingOrder } from '../outbound/index.js';
-import { cartonForLoading, cartonsByIdForLoading, cartonsOfOrdersForLoading, contentsOfCartons, palletForLoading, type LoadableCarton } from '../packing/index.js';
+import { cartonForLoading, cartonsByIdForLoading, cartonsForLoadingByCodes, cartonsOfOrdersForLoading, contentsOfCartons, palletForLoading, type LoadableCarton } from '../packing/index.js';
 import * as repo from './loading.repository.js';
 import type { LoadFields, LoadRow } from './loading.repository.js';
 
@@ -275,26 +275,40 @@ export async function scanOntoLoad(trx: Transaction<DB>, scope: StockScope, inpu
 export async function importCodes(trx: Transaction<DB>, scope: StockScope, loadId: number, rows: Array<{ row: number; code: string }>): Promise<ScanAnswer & { rows: number }> {
   const load = await openLoad(trx, scope, loadId);
   const problems: FieldError[] = [];
-  const picked: Array<{ carton: LoadableCarton; palletSscc: string | null }> = [];
-  const seen = new Map<number, number>();
-  const orders = new Map<number, PackingOrder | undefined>();
+  // Cartons are looked up in one read; a code that names no carton may name a pallet.
+  const byCode = await cartonsForLoadingByCodes(trx, scope, [...new Set(rows.map((r) => r.code))]);
+  const found: Array<{ row: number; code: string; cartons: LoadableCarton[]; palletSscc: string | null } | { row: number; code: string; error: AppError }> = [];
   for (const { row, code } of rows) {
+    const carton = byCode.get(code);
+    if (carton) {
+      found.push({ row, code, cartons: [carton], palletSscc: null });
+      continue;
+    }
     try {
-      const found = await cartonsOfCode(trx, scope, code);
-      const onLoads = await repo.loadsOfCartons(trx, found.cartons.map((c) => c.id));
-      for (const carton of found.cartons) {
-        if (!orders.has(carton.soId)) orders.set(carton.soId, await findPackingOrder(trx, scope, { soId: carton.soId }));
-        const refusal = await refusalOf(carton, orders.get(carton.soId), onLoads.get(carton.id), undefined);
-        if (refusal) throw refusal;
-        const first = seen.get(carton.id);
-        if (first !== undefined) throw new AppError('CARTON_ON_LOAD', { cartonNo: carton.cartonNo, loadNo: load.load_no });
-        seen.set(carton.id, row);
-      }
-      picked.push(...found.cartons.map((carton) => ({ carton, palletSscc: found.palletSscc })));
+      found.push({ row, code, ...(await cartonsOfCode(trx, scope, code)) });
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
-      problems.push({ field: `row ${row}`, code: error.code, params: { ...error.params, row, value: code } });
+      found.push({ row, code, error });
     }
+  }
+  const all = found.flatMap((f) => ('cartons' in f ? f.cartons : []));
+  const onLoads = await repo.loadsOfCartons(trx, all.map((c) => c.id));
+  const orders = new Map<number, PackingOrder | undefined>();
+  for (const soId of [...new Set(all.map((c) => c.soId))]) orders.set(soId, await findPackingOrder(trx, scope, { soId }));
+  const seen = new Set<number>();
+  const picked: Array<{ carton: LoadableCarton; palletSscc: string | null }> = [];
+  for (const entry of found) {
+    let refusal: AppError | undefined = 'error' in entry ? entry.error : undefined;
+    if ('cartons' in entry) {
+      for (const carton of entry.cartons) {
+        refusal = await refusalOf(carton, orders.get(carton.soId), onLoads.get(carton.id), undefined);
+        if (!refusal && seen.has(carton.id)) refusal = new AppError('CARTON_ON_LOAD', { cartonNo: carton.cartonNo, loadNo: load.load_no });
+        if (refusal) break;
+        seen.add(carton.id);
+      }
+      if (!refusal) picked.push(...entry.cartons.map((carton) => ({ carton, palletSscc: entry.palletSscc })));
+    }
+    if (refusal) problems.push({ field: `row ${entry.row}`, code: refusal.code, params: { ...refusal.params, row: entry.row, value: entry.code } });
   }
   if (rows.length === 0) problems.push({ field: 'file', code: 'FIELD_REQUIRED' });
   if (problems.length > 0) throw new AppError('LOAD_IMPORT_REJECTED', { rows: problems.length }, problems);

@@ -73,6 +73,22 @@ export async function cartonForLoading(db: Db, scope: Scope, code: string): Prom
   return row ? toCarton(row) : undefined;
 }
 
+/** The cartons of the scope whose number or SSCC is one of the codes, by that code (both keys when both are among the codes). */
+export async function cartonsForLoadingByCodes(db: Db, scope: Scope, codes: readonly string[]): Promise<Map<string, LoadableCarton>> {
+  const found = new Map<string, LoadableCarton>();
+  if (codes.length === 0) return found;
+  const rows = await cartonQuery(db, scope)
+    .where((eb) => eb.or([eb('c.carton_no', 'in', [...codes]), eb('c.sscc', 'in', [...codes])]))
+    .orderBy('c.id')
+    .execute();
+  for (const row of rows) {
+    const carton = toCarton(row);
+    if (!found.has(carton.cartonNo)) found.set(carton.cartonNo, carton);
+    if (carton.sscc !== null && !found.has(carton.sscc)) found.set(carton.sscc, carton);
+  }
+  return found;
+}
+
 /** The pallet of the scope whose SSCC or number is the code, with its cartons; undefined when there is none. */
 export async function palletForLoading(db: Db, scope: Scope, code: string): Promise<{ id: number; palletNo: string; sscc: string; cartons: LoadableCarton[] } | undefined> {
   const pallet = await db
