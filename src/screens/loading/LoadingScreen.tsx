@@ -290,7 +290,7 @@ export default function LoadingScreen() {
         />
       )}
       {load && step !== 'header' && (
-        <div style={{ display: 'grid', gridTemplateColumns: narrow ? '1fr 1fr' : 'repeat(3, 1fr)', gap: 8 }}>
+        <div style={{ display: 'grid', gridTemplateColumns: '1fr 1fr', gap: 8 }}>
           <Button style={BIG} data-testid="loading-edit-header" onClick={() => setStep('header')}>
             {t('loading.screen.load')}…
           </Button>
