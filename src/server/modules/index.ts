@@ -12,6 +12,7 @@ import { importsModule } from './imports/imports.module.js';
 import { inboundModule } from './inbound/inbound.module.js';
 import { inventoryModule } from './inventory/inventory.module.js';
 import { jobModule } from './job/job.module.js';
+import { loadingModule } from './loading/loading.module.js';
 import { masterdataModule } from './masterdata/masterdata.module.js';
 import { notificationModule } from './notification/notification.module.js';
 import { outboxModule } from './outbox/outbox.module.js';
@@ -42,6 +43,7 @@ export const MODULES: readonly AreaModule[] = [
   supportModule,
   outboundModule,
   packingModule,
+  loadingModule,
   printingModule,
   ediModule,
   billingModule,

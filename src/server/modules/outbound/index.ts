@@ -6,3 +6,5 @@ export { billableOrders, type BillableOrder } from './billing-read.repository.js
 export { cancelPackingStatus, findPackingOrder, pickedSourcesOfLine, setPackingStatus, shipToOfOrder, unpickOrder } from './pack-order.service.js';
 export type { PackingOrder, PackingOrderLine, PickedSource } from './pack-order.service.js';
 export { SO_STATUSES, type SoStatus } from './so-status.js';
+export { orderNumbers, ordersOfWave, setLoadingStatus } from './load-order.service.js';
+export type { LoadingStatus } from './load-order.service.js';

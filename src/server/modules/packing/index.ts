@@ -4,3 +4,5 @@
  */
 export { cartonLabelOf } from './packing.service.js';
 export type { CartonStatus, PalletStatus } from './packing.tables.js';
+export { cartonForLoading, cartonsByIdForLoading, cartonsForLoadingByCodes, cartonsOfOrdersForLoading, contentsOfCartons, palletForLoading } from './load-lookup.js';
+export type { CartonContent, LoadableCarton } from './load-lookup.js';

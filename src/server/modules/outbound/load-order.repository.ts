@@ -1,0 +1,31 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { DB } from '../../db/schema.js';
+import './outbound.tables.js';
+
+/** The SQL of what loading reads of orders: the orders of a wave, and order numbers and statuses. */
+
+type Db = Kysely<DB> | Transaction<DB>;
+
+export async function orderIdsOfWave(db: Db, scope: { projectId: number; warehouseId: number }, waveNo: string): Promise<number[]> {
+  const rows = await db
+    .selectFrom('so_header')
+    .select('id')
+    .where('project_id', '=', scope.projectId)
+    .where('warehouse_id', '=', scope.warehouseId)
+    .where('wave_id', '=', waveNo)
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => Number(r.id));
+}
+
+export async function orderNosOf(db: Db, scope: { projectId: number; warehouseId: number }, soIds: readonly number[]): Promise<Map<number, { orderNo: string; status: string }>> {
+  if (soIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('so_header')
+    .select(['id', 'order_no', 'status'])
+    .where('project_id', '=', scope.projectId)
+    .where('warehouse_id', '=', scope.warehouseId)
+    .where('id', 'in', [...soIds])
+    .execute();
+  return new Map(rows.map((r) => [Number(r.id), { orderNo: r.order_no, status: r.status }]));
+}
