@@ -1,5 +1,5 @@
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import type { DB } from '../db/schema.js';
+import { sql, type Generated, type Kysely, type Selectable, type Transaction } from 'kysely';
+import type { DB, Timestamp } from '../db/schema.js';
 import { inTransaction } from '../db/transaction.js';
 import type { JobDefinition } from './area.js';
 
@@ -16,6 +16,16 @@ import type { JobDefinition } from './area.js';
  * failed. The queue's job sends the queued rows no sender holds, oldest first.
  */
 export type SendStatus = 'queued' | 'sent' | 'failed';
+
+/** The columns of a send queue's table that its sender keeps. */
+export interface SendQueueColumns {
+  status: Generated<SendStatus>;
+  attempts: Generated<number>;
+  last_error: string | null;
+  /** A sender working on the row holds it until then, so that two senders never send it twice. */
+  claimed_until: Timestamp | null;
+  sent_at: Timestamp | null;
+}
 
 /** What became of one row a sender was asked to send; `busy`: another sender holds it, or its status was not asked for. */
 export type QueuedSendOutcome = { id: number; status: 'sent' } | { id: number; status: 'queued' | 'failed'; error: string } | { id: number; status: 'busy' };
