@@ -91,3 +91,17 @@ export interface NotificationView {
   read: boolean;
   createdAt: string;
 }
+
+/** The open work of one kind in the session's warehouse, by status (`GET /api/home/summary`). */
+export interface WorkSummary {
+  /** The area's kind of work (its manifest's `homeItems`), e.g. `asn`. */
+  kind: string;
+  /** False while no table of this kind exists yet. */
+  available: boolean;
+  total: number;
+  byStatus: { status: string; count: number }[];
+  /** The text key prefix of its statuses. */
+  statusTexts: string;
+  /** The page route that lists this work: the count opens it, a status chip opens it filtered. */
+  listRoute?: string;
+}

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, injectAs, json, signIn, type TestApp } from '../helpers/app.js';
-import { orderCalls, outboundFixture, stock, type OutboundFixture } from '../helpers/outbound.js';
+import { packingFixture, pickedOrder, type PackingFixture } from '../helpers/packing-fixtures.js';
 
 /**
  * Carton labels through the real server: closing a carton prints its label on the warehouse's
@@ -10,7 +10,7 @@ import { orderCalls, outboundFixture, stock, type OutboundFixture } from '../hel
  */
 let t: TestApp;
 let admin: string;
-let f: OutboundFixture;
+let f: PackingFixture;
 let skuCodes: string[];
 let printer: { port: number; received: string[]; documents(count: number): Promise<string[]>; close(): Promise<void> };
 let printerId: number;
@@ -44,8 +44,8 @@ async function fakePrinter() {
 beforeAll(async () => {
   t = await buildTestApp();
   admin = await signIn(t.app);
-  f = await outboundFixture(t.database.db, `LB${RUN}`, 1);
-  skuCodes = (await db().selectFrom('sku').select('code').where('id', 'in', f.skuIds).orderBy('id').execute()).map((r) => r.code);
+  f = await packingFixture(t.app, admin, t.database.db, `LB${RUN}`, 1);
+  skuCodes = f.skuCodes;
   printer = await fakePrinter();
   const row = await db()
     .insertInto('printer')
@@ -80,13 +80,7 @@ async function ok<T = Pack>(url: string, payload: Record<string, unknown>): Prom
 
 describe('carton labels', () => {
   it('prints the label when a carton closes, again by SSCC, and refuses unknown and open cartons', async () => {
-    await stock(db(), f, f.skuIds[0], f.locationIds[0], 3);
-    const orders = orderCalls(t.app, admin, db());
-    const orderNo = `SOLB-${RUN}`;
-    const soId = await orders.enter(orderNo, f.ownerId, [{ skuCode: skuCodes[0], qty: 3 }]);
-    await orders.allocate(soId);
-    expect((await call('/so/pick', { soId })).statusCode).toBe(200);
-    await orders.pickSku(soId, f.skuIds[0], skuCodes[0], TOTE);
+    const { soId, orderNo } = await pickedOrder(f, `SOLB-${RUN}`, [[0, 3]], { tote: TOTE });
     await ok('/scanPack', { orderNo });
     const carton = (await ok('/pack/scan/open', { soId })).openCarton!;
     await ok('/pack/scan/sku', { cartonId: carton.id, barcode: skuCodes[0], qty: 3 });

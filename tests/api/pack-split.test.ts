@@ -4,7 +4,8 @@ import { gs1CheckDigit } from '../../src/common/gs1.js';
 import type { BarcodeLookupAnswer } from '../../src/common/barcode-api.js';
 import { ledgerAgreement } from '../../src/server/modules/inventory/inventory.repository.js';
 import { buildTestApp, createUser, injectAs, json, signIn, type TestApp } from '../helpers/app.js';
-import { orderCalls, outboundFixture, stock, type OutboundFixture } from '../helpers/outbound.js';
+import { stock } from '../helpers/outbound.js';
+import { packingFixture, pickedOrder, type PackingFixture } from '../helpers/packing-fixtures.js';
 
 /**
  * The SKU and UPC search and the split scan through the real server. The search finds a SKU by its
@@ -16,7 +17,7 @@ import { orderCalls, outboundFixture, stock, type OutboundFixture } from '../hel
  */
 let t: TestApp;
 let admin: string;
-let f: OutboundFixture;
+let f: PackingFixture;
 let skuCodes: string[];
 let orderSeq = 0;
 
@@ -30,8 +31,8 @@ const TOTE = 'TOTE-SP';
 beforeAll(async () => {
   t = await buildTestApp();
   admin = await signIn(t.app);
-  f = await outboundFixture(t.database.db, 'SP', 3);
-  skuCodes = (await db().selectFrom('sku').select('code').where('id', 'in', f.skuIds).orderBy('id').execute()).map((r) => r.code);
+  f = await packingFixture(t.app, admin, t.database.db, 'SP', 3);
+  skuCodes = f.skuCodes;
   await db()
     .insertInto('sku_upc')
     .values([
@@ -89,12 +90,7 @@ async function refused(url: string, payload: Record<string, unknown>, status: nu
 
 /** A picked order of one SKU, packed into one carton: the carton's id and number. */
 async function packedCarton(sku: number, qty: number, close: boolean): Promise<{ soId: number; carton: { id: number; cartonNo: string } }> {
-  const orders = orderCalls(t.app, admin, db());
-  await stock(db(), f, f.skuIds[sku], f.locationIds[0], qty);
-  const soId = await orders.enter(`SOSP-${++orderSeq}`, f.ownerId, [{ skuCode: skuCodes[sku], qty }]);
-  await orders.allocate(soId);
-  expect((await call('/so/pick', { soId })).statusCode).toBe(200);
-  await orders.pickSku(soId, f.skuIds[sku], skuCodes[sku], TOTE);
+  const { soId } = await pickedOrder(f, `SOSP-${++orderSeq}`, [[sku, qty]], { tote: TOTE });
   const carton = (await ok<{ openCarton: { id: number; cartonNo: string } }>('/pack/scan/open', { soId })).openCarton;
   await ok('/pack/scan/sku', { cartonId: carton.id, barcode: skuCodes[sku], qty: String(qty) });
   if (close) await ok('/pack/scan/close', { cartonId: carton.id, grossWeight: 2, netWeight: 1, weightUom: 'KG' });

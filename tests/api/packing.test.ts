@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gs1CheckDigit } from '../../src/common/gs1.js';
 import { ledgerAgreement } from '../../src/server/modules/inventory/inventory.repository.js';
 import { buildTestApp, createUser, createUserAccount, injectAs, json, signIn, type TestApp } from '../helpers/app.js';
-import { orderCalls, outboundFixture, stock, type OutboundFixture } from '../helpers/outbound.js';
+import { orderCalls, stock } from '../helpers/outbound.js';
+import { packingFixture, pickedOrder as pickedOrderOf, type PackingFixture } from '../helpers/packing-fixtures.js';
 
 /**
  * Scan and pack through the real server: a picked order is packed into cartons by SKU code, UPC and
@@ -14,7 +15,7 @@ import { orderCalls, outboundFixture, stock, type OutboundFixture } from '../hel
  */
 let t: TestApp;
 let admin: string;
-let f: OutboundFixture;
+let f: PackingFixture;
 let skuCodes: string[];
 let orderSeq = 0;
 
@@ -27,8 +28,8 @@ const TOTE = 'TOTE-PK';
 beforeAll(async () => {
   t = await buildTestApp();
   admin = await signIn(t.app);
-  f = await outboundFixture(t.database.db, 'PK', 3);
-  skuCodes = (await db().selectFrom('sku').select('code').where('id', 'in', f.skuIds).orderBy('id').execute()).map((r) => r.code);
+  f = await packingFixture(t.app, admin, t.database.db, 'PK', 3);
+  skuCodes = f.skuCodes;
   await db().insertInto('location').values({ warehouse_id: f.scope.warehouseId, code: 'STAGE-PK', location_type: 'stage' }).execute();
   // SKU 0 is sold by the each; SKU 1's barcode is a case of 6.
   await db()
@@ -65,14 +66,7 @@ interface Pack {
 
 /** A picked order of these lines (SKU index, qty), its stock received first at the pick face. */
 async function pickedOrder(lines: Array<[number, number]>, pick = true, lotNo?: string): Promise<{ soId: number; orderNo: string }> {
-  const orders = orderCalls(t.app, admin, db());
-  for (const [sku, qty] of lines) await stock(db(), f, f.skuIds[sku], f.locationIds[0], qty, lotNo ? { lotNo } : {});
-  const orderNo = `SOPK-${++orderSeq}`;
-  const soId = await orders.enter(orderNo, f.ownerId, lines.map(([sku, qty]) => ({ skuCode: skuCodes[sku], qty })));
-  await orders.allocate(soId);
-  expect((await call('/so/pick', { soId })).statusCode).toBe(200);
-  if (pick) for (const [sku] of lines) await orders.pickSku(soId, f.skuIds[sku], skuCodes[sku], TOTE);
-  return { soId, orderNo };
+  return pickedOrderOf(f, `SOPK-${++orderSeq}`, lines, { tote: TOTE, pick, lotNo });
 }
 
 async function ok<T = Pack>(url: string, payload: Record<string, unknown>, token = admin): Promise<T> {

@@ -123,9 +123,12 @@ export async function apiSignIn(server: E2eServer, account: { loginAccount: stri
 }
 
 /**
- * Opens `route` in a fresh browser context (another browser, as far as the app can tell) and signs in
- * through the sign-in page the way a user does; the app then lands on the route. The notification
- * bell keeps a stream open, so callers wait for elements, never for network idle.
+ * Opens `route` in a fresh browser context (another browser, as far as the app can tell), signed
+ * in. The session is made through the API and kept where the sign-in page keeps it (the token in
+ * session storage and its cookie), so that the app opens the route as it does after a sign-in;
+ * with `viaSignInForm`, or for the route `/login`, the user signs in on the sign-in page instead,
+ * the way a user does, and the app then lands on the route (for tests of the sign-in itself). The notification bell keeps a
+ * stream open, so callers wait for elements, never for network idle.
  */
 export async function signedInPage(
   browser: Browser,
@@ -137,9 +140,13 @@ export async function signedInPage(
     acceptDownloads?: boolean;
     /** Log every success message shown, for `toastShown`. */
     logToasts?: boolean;
+    /** Sign in on the sign-in page rather than through the API. */
+    viaSignInForm?: boolean;
   } = {},
 ): Promise<Page> {
   const account = options.account ?? ADMIN;
+  // Opening the sign-in page itself means signing in on it: the app then lands where a sign-in lands.
+  if (!options.viaSignInForm && route !== '/login') return tokenSignedInPage(browser, server, account, route, options);
   const context = await browser.newContext({ viewport: options.viewport ?? { width: 1600, height: 1000 }, acceptDownloads: options.acceptDownloads ?? false });
   if (options.logToasts) await logToasts(context);
   const page = await context.newPage();
@@ -160,13 +167,14 @@ export async function tokenSignedInPage(
   server: E2eServer,
   account: { loginAccount: string; password: string },
   route: string,
-  options: { viewport?: { width: number; height: number }; logToasts?: boolean } = {},
+  options: { viewport?: { width: number; height: number }; logToasts?: boolean; acceptDownloads?: boolean } = {},
 ): Promise<Page> {
   const { token, expiresAt } = await apiLogin(server, account);
-  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1600, height: 1000 } });
+  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1600, height: 1000 }, acceptDownloads: options.acceptDownloads ?? false });
   if (options.logToasts) await logToasts(context);
   const page = await context.newPage();
-  await page.goto(`${server.url}#/login`);
+  // The session is stored from a small page of the same origin, so that the app starts only once, signed in.
+  await page.goto(new URL('api/health', server.url).href);
   await page.evaluate(
     ({ token, expiresAt }) => {
       sessionStorage.setItem('token', token);

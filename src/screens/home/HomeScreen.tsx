@@ -3,21 +3,9 @@ import { Button, Card, Col, Empty, List, Row, Space, Statistic, Tag, Typography 
 import { ReloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import type { MenuItem } from '../../common/api-types';
+import type { MenuItem, WorkSummary } from '../../common/api-types';
 import { LANGUAGES } from '../../common/languages';
 import { api, findPageRoute, formatDateTime, openRoute, useSession } from '../../app/public';
-
-interface WorkSummary {
-  /** An area's kind of work (its manifest's `homeItems`). */
-  kind: string;
-  available: boolean;
-  total: number;
-  byStatus: { status: string; count: number }[];
-  /** The text key prefix of its statuses. */
-  statusTexts: string;
-  /** The page route that lists this work: the count opens it, a status chip opens it filtered. */
-  listRoute?: string;
-}
 
 /** The open inventory documents of the session's warehouse (`/inventory/msg`), by type and status. */
 interface InventoryWork {

@@ -42,10 +42,31 @@ export function useFeedback() {
 
 export const BIG = { minHeight: 56, fontSize: 20 } as const;
 
+/** What a scan field shows and does, whether it keeps its text itself (`ScanField`) or its caller does (`ScanInput`). */
+interface ScanFieldProps {
+  label: string;
+  onScan: (text: string) => void;
+  testId: string;
+  inputMode?: 'text' | 'decimal';
+  placeholder?: string;
+  disabled?: boolean;
+  onEscape?: () => void;
+}
+
 /** A scan field that takes the focus back whenever it loses it, submitting its text on Enter. */
-export function ScanField(props: { label: string; onScan: (text: string) => void; testId: string; inputMode?: 'text' | 'decimal'; placeholder?: string; disabled?: boolean; initial?: string; onEscape?: () => void }) {
-  const ref = useRef<InputRef>(null);
+export function ScanField(props: ScanFieldProps & { initial?: string }) {
   const [value, setValue] = useState(props.initial ?? '');
+  return <ScanInput {...props} value={value} onChange={setValue} />;
+}
+
+/**
+ * The scan field with its text kept by the caller: it takes the focus when it shows and back
+ * whenever it loses it, Escape calls `onEscape`, and Enter hands a text that is not blank to
+ * `onScan` and empties the field.
+ */
+export function ScanInput(props: ScanFieldProps & { value: string; onChange: (text: string) => void }) {
+  const ref = useRef<InputRef>(null);
+  const { value, onChange } = props;
   useEffect(() => {
     // A proposed value (a default qty) is selected, so that a scan or a typed value replaces it.
     ref.current?.focus({ cursor: 'all' });
@@ -69,7 +90,7 @@ export function ScanField(props: { label: string; onScan: (text: string) => void
         placeholder={props.placeholder}
         disabled={props.disabled}
         value={value}
-        onChange={(event) => setValue(event.target.value)}
+        onChange={(event) => onChange(event.target.value)}
         onKeyDown={(event) => {
           // Escape starts the flow over without a tap (no mouse on a handheld).
           if (event.key === 'Escape' && props.onEscape) props.onEscape();
@@ -77,7 +98,7 @@ export function ScanField(props: { label: string; onScan: (text: string) => void
         onPressEnter={() => {
           if (value.trim() === '') return;
           props.onScan(value);
-          setValue('');
+          onChange('');
         }}
       />
     </label>

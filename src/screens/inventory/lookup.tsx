@@ -1,8 +1,8 @@
-import { useEffect, useRef, useState } from 'react';
-import { AutoComplete, Button, Input, type InputRef } from 'antd';
+import { useEffect, useState } from 'react';
+import { AutoComplete, Button, Input } from 'antd';
 import type { LocationLookupItem, LookupAnswer, SkuLookupItem } from '../../common/inventory-api';
 import { api } from '../../app/public';
-import { BIG } from '../inbound/handheld';
+import { ScanInput } from '../inbound/handheld';
 
 /**
  * The type-ahead of the inventory screens' location and SKU fields: as the user types, the
@@ -67,18 +67,8 @@ const HANDHELD_MATCHES = 6;
  * tap on one submits its code.
  */
 export function LookupScanField(props: { label: string; onScan: (text: string) => void; testId: string; lookup: LookupKind; only?: readonly string[]; onEscape?: () => void }) {
-  const ref = useRef<InputRef>(null);
   const [value, setValue] = useState('');
   const matches = useLookupMatches(props.lookup, value, props.only);
-  useEffect(() => {
-    ref.current?.focus();
-    const keep = window.setInterval(() => {
-      const active = document.activeElement;
-      // Back into the scan field unless the operator is in another text field or a dialog.
-      if (active === null || active === document.body || active.tagName === 'BUTTON') ref.current?.focus();
-    }, 300);
-    return () => window.clearInterval(keep);
-  }, [props.label]);
   const submit = (text: string) => {
     if (text.trim() === '') return;
     props.onScan(text);
@@ -86,23 +76,7 @@ export function LookupScanField(props: { label: string; onScan: (text: string) =
   };
   return (
     <div>
-      <label style={{ display: 'block' }}>
-        <div style={{ fontSize: 16, marginBottom: 4 }}>{props.label}</div>
-        <Input
-          ref={ref}
-          data-testid={props.testId}
-          size="large"
-          style={{ ...BIG }}
-          autoComplete="off"
-          value={value}
-          onChange={(event) => setValue(event.target.value)}
-          onKeyDown={(event) => {
-            // Escape starts the flow over without a tap (no mouse on a handheld).
-            if (event.key === 'Escape' && props.onEscape) props.onEscape();
-          }}
-          onPressEnter={() => submit(value)}
-        />
-      </label>
+      <ScanInput label={props.label} testId={props.testId} onScan={props.onScan} onEscape={props.onEscape} value={value} onChange={setValue} />
       {matches.length > 0 && value.trim() !== '' && (
         <div data-testid={`${props.testId}-matches`} style={{ display: 'flex', flexDirection: 'column', gap: 4, marginTop: 4 }}>
           {matches.slice(0, HANDHELD_MATCHES).map((match) => (

@@ -1,9 +1,14 @@
 import { useEffect, useState } from 'react';
-import { Alert, Button, Form, Input, Modal, Select, Space, Table, Typography } from 'antd';
+import { Alert, Button, Form, Input, Modal, Select, Space, Table, Typography, type SelectProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { WaveCandidate, WaveCandidatesAnswer, WaveFilterOptions } from '../../common/outbound-api';
 import { api, showConfirm, showSuccess, useBusy } from '../../app/public';
 import type { ToolbarActionProps } from './toolbar-actions';
+
+/** A filter of the candidate orders: one choice or none (any), found by typing part of its label. */
+function FilterSelect(props: SelectProps & { 'data-testid': string }) {
+  return <Select style={{ minWidth: 200 }} allowClear showSearch optionFilterProp="label" {...props} />;
+}
 
 interface Filters {
   carrierCode?: string | null;
@@ -125,23 +130,15 @@ function CreateWaveDialog({ onClose, onCreated }: { onClose: () => void; onCreat
       </Typography.Paragraph>
       <Form form={form} name="outbound_create_wave" layout="inline" data-testid="outbound-create-wave-filters" onValuesChange={() => setCandidates(null)}>
         <Form.Item name="carrierCode" label={t('outbound.field.carrier')}>
-          <Select
+          <FilterSelect
             data-testid="outbound-create-wave-carrier"
-            style={{ minWidth: 200 }}
-            allowClear
-            showSearch
-            optionFilterProp="label"
             placeholder={t('outbound.wave.anyCarrier')}
             options={options.carriers.map((c) => ({ value: c.code, label: c.name ? `${c.code} - ${c.name}` : c.code }))}
           />
         </Form.Item>
         <Form.Item name="ownerId" label={t('outbound.field.owner')}>
-          <Select
+          <FilterSelect
             data-testid="outbound-create-wave-owner"
-            style={{ minWidth: 200 }}
-            allowClear
-            showSearch
-            optionFilterProp="label"
             placeholder={t('outbound.wave.anyOwner')}
             options={options.owners.map((o) => ({ value: o.id, label: `${o.code} - ${o.name}` }))}
           />

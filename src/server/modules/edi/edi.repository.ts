@@ -1,10 +1,7 @@
 import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
 import type { RowFilter } from '../../../../engine/server/index.js';
-import type { DB } from '../../db/schema.js';
-import type { EdiMessageKind, EdiMessageStatus, EdiPartnerTable } from './edi.tables.js';
-
-/** How long a sender holds a message it works on; longer than one send may take. */
-const CLAIM_SECONDS = 60;
+import type { Audit, DB } from '../../db/schema.js';
+import type { EdiMessageTable, EdiPartnerTable } from './edi.tables.js';
 
 /** The name of a setting's control number sequence. */
 function sequenceOf(partnerId: number) {
@@ -47,72 +44,21 @@ export async function nextControlNumber(trx: Transaction<DB>, partnerId: number)
   return Number(rows[0].n);
 }
 
+/** The columns a new message is given; the rest are the queue's (status, attempts, ...) and the audit's. */
+type MessageValues = Omit<Insertable<EdiMessageTable>, 'id' | 'status' | 'attempts' | 'last_error' | 'claimed_until' | 'sent_at' | keyof Audit>;
+
 export async function insertMessage(
   trx: Transaction<DB>,
-  row: {
-    project_id: number;
-    warehouse_id: number;
-    partner_id: number;
-    owner_id: number;
-    kind: EdiMessageKind;
-    order_id: number | null;
-    reference: string;
-    interchange_control: string;
-    group_control: string;
-    message_control: string;
-    content: Uint8Array;
-  },
+  row: MessageValues,
   by: string,
 ): Promise<number> {
   const inserted = await trx.insertInto('edi_message').values({ ...row, created_by: by, updated_by: by }).returning('id').executeTakeFirstOrThrow();
   return Number(inserted.id);
 }
 
-/**
- * Takes a message for sending: counts the attempt and holds it for a while, unless another sender
- * holds it or its status is not among `statuses`. Answers it with its setting's endpoint and kind.
- */
-export async function claimMessage(trx: Transaction<DB>, id: number, statuses: EdiMessageStatus[]) {
-  const claimed = await trx
-    .updateTable('edi_message')
-    .set({ claimed_until: sql`now() + make_interval(secs => ${CLAIM_SECONDS})`, attempts: sql`attempts + 1` })
-    .where('id', '=', id)
-    .where('status', 'in', statuses)
-    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', sql<Date>`now()`)]))
-    .returning(['id', 'partner_id', 'kind', 'reference', 'content', 'attempts'])
-    .executeTakeFirst();
-  if (!claimed) return undefined;
-  const partner = await trx.selectFrom('edi_partner').select(['endpoint', 'active']).where('id', '=', claimed.partner_id).executeTakeFirstOrThrow();
-  return { ...claimed, partner };
-}
-
-export async function markSent(trx: Transaction<DB>, id: number, by: string): Promise<void> {
-  await trx
-    .updateTable('edi_message')
-    .set({ status: 'sent', sent_at: sql`now()`, last_error: null, claimed_until: null, updated_at: sql`now()`, updated_by: by })
-    .where('id', '=', id)
-    .execute();
-}
-
-export async function markUnsent(trx: Transaction<DB>, id: number, outcome: { status: 'queued' | 'failed'; error: string; by: string }): Promise<void> {
-  await trx
-    .updateTable('edi_message')
-    .set({ status: outcome.status, last_error: outcome.error.slice(0, 1000), claimed_until: null, updated_at: sql`now()`, updated_by: outcome.by })
-    .where('id', '=', id)
-    .execute();
-}
-
-/** Queued messages no sender holds, oldest first. */
-export async function findQueuedIds(db: Kysely<DB>, limit: number): Promise<number[]> {
-  const rows = await db
-    .selectFrom('edi_message')
-    .select('id')
-    .where('status', '=', 'queued')
-    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', sql<Date>`now()`)]))
-    .orderBy('id')
-    .limit(limit)
-    .execute();
-  return rows.map((r) => Number(r.id));
+/** The endpoint of an EDI setting and whether it is active. */
+export async function findPartnerEndpoint(trx: Transaction<DB>, partnerId: number) {
+  return trx.selectFrom('edi_partner').select(['endpoint', 'active']).where('id', '=', partnerId).executeTakeFirstOrThrow();
 }
 
 /**

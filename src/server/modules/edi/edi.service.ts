@@ -1,23 +1,11 @@
 import type { Kysely, Transaction } from 'kysely';
 import { AppError } from '../../../common/errors.js';
 import type { DB } from '../../db/schema.js';
-import { afterCommit, inTransaction } from '../../db/transaction.js';
+import { afterCommit } from '../../db/transaction.js';
 import { deliver } from './edi-transport.js';
 import { buildDesadv } from './edifact.js';
-import {
-  claimMessage,
-  ensureControlSequence,
-  findMessageContent,
-  countAttempt,
-  findPartnerOfOwner,
-  findQueuedIds,
-  insertMessage,
-  lockMessagesInScope,
-  markSent,
-  markUnsent,
-  nextControlNumber,
-  upsertPartner,
-} from './edi.repository.js';
+import { queuedSender, type QueuedSendOutcome } from '../../area-kit/queued-sender.js';
+import { ensureControlSequence, findMessageContent, countAttempt, findPartnerEndpoint, findPartnerOfOwner, insertMessage, lockMessagesInScope, nextControlNumber, upsertPartner } from './edi.repository.js';
 import type { EdiMessageKind, EdiMessageStatus, EdiStandard, EdiTrigger } from './edi.tables.js';
 import type { ShipNotice } from './ship-notice.js';
 import { build856 } from './x12.js';
@@ -134,13 +122,30 @@ export async function queueShipNotice(
 }
 
 /** What became of one message a sender was asked to send. */
-export type EdiSendOutcome = { id: number; status: EdiMessageStatus; error?: string } | { id: number; status: 'busy' };
+export type EdiSendOutcome = QueuedSendOutcome;
 
 /** The file name of a message written into a folder. */
 export function fileNameOf(message: { id: number | string; kind: EdiMessageKind; reference: string }): string {
   const safe = message.reference.replace(/[^A-Za-z0-9._-]/g, '_');
   return `${message.kind === 'desadv' ? 'DESADV' : '856'}_${safe}_${message.id}.edi`;
 }
+
+/** Checks that a message's setting may send and hands the message to the setting's endpoint. */
+async function deliverMessage(message: { id: number; kind: EdiMessageKind; reference: string; content: Uint8Array }, partner: { endpoint: string | null; active: boolean }): Promise<void> {
+  if (!partner.active) throw new Error('the EDI setting of the owner is inactive');
+  if (!partner.endpoint) throw new Error('the EDI setting of the owner has no endpoint');
+  await deliver(partner.endpoint, fileNameOf(message), message.content, CONTENT_TYPE[message.kind]);
+}
+
+/** The EDI messages' send queue: a sender holds a message for up to a minute while its endpoint answers. */
+const ediSender = queuedSender({
+  table: 'edi_message',
+  claimSeconds: 60,
+  maxAttempts: MAX_AUTOMATIC_ATTEMPTS,
+  columns: ['partner_id', 'kind', 'reference', 'content'],
+  target: (trx, message) => findPartnerEndpoint(trx, message.partner_id),
+  deliver: deliverMessage,
+});
 
 /**
  * Sends messages to their setting's endpoint one after the other. A message another sender holds,
@@ -149,33 +154,12 @@ export function fileNameOf(message: { id: number | string; kind: EdiMessageKind;
  * (failed once it had `MAX_AUTOMATIC_ATTEMPTS` attempts); nothing is lost.
  */
 export async function sendEdiMessages(db: Kysely<DB>, ids: number[], options: { by: string; statuses?: EdiMessageStatus[] }): Promise<EdiSendOutcome[]> {
-  const outcomes: EdiSendOutcome[] = [];
-  for (const id of ids) {
-    const message = await inTransaction(db, (trx) => claimMessage(trx, id, options.statuses ?? ['queued']));
-    if (!message) {
-      outcomes.push({ id, status: 'busy' });
-      continue;
-    }
-    try {
-      if (!message.partner.active) throw new Error('the EDI setting of the owner is inactive');
-      if (!message.partner.endpoint) throw new Error('the EDI setting of the owner has no endpoint');
-      await deliver(message.partner.endpoint, fileNameOf({ id, kind: message.kind, reference: message.reference }), message.content, CONTENT_TYPE[message.kind]);
-    } catch (error) {
-      const status = message.attempts >= MAX_AUTOMATIC_ATTEMPTS ? 'failed' : 'queued';
-      const detail = (error as Error).message;
-      await inTransaction(db, (trx) => markUnsent(trx, id, { status, error: detail, by: options.by }));
-      outcomes.push({ id, status, error: detail });
-      continue;
-    }
-    await inTransaction(db, (trx) => markSent(trx, id, options.by));
-    outcomes.push({ id, status: 'sent' });
-  }
-  return outcomes;
+  return ediSender.send(db, ids, options);
 }
 
 /** Sends the queued messages no sender holds, oldest first, at most `limit`. */
 export async function sendQueuedEdiMessages(db: Kysely<DB>, limit: number): Promise<EdiSendOutcome[]> {
-  return sendEdiMessages(db, await findQueuedIds(db, limit), { by: 'system' });
+  return ediSender.sendQueued(db, limit);
 }
 
 /**
@@ -198,19 +182,19 @@ export async function resendEdiMessages(trx: Transaction<DB>, scope: EdiScope, i
       const earlier = unreachable.get(message.endpoint);
       if (earlier !== undefined) throw new Error(earlier);
       try {
-        await deliver(message.endpoint, fileNameOf({ id, kind: message.kind, reference: message.reference }), message.content, CONTENT_TYPE[message.kind]);
+        await deliverMessage({ ...message, id }, message);
       } catch (error) {
         unreachable.set(message.endpoint, (error as Error).message);
         throw error;
       }
     } catch (error) {
-      const status = message.attempts + 1 >= MAX_AUTOMATIC_ATTEMPTS ? 'failed' : 'queued';
+      const status = ediSender.statusAfterFailure(message.attempts + 1);
       const detail = (error as Error).message;
-      await markUnsent(trx, id, { status, error: detail, by: scope.by });
+      await ediSender.markUnsent(trx, id, { status, error: detail, by: scope.by });
       outcomes.push({ id, status, error: detail });
       continue;
     }
-    await markSent(trx, id, scope.by);
+    await ediSender.markSent(trx, id, scope.by);
     outcomes.push({ id, status: 'sent' });
   }
   return outcomes;

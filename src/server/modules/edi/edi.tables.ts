@@ -1,5 +1,6 @@
 import type { Generated } from 'kysely';
-import type { Audit, Id, Timestamp } from '../../db/schema.js';
+import type { SendQueueColumns, SendStatus } from '../../area-kit/queued-sender.js';
+import type { Audit, Id } from '../../db/schema.js';
 
 /** The EDI area's tables; migration 0320 creates them. */
 declare module '../../db/schema.js' {
@@ -14,7 +15,7 @@ export type EdiStandard = 'edifact' | 'x12' | 'none';
 export type EdiTrigger = 'checkComplete' | 'ship';
 export type EdiMessageKind = 'desadv' | 'x12_856';
 /** `queued`: waiting to be sent (again); `sent`: the endpoint took it; `failed`: given up after too many attempts, sent again only on request. */
-export type EdiMessageStatus = 'queued' | 'sent' | 'failed';
+export type EdiMessageStatus = SendStatus;
 
 /** The EDI setting of an owner (the warehouse's customer) in a project. */
 export interface EdiPartnerTable extends Audit {
@@ -34,7 +35,7 @@ export interface EdiPartnerTable extends Audit {
   active: Generated<boolean>;
 }
 
-export interface EdiMessageTable extends Audit {
+export interface EdiMessageTable extends Audit, SendQueueColumns {
   id: Id;
   project_id: number;
   warehouse_id: number;
@@ -49,9 +50,4 @@ export interface EdiMessageTable extends Audit {
   message_control: string;
   /** The interchange exactly as sent. */
   content: Uint8Array;
-  status: Generated<EdiMessageStatus>;
-  attempts: Generated<number>;
-  last_error: string | null;
-  claimed_until: Timestamp | null;
-  sent_at: Timestamp | null;
 }

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { WorkSummary } from '../../../common/api-types.js';
 import { AppError } from '../../../common/errors.js';
 import type { DB } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
@@ -6,19 +7,6 @@ import type { SessionUser } from '../../http/access.js';
 import type { HomeWorkItem } from '../area.js';
 import { setNavLayout } from '../identity/index.js';
 import { countOpenByStatus, findMostUsedPages, recordPageVisit, tableColumns, type PageVisitRow } from './home.repository.js';
-
-export interface WorkSummary {
-  /** The area's kind of work (its `homeItems`), e.g. `asn`. */
-  kind: string;
-  /** False while no table of this kind exists yet. */
-  available: boolean;
-  total: number;
-  byStatus: { status: string; count: number }[];
-  /** The text key prefix of its statuses. */
-  statusTexts: string;
-  /** The page route that lists it, if it has one. */
-  listRoute?: string;
-}
 
 /**
  * Open work of the session's warehouse by kind and status: each area says in its manifest

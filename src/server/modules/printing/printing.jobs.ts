@@ -1,4 +1,4 @@
-import type { JobDefinition } from '../area.js';
+import { sendQueuedJob } from '../../area-kit/queued-sender.js';
 import { sendQueuedJobs } from './printing.service.js';
 
 /**
@@ -6,17 +6,4 @@ import { sendQueuedJobs } from './printing.service.js';
  * every warehouse. Fails the run when a printer could not be reached, so that it shows in the
  * history; the jobs stay queued for the next run.
  */
-export const sendQueuedPrintJobsJob: JobDefinition = {
-  name: 'printing.sendQueued',
-  scope: 'system',
-  async run({ db, params, log }) {
-    const raw = params.batchSize;
-    const batchSize = raw === undefined || raw === '' ? 50 : Number(raw);
-    if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 1000) throw new Error(`batchSize must be a whole number from 1 to 1000, got "${raw}"`);
-    const outcomes = await sendQueuedJobs(db, batchSize);
-    const sent = outcomes.filter((o) => o.status === 'sent').length;
-    const unsent = outcomes.filter((o) => 'error' in o && o.error).length;
-    log(`sent ${sent} of ${outcomes.length} print jobs`);
-    if (unsent) throw new Error(`${unsent} print jobs could not be sent: printer unavailable`);
-  },
-};
+export const sendQueuedPrintJobsJob = sendQueuedJob({ name: 'printing.sendQueued', what: 'print jobs', reason: 'printer unavailable', sendQueued: sendQueuedJobs });

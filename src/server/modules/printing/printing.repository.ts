@@ -1,9 +1,6 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import type { PrintJobStatus } from './printing.tables.js';
-
-/** How long a sender holds a job it works on; longer than one send may take. */
-const CLAIM_SECONDS = 30;
 
 export async function findPrinter(db: Kysely<DB> | Transaction<DB>, warehouseId: number, printerId: number) {
   return db.selectFrom('printer').select(['id', 'name', 'ip', 'port', 'printer_type', 'active']).where('id', '=', printerId).where('warehouse_id', '=', warehouseId).executeTakeFirst();
@@ -55,51 +52,9 @@ export async function insertPrintJob(
   return Number(inserted.id);
 }
 
-/**
- * Takes a job for sending: counts the attempt and holds the job for a while, unless another sender
- * holds it or its status is not one of `statuses`. Answers the job with its printer, or nothing.
- */
-export async function claimPrintJob(trx: Transaction<DB>, id: number, statuses: PrintJobStatus[]) {
-  const claimed = await trx
-    .updateTable('print_job')
-    .set({ claimed_until: sql`now() + make_interval(secs => ${CLAIM_SECONDS})`, attempts: sql`attempts + 1` })
-    .where('id', '=', id)
-    .where('status', 'in', statuses)
-    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', sql<Date>`now()`)]))
-    .returning(['id', 'printer_id', 'payload', 'attempts'])
-    .executeTakeFirst();
-  if (!claimed) return undefined;
-  const printer = await trx.selectFrom('printer').select(['ip', 'port', 'active', 'name']).where('id', '=', claimed.printer_id).executeTakeFirstOrThrow();
-  return { ...claimed, printer };
-}
-
-export async function markPrintJobSent(trx: Transaction<DB>, id: number, by: string): Promise<void> {
-  await trx
-    .updateTable('print_job')
-    .set({ status: 'sent', sent_at: sql`now()`, sent_by: by, last_error: null, last_error_code: null, claimed_until: null, updated_at: sql`now()`, updated_by: by })
-    .where('id', '=', id)
-    .execute();
-}
-
-export async function markPrintJobUnsent(trx: Transaction<DB>, id: number, outcome: { status: 'queued' | 'failed'; code: string; error: string; by: string }): Promise<void> {
-  await trx
-    .updateTable('print_job')
-    .set({ status: outcome.status, last_error: outcome.error.slice(0, 1000), last_error_code: outcome.code, claimed_until: null, updated_at: sql`now()`, updated_by: outcome.by })
-    .where('id', '=', id)
-    .execute();
-}
-
-/** Queued jobs no sender holds, oldest first. */
-export async function findQueuedJobIds(db: Kysely<DB>, limit: number): Promise<number[]> {
-  const rows = await db
-    .selectFrom('print_job')
-    .select('id')
-    .where('status', '=', 'queued')
-    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', sql<Date>`now()`)]))
-    .orderBy('id')
-    .limit(limit)
-    .execute();
-  return rows.map((r) => Number(r.id));
+/** The printer a job is sent to. */
+export async function findPrinterAddress(trx: Transaction<DB>, printerId: number) {
+  return trx.selectFrom('printer').select(['ip', 'port', 'active', 'name']).where('id', '=', printerId).executeTakeFirstOrThrow();
 }
 
 /** The jobs of a warehouse among `ids`, with their status. */

@@ -5,7 +5,8 @@ import { afterCommit, inTransaction } from '../../db/transaction.js';
 import { sendRaw } from './printer-client.js';
 import type { Language } from '../../../common/languages.js';
 import { labelPdf } from './label-pdf.js';
-import { claimPrintJob, findActivePrinters, findAutoLabelPrinter, findJobDocument, findJobsOfWarehouse, findPrinter, findPrinterOfJob, findQueuedJobIds, insertPrintJob, markPrintJobSent, markPrintJobUnsent } from './printing.repository.js';
+import { queuedSender } from '../../area-kit/queued-sender.js';
+import { findActivePrinters, findAutoLabelPrinter, findJobDocument, findJobsOfWarehouse, findPrinter, findPrinterAddress, findPrinterOfJob, insertPrintJob } from './printing.repository.js';
 import type { PrintJobStatus } from './printing.tables.js';
 import { cartonLabelZpl, palletLabelZpl, type CartonLabel, type LabelKind } from './zpl.js';
 
@@ -124,6 +125,23 @@ export async function printJobDocument(db: Kysely<DB>, warehouseId: number, id: 
 /** What became of one job a sender was asked to send. */
 export type SendOutcome = { id: number; status: PrintJobStatus; error?: 'PRINTER_UNAVAILABLE'; detail?: string } | { id: number; status: 'busy' };
 
+/** The print queue: a sender holds a job for up to 30 seconds while its printer takes it. */
+const printSender = queuedSender({
+  table: 'print_job',
+  claimSeconds: 30,
+  maxAttempts: MAX_AUTOMATIC_ATTEMPTS,
+  columns: ['printer_id', 'payload'],
+  target: (trx, job) => findPrinterAddress(trx, job.printer_id),
+  // A printer that failed once is not tried again in the same call: its other jobs stay queued at once.
+  destinationOf: (job) => Number(job.printer_id),
+  async deliver(job, printer) {
+    if (!printer.active) throw new Error(`printer ${printer.name} is inactive`);
+    await sendRaw(printer.ip, printer.port, job.payload);
+  },
+  sentColumns: (by) => ({ sent_by: by, last_error_code: null }),
+  unsentColumns: { last_error_code: 'PRINTER_UNAVAILABLE' },
+});
+
 /**
  * Sends print jobs, each to its printer's raw port, one after the other. A job another sender
  * holds, or whose status is not among `statuses` (default: queued), is left (`busy`). A printer
@@ -132,38 +150,13 @@ export type SendOutcome = { id: number; status: PrintJobStatus; error?: 'PRINTER
  * later jobs of the same call without trying it again; nothing is lost.
  */
 export async function sendPrintJobs(db: Kysely<DB>, ids: number[], options: { by: string; statuses?: PrintJobStatus[] }): Promise<SendOutcome[]> {
-  const outcomes: SendOutcome[] = [];
-  // A printer that failed once is not tried again in the same call: its other jobs stay queued at once.
-  const unavailable = new Map<number, string>();
-  for (const id of ids) {
-    const job = await inTransaction(db, (trx) => claimPrintJob(trx, id, options.statuses ?? ['queued']));
-    if (!job) {
-      outcomes.push({ id, status: 'busy' });
-      continue;
-    }
-    const printerId = Number(job.printer_id);
-    try {
-      const earlier = unavailable.get(printerId);
-      if (earlier !== undefined) throw new Error(earlier);
-      if (!job.printer.active) throw new Error(`printer ${job.printer.name} is inactive`);
-      await sendRaw(job.printer.ip, job.printer.port, job.payload);
-    } catch (error) {
-      if (!unavailable.has(printerId)) unavailable.set(printerId, (error as Error).message);
-      const status = job.attempts >= MAX_AUTOMATIC_ATTEMPTS ? 'failed' : 'queued';
-      const detail = (error as Error).message;
-      await inTransaction(db, (trx) => markPrintJobUnsent(trx, id, { status, code: 'PRINTER_UNAVAILABLE', error: detail, by: options.by }));
-      outcomes.push({ id, status, error: 'PRINTER_UNAVAILABLE', detail });
-      continue;
-    }
-    await inTransaction(db, (trx) => markPrintJobSent(trx, id, options.by));
-    outcomes.push({ id, status: 'sent' });
-  }
-  return outcomes;
+  const outcomes = await printSender.send(db, ids, options);
+  return outcomes.map((o) => ('error' in o ? { id: o.id, status: o.status, error: 'PRINTER_UNAVAILABLE', detail: o.error } : o));
 }
 
 /** Sends the queued jobs no sender holds, oldest first, at most `limit`. */
 export async function sendQueuedJobs(db: Kysely<DB>, limit: number): Promise<SendOutcome[]> {
-  return sendPrintJobs(db, await findQueuedJobIds(db, limit), { by: 'system' });
+  return sendPrintJobs(db, await printSender.queuedIds(db, limit), { by: 'system' });
 }
 
 /** Sends a warehouse's queued or failed jobs again now; a job of another warehouse or one already sent is refused. */

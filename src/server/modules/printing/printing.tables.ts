@@ -1,5 +1,6 @@
 import type { Generated } from 'kysely';
-import type { Audit, Id, Timestamp } from '../../db/schema.js';
+import type { SendQueueColumns, SendStatus } from '../../area-kit/queued-sender.js';
+import type { Audit, Id } from '../../db/schema.js';
 
 /** The printing area's tables; migration 0310 creates them. */
 declare module '../../db/schema.js' {
@@ -11,8 +12,6 @@ declare module '../../db/schema.js' {
 
 /** `raw_zpl`: a label printer taking ZPL on its raw port; `pdf`: a printer taking PDF documents on its raw port. */
 export type PrinterType = 'raw_zpl' | 'pdf';
-/** `queued`: waiting to be sent (again); `sent`: the printer took it; `failed`: given up after too many attempts, sent again only on request. */
-export type PrintJobStatus = 'queued' | 'sent' | 'failed';
 
 export interface PrinterTable extends Audit {
   id: Id;
@@ -28,7 +27,7 @@ export interface PrinterTable extends Audit {
   auto_print_labels: Generated<boolean>;
 }
 
-export interface PrintJobTable extends Audit {
+export interface PrintJobTable extends Audit, SendQueueColumns {
   id: Id;
   warehouse_id: number;
   printer_id: number;
@@ -38,14 +37,12 @@ export interface PrintJobTable extends Audit {
   reference: string | null;
   /** The bytes sent to the printer as they are (ZPL text in UTF-8, or a PDF). */
   payload: Uint8Array;
-  status: Generated<PrintJobStatus>;
-  attempts: Generated<number>;
-  last_error: string | null;
+  /** The error code of the last failed attempt (PRINTER_UNAVAILABLE). */
   last_error_code: string | null;
-  /** A sender working on the job holds it until then, so that two senders never send it twice. */
-  claimed_until: Timestamp | null;
-  sent_at: Timestamp | null;
   sent_by: string | null;
   /** The job this one is a reprint of. */
   copy_of: number | null;
 }
+
+/** `queued`: waiting to be sent (again); `sent`: the printer took it; `failed`: given up after too many attempts, sent again only on request. */
+export type PrintJobStatus = SendStatus;

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../../../db/schema.js';
+import type { PermissionRow } from '../access/access.repository.js';
 
 export async function listRoles(db: Kysely<DB>, search: string | undefined, page: { offset: number; limit: number }) {
   let query = db.selectFrom('role as r');
@@ -77,14 +78,8 @@ export async function updateRole(
   await trx.updateTable('role').set({ ...rest, updated_at: sql`now()`, updated_by: by }).where('id', '=', id).execute();
 }
 
-export interface PermissionValues {
-  module_code: string;
-  sub_module_code: string | null;
-  can_view: boolean;
-  can_add: boolean;
-  can_edit: boolean;
-  can_delete: boolean;
-}
+/** A role's permission on a module (or one of its sub-modules): the columns of a permission row. */
+export type PermissionValues = PermissionRow;
 
 export async function replaceRolePermissions(trx: Transaction<DB>, roleId: number, rows: PermissionValues[]): Promise<void> {
   await trx.deleteFrom('role_permission').where('role_id', '=', roleId).execute();
