@@ -81,7 +81,6 @@ export const outboundModule = defineModule({
     // Scan and pack of picked orders (the packing area's screen and right).
     { route: 'pack', group: 'outbound', opens: 'screen', right: 'packing.pack' },
     { route: 'consignment', group: 'outbound', opens: 'pending' },
-    { route: 'shipment', group: 'outbound', opens: 'pending' },
     { route: 'deliveryOrderSum', group: 'outbound', opens: 'pending' },
     // Last of the group (migration 0260 adds its menu entry there): the allocation rules (FIFO, FEFO, shelf life per owner and SKU), also opened from the order list.
     { route: 'soRule', group: 'outbound', opens: OUTBOUND, titleKey: 'outbound.page.soRule' },
