@@ -165,6 +165,7 @@ describe('user grants', () => {
           'inbound:view', 'inbound:add', 'inbound:edit', 'inventory:view', 'inventory:add', 'inventory:edit', 'outbound:view', 'outbound:add', 'outbound:edit',
           'inbound.asn:receive', 'inbound.putaway:confirm', 'inventory.move:confirm', 'inventory.hold:confirm', 'inventory.count:create', 'outbound.pick:confirm',
           'packing.pack:view', 'packing.pack:edit', 'packing.cmg:view', 'packing.pallet:view', 'packing.pallet:add', 'packing.pallet:edit',
+          'carrier.shipment:view', 'carrier.courierCheck:view', 'carrier.courierCheck:edit',
         ],
         projectCodes: ['PRJ1'],
         warehouseCodes: ['WH1'],

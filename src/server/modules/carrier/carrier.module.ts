@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { RowFilter } from '../../../../engine/server/index.js';
 import { defineModule } from '../area.js';
-import * as m0350 from './migrations/0350_carrier.js';
+import * as m0351 from './migrations/0351_carrier.js';
 import { carrierErrors } from './carrier.errors.js';
 import { carrierRoutes } from './carrier.routes.js';
 import { carrierAccountWriter, carrierShipmentWriter } from './carrier.writers.js';
@@ -10,7 +10,8 @@ import './carrier.tables.js';
 /**
  * Parcel carriers: the carrier accounts of a project (its HTTP JSON API, docs/carriers.md), the
  * parcel shipments booked with a carrier (/shipment) and their parcels (closed cartons of orders),
- * the label of a shipment, and the courier check screen (an order and its parcels at the dock).
+ * the label of a shipment, and the courier check screen (an order and its parcels at the dock). The
+ * /shipment menu entry stays where the outbound menu always had it (declared by the outbound area).
  */
 const CARRIER = { definitionOf: 'carrier' } as const;
 
@@ -22,7 +23,7 @@ const ofSessionProject =
 
 export const carrierModule = defineModule({
   name: 'carrier',
-  migrations: { '0350_carrier': m0350 },
+  migrations: { '0351_carrier': m0351 },
   routes: carrierRoutes,
   writers: [carrierShipmentWriter, carrierAccountWriter],
   errors: carrierErrors,
@@ -32,9 +33,8 @@ export const carrierModule = defineModule({
     ['carrier.sessionProjectParcels', ofSessionProject('carrier_parcel')],
   ]),
   pages: [
-    { route: 'shipment', group: 'outbound', opens: CARRIER, after: 'pallet' },
     // Scan an order or a parcel: carrier shipment, tracking, label, and whether the parcel is the order's (hand-written).
-    { route: 'courierCheck', group: 'outbound', opens: 'screen', right: 'carrier.courierCheck', after: 'shipment' },
+    { route: 'courierCheck', group: 'outbound', opens: 'screen', right: 'carrier.courierCheck' },
     { route: 'carrierAccount', group: 'masterData', opens: CARRIER },
   ],
   defaultGrants: [

@@ -128,6 +128,17 @@ export async function ordersInPlace(db: Db, place: Place, soIds: number[]) {
     .execute();
 }
 
+export async function ordersByNo(db: Db, place: Place, orderNos: string[]) {
+  if (!orderNos.length) return [];
+  return db
+    .selectFrom('so_header')
+    .select(['id', 'order_no'])
+    .where('project_id', '=', place.projectId)
+    .where('warehouse_id', '=', place.warehouseId)
+    .where('order_no', 'in', orderNos)
+    .execute();
+}
+
 export async function orderByNo(db: Db, place: Place, orderNo: string) {
   return db
     .selectFrom('so_header')

@@ -37,8 +37,8 @@ export const carrierRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/so/addOrderToDhlShipmentId',
-    route(SHIPMENT_EDIT, "Registers the closed cartons of orders (or the named ones, which must be the orders') as parcels on a booked carrier shipment", {
-      body: StrictObject({ shipmentId: IdSchema, soIds: Type.Array(IdSchema, { minItems: 1, maxItems: 100 }), cartonNos: Type.Optional(Type.Array(Code, { maxItems: 500 })) }),
+    route(SHIPMENT_EDIT, "Registers the closed cartons of orders, by id or number (or the named ones, which must be the orders') as parcels on a booked carrier shipment", {
+      body: StrictObject({ shipmentId: IdSchema, soIds: Type.Optional(Type.Array(IdSchema, { maxItems: 100 })), orderNos: Type.Optional(Type.Array(Code, { maxItems: 100 })), cartonNos: Type.Optional(Type.Array(Code, { maxItems: 500 })) }),
     }),
     (request) => carrier.addOrders(db, scopeOf(request), request.body),
   );

@@ -72,10 +72,15 @@ export async function createShipmentId(db: Kysely<DB>, scope: CarrierScope, ship
  * (PARCEL_NOT_OF_ORDER); a carton on another shipment, or a still open one, is refused. Cartons the
  * shipment already has are not sent again.
  */
-export async function addOrders(db: Kysely<DB>, scope: CarrierScope, input: { shipmentId: number; soIds: number[]; cartonNos?: string[] }, adapters: AdapterFactory = httpCarrier) {
+export async function addOrders(db: Kysely<DB>, scope: CarrierScope, input: { shipmentId: number; soIds?: number[]; orderNos?: string[]; cartonNos?: string[] }, adapters: AdapterFactory = httpCarrier) {
   const shipment = await shipmentOrRefuse(db, scope, input.shipmentId);
   if (shipment.status !== 'booked' || !shipment.carrier_shipment_id) throw stateRefusal(shipment);
-  const soIds = [...new Set(input.soIds)];
+  const named = [...new Set(input.orderNos ?? [])];
+  const byNo = await repo.ordersByNo(db, scope, named);
+  const unknown = named.find((no) => !byNo.some((o) => o.order_no === no));
+  if (unknown !== undefined) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'orderNos', code: 'FIELD_FOREIGN', params: { field: unknown } }]);
+  const soIds = [...new Set([...(input.soIds ?? []), ...byNo.map((o) => Number(o.id))])];
+  if (!soIds.length) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'soIds', code: 'FIELD_REQUIRED' }]);
   const orders = await repo.ordersInPlace(db, scope, soIds);
   if (orders.length !== soIds.length) throw new AppError('NO_RECORD');
   const orderNo = new Map(orders.map((o) => [Number(o.id), o.order_no]));

@@ -1,7 +1,7 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { Audit, Id } from '../../db/schema.js';
 
-/** The carrier area's tables; migration 0350 creates them. */
+/** The carrier area's tables; migration 0351 creates them. */
 declare module '../../db/schema.js' {
   interface DB {
     carrier_account: CarrierAccountTable;

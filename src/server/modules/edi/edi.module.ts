@@ -1,6 +1,6 @@
 import { defineModule } from '../area.js';
 import * as m0320 from './migrations/0320_edi.js';
-import * as m0351 from './migrations/0351_edi_send_on.js';
+import * as m0350 from './migrations/0350_edi_send_on.js';
 import { resendBehaviour } from './edi.behaviours.js';
 import { ediErrors } from './edi.errors.js';
 import { sendQueuedEdiJob } from './edi.jobs.js';
@@ -16,7 +16,7 @@ import './edi.tables.js';
  */
 export const ediModule = defineModule({
   name: 'edi',
-  migrations: { '0320_edi': m0320, '0351_edi_send_on': m0351 },
+  migrations: { '0320_edi': m0320, '0350_edi_send_on': m0350 },
   routes: ediRoutes,
   jobs: [sendQueuedEdiJob],
   behaviours: [resendBehaviour],
@@ -34,7 +34,7 @@ export const ediModule = defineModule({
   pages: [
     { route: 'ediLogSummary', group: 'outbound', opens: { definitionOf: 'edi' }, after: 'cmg' },
     // The EDI setting of each owner (standard, when notices are sent, where to).
-    { route: 'ediPartner', group: 'outbound', opens: { definitionOf: 'edi' }, after: 'ediLogSummary' },
+    { route: 'ediPartner', group: 'outbound', opens: { definitionOf: 'edi' } },
   ],
   defaultGrants: [
     { role: 'Administrator', rights: ['edi.ediLogSummary:view', 'edi.ediLogSummary:resend', 'edi.ediPartner:view', 'edi.ediPartner:add', 'edi.ediPartner:edit', 'edi.ediPartner:delete'] },

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { createScopedTable, grantConfiguratorAccess, withIdAndAudit } from '../../../db/migrations/helpers.js';
+import { addMenuEntry, createScopedTable, grantConfiguratorAccess, withIdAndAudit } from '../../../db/migrations/helpers.js';
 
 /**
  * Parcel carriers: the carrier accounts of a project (where its HTTP API is, how long to wait), their
@@ -56,6 +56,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // Accounts are kept on their page; shipments on theirs (through the area's writer); parcels only by the area's service.
   await grantConfiguratorAccess(db, ['carrier_account', 'carrier_shipment'], 'write');
   await grantConfiguratorAccess(db, ['carrier_parcel'], 'read');
+
+  // The /shipment entry (there since the first menu) opens the area's page and follows its view
+  // right; the courier check and the carrier accounts get their entries at the end of their groups.
+  await sql`update sys_module set right_name = 'carrier.shipment' where code = 'shipment' and created_by = 'system'`.execute(db);
+  await addMenuEntry(db, { code: 'courierCheck', group: 'outbound', titleKey: 'menu.courierCheck', right: 'carrier.courierCheck' });
+  await addMenuEntry(db, { code: 'carrierAccount', group: 'masterData', titleKey: 'menu.carrierAccount', right: 'carrier.carrierAccount' });
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
