@@ -38,7 +38,7 @@ export async function startFakeCarrier(): Promise<FakeCarrier> {
       const parts = url.pathname.split('/').filter(Boolean);
       if (request.method === 'POST' && parts.length === 1 && parts[0] === 'shipments') {
         const id = `CS${String(next++).padStart(6, '0')}`;
-        fake.shipments.set(id, { id, reference: String(body?.reference ?? ''), status: 'booked', parcels: [] });
+        fake.shipments.set(id, { id, reference: typeof body?.reference === 'string' ? body.reference : '', status: 'booked', parcels: [] });
         const answer = { id };
         if (key) byKey.set(key, answer);
         return send(201, answer);

@@ -43,8 +43,8 @@ export default function ShipmentActions({ rights, selected, reload }: ToolbarAct
       setAdding(false);
       setOrderNos('');
     });
-  const cancel = () =>
-    modal.confirm({
+  const cancel = () => {
+    void modal.confirm({
       title: t('carrier.action.cancel'),
       content: t('carrier.action.cancelConfirm'),
       onOk: () =>
@@ -53,6 +53,7 @@ export default function ShipmentActions({ rights, selected, reload }: ToolbarAct
           void message.success(t('carrier.action.cancelled'));
         }),
     });
+  };
 
   return (
     <Space wrap>

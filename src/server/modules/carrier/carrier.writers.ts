@@ -12,7 +12,13 @@ function placeOf(session: EngineSession): { projectId: number; warehouseId: numb
   return { projectId: session.projectId, warehouseId: session.warehouseId };
 }
 
-const same = (a: unknown, b: unknown) => String(a ?? '').slice(0, 10) === String(b ?? '').slice(0, 10) && String(a ?? '') === String(b ?? '');
+/** A stored or sent value as text to compare: a day (a date column read as a Date) as YYYY-MM-DD. */
+function textOf(value: unknown): string {
+  if (value instanceof Date) return value.toISOString().slice(0, 10);
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
+}
+
+const same = (a: unknown, b: unknown) => textOf(a) === textOf(b);
 
 /**
  * Carrier shipments (/shipment): a new one is open in the session's warehouse; it must carry what

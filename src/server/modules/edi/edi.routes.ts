@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { inTransaction } from '../../db/transaction.js';
 import { requireProject, requireUser, requireWarehouse } from '../../http/access-plugin.js';
@@ -29,7 +29,7 @@ function scopeOf(request: FastifyRequest) {
  */
 export const ediRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.database.db;
-  listenForShipNotices(app as unknown as FastifyInstance);
+  listenForShipNotices(app);
 
   app.post(
     '/packHeader/extender/scanPackSendEdi',
