@@ -54,7 +54,7 @@ let warehouseId: number;
 let ownerSeq = 0;
 
 /** A new owner of PRJ1 with an EDI setting of the given standard and endpoint. */
-async function ownerWithSetting(standard: 'edifact' | 'x12' | 'none', endpoint: string | null, trigger: 'checkComplete' | 'ship' = 'ship'): Promise<number> {
+async function ownerWithSetting(standard: 'edifact' | 'x12' | 'none', endpoint: string | null, sendOn: 'check_complete' | 'ship' | 'never' = 'ship'): Promise<number> {
   ownerSeq += 1;
   const owner = await t.database.db
     .insertInto('owner')
@@ -63,7 +63,7 @@ async function ownerWithSetting(standard: 'edifact' | 'x12' | 'none', endpoint: 
     .executeTakeFirstOrThrow();
   const ownerId = Number(owner.id);
   await inTransaction(t.database.db, (trx) =>
-    saveEdiPartner(trx, { projectId, by: 'test' }, { ownerId, standard, trigger, endpoint, senderId: '5412345000013', receiverId: '5498765000017', senderQualifier: standard === 'x12' ? 'ZZ' : null }),
+    saveEdiPartner(trx, { projectId, by: 'test' }, { ownerId, standard, sendOn, endpoint, senderId: '5412345000013', receiverId: '5498765000017', senderQualifier: standard === 'x12' ? 'ZZ' : null }),
   );
   return ownerId;
 }
@@ -85,7 +85,7 @@ function noticeOf(ownerId: number, no: string): ShipNotice {
   };
 }
 
-const queue = (notice: ShipNotice, options: { trigger?: 'checkComplete' | 'ship' } = {}) =>
+const queue = (notice: ShipNotice, options: { trigger?: 'check_complete' | 'ship' } = {}) =>
   inTransaction(t.database.db, (trx) => queueShipNotice(trx, { projectId, warehouseId, by: 'packer' }, notice, options));
 const rowOf = (id: number) => t.database.db.selectFrom('edi_message').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 const resend = (token: string, keys: number[]) =>
@@ -118,7 +118,8 @@ describe('queueing a ship notice', () => {
     expect(Buffer.from(x.content).toString('utf8')).toContain(`~ST*856*${x.message_control}~`);
 
     expect(await queue(noticeOf(await ownerWithSetting('none', null), 'N1'))).toBeNull();
-    expect(await queue(noticeOf(await ownerWithSetting('x12', null, 'checkComplete'), 'T1'), { trigger: 'ship' })).toBeNull();
+    expect(await queue(noticeOf(await ownerWithSetting('x12', null, 'check_complete'), 'T1'), { trigger: 'ship' })).toBeNull();
+    expect(await queue(noticeOf(await ownerWithSetting('x12', null, 'never'), 'T2'), { trigger: 'ship' })).toBeNull();
     await expect(queue({ ...noticeOf(await ownerWithSetting('x12', null), 'B1'), cartons: [] })).rejects.toMatchObject({ code: 'EDI_NOTICE_INVALID' });
   });
 
@@ -172,7 +173,7 @@ describe('queueing a ship notice', () => {
     const ownerId = Number(owner.id);
     await t.database.db
       .insertInto('edi_partner')
-      .values({ project_id: projectId, owner_id: ownerId, standard: 'x12', trigger_on: 'ship', endpoint: null, sender_id: 'WMS', sender_qualifier: null, receiver_id: 'SHOP', receiver_qualifier: null, created_by: 'test', updated_by: 'test' })
+      .values({ project_id: projectId, owner_id: ownerId, standard: 'x12', send_on: 'ship', endpoint: null, sender_id: 'WMS', sender_qualifier: null, receiver_id: 'SHOP', receiver_qualifier: null, created_by: 'test', updated_by: 'test' })
       .execute();
     const second = t.database.url ? await connectPostgres(t.database.url, 5) : undefined;
     try {

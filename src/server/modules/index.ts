@@ -20,6 +20,7 @@ import { supportModule } from './support/support.module.js';
 import { outboundModule } from './outbound/outbound.module.js';
 import { packingModule } from './packing/packing.module.js';
 import { printingModule } from './printing/printing.module.js';
+import { carrierModule } from './carrier/carrier.module.js';
 
 /**
  * THE list of business areas (src/server/modules/README.md). Adding an area is one line here plus
@@ -47,4 +48,5 @@ export const MODULES: readonly AreaModule[] = [
   printingModule,
   ediModule,
   billingModule,
+  carrierModule,
 ];

@@ -1,5 +1,6 @@
 import { defineModule } from '../area.js';
 import * as m0320 from './migrations/0320_edi.js';
+import * as m0350 from './migrations/0350_edi_send_on.js';
 import { resendBehaviour } from './edi.behaviours.js';
 import { ediErrors } from './edi.errors.js';
 import { sendQueuedEdiJob } from './edi.jobs.js';
@@ -15,16 +16,28 @@ import './edi.tables.js';
  */
 export const ediModule = defineModule({
   name: 'edi',
-  migrations: { '0320_edi': m0320 },
+  migrations: { '0320_edi': m0320, '0350_edi_send_on': m0350 },
   routes: ediRoutes,
   jobs: [sendQueuedEdiJob],
   behaviours: [resendBehaviour],
   rights: [{ right: 'edi.ediLogSummary:resend', labelCode: 'edi.verb.resend' }],
   errors: ediErrors,
   rowFilters: new Map([['edi.sessionProjectMessages', sessionProjectMessages]]),
-  pages: [{ route: 'ediLogSummary', group: 'outbound', opens: { definitionOf: 'edi' }, after: 'cmg' }],
+  readModels: [
+    {
+      name: 'edi.orderNotice',
+      files: ['order-notice.repository.ts'],
+      reads: ['so_header', 'warehouse', 'carton', 'carton_line', 'pallet', 'sku', 'lot'],
+      purpose: 'the ship notice of an order: its ship-to, the warehouse it ships from, its closed cartons with their SSCC and pallet, and what each holds per SKU and lot',
+    },
+  ],
+  pages: [
+    { route: 'ediLogSummary', group: 'outbound', opens: { definitionOf: 'edi' }, after: 'cmg' },
+    // The EDI setting of each owner (standard, when notices are sent, where to).
+    { route: 'ediPartner', group: 'outbound', opens: { definitionOf: 'edi' } },
+  ],
   defaultGrants: [
-    { role: 'Administrator', rights: ['edi.ediLogSummary:view', 'edi.ediLogSummary:resend'] },
-    { role: 'Supervisor', rights: ['edi.ediLogSummary:view', 'edi.ediLogSummary:resend'] },
+    { role: 'Administrator', rights: ['edi.ediLogSummary:view', 'edi.ediLogSummary:resend', 'edi.ediPartner:view', 'edi.ediPartner:add', 'edi.ediPartner:edit', 'edi.ediPartner:delete'] },
+    { role: 'Supervisor', rights: ['edi.ediLogSummary:view', 'edi.ediLogSummary:resend', 'edi.ediPartner:view'] },
   ],
 });

@@ -6,7 +6,7 @@ import { deliver } from './edi-transport.js';
 import { buildDesadv } from './edifact.js';
 import { queuedSender, type QueuedSendOutcome } from '../../area-kit/queued-sender.js';
 import { ensureControlSequence, findMessageContent, countAttempt, findPartnerEndpoint, findPartnerOfOwner, insertMessage, lockMessagesInScope, nextControlNumber, upsertPartner } from './edi.repository.js';
-import type { EdiMessageKind, EdiMessageStatus, EdiStandard, EdiTrigger } from './edi.tables.js';
+import type { EdiMessageKind, EdiMessageStatus, EdiSendOn, EdiStandard, EdiTrigger } from './edi.tables.js';
 import type { ShipNotice } from './ship-notice.js';
 import { build856 } from './x12.js';
 
@@ -23,7 +23,7 @@ export interface EdiScope {
 export interface EdiPartnerSetting {
   ownerId: number;
   standard: EdiStandard;
-  trigger: EdiTrigger;
+  sendOn: EdiSendOn;
   endpoint: string | null;
   senderId: string;
   senderQualifier?: string | null;
@@ -41,7 +41,7 @@ export async function saveEdiPartner(trx: Transaction<DB>, scope: { projectId: n
       project_id: scope.projectId,
       owner_id: setting.ownerId,
       standard: setting.standard,
-      trigger_on: setting.trigger,
+      send_on: setting.sendOn,
       endpoint: setting.endpoint,
       sender_id: setting.senderId,
       sender_qualifier: setting.senderQualifier ?? null,
@@ -74,7 +74,7 @@ function checkNotice(notice: ShipNotice): void {
  * owner's EDI setting, with the setting's next control number as interchange, group and message
  * number. Answers the message's id, or null when the owner sends no EDI (no active setting,
  * standard none) or, when `trigger` is given, when the setting asks for the notice at another
- * moment. With `sendWith` (the database) it is sent once the transaction committed, without
+ * moment or never on its own; without `trigger` (asked for now) it is queued whatever `send_on` says. With `sendWith` (the database) it is sent once the transaction committed, without
  * waiting for it; otherwise the job `edi.sendQueued` or a resend sends it.
  */
 export async function queueShipNotice(
@@ -85,7 +85,7 @@ export async function queueShipNotice(
 ): Promise<number | null> {
   const partner = await findPartnerOfOwner(trx, scope.projectId, notice.ownerId);
   if (!partner || !partner.active || partner.standard === 'none') return null;
-  if (options.trigger && partner.trigger_on !== options.trigger) return null;
+  if (options.trigger && partner.send_on !== options.trigger) return null;
   checkNotice(notice);
   const partnerId = Number(partner.id);
   await ensureControlSequence(trx, partnerId);

@@ -11,8 +11,10 @@ declare module '../../db/schema.js' {
 }
 
 export type EdiStandard = 'edifact' | 'x12' | 'none';
-/** When an order's ship notice is made: at check-complete of packing, or when it ships. */
-export type EdiTrigger = 'checkComplete' | 'ship';
+/** The moment an order's ship notice is made on its own: at check-complete of packing, or when it ships. */
+export type EdiTrigger = 'check_complete' | 'ship';
+/** An owner's setting of when its ship notices are sent: at one of the moments, or `never` on their own (only when asked for). */
+export type EdiSendOn = EdiTrigger | 'never';
 export type EdiMessageKind = 'desadv' | 'x12_856';
 /** `queued`: waiting to be sent (again); `sent`: the endpoint took it; `failed`: given up after too many attempts, sent again only on request. */
 export type EdiMessageStatus = SendStatus;
@@ -23,7 +25,7 @@ export interface EdiPartnerTable extends Audit {
   project_id: number;
   owner_id: number;
   standard: Generated<EdiStandard>;
-  trigger_on: Generated<EdiTrigger>;
+  send_on: Generated<EdiSendOn>;
   /** An http(s) URL the message is POSTed to, or an absolute folder path it is written into. */
   endpoint: string | null;
   /** Our id and theirs: GLNs for EDIFACT, interchange ids for X12. */

@@ -5,4 +5,4 @@
  */
 export type { ShipNotice, ShipNoticeCarton, ShipNoticeLine, ShipNoticeAddress, PartyId } from './ship-notice.js';
 export { queueShipNotice, saveEdiPartner, type EdiScope, type EdiPartnerSetting } from './edi.service.js';
-export type { EdiTrigger, EdiStandard } from './edi.tables.js';
+export type { EdiSendOn, EdiTrigger, EdiStandard } from './edi.tables.js';

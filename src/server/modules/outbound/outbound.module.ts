@@ -11,6 +11,9 @@ import * as m0256 from './migrations/0256_pick_task_hold.js';
 import * as m0260 from './migrations/0260_allocation_rule_menu.js';
 import * as m0265 from './migrations/0265_shipment_order_fields.js';
 import * as m0266 from './migrations/0266_maintenance_list_menu.js';
+import * as m0352 from './migrations/0352_consignment_order_sum.js';
+import { addOrdersToConsignmentBehaviour, CONSIGNMENT_ROW_FILTERS, consignmentWriter, removeOrdersFromConsignmentBehaviour } from './consignment.js';
+import { outboundErrors } from './outbound.errors.js';
 import {
   allocateLinesBehaviour,
   allocateOrdersBehaviour,
@@ -40,7 +43,9 @@ const OUTBOUND = { definitionOf: 'outbound' } as const;
 
 export const outboundModule = defineModule({
   name: 'outbound',
-  migrations: { '0120_outbound': m0120, '0121_wave_pick': m0121, '0122_outbound_documents': m0122, '0123_allocation_indexes': m0123, '0124_line_lot_attributes': m0124, '0200_end_stale_pick_tasks': m0200, '0250_allocation_view': m0250, '0256_pick_task_hold': m0256, '0260_allocation_rule_menu': m0260, '0265_shipment_order_fields': m0265, '0266_maintenance_list_menu': m0266 },
+  migrations: { '0120_outbound': m0120, '0121_wave_pick': m0121, '0122_outbound_documents': m0122, '0123_allocation_indexes': m0123, '0124_line_lot_attributes': m0124, '0200_end_stale_pick_tasks': m0200, '0250_allocation_view': m0250, '0256_pick_task_hold': m0256, '0260_allocation_rule_menu': m0260, '0265_shipment_order_fields': m0265, '0266_maintenance_list_menu': m0266, '0352_consignment_order_sum': m0352 },
+  errors: outboundErrors,
+  rowFilters: CONSIGNMENT_ROW_FILTERS,
   async routes(app) {
     await app.register(soDocumentRoutes);
     await app.register(waveRoutes);
@@ -58,8 +63,10 @@ export const outboundModule = defineModule({
     cancelPsoBehaviour,
     ...waveBehaviours,
     ...soDocumentBehaviours,
+    addOrdersToConsignmentBehaviour,
+    removeOrdersFromConsignmentBehaviour,
   ],
-  writers: [soHeaderWriter, soLineWriter, psoHeaderWriter, psoLineWriter, shipmentOrderWriter],
+  writers: [soHeaderWriter, soLineWriter, psoHeaderWriter, psoLineWriter, shipmentOrderWriter, consignmentWriter],
   rights: [
     { right: 'outbound.so:allocate', labelCode: 'outbound.verb.allocate' },
     { right: 'outbound.so:cancel', labelCode: 'outbound.verb.cancel' },
@@ -80,9 +87,10 @@ export const outboundModule = defineModule({
     { route: 'pick', group: 'outbound', opens: 'screen' },
     // Scan and pack of picked orders (the packing area's screen and right).
     { route: 'pack', group: 'outbound', opens: 'screen', right: 'packing.pack' },
-    { route: 'consignment', group: 'outbound', opens: 'pending' },
-    { route: 'shipment', group: 'outbound', opens: 'pending' },
-    { route: 'deliveryOrderSum', group: 'outbound', opens: 'pending' },
+    { route: 'consignment', group: 'outbound', opens: OUTBOUND },
+    // Parcel shipments booked with a carrier: the carrier area's page, listed where the menu always had it.
+    { route: 'shipment', group: 'outbound', opens: { definitionOf: 'carrier' } },
+    { route: 'deliveryOrderSum', group: 'outbound', opens: OUTBOUND },
     // Last of the group (migration 0260 adds its menu entry there): the allocation rules (FIFO, FEFO, shelf life per owner and SKU), also opened from the order list.
     { route: 'soRule', group: 'outbound', opens: OUTBOUND, titleKey: 'outbound.page.soRule' },
     // After it (migration 0266 adds its menu entry there): the maintenance list, orders and SKUs whose order lines may not change while they are looked into.

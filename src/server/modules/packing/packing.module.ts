@@ -11,6 +11,7 @@ import { PACKING_ROW_FILTERS } from './packing.row-filters.js';
 import { packingRoutes } from './packing.routes.js';
 import { splitErrors } from './split.errors.js';
 import { splitRoutes } from './split.routes.js';
+import './packing.events.js';
 import './packing.tables.js';
 
 /**

@@ -122,7 +122,7 @@ export const packingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.post('/scanPack/closeOrder', route(PACK_EDIT, 'Checks packing of the order complete: packed, or partially packed', { body: StrictObject({ soId: IdSchema }) }), (request) =>
-    write(request, (trx, scope) => checkComplete(trx, scope, request.body.soId)),
+    write(request, (trx, scope) => checkComplete(trx, scope, request.body.soId, app.events)),
   );
 
   app.post(

@@ -4,6 +4,7 @@ import { AppError } from '../../../common/errors.js';
 import type { Language } from '../../../common/languages.js';
 import type { DB } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
+import type { EventBus } from '../../events/events.js';
 import { applyStockChanges, type StockScope } from '../inventory/index.js';
 import { nextDocumentNumber, readBarcode, skusOfBarcode } from '../masterdata/index.js';
 import { cancelPackingStatus, findPackingOrder, pickedSourcesOfLine, setPackingStatus, shipToOfOrder, unpickOrder, type PackingOrder } from '../outbound/index.js';
@@ -450,7 +451,7 @@ export async function printCartonLabel(
  * packed; the order becomes packed when it was fully picked and every line's picked qty is packed,
  * partially packed otherwise (the status table decides whether the order may move there).
  */
-export async function checkComplete(trx: Transaction<DB>, scope: StockScope, soId: number): Promise<PackAnswer> {
+export async function checkComplete(trx: Transaction<DB>, scope: StockScope, soId: number, events?: EventBus): Promise<PackAnswer> {
   const order = await lockedOrder(trx, scope, soId);
   assertPackable(order, true);
   const cartons = await repo.cartonsOfOrder(trx, order.id);
@@ -462,6 +463,7 @@ export async function checkComplete(trx: Transaction<DB>, scope: StockScope, soI
   // order has leaves it partly packed.
   const complete = order.status === 'picked' && order.lines.every((l) => new Decimal(packed.get(l.id) ?? 0).greaterThanOrEqualTo(l.pickedQty));
   const status = await setPackingStatus(trx, scope, order.id, complete ? 'packed' : 'partial_packed');
+  await events?.emit(trx, 'packing.checkCompleted', { soId: order.id, projectId: scope.projectId, warehouseId: scope.warehouseId });
   return packAnswer(trx, { ...order, status });
 }
 
