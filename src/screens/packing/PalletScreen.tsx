@@ -22,6 +22,9 @@ type Step = 'pallet' | 'location' | 'carton';
 const KEY_CLOSE = 'F2';
 const KEY_NEW = 'F4';
 
+/** A big target that wraps its caption instead of growing past the handheld's width. */
+const TARGET = { ...BIG, height: 'auto', whiteSpace: 'normal', overflowWrap: 'anywhere' } as const;
+
 /**
  * /palletScan: pallets on a handheld (360x640). Scan a pallet's number or SSCC, or make a new one
  * (F4, then scan the location it stands at), then scan closed cartons (number or SSCC) onto it;
@@ -171,7 +174,7 @@ export default function PalletScreen() {
             key="carton"
             testId="pallet-scan"
             label={t(removing ? 'packing.palletScan.scanRemove' : 'packing.palletScan.scanCarton')}
-            disabled={busy || !editable}
+            disabled={busy || !rights.edit}
             onEscape={back}
             onKey={scanKeys}
             onScan={(text) => void scanCarton(text)}
@@ -180,24 +183,24 @@ export default function PalletScreen() {
       )}
       <FeedbackLine feedback={feedback} />
       {rights.edit && (
-        <div style={{ display: 'grid', gridTemplateColumns: '1fr 1fr', gap: 8 }}>
+        <div style={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr) minmax(0, 1fr)', gap: 8 }}>
           {step === 'carton' && (
             <>
-              <Button style={BIG} data-testid="pallet-remove-mode" danger={removing} disabled={!editable} onClick={() => setRemoving((was) => !was)}>
+              <Button style={TARGET} data-testid="pallet-remove-mode" danger={removing} disabled={!editable} onClick={() => setRemoving((was) => !was)}>
                 {t('packing.palletScan.removeButton')} [-]
               </Button>
-              <Button style={BIG} type="primary" data-testid="pallet-close" disabled={!editable || !pallet || pallet.cartons.length === 0} onClick={() => void close()}>
+              <Button style={TARGET} type="primary" data-testid="pallet-close" disabled={!editable || !pallet || pallet.cartons.length === 0} onClick={() => void close()}>
                 {t('packing.pallet.close')} [{KEY_CLOSE}]
               </Button>
             </>
           )}
           {step !== 'location' && (
-            <Button style={BIG} data-testid="pallet-new" onClick={newPallet}>
+            <Button style={TARGET} data-testid="pallet-new" onClick={newPallet}>
               {t('packing.pallet.create')} [{KEY_NEW}]
             </Button>
           )}
           {step !== 'pallet' && (
-            <Button style={BIG} data-testid="pallet-back" onClick={back}>
+            <Button style={TARGET} data-testid="pallet-back" onClick={back}>
               {t('packing.screen.back')} [Esc]
             </Button>
           )}
