@@ -16,8 +16,8 @@ export function packSetup(server: () => E2eServer, token: () => string, prefix: 
   const ean13 = (twelve: string) => twelve + gs1CheckDigit(twelve);
   const skus = [1, 2].map((n) => ({ code: `E2E-${prefix}-${n}-${run}`, ean: ean13(`2${n}${run}${n}`) }));
 
-  /** The SKUs, with their barcodes, and `qty` of each received at the pick face A-01-2. */
-  async function receive(qty: number) {
+  /** The SKUs, with their barcodes, and `qty` of each received at the pick face A-01-2 (the first SKU's of lot `lotNo`, when given). */
+  async function receive(qty: number, lotNo?: string) {
     const owner = (await selection<{ _key: number; code: string }>('masterdata', 'ogr'))[0];
     for (const { code, ean } of skus) {
       const sku = (await call<{ row: { _key: number } }>('/generic/adding', { moduleCode: 'masterdata', functionCode: 'sku', record: { code, owner_id: owner._key, description: `Pack item ${code}`, base_uom: 'EA' } })).row;
@@ -26,7 +26,7 @@ export function packSetup(server: () => E2eServer, token: () => string, prefix: 
     const asn = await call<{ id: number }>('/asn/saveHeader', { ownerCode: owner.code });
     await call('/asn/saveDetail', { asnId: asn.id, lines: skus.map((s) => ({ skuCode: s.code, expectedQty: qty })) });
     const asnLines = (await call<{ lines: { id: number }[] }>('/asn/getDetail', { id: asn.id })).lines;
-    await call('/inbound/batch/receive', { lines: asnLines.map((l) => ({ asnLineId: l.id, qty, locationCode: 'A-01-2' })) });
+    await call('/inbound/batch/receive', { lines: asnLines.map((l, i) => ({ asnLineId: l.id, qty, locationCode: 'A-01-2', ...(i === 0 && lotNo ? { lotNo } : {}) })) });
   }
 
   /** A picked order of these lines (SKU index, qty). */
