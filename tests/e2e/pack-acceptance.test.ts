@@ -17,7 +17,7 @@ import { closedPort, fakePrinter, packSetup, scanInto, toldOn } from '../helpers
  * shows the SSCC as text and as a barcode (pdftotext, pdftoppm, zbarimg). Checked complete, the
  * order is packed and the ledger sums to the balance; cancelling the check-complete with both
  * questions answered yes removes the cartons and puts the stock back at the pick location. A
- * printer that never answers: scan to print says so within the product's time limit, the job
+ * printer that refuses the connection: scan to print says so within the product's time limit, the job
  * stays queued, and retry in the print queue sends it once the printer listens.
  */
 interface Pack {
@@ -54,7 +54,6 @@ describe('scan-pack acceptance in Chromium', () => {
   const scan = (page: Page, text: string) => scanInto(page, 'pack-scan', text);
   const step = (page: Page) => page.getByTestId('pack-flow').getAttribute('data-step');
   const orderNo = `E2E-ACC-${run}`;
-  let closedSscc = '';
 
   /** The close form with the keyboard alone: Enter goes down the fields and closes at the last. */
   async function closeWith(page: Page, values: string[]) {
@@ -145,7 +144,6 @@ describe('scan-pack acceptance in Chromium', () => {
       const cartons = (await call<Pack>('/scanPack', { orderNo })).cartons;
       expect(cartons.map((c) => c.status)).toEqual(['closed', 'closed']);
       const ssccs = cartons.map((c) => c.sscc!);
-      closedSscc = ssccs[0];
 
       // The ZPL printer got one format per label, each with its carton's SSCC in a GS1-128 barcode (FNC1, AI 00).
       await eventually(() => zpl.received.length).toBe(2);
@@ -212,6 +210,48 @@ describe('scan-pack acceptance in Chromium', () => {
     } finally {
       await zpl.close();
       await pdf.close();
+    }
+  });
+
+  it('says at once when a printer does not take the label, keeps the job queued, and sends it once the printer listens', async () => {
+    token = await apiSignIn(e2e.server);
+    // A closed carton of a new order of its own SKUs, packed through the API.
+    const own = packSetup(() => e2e.server, () => token, 'ACP');
+    await own.receive(2);
+    const other = `E2E-ACP-${run}`;
+    const { soId } = await own.pickedOrder(other, [[1, 1]]);
+    await call('/scanPack', { orderNo: other });
+    const carton = (await call<Pack & { openCarton: { id: number } }>('/pack/scan/open', { soId })).openCarton;
+    await call('/pack/scan/sku', { cartonId: carton.id, barcode: own.skus[1].ean });
+    const sscc = (await call<Pack>('/pack/scan/close', { cartonId: carton.id, grossWeight: 1, netWeight: 1, weightUom: 'KG' })).cartons[0].sscc!;
+    const port = await closedPort();
+    const name = `DOWN-${run}`;
+    await call<{ row: { _key: number } }>('/generic/adding', { moduleCode: 'printing', functionCode: 'printer', record: { name, ip: '127.0.0.1', port, printer_type: 'raw_zpl' } });
+
+    // Scan to print on that printer (chosen with a tap): the refusal in the user's words.
+    const page = await signedInPage(e2e.browser, e2e.server, '/page/scanToPrintWindow', { viewport: { width: 360, height: 640 } });
+    await page.getByTestId('scan-print').waitFor();
+    await page.getByTestId('scan-print-printer').click();
+    await page.locator('.ant-select-item-option').filter({ hasText: name }).click();
+    // The printer list keeps the focus after a choice; a tap puts it back into the scan field.
+    await page.getByTestId('scan-print-scan').click();
+    await eventually(() => page.getByTestId('scan-print-printer').innerText()).toContain(name);
+    await scanInto(page, 'scan-print-scan', sscc);
+    await toldOn(page, 'error', 'The printer is not available');
+    type Job = { id: number; printerName: string; status: string; reference: string | null };
+    const jobs = (await call<Job[]>('/print/job?limit=500')).filter((j) => j.printerName === name);
+    expect(jobs).toEqual([expect.objectContaining({ status: 'queued', reference: sscc })]);
+
+    // The printer is back: retry sends the queued label.
+    const printer = await fakePrinter(port);
+    try {
+      const answer = await call<{ outcomes: Array<{ id: number; status: string }> }>('/print/job/retry', { ids: [jobs[0].id] });
+      expect(answer.outcomes).toEqual([{ id: jobs[0].id, status: 'sent' }]);
+      await eventually(() => printer.received.length).toBe(1);
+      expect(printer.received[0]).toContain(`>;>800${sscc}`);
+    } finally {
+      await printer.close();
+      await page.context().close();
     }
   });
 });
