@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, injectAs, json, signIn, type TestApp } from '../helpers/app.js';
 import { packingFixture, pickedOrder, type PackingFixture } from '../helpers/packing-fixtures.js';
 
@@ -137,5 +137,49 @@ describe('carton labels', () => {
     const cancelled = await ok<{ order: { status: string } }>('/so/cancelCheckComplete', { soId, removeCartons: false, moveStockBack: false });
     expect(cancelled.order.status).toBe('picked');
     expect((await call('/scanPack', { orderNo, checkCompleted: true })).statusCode).toBe(409);
+  });
+});
+
+describe('pallet labels', () => {
+  interface Pallet {
+    id: number;
+    palletNo: string;
+    sscc: string;
+    status: string;
+    cartons: Array<{ id: number }>;
+    label?: { jobId: number; printerName: string } | null;
+  }
+
+  it('finds a pallet by number, SSCC or its GS1-128 barcode, and prints its label with its own SSCC as it closes', async () => {
+    const { soId, orderNo } = await pickedOrder(f, `SOPLB-${RUN}`, [[0, 2]], { tote: `${TOTE}-P` });
+    await ok('/scanPack', { orderNo });
+    const carton = (await ok('/pack/scan/open', { soId })).openCarton!;
+    await ok('/pack/scan/sku', { cartonId: carton.id, barcode: skuCodes[0], qty: 2 });
+    const cartonSscc = (await ok('/pack/scan/close', { cartonId: carton.id, grossWeight: 2, netWeight: 1.5, weightUom: 'KG' })).cartons[0].sscc!;
+    const location = await db().selectFrom('location').select('code').where('id', '=', f.locationIds[0]).executeTakeFirstOrThrow();
+
+    const pallet = await ok<Pallet>('/pallet/create', { locationCode: location.code });
+    // A carton scanned as its label's barcode (AI 00) goes on like its number.
+    await ok<Pallet>('/pallet/addCarton', { palletId: pallet.id, carton: `]C100${cartonSscc}` });
+    for (const code of [pallet.palletNo, pallet.sscc, `00${pallet.sscc}`, `(00)${pallet.sscc}`, ` ]C100${pallet.sscc} `]) {
+      expect(await ok<Pallet>('/pallet/find', { code }), code).toMatchObject({ id: pallet.id, cartons: [{ id: carton.id }] });
+    }
+    const unknown = await call('/pallet/find', { code: `NOPE-${RUN}` });
+    expect(unknown.statusCode).toBe(404);
+    expect(json<{ code: string }>(unknown).code).toBe('NO_RECORD');
+
+    const closed = await ok<Pallet>('/pallet/close', { palletId: pallet.id });
+    expect(closed).toMatchObject({ status: 'closed', label: { printerName: `LBL-${RUN}` } });
+    const label = await vi.waitFor(() => {
+      const found = printer.received.find((d) => d.includes(pallet.sscc));
+      if (!found) throw new Error('no pallet label yet');
+      return found;
+    });
+    expect(label.match(/\^XA/g)).toHaveLength(1);
+    expect(label).toContain(`>;>800${pallet.sscc}`);
+    expect(label).toContain('PALLET 1 OF 1');
+    expect(label).toContain(`ORDER: ${orderNo}`);
+    const job = await db().selectFrom('print_job').select(['reference', 'document_kind']).where('id', '=', closed.label!.jobId).executeTakeFirstOrThrow();
+    expect(job).toEqual({ reference: pallet.sscc, document_kind: 'palletLabel' });
   });
 });

@@ -16,6 +16,7 @@ export function PackScanField(props: {
   onKey?: (key: string) => boolean;
   inputMode?: 'text' | 'decimal';
   disabled?: boolean;
+  testId?: string;
 }) {
   const ref = useRef<InputRef>(null);
   const [value, setValue] = useState('');
@@ -39,7 +40,7 @@ export function PackScanField(props: {
       <div style={{ fontSize: 16, marginBottom: 4 }}>{props.label}</div>
       <Input
         ref={ref}
-        data-testid="pack-scan"
+        data-testid={props.testId ?? 'pack-scan'}
         size="large"
         style={BIG}
         autoComplete="off"

@@ -59,7 +59,8 @@ export default function PackScreen() {
   const [units, setUnits] = useState<CodeRow[]>([]);
   const [feedback, setFeedback] = useState<Feedback | null>(null);
   const [busy, setBusy] = useState(false);
-  // Cancelling a check-complete: the two questions, asked before the confirmation.
+  // Cancelling a check-complete: the two questions, asked before the confirmation (the scan field
+  // waits meanwhile, so that it does not take the focus from them).
   const [cancelling, setCancelling] = useState(false);
   const [removeCartons, setRemoveCartons] = useState(false);
   const [moveStockBack, setMoveStockBack] = useState(false);
@@ -493,7 +494,7 @@ export default function PackScreen() {
               {t('packing.screen.wave')}: <strong>{waveNo}</strong>
             </Typography.Text>
           )}
-          <PackScanField key="order" label={t('packing.screen.scanOrder')} disabled={busy} onEscape={back} onScan={startOrder} />
+          <PackScanField key="order" label={t('packing.screen.scanOrder')} disabled={busy || cancelling} onEscape={back} onScan={(text) => void startOrder(text)} />
           <Checkbox data-testid="pack-picked-only" checked={packPicked} onChange={(event) => setPackPicked(event.target.checked)}>
             {t('packing.screen.packPicked')}
           </Checkbox>

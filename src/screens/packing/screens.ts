@@ -8,4 +8,6 @@ export const screens: Record<string, () => Promise<{ default: ComponentType }>> 
   packSplit: () => import('./SplitScan'),
   // Scan to print: a closed carton's label on a chosen printer.
   scanToPrintWindow: () => import('./ScanToPrint'),
+  // Pallets on a handheld: scan a pallet (or make one), scan cartons on and off, close it.
+  palletScan: () => import('./PalletScreen'),
 };

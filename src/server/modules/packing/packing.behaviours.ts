@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { AppError } from '../../../common/errors.js';
+import { isLanguage } from '../../../common/languages.js';
 import type { EngineSession } from '../../../../engine/server/index.js';
 import { defineBehaviour } from '../area.js';
 import type { StockScope } from '../inventory/index.js';
@@ -52,12 +53,13 @@ export const removeCartonBehaviour = defineBehaviour({
   },
 });
 
-/** Close pallet: the selected pallet, holding cartons, is closed with its gross weight. */
+/** Close pallet: the selected pallet, holding cartons, is closed with its gross weight; its label is queued on the printer for automatic labels. */
 export const closePalletBehaviour = defineBehaviour({
   name: 'packing.pallet.close',
   inputs: Type.Object({ grossWeight: Decimal, weightUom: Text(10) }),
   async run({ trx, session, rows, inputs }) {
-    const result = await closePallet(trx, scopeOf(session), { palletId: onePallet(rows), ...inputs });
+    const language = isLanguage(session.language) ? session.language : 'en';
+    const result = await closePallet(trx, scopeOf(session), { palletId: onePallet(rows), ...inputs }, { language });
     return { result, messageCode: 'packing.pallet.closed', messageParams: { palletNo: result.palletNo } };
   },
 });

@@ -1,6 +1,7 @@
 import { defineModule } from '../area.js';
 import * as m0281 from './migrations/0281_pack_menu_right.js';
 import * as m0286 from './migrations/0286_pack_split_menu.js';
+import * as m0291 from './migrations/0291_pallet_scan_menu.js';
 import * as m0300 from './migrations/0300_packing.js';
 import * as m0301 from './migrations/0301_sscc_pallet.js';
 import * as m0330 from './migrations/0330_scan_to_print_menu.js';
@@ -23,7 +24,7 @@ const PACKING = { definitionOf: 'packing' } as const;
 
 export const packingModule = defineModule({
   name: 'packing',
-  migrations: { '0281_pack_menu_right': m0281, '0286_pack_split_menu': m0286, '0300_packing': m0300, '0301_sscc_pallet': m0301, '0330_scan_to_print_menu': m0330, '0331_pack_scan_checks': m0331 },
+  migrations: { '0281_pack_menu_right': m0281, '0286_pack_split_menu': m0286, '0291_pallet_scan_menu': m0291, '0300_packing': m0300, '0301_sscc_pallet': m0301, '0330_scan_to_print_menu': m0330, '0331_pack_scan_checks': m0331 },
   async routes(app, options) {
     await packingRoutes(app, options);
     await splitRoutes(app, options);
@@ -38,8 +39,10 @@ export const packingModule = defineModule({
     { route: 'pallet', group: 'outbound', opens: PACKING, after: 'consignment' },
     // Split scan: items of a packed carton into a new carton of the same order (hand-written).
     { route: 'packSplit', group: 'outbound', opens: 'screen', right: 'packing.pack' },
+    // Pallets on a handheld: scan a pallet or make one, scan cartons on and off, close it (hand-written).
     // Scan to print: a closed carton's label again, on a chosen printer (hand-written).
     { route: 'scanToPrintWindow', group: 'outbound', opens: 'screen', right: 'packing.pack', after: 'deliveryOrderSum' },
+    { route: 'palletScan', group: 'outbound', opens: 'screen', right: 'packing.pallet' },
   ],
   // The scan-pack screen (/pack, declared with the outbound menu) checks packing.pack: the floor
   // roles pack, the read-only role looks. The carton and pallet pages' rights are granted by

@@ -247,6 +247,24 @@ export async function findPallet(db: Db, scope: Scope, id: number, lock = false)
   return query.executeTakeFirst();
 }
 
+/** A pallet of the scope by its pallet number or its SSCC. */
+export async function findPalletByCode(db: Db, scope: Scope, code: string): Promise<PalletRow | undefined> {
+  return db
+    .selectFrom('pallet')
+    .selectAll()
+    .where('project_id', '=', scope.projectId)
+    .where('warehouse_id', '=', scope.warehouseId)
+    .where((eb) => eb.or([eb('pallet_no', '=', code), eb('sscc', '=', code)]))
+    .orderBy('id')
+    .executeTakeFirst();
+}
+
+/** The ids of the pallets of an order, oldest first. */
+export async function palletIdsOfOrder(db: Db, soId: number): Promise<number[]> {
+  const rows = await db.selectFrom('pallet').select('id').where('so_id', '=', soId).orderBy('id').execute();
+  return rows.map((r) => Number(r.id));
+}
+
 export async function palletNosOf(db: Db, ids: readonly number[]): Promise<Map<number, string>> {
   if (ids.length === 0) return new Map();
   const rows = await db.selectFrom('pallet').select(['id', 'pallet_no']).where('id', 'in', [...ids]).execute();

@@ -10,7 +10,7 @@ import { routeOptions } from '../../http/route-options.js';
 import { ErrorBodySchema, IdSchema, StrictObject } from '../../http/schemas.js';
 import type { StockScope } from '../inventory/index.js';
 import { labelPrinters } from '../printing/index.js';
-import { addCartonToPallet, closePallet, createPallet, palletDetail, removeCartonFromPallet } from './pallet.service.js';
+import { addCartonToPallet, closePallet, createPallet, findScannedPallet, palletDetail, removeCartonFromPallet } from './pallet.service.js';
 import { cancelCheckComplete, CARTON_TYPE, checkComplete, closeCartonOf, codeList, openCarton, packItem, printCartonLabel, removeItem, reopenCartonOf, startPacking, WEIGHT_UOM } from './packing.service.js';
 
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema };
@@ -152,6 +152,10 @@ export const packingRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/pallet/detail', route(PALLET_VIEW, 'A pallet with its cartons', { body: StrictObject({ palletId: IdSchema }) }), (request) => palletDetail(db, scopeOf(request), request.body.palletId));
 
+  app.post('/pallet/find', route(PALLET_VIEW, 'The pallet a scan names (its pallet number or SSCC, also as its GS1-128 label barcode) with its cartons', { body: StrictObject({ code: CartonScan }) }), (request) =>
+    findScannedPallet(db, scopeOf(request), request.body.code),
+  );
+
   app.post(
     '/pallet/addCarton',
     route(PALLET_EDIT, 'Puts a closed carton (scanned by carton number or SSCC) of the pallet\'s order onto an open pallet', { body: StrictObject({ palletId: IdSchema, carton: CartonScan }) }),
@@ -166,9 +170,9 @@ export const packingRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/pallet/close',
-    route(PALLET_EDIT, 'Closes an open pallet holding cartons, with its gross weight', {
+    route(PALLET_EDIT, 'Closes an open pallet holding cartons, with its gross weight, and prints its label on the printer for automatic labels', {
       body: StrictObject({ palletId: IdSchema, grossWeight: Type.Optional(Quantity({ nullable: true })), weightUom: OptText(10) }),
     }),
-    (request) => write(request, (trx, scope) => closePallet(trx, scope, request.body)),
+    (request) => write(request, (trx, scope) => closePallet(trx, scope, request.body, { sendWith: db, language: request.language })),
   );
 };

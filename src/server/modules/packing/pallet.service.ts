@@ -4,10 +4,12 @@ import { AppError } from '../../../common/errors.js';
 import type { DB } from '../../db/schema.js';
 import type { StockScope } from '../inventory/index.js';
 import { nextDocumentNumber } from '../masterdata/index.js';
-import { nextSscc } from '../printing/index.js';
+import { looksLikeGs1, parseGs1 } from '../../../common/gs1.js';
+import { shipToOfOrder } from '../outbound/index.js';
+import { nextSscc, printerOfJob, printLabel, type CartonLabel } from '../printing/index.js';
 import * as repo from './packing.repository.js';
 import type { CartonRow, PalletRow } from './packing.repository.js';
-import { WEIGHT_UOM } from './packing.service.js';
+import { WEIGHT_UOM, type LabelOptions, type QueuedLabel } from './packing.service.js';
 
 /**
  * Pallets: closed cartons of one order go onto a pallet that stands at a location of the warehouse.
@@ -107,9 +109,20 @@ async function openPallet(trx: Transaction<DB>, scope: StockScope, palletId: num
   return pallet;
 }
 
+/**
+ * What a scan of a carton or a pallet names: its number, or its SSCC, also as the scanner hands
+ * on the GS1-128 label's barcode (AI 00 with its SSCC, raw or in brackets).
+ */
+export function scannedUnitCode(scanned: string): string {
+  const text = scanned.trim();
+  if (!looksLikeGs1(text)) return text;
+  const parsed = parseGs1(text);
+  return parsed.ok && parsed.data.sscc ? parsed.data.sscc : text;
+}
+
 /** The carton a scan names (its number or SSCC) in the scope, locked after the pallet. */
 async function scannedCarton(trx: Transaction<DB>, scope: StockScope, code: string): Promise<CartonRow> {
-  const text = code.trim();
+  const text = scannedUnitCode(code);
   if (!text) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'carton', code: 'FIELD_REQUIRED' }]);
   const carton = await repo.findCartonByCode(trx, scope, text, true);
   if (!carton) throw new AppError('NO_RECORD');
@@ -141,8 +154,18 @@ export async function removeCartonFromPallet(trx: Transaction<DB>, scope: StockS
   return palletAnswer(trx, (await repo.findPallet(trx, scope, Number(pallet.id)))!);
 }
 
-/** `/pallet/close`: closes an open pallet that holds cartons, with its gross weight when given. */
-export async function closePallet(trx: Transaction<DB>, scope: StockScope, input: { palletId: number; grossWeight?: string | null; weightUom?: string | null }): Promise<PalletAnswer> {
+/**
+ * `/pallet/close`: closes an open pallet that holds cartons, with its gross weight when given. Its
+ * label (the pallet's SSCC, its order's ship-to, pallet x of y of the order) is printed on the
+ * warehouse's printer for automatic labels, in the same transaction; without one nothing is
+ * printed. The answer says which label job was queued (`label`), or null.
+ */
+export async function closePallet(
+  trx: Transaction<DB>,
+  scope: StockScope,
+  input: { palletId: number; grossWeight?: string | null; weightUom?: string | null },
+  options: LabelOptions = {},
+): Promise<PalletAnswer & { label: QueuedLabel | null }> {
   const pallet = await openPallet(trx, scope, input.palletId);
   if ((await repo.cartonsOfPallet(trx, Number(pallet.id))).length === 0) throw new AppError('PALLET_EMPTY', { palletNo: pallet.pallet_no });
   const weightUom = input.weightUom?.trim() || null;
@@ -153,7 +176,35 @@ export async function closePallet(trx: Transaction<DB>, scope: StockScope, input
     { status: 'closed', closed: true, closed_by: scope.operator, ...(input.grossWeight ? { gross_weight: input.grossWeight } : {}), ...(weightUom ? { weight_uom: weightUom } : {}) },
     scope.operator,
   );
-  return palletAnswer(trx, (await repo.findPallet(trx, scope, Number(pallet.id)))!);
+  const closed = (await repo.findPallet(trx, scope, Number(pallet.id)))!;
+  const label = () => palletLabelOf(trx, scope, closed);
+  const jobId = await printLabel(trx, { warehouseId: scope.warehouseId, by: scope.operator, kind: 'pallet', label, auto: true, language: options.language }, { sendWith: options.sendWith });
+  const printer = jobId === null ? null : await printerOfJob(trx, scope.warehouseId, jobId);
+  return { ...(await palletAnswer(trx, closed)), label: jobId === null || !printer ? null : { jobId, printerId: printer.id, printerName: printer.name } };
+}
+
+/** What a pallet's label shows: its SSCC, its order's ship-to and number, and pallet x of y among the order's pallets. */
+async function palletLabelOf(db: Kysely<DB> | Transaction<DB>, scope: StockScope, pallet: PalletRow): Promise<CartonLabel> {
+  const soId = Number(pallet.so_id);
+  const shipTo = await shipToOfOrder(db, scope, soId);
+  if (!shipTo) throw new AppError('NO_RECORD');
+  const pallets = await repo.palletIdsOfOrder(db, soId);
+  return {
+    sscc: pallet.sscc,
+    shipTo: { name: shipTo.name, lines: shipTo.lines },
+    orderNo: shipTo.orderNo,
+    cartonNo: pallets.indexOf(Number(pallet.id)) + 1,
+    cartonCount: pallets.length,
+  };
+}
+
+/** `/pallet/find`: the pallet of the scope a scan names (its number or SSCC), with its cartons. Reads only. */
+export async function findScannedPallet(db: Kysely<DB>, scope: Pick<StockScope, 'projectId' | 'warehouseId'>, code: string): Promise<PalletAnswer> {
+  const text = scannedUnitCode(code);
+  if (!text) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'code', code: 'FIELD_REQUIRED' }]);
+  const pallet = await repo.findPalletByCode(db, scope, text);
+  if (!pallet) throw new AppError('NO_RECORD');
+  return palletAnswer(db, pallet);
 }
 
 /** `/pallet/detail`: the pallet of the scope with its cartons. Reads only. */

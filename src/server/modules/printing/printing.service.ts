@@ -9,6 +9,7 @@ import { queuedSender } from '../../area-kit/queued-sender.js';
 import { findActivePrinters, findAutoLabelPrinter, findJobDocument, findJobsOfWarehouse, findPrinter, findPrinterAddress, findPrinterOfJob, insertPrintJob } from './printing.repository.js';
 import type { PrintJobStatus } from './printing.tables.js';
 import { cartonLabelZpl, palletLabelZpl, type CartonLabel, type LabelKind } from './zpl.js';
+import { zplCaptions } from './zpl-captions.js';
 
 /** After this many attempts a job is no longer sent by the queue's job, only on request (retry). */
 export const MAX_AUTOMATIC_ATTEMPTS = 10;
@@ -68,7 +69,10 @@ export interface PrintLabelRequest {
   printerId?: number | null;
   /** Printing on its own initiative (a carton closed): without a printer for automatic labels nothing is printed. */
   auto?: boolean;
-  /** The language of a PDF label's captions (default English); ZPL labels use the printer's Latin font. */
+  /**
+   * The language of the printing user (default English): a PDF label's captions are in it, a ZPL
+   * label's too when they are in Latin script, else in English (`zplCaptions`).
+   */
   language?: Language;
 }
 
@@ -91,8 +95,8 @@ export async function printLabel(trx: Transaction<DB>, request: PrintLabelReques
     printer.printer_type === 'pdf'
       ? await labelPdf(label, request.kind, request.language ?? 'en')
       : request.kind === 'pallet'
-        ? palletLabelZpl(label)
-        : cartonLabelZpl(label);
+        ? palletLabelZpl(label, zplCaptions(request.language ?? 'en'))
+        : cartonLabelZpl(label, zplCaptions(request.language ?? 'en'));
   return enqueuePrint(
     trx,
     { warehouseId: request.warehouseId, printerId: Number(printer.id), documentKind: `${request.kind}Label`, payload, reference: label.sscc, by: request.by },

@@ -129,6 +129,28 @@ export function gs1ElementString(elements: Element[]): string {
 /** What a label is: a carton's or a pallet's. */
 export type LabelKind = 'carton' | 'pallet';
 
+/** The fixed words a ZPL label prints, in one language the printer's font can draw. */
+export interface ZplCaptions {
+  pallet: string;
+  shipFrom: string;
+  shipTo: string;
+  order: string;
+  sscc: string;
+  cartonOf: (no: number, count: number) => string;
+  palletOf: (no: number, count: number) => string;
+}
+
+/** The captions in English, which every label printer's built-in font prints. */
+export const ENGLISH_CAPTIONS: ZplCaptions = {
+  pallet: 'PALLET',
+  shipFrom: 'FROM',
+  shipTo: 'SHIP TO',
+  order: 'ORDER',
+  sscc: 'SSCC',
+  cartonOf: (no, count) => `CARTON ${no} OF ${count}`,
+  palletOf: (no, count) => `PALLET ${no} OF ${count}`,
+};
+
 /** Checks a label and answers its GS1 elements: the SSCC (AI 00) and the content's, if any. */
 export function labelElements(label: CartonLabel): { sscc: Element[]; content: Element[] } {
   if (!isSscc(label.sscc)) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'sscc', code: 'pattern' }]);
@@ -142,34 +164,35 @@ export function labelElements(label: CartonLabel): { sscc: Element[]; content: E
  * A GS1-128 carton label (4 x 6 inch at 203 dpi) in ZPL, one `^XA ... ^XZ` format: ship-from and
  * ship-to, order number, carton x of y, the content's GTIN, lot, expiry and count as text and as a
  * GS1-128 barcode when given, and at the bottom the SSCC as a GS1-128 barcode (AI 00) with its
- * human-readable line. Free text is escaped (`zplText`); the label is UTF-8 (`^CI28`).
+ * human-readable line. Free text is escaped (`zplText`); the label is UTF-8 (`^CI28`). The fixed
+ * words are `captions` (English unless given; `zplCaptions` picks them by language).
  */
-export function cartonLabelZpl(label: CartonLabel): string {
-  return labelZpl(label, 'carton');
+export function cartonLabelZpl(label: CartonLabel, captions: ZplCaptions = ENGLISH_CAPTIONS): string {
+  return labelZpl(label, 'carton', captions);
 }
 
 /**
  * A GS1-128 pallet label in ZPL: the carton label's layout headed PALLET, with "PALLET x OF y"
  * and a taller SSCC barcode, for a pallet (a logistic unit of its own SSCC) of a shipment.
  */
-export function palletLabelZpl(label: CartonLabel): string {
-  return labelZpl(label, 'pallet');
+export function palletLabelZpl(label: CartonLabel, captions: ZplCaptions = ENGLISH_CAPTIONS): string {
+  return labelZpl(label, 'pallet', captions);
 }
 
-function labelZpl(label: CartonLabel, kind: LabelKind): string {
+function labelZpl(label: CartonLabel, kind: LabelKind, captions: ZplCaptions): string {
   const { sscc, content } = labelElements(label);
   const lines: string[] = ['^XA', '^CI28', '^PW812', '^LL1218', '^LH0,0'];
   let y = 30;
   if (kind === 'pallet') {
-    lines.push(textField(560, y, 40, 'PALLET'));
+    lines.push(textField(560, y, 40, captions.pallet));
     if (!label.shipFrom) y += 50;
   }
   if (label.shipFrom) {
-    lines.push(textField(40, y, 24, 'FROM: ' + label.shipFrom));
+    lines.push(textField(40, y, 24, `${captions.shipFrom}: ${label.shipFrom}`));
     y += kind === 'pallet' ? 50 : 40;
   }
   lines.push(`^FO30,${y - 10}^GB752,3,3^FS`);
-  lines.push(textField(40, y + 5, 24, 'SHIP TO:'));
+  lines.push(textField(40, y + 5, 24, `${captions.shipTo}:`));
   y += 40;
   lines.push(textField(40, y, 40, label.shipTo.name));
   y += 50;
@@ -179,8 +202,8 @@ function labelZpl(label: CartonLabel, kind: LabelKind): string {
   }
   y = Math.max(y + 10, 380);
   lines.push(`^FO30,${y}^GB752,3,3^FS`);
-  lines.push(textField(40, y + 20, 30, 'ORDER: ' + label.orderNo));
-  lines.push(textField(560, y + 20, 30, `${kind === 'pallet' ? 'PALLET' : 'CARTON'} ${label.cartonNo} OF ${label.cartonCount}`));
+  lines.push(textField(40, y + 20, 30, `${captions.order}: ${label.orderNo}`));
+  lines.push(textField(560, y + 20, 30, (kind === 'pallet' ? captions.palletOf : captions.cartonOf)(label.cartonNo, label.cartonCount)));
   y += 70;
   if (content.length) {
     lines.push(`^FO30,${y}^GB752,3,3^FS`);
@@ -196,7 +219,7 @@ function labelZpl(label: CartonLabel, kind: LabelKind): string {
   }
   const barHeight = kind === 'pallet' ? 220 : 200;
   lines.push(`^FO30,${1080 - barHeight}^GB752,3,3^FS`);
-  lines.push(textField(40, 1095 - barHeight, 24, 'SSCC'));
+  lines.push(textField(40, 1095 - barHeight, 24, captions.sscc));
   lines.push(`^BY3,3^FO170,${1130 - barHeight}^BCN,${barHeight},N,N,N^FD${gs1Code128Data(sscc)}^FS`);
   lines.push(textField(150, 1145, 40, `(00) ${label.sscc}`));
   lines.push('^XZ');
