@@ -368,9 +368,19 @@ describe('the billing run', () => {
   });
 
   it('posts a confirmed bill with an invoice number and date; a posted bill is read only', async () => {
-    const id = (await t.database.db.selectFrom('billing_header').select('id').where('bill_id', '=', `BILL1-${tag}`).executeTakeFirstOrThrow()).id;
-    const posted = await ok<Bill>(biller, '/billing/post', { id });
+    const db = t.database.db;
+    const id = (await db.selectFrom('billing_header').select('id').where('bill_id', '=', `BILL1-${tag}`).executeTakeFirstOrThrow()).id;
+    // The sales order of the shipment the bill counted, delivered (entered long ago, so no run counts it as an order itself);
+    // of the two orders the bill counted, the first is delivered and the second still new.
+    const shipOrder = await orderCalls(t.app, biller, db).enter(`SHIP-${tag}`, ownerId, [{ skuCode: `BA-${tag}`, qty: 5 }]);
+    await db.updateTable('so_header').set({ status: 'delivered', created_at: new Date('2000-01-01T00:00:00Z') }).where('id', '=', shipOrder).execute();
+    await db.updateTable('so_header').set({ status: 'delivered' }).where('id', '=', soIds[0]).execute();
+    const posted = await ok<Bill & { billedOrders: string[] }>(biller, '/billing/post', { id });
     expect(posted.header.status).toBe('posted');
+    // Delivered orders the bill charged are billed; an order whose status does not allow it stays as it is.
+    expect(posted.billedOrders.sort()).toEqual([`BSO1-${tag}`, `SHIP-${tag}`]);
+    const statuses = await db.selectFrom('so_header').select(['id', 'status']).where('id', 'in', [shipOrder, ...soIds]).orderBy('id').execute();
+    expect(Object.fromEntries(statuses.map((r) => [Number(r.id), r.status]))).toEqual({ [soIds[0]]: 'billed', [soIds[1]]: 'new', [shipOrder]: 'billed' });
     expect(posted.header.invoice_no).toMatch(/^INV\d{6}\d{5}$/);
     expect(posted.header.invoice_date).toBe(TODAY);
     await refused(biller, '/billing/post', { id }, 'BILL_POSTED_READ_ONLY');
@@ -400,6 +410,42 @@ describe('two bills confirmed at once', () => {
     const ledger = await t.database.db.selectFrom('inventory_transaction').select('id').where('owner_id', '=', ownerId).where('trans_type', '=', 'receive').orderBy('id', 'desc').executeTakeFirstOrThrow();
     const billed = await t.database.db.selectFrom('billing_event_billed').select(['charge_code_id']).where('source_kind', '=', 'ledger').where('source_id', '=', ledger.id).execute();
     expect(billed).toHaveLength(2);
+  });
+});
+
+describe('cancelling a confirmed bill', () => {
+  it('takes it back to draft before posting, its events released so a new run bills them', async () => {
+    const db = t.database.db;
+    const asn = await ok<{ id: number }>(biller, '/asn/saveHeader', { ownerCode, supplierCode: `BSUP-${tag}` });
+    const detail = await ok<{ lines: { id: number }[] }>(biller, '/asn/saveDetail', { asnId: asn.id, lines: [{ skuCode: `BB-${tag}`, expectedQty: 4 }] });
+    await ok(biller, '/inbound/batch/receive', { lines: [{ asnLineId: detail.lines[0].id, qty: 4, locationCode: `BDOCK-${tag}` }] });
+    const first = await run(`BILLX1-${tag}`, day(-3), TODAY);
+    expect(linesOf(first)).toContainEqual([`INB-${tag}`, 4, 0.5, '2.0000', null]);
+    await refused(biller, '/billing/cancel', { id: first.header.id }, 'BILL_NOT_CONFIRMED');
+    await ok(biller, '/billing/confirm', { id: first.header.id });
+    const billedOf = async (headerId: number) => (await db.selectFrom('billing_event_billed').select('source_id').where('header_id', '=', headerId).execute()).length;
+    expect(await billedOf(first.header.id)).toBeGreaterThan(0);
+    // While it is confirmed, another run leaves the receipt out.
+    expect((await run(`BILLX2-${tag}`, day(-3), TODAY)).lines.map((l) => l.charge_code)).not.toContain(`INB-${tag}`);
+    // A caller without the confirm right may not cancel.
+    expect((await post(noRun, '/billing/cancel', { id: first.header.id })).statusCode).toBe(403);
+    const cancelled = await ok<Bill & { released: number }>(biller, '/billing/cancel', { id: first.header.id });
+    expect(cancelled.header.status).toBe('draft');
+    expect(cancelled.released).toBeGreaterThan(0);
+    expect(await billedOf(first.header.id)).toBe(0);
+    // The other draft, run again, now counts the receipt and can be confirmed; the cancelled one cannot any more.
+    const second = await run(`BILLX2-${tag}`, day(-3), TODAY);
+    expect(linesOf(second)).toContainEqual([`INB-${tag}`, 4, 0.5, '2.0000', null]);
+    await ok(biller, '/billing/confirm', { id: second.header.id });
+    await refused(biller, '/billing/confirm', { id: first.header.id }, 'BILL_EVENTS_ALREADY_BILLED');
+    // Through the page's button; a posted bill is not cancelled.
+    const answer = await ok<{ messageCode: string }>(biller, '/generic/behavior', { moduleCode: 'billing', functionCode: 'billingMaintance', behaviour: 'cancel', keys: [second.header.id], inputs: {} });
+    expect(answer.messageCode).toBe('billing.result.cancelled');
+    expect((await db.selectFrom('billing_header').select('status').where('id', '=', second.header.id).executeTakeFirstOrThrow()).status).toBe('draft');
+    await ok(biller, '/billing/confirm', { id: second.header.id });
+    await ok(biller, '/billing/post', { id: second.header.id });
+    await refused(biller, '/billing/cancel', { id: second.header.id }, 'BILL_POSTED_READ_ONLY');
+    await refused(other, '/billing/cancel', { id: first.header.id }, 'NO_RECORD');
   });
 });
 

@@ -3,7 +3,7 @@ import { AppError } from '../../../common/errors.js';
 import type { EngineSession } from '../../../../engine/server/index.js';
 import { defineBehaviour } from '../area.js';
 import { findOwnerByCode } from './billing.repository.js';
-import { confirmBill, postBill, runBilling, type BillingScope } from './billing.service.js';
+import { cancelConfirmedBill, confirmBill, postBill, runBilling, type BillingScope } from './billing.service.js';
 
 /** The project a billing action works in and who does it; refused without a project. */
 export function billingScopeOf(session: EngineSession): BillingScope {
@@ -49,6 +49,18 @@ export const confirmBillBehaviour = defineBehaviour({
   },
 });
 
+/** Cancel a confirmation: the selected confirmed bills go back to draft, their billed events released. */
+export const cancelBillBehaviour = defineBehaviour({
+  name: 'billing.bill.cancel',
+  right: 'billing.billingMaintance:confirm',
+  inputs: Type.Object({}),
+  async run({ trx, session, rows }) {
+    const scope = billingScopeOf(session);
+    for (const id of keysOf(rows)) await cancelConfirmedBill(trx, scope, id);
+    return { result: { count: rows.length }, messageCode: 'billing.result.cancelled', messageParams: { count: rows.length } };
+  },
+});
+
 /** Post: the selected confirmed bills get their invoice number and date and become read only. */
 export const postBillBehaviour = defineBehaviour({
   name: 'billing.bill.post',
@@ -62,4 +74,4 @@ export const postBillBehaviour = defineBehaviour({
   },
 });
 
-export const billingBehaviours = [runBillingBehaviour, confirmBillBehaviour, postBillBehaviour];
+export const billingBehaviours = [runBillingBehaviour, confirmBillBehaviour, cancelBillBehaviour, postBillBehaviour];

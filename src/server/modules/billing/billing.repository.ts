@@ -248,3 +248,25 @@ export async function nextTariffLineNo(db: Db, contractId: number): Promise<numb
   const row = await db.selectFrom('billing_tariff').select((eb) => eb.fn.max('line_no').as('n')).where('contract_id', '=', contractId).executeTakeFirst();
   return Number(row?.n ?? 0) + 1;
 }
+
+/** The orders a bill's lines counted, and the ledger rows its shipment lines counted. */
+export async function billedOrderSources(db: Db, headerId: number): Promise<{ orderIds: number[]; shipLedgerIds: number[] }> {
+  const rows = await db
+    .selectFrom('billing_line_source as s')
+    .innerJoin('billing_line as l', 'l.id', 's.line_id')
+    .select(['s.source_kind', 's.source_id'])
+    .where('s.header_id', '=', headerId)
+    .where((eb) => eb.or([eb('s.source_kind', '=', 'order'), eb.and([eb('s.source_kind', '=', 'ledger'), eb('l.bill_base', '=', 'shipped_qty')])]))
+    .distinct()
+    .execute();
+  return {
+    orderIds: rows.filter((r) => r.source_kind === 'order').map((r) => Number(r.source_id)),
+    shipLedgerIds: rows.filter((r) => r.source_kind === 'ledger').map((r) => Number(r.source_id)),
+  };
+}
+
+/** Releases the events a bill recorded as billed, so that a later run counts them again. */
+export async function releaseBilledEvents(trx: Transaction<DB>, projectId: number, headerId: number): Promise<number> {
+  const result = await trx.deleteFrom('billing_event_billed').where('project_id', '=', projectId).where('header_id', '=', headerId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -4,8 +4,9 @@ import { AppError } from '../../../common/errors.js';
 import type { DB } from '../../db/schema.js';
 import { billableLedgerRows, storageSnapshotRows, type BillableLedgerRow, type StorageSnapshotRow } from '../inventory/index.js';
 import { nextDocumentNumber } from '../masterdata/index.js';
-import { billableOrders, type BillableOrder } from '../outbound/index.js';
+import { billableOrders, markOrdersBilled, type BillableOrder } from '../outbound/index.js';
 import {
+  billedOrderSources,
   billedSourceIds,
   contractTariffs,
   currencyDecimals,
@@ -20,6 +21,7 @@ import {
   lineSources,
   lockHeader,
   recordBilledEvents,
+  releaseBilledEvents,
   skuMeasures,
   updateHeader,
   type NewLine,
@@ -420,14 +422,58 @@ export async function confirmBill(trx: Transaction<DB>, scope: BillingScope, id:
   return billOf(trx, scope.projectId, id);
 }
 
-/** Confirmed to posted: the invoice number of the numbering rule INVOICE and today's date as the invoice date. */
+/**
+ * Confirmed back to draft, before posting: the events the bill recorded as billed are released, so
+ * a new run (of this bill id or another) counts them again. A draft is refused (BILL_NOT_CONFIRMED),
+ * a posted bill too (BILL_POSTED_READ_ONLY).
+ */
+export async function cancelConfirmedBill(trx: Transaction<DB>, scope: BillingScope, id: number) {
+  const header = await lockHeader(trx, scope.projectId, { id });
+  if (!header) throw new AppError('NO_RECORD');
+  if (header.status !== 'confirmed') throw new AppError(header.status === 'posted' ? 'BILL_POSTED_READ_ONLY' : 'BILL_NOT_CONFIRMED', { billId: header.bill_id });
+  const released = await releaseBilledEvents(trx, scope.projectId, id);
+  await updateHeader(trx, id, { status: 'draft', confirm_date: null, updated_by: scope.by });
+  return { ...(await billOf(trx, scope.projectId, id)), released };
+}
+
+/**
+ * The order numbers of the shipments a bill's shipment lines counted: its ledger `ship` rows that
+ * refer to a sales order, read again over the bill's days.
+ */
+async function shippedOrderNos(trx: Transaction<DB>, header: { project_id: number; owner_id: number; period_from: string; period_to: string; cutoff_date: string }, ledgerIds: readonly number[]) {
+  if (ledgerIds.length === 0) return [];
+  const wanted = new Set(ledgerIds);
+  const toDay = header.cutoff_date < header.period_to ? header.cutoff_date : header.period_to;
+  const rows = await billableLedgerRows(trx, {
+    projectId: Number(header.project_id),
+    ownerId: Number(header.owner_id),
+    from: new Date(`${header.period_from}T00:00:00Z`),
+    until: new Date(`${nextDay(toDay)}T00:00:00Z`),
+    transTypes: ['ship'],
+  });
+  return [...new Set(rows.filter((r) => wanted.has(r.id) && r.orderNo && (r.referenceType ?? '').toLowerCase() === 'so').map((r) => r.orderNo as string))];
+}
+
+/**
+ * Confirmed to posted: the invoice number of the numbering rule INVOICE and today's date as the
+ * invoice date. The orders the bill charged (its order and line counts, and the sales orders of the
+ * shipments it counted) become `billed` where their status allows it (delivered orders).
+ */
 export async function postBill(trx: Transaction<DB>, scope: BillingScope, id: number, at: Date = new Date()) {
   const header = await lockHeader(trx, scope.projectId, { id });
   if (!header) throw new AppError('NO_RECORD');
   if (header.status !== 'confirmed') throw new AppError(header.status === 'posted' ? 'BILL_POSTED_READ_ONLY' : 'BILL_NOT_CONFIRMED', { billId: header.bill_id });
   const invoiceNo = await nextDocumentNumber(trx, 'INVOICE', { projectId: scope.projectId }, at);
   await updateHeader(trx, id, { status: 'posted', post_date: at, invoice_no: invoiceNo, invoice_date: at.toISOString().slice(0, 10), updated_by: scope.by });
-  return billOf(trx, scope.projectId, id);
+  const { orderIds, shipLedgerIds } = await billedOrderSources(trx, id);
+  const billedOrders = await markOrdersBilled(trx, {
+    projectId: scope.projectId,
+    ownerId: Number(header.owner_id),
+    orderIds,
+    orderNos: await shippedOrderNos(trx, header, shipLedgerIds),
+    by: scope.by,
+  });
+  return { ...(await billOf(trx, scope.projectId, id)), billedOrders };
 }
 
 /** What a bill line counted: ledger rows, orders, snapshot rows (with their day) or the month of a fixed fee. */

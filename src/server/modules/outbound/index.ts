@@ -6,3 +6,4 @@ export { billableOrders, type BillableOrder } from './billing-read.repository.js
 export { cancelPackingStatus, findPackingOrder, pickedSourcesOfLine, setPackingStatus, shipToOfOrder, unpickOrder } from './pack-order.service.js';
 export type { PackingOrder, PackingOrderLine, PickedSource } from './pack-order.service.js';
 export { SO_STATUSES, type SoStatus } from './so-status.js';
+export { markOrdersBilled } from './billed-orders.service.js';
