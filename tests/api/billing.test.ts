@@ -37,7 +37,7 @@ const day = (shift: number) => {
 };
 const TODAY = day(0);
 
-const BILLING_RIGHTS = (['billingMaintance', 'billingLine', 'billingLineSource', 'chargeCode', 'billingContract', 'billingTariff'] as const).flatMap((p) =>
+const BILLING_RIGHTS = (['billingMaintance', 'billingLine', 'billingLineSource', 'chargeCode', 'billingContract', 'billingTariff', 'exchangeRate'] as const).flatMap((p) =>
   (['view', 'add', 'edit', 'delete'] as const).map((a) => `billing.${p}:${a}` as const),
 );
 const RIGHTS = [
@@ -139,7 +139,7 @@ beforeAll(async () => {
   otherBillId = (
     await db
       .insertInto('billing_header')
-      .values({ project_id: prj2.id, bill_id: `B2-${tag}`, owner_id: otherOwnerId, contract_id: otherContractId, cutoff_date: TODAY, period_from: day(-1), period_to: TODAY, currency_code: 'USD', created_by: 't', updated_by: 't' })
+      .values({ project_id: prj2.id, bill_id: `B2-${tag}`, owner_id: otherOwnerId, contract_id: otherContractId, cutoff_date: TODAY, period_from: day(-1), period_to: TODAY, currency_code: 'USD', local_currency_code: 'USD', created_by: 't', updated_by: 't' })
       .returning('id')
       .executeTakeFirstOrThrow()
   ).id;
@@ -446,6 +446,56 @@ describe('cancelling a confirmed bill', () => {
     await ok(biller, '/billing/post', { id: second.header.id });
     await refused(biller, '/billing/cancel', { id: second.header.id }, 'BILL_POSTED_READ_ONLY');
     await refused(other, '/billing/cancel', { id: first.header.id }, 'NO_RECORD');
+  });
+});
+
+describe('a bill in another currency', () => {
+  type FxBill = { header: Bill['header'] & { local_currency_code: string; local_total_amount: string; exchange_rate: string }; lines: Array<Bill['lines'][number] & { local_amount: string }> };
+  const fxRun = (billId: string, billCurrency: string, from: number, cutoff = from) =>
+    post(biller, '/billing/run', { ownerId, billId, cutoffDate: day(cutoff), periodFrom: day(from), periodTo: day(from + 1), billCurrency });
+
+  beforeAll(async () => {
+    const db = t.database.db;
+    await db.insertInto('currency').values({ code: 'EUR', description: 'EUR', decimals: 2, created_by: 't', updated_by: 't' }).onConflict((oc) => oc.column('code').doNothing()).execute();
+    const rate = (to: string, shift: number, value: string) => ({ project_id: projectId, from_currency: 'USD', to_currency: to, rate_date: day(shift), rate: value, created_by: 't', updated_by: 't' });
+    await db
+      .insertInto('exchange_rate')
+      .values([rate('JPY', 30, '140'), rate('JPY', 41, '160'), rate('EUR', 30, '1.234565')])
+      .execute();
+    // The rate of day 40 is entered on the exchange rate page; a second rate of the pair on that day is refused.
+    await add('exchangeRate', { from_currency: 'USD', to_currency: 'JPY', rate_date: day(40), rate: '149.123456' });
+    const twice = await post(biller, '/generic/adding', { moduleCode: 'billing', functionCode: 'exchangeRate', record: { from_currency: 'USD', to_currency: 'JPY', rate_date: day(40), rate: '150' } });
+    expect(twice.statusCode, twice.body).toBeGreaterThanOrEqual(400);
+    expect(twice.statusCode).toBeLessThan(500);
+  });
+
+  it('takes the latest rate on or before the cut-off date, each line rounded to the bill currency decimals', async () => {
+    // Days 40 and 41 hold nothing but the fixed fee (100.00 USD) and the minimum charge's top-up to 1000 (900.00 USD).
+    const yen = json<FxBill>(await fxRun(`FXJ-${tag}`, 'JPY', 40));
+    expect(yen.header).toMatchObject({ currency_code: 'USD', total_amount: '1000.0000', local_currency_code: 'JPY', exchange_rate: '149.123456' });
+    // 100 x 149.123456 = 14912.3456 -> 14912; 900 x 149.123456 = 134211.1104 -> 134211 (yen have no decimals).
+    expect(yen.lines.map((l) => [l.charge_code, l.amount, l.local_amount])).toEqual([
+      [`FIX-${tag}`, '100.0000', '14912.0000'],
+      [`MIN-${tag}`, '900.0000', '134211.0000'],
+    ]);
+    expect(yen.header.local_total_amount).toBe('149123.0000');
+    // The rate of day 30 is the only one of the pair, so the latest on or before day 40: 100 x 1.234565 = 123.4565 -> 123.46; 900 x 1.234565 = 1111.1085 -> 1111.11.
+    const euro = json<FxBill>(await fxRun(`FXE-${tag}`, 'EUR', 40, 40));
+    expect(euro.header).toMatchObject({ local_currency_code: 'EUR', exchange_rate: '1.234565', local_total_amount: '1234.5700' });
+    expect(euro.lines.map((l) => l.local_amount)).toEqual(['123.4600', '1111.1100']);
+    // The contract's own currency: rate 1, the same amounts.
+    const dollars = json<FxBill>(await fxRun(`FXU-${tag}`, '', 40));
+    expect(dollars.header).toMatchObject({ local_currency_code: 'USD', exchange_rate: '1.000000', local_total_amount: '1000.0000' });
+    expect(dollars.lines.map((l) => l.local_amount)).toEqual(['100.0000', '900.0000']);
+  });
+
+  it('refuses a bill currency without a rate on or before the cut-off date, and one not in the currency list', async () => {
+    const missing = await fxRun(`FXM-${tag}`, 'EUR', 20);
+    expect(missing.statusCode).toBe(409);
+    expect(json<{ code: string; message: string }>(missing)).toMatchObject({ code: 'BILL_RATE_MISSING', message: `No exchange rate from USD to EUR dated on or before ${day(20)}: enter one on the exchange rate page.` });
+    const unknown = await fxRun(`FXX-${tag}`, 'XXQ', 40);
+    expect(json<{ code: string }>(unknown).code).toBe('BILL_CURRENCY_UNKNOWN');
+    expect(await t.database.db.selectFrom('billing_header').select('id').where('bill_id', 'in', [`FXM-${tag}`, `FXX-${tag}`]).execute()).toEqual([]);
   });
 });
 

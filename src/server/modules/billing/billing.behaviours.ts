@@ -17,12 +17,12 @@ const Day = Type.String({ maxLength: 10 });
 export const runBillingBehaviour = defineBehaviour({
   name: 'billing.bill.run',
   right: 'billing.billingMaintance:run',
-  inputs: Type.Object({ ownerCode: Type.String({ maxLength: 60 }), billId: Type.Optional(Type.Union([Type.String({ maxLength: 60 }), Type.Null()])), cutoffDate: Day, periodFrom: Day, periodTo: Day }),
+  inputs: Type.Object({ ownerCode: Type.String({ maxLength: 60 }), billId: Type.Optional(Type.Union([Type.String({ maxLength: 60 }), Type.Null()])), cutoffDate: Day, periodFrom: Day, periodTo: Day, billCurrency: Type.Optional(Type.Union([Type.String({ maxLength: 10 }), Type.Null()])) }),
   async run({ trx, session, inputs }) {
     const scope = billingScopeOf(session);
     const owner = await findOwnerByCode(trx, scope.projectId, inputs.ownerCode.trim());
     if (!owner) throw new AppError('NO_RECORD');
-    const bill = await runBilling(trx, scope, { ownerId: Number(owner.id), billId: inputs.billId ?? '', cutoffDate: inputs.cutoffDate, periodFrom: inputs.periodFrom, periodTo: inputs.periodTo });
+    const bill = await runBilling(trx, scope, { ownerId: Number(owner.id), billId: inputs.billId ?? '', cutoffDate: inputs.cutoffDate, periodFrom: inputs.periodFrom, periodTo: inputs.periodTo, billCurrency: inputs.billCurrency ?? undefined });
     return {
       result: { id: bill.header.id, billId: bill.header.bill_id },
       messageCode: 'billing.result.run',

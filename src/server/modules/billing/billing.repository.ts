@@ -159,6 +159,7 @@ export interface NewLine {
   rate: string;
   amount: string;
   currency_code: string;
+  local_amount: string;
   account_code: string | null;
   reference: string | null;
 }
@@ -190,7 +191,7 @@ export async function insertLine(trx: Transaction<DB>, header: { id: number; pro
 export async function headerLines(db: Db, headerId: number) {
   return db
     .selectFrom('billing_line')
-    .select(['id', 'line_no', 'charge_code', 'description', 'charge_method', 'bill_base', 'qty', 'unit', 'rate', 'amount', 'currency_code', 'account_code', 'reference'])
+    .select(['id', 'line_no', 'charge_code', 'description', 'charge_method', 'bill_base', 'qty', 'unit', 'rate', 'amount', 'currency_code', 'local_amount', 'account_code', 'reference'])
     .where('header_id', '=', headerId)
     .orderBy('line_no')
     .execute();
@@ -269,4 +270,18 @@ export async function billedOrderSources(db: Db, headerId: number): Promise<{ or
 export async function releaseBilledEvents(trx: Transaction<DB>, projectId: number, headerId: number): Promise<number> {
   const result = await trx.deleteFrom('billing_event_billed').where('project_id', '=', projectId).where('header_id', '=', headerId).executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+/** The project's rate of a currency pair on a day: the latest rate dated on or before it (undefined when none). */
+export async function exchangeRateOn(db: Db, projectId: number, from: string, to: string, day: string): Promise<{ rate: string; rate_date: string } | undefined> {
+  return db
+    .selectFrom('exchange_rate')
+    .select(['rate', 'rate_date'])
+    .where('project_id', '=', projectId)
+    .where('from_currency', '=', from)
+    .where('to_currency', '=', to)
+    .where('rate_date', '<=', day)
+    .orderBy('rate_date', 'desc')
+    .limit(1)
+    .executeTakeFirst();
 }

@@ -33,7 +33,7 @@ export const billingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/billing/run',
     route(RUN, 'Runs billing for a customer (owner) and period under a bill id: a draft bill of lines computed from the tariffs of the customer contract', {
-      body: StrictObject({ ownerId: IdSchema, billId: Type.String({ maxLength: 60 }), cutoffDate: Day, periodFrom: Day, periodTo: Day, contractId: Type.Optional(IdSchema) }),
+      body: StrictObject({ ownerId: IdSchema, billId: Type.String({ maxLength: 60 }), cutoffDate: Day, periodFrom: Day, periodTo: Day, contractId: Type.Optional(IdSchema), billCurrency: Type.Optional(Type.String({ maxLength: 10 })) }),
     }),
     (request) => {
       const scope = scopeOf(request);

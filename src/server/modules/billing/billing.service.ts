@@ -11,6 +11,7 @@ import {
   contractTariffs,
   currencyDecimals,
   deleteLines,
+  exchangeRateOn,
   findContract,
   findHeader,
   findLine,
@@ -55,6 +56,8 @@ export interface RunInput {
   periodFrom: string;
   periodTo: string;
   contractId?: number;
+  /** The bill currency, when not the contract's: amounts are converted at the rate of the cut-off date. */
+  billCurrency?: string;
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -245,7 +248,7 @@ async function countedOf(tariff: TariffRow, sources: Sources, window: Window): P
 }
 
 export interface ComputedLine {
-  line: Omit<NewLine, 'line_no'>;
+  line: Omit<NewLine, 'line_no' | 'local_amount'>;
   sources: NewSource[];
 }
 
@@ -333,6 +336,21 @@ export async function computeLines(db: Kysely<DB> | Transaction<DB>, window: Win
 }
 
 /**
+ * The bill currency, its decimals and the rate from the contract currency: 1 for the contract's own
+ * currency, else the latest rate of the pair dated on or before the cut-off date (BILL_RATE_MISSING
+ * when there is none; BILL_CURRENCY_UNKNOWN for a currency not in the list).
+ */
+async function localCurrency(trx: Transaction<DB>, projectId: number, contractCurrency: string, billCurrency: string | undefined, cutoffDate: string) {
+  const currency = (billCurrency ?? '').trim() || contractCurrency;
+  const decimals = await currencyDecimals(trx, currency);
+  if (decimals === undefined) throw new AppError('BILL_CURRENCY_UNKNOWN', { currency });
+  if (currency === contractCurrency) return { currency, decimals, rate: new Decimal(1) };
+  const found = await exchangeRateOn(trx, projectId, contractCurrency, currency, cutoffDate);
+  if (!found) throw new AppError('BILL_RATE_MISSING', { from: contractCurrency, to: currency, day: cutoffDate });
+  return { currency, decimals, rate: new Decimal(found.rate) };
+}
+
+/**
  * Runs billing for a customer and period under the bill id: a new draft bill, or the draft of that
  * id computed again. A confirmed or posted bill of the id is refused.
  */
@@ -353,6 +371,9 @@ export async function runBilling(trx: Transaction<DB>, scope: BillingScope, raw:
   const tariffs = await contractTariffs(trx, scope.projectId, Number(contract.id), input.periodFrom, input.periodTo);
   const computed = await computeLines(trx, window, tariffs, contract.currency_code, decimals);
   const total = computed.reduce((sum, c) => sum.plus(c.line.amount), ZERO).toFixed(decimals);
+  const local = await localCurrency(trx, scope.projectId, contract.currency_code, input.billCurrency, input.cutoffDate);
+  const localAmounts = computed.map((c) => new Decimal(c.line.amount).times(local.rate).toDecimalPlaces(local.decimals, Decimal.ROUND_HALF_UP));
+  const localTotal = localAmounts.reduce((sum, a) => sum.plus(a), ZERO).toFixed(local.decimals);
 
   const header = {
     owner_id: owner.id,
@@ -362,6 +383,9 @@ export async function runBilling(trx: Transaction<DB>, scope: BillingScope, raw:
     period_to: input.periodTo,
     currency_code: contract.currency_code,
     total_amount: total,
+    local_currency_code: local.currency,
+    local_total_amount: localTotal,
+    exchange_rate: local.rate.toString(),
     updated_by: scope.by,
   };
   let headerId: number;
@@ -391,15 +415,14 @@ export async function runBilling(trx: Transaction<DB>, scope: BillingScope, raw:
       phone: owner.phone,
       fax: null,
       email: owner.email,
-      exchange_rate: 1,
       created_by: scope.by,
     });
     headerId = Number(created.id);
   }
   let lineNo = 0;
   for (const { line, sources } of computed) {
+    await insertLine(trx, { id: headerId, projectId: scope.projectId, by: scope.by }, { ...line, line_no: lineNo + 1, local_amount: localAmounts[lineNo].toFixed(local.decimals) }, sources);
     lineNo += 1;
-    await insertLine(trx, { id: headerId, projectId: scope.projectId, by: scope.by }, { ...line, line_no: lineNo }, sources);
   }
   return billOf(trx, scope.projectId, headerId);
 }
