@@ -37,7 +37,7 @@ const day = (shift: number) => {
 };
 const TODAY = day(0);
 
-const BILLING_RIGHTS = (['billingMaintance', 'billingLine', 'billingLineSource', 'chargeCode', 'billingContract', 'billingTariff'] as const).flatMap((p) =>
+const BILLING_RIGHTS = (['billingMaintance', 'billingLine', 'billingLineSource', 'chargeCode', 'billingContract', 'billingTariff', 'exchangeRate'] as const).flatMap((p) =>
   (['view', 'add', 'edit', 'delete'] as const).map((a) => `billing.${p}:${a}` as const),
 );
 const RIGHTS = [
@@ -139,7 +139,7 @@ beforeAll(async () => {
   otherBillId = (
     await db
       .insertInto('billing_header')
-      .values({ project_id: prj2.id, bill_id: `B2-${tag}`, owner_id: otherOwnerId, contract_id: otherContractId, cutoff_date: TODAY, period_from: day(-1), period_to: TODAY, currency_code: 'USD', created_by: 't', updated_by: 't' })
+      .values({ project_id: prj2.id, bill_id: `B2-${tag}`, owner_id: otherOwnerId, contract_id: otherContractId, cutoff_date: TODAY, period_from: day(-1), period_to: TODAY, currency_code: 'USD', local_currency_code: 'USD', created_by: 't', updated_by: 't' })
       .returning('id')
       .executeTakeFirstOrThrow()
   ).id;
@@ -368,9 +368,19 @@ describe('the billing run', () => {
   });
 
   it('posts a confirmed bill with an invoice number and date; a posted bill is read only', async () => {
-    const id = (await t.database.db.selectFrom('billing_header').select('id').where('bill_id', '=', `BILL1-${tag}`).executeTakeFirstOrThrow()).id;
-    const posted = await ok<Bill>(biller, '/billing/post', { id });
+    const db = t.database.db;
+    const id = (await db.selectFrom('billing_header').select('id').where('bill_id', '=', `BILL1-${tag}`).executeTakeFirstOrThrow()).id;
+    // The sales order of the shipment the bill counted, delivered (entered long ago, so no run counts it as an order itself);
+    // of the two orders the bill counted, the first is delivered and the second still new.
+    const shipOrder = await orderCalls(t.app, biller, db).enter(`SHIP-${tag}`, ownerId, [{ skuCode: `BA-${tag}`, qty: 5 }]);
+    await db.updateTable('so_header').set({ status: 'delivered', created_at: new Date('2000-01-01T00:00:00Z') }).where('id', '=', shipOrder).execute();
+    await db.updateTable('so_header').set({ status: 'delivered' }).where('id', '=', soIds[0]).execute();
+    const posted = await ok<Bill & { billedOrders: string[] }>(biller, '/billing/post', { id });
     expect(posted.header.status).toBe('posted');
+    // Delivered orders the bill charged are billed; an order whose status does not allow it stays as it is.
+    expect(posted.billedOrders.sort()).toEqual([`BSO1-${tag}`, `SHIP-${tag}`]);
+    const statuses = await db.selectFrom('so_header').select(['id', 'status']).where('id', 'in', [shipOrder, ...soIds]).orderBy('id').execute();
+    expect(Object.fromEntries(statuses.map((r) => [Number(r.id), r.status]))).toEqual({ [soIds[0]]: 'billed', [soIds[1]]: 'new', [shipOrder]: 'billed' });
     expect(posted.header.invoice_no).toMatch(/^INV\d{6}\d{5}$/);
     expect(posted.header.invoice_date).toBe(TODAY);
     await refused(biller, '/billing/post', { id }, 'BILL_POSTED_READ_ONLY');
@@ -400,6 +410,92 @@ describe('two bills confirmed at once', () => {
     const ledger = await t.database.db.selectFrom('inventory_transaction').select('id').where('owner_id', '=', ownerId).where('trans_type', '=', 'receive').orderBy('id', 'desc').executeTakeFirstOrThrow();
     const billed = await t.database.db.selectFrom('billing_event_billed').select(['charge_code_id']).where('source_kind', '=', 'ledger').where('source_id', '=', ledger.id).execute();
     expect(billed).toHaveLength(2);
+  });
+});
+
+describe('cancelling a confirmed bill', () => {
+  it('takes it back to draft before posting, its events released so a new run bills them', async () => {
+    const db = t.database.db;
+    const asn = await ok<{ id: number }>(biller, '/asn/saveHeader', { ownerCode, supplierCode: `BSUP-${tag}` });
+    const detail = await ok<{ lines: { id: number }[] }>(biller, '/asn/saveDetail', { asnId: asn.id, lines: [{ skuCode: `BB-${tag}`, expectedQty: 4 }] });
+    await ok(biller, '/inbound/batch/receive', { lines: [{ asnLineId: detail.lines[0].id, qty: 4, locationCode: `BDOCK-${tag}` }] });
+    const first = await run(`BILLX1-${tag}`, day(-3), TODAY);
+    expect(linesOf(first)).toContainEqual([`INB-${tag}`, 4, 0.5, '2.0000', null]);
+    await refused(biller, '/billing/cancel', { id: first.header.id }, 'BILL_NOT_CONFIRMED');
+    await ok(biller, '/billing/confirm', { id: first.header.id });
+    const billedOf = async (headerId: number) => (await db.selectFrom('billing_event_billed').select('source_id').where('header_id', '=', headerId).execute()).length;
+    expect(await billedOf(first.header.id)).toBeGreaterThan(0);
+    // While it is confirmed, another run leaves the receipt out.
+    expect((await run(`BILLX2-${tag}`, day(-3), TODAY)).lines.map((l) => l.charge_code)).not.toContain(`INB-${tag}`);
+    // A caller without the confirm right may not cancel.
+    expect((await post(noRun, '/billing/cancel', { id: first.header.id })).statusCode).toBe(403);
+    const cancelled = await ok<Bill & { released: number }>(biller, '/billing/cancel', { id: first.header.id });
+    expect(cancelled.header.status).toBe('draft');
+    expect(cancelled.released).toBeGreaterThan(0);
+    expect(await billedOf(first.header.id)).toBe(0);
+    // The other draft, run again, now counts the receipt and can be confirmed; the cancelled one cannot any more.
+    const second = await run(`BILLX2-${tag}`, day(-3), TODAY);
+    expect(linesOf(second)).toContainEqual([`INB-${tag}`, 4, 0.5, '2.0000', null]);
+    await ok(biller, '/billing/confirm', { id: second.header.id });
+    await refused(biller, '/billing/confirm', { id: first.header.id }, 'BILL_EVENTS_ALREADY_BILLED');
+    // Through the page's button; a posted bill is not cancelled.
+    const answer = await ok<{ messageCode: string }>(biller, '/generic/behavior', { moduleCode: 'billing', functionCode: 'billingMaintance', behaviour: 'cancel', keys: [second.header.id], inputs: {} });
+    expect(answer.messageCode).toBe('billing.result.cancelled');
+    expect((await db.selectFrom('billing_header').select('status').where('id', '=', second.header.id).executeTakeFirstOrThrow()).status).toBe('draft');
+    await ok(biller, '/billing/confirm', { id: second.header.id });
+    await ok(biller, '/billing/post', { id: second.header.id });
+    await refused(biller, '/billing/cancel', { id: second.header.id }, 'BILL_POSTED_READ_ONLY');
+    await refused(other, '/billing/cancel', { id: first.header.id }, 'NO_RECORD');
+  });
+});
+
+describe('a bill in another currency', () => {
+  type FxBill = { header: Bill['header'] & { local_currency_code: string; local_total_amount: string; exchange_rate: string }; lines: Array<Bill['lines'][number] & { local_amount: string }> };
+  const fxRun = (billId: string, billCurrency: string, from: number, cutoff = from) =>
+    post(biller, '/billing/run', { ownerId, billId, cutoffDate: day(cutoff), periodFrom: day(from), periodTo: day(from + 1), billCurrency });
+
+  beforeAll(async () => {
+    const db = t.database.db;
+    await db.insertInto('currency').values({ code: 'EUR', description: 'EUR', decimals: 2, created_by: 't', updated_by: 't' }).onConflict((oc) => oc.column('code').doNothing()).execute();
+    const rate = (to: string, shift: number, value: string) => ({ project_id: projectId, from_currency: 'USD', to_currency: to, rate_date: day(shift), rate: value, created_by: 't', updated_by: 't' });
+    await db
+      .insertInto('exchange_rate')
+      .values([rate('JPY', 30, '140'), rate('JPY', 41, '160'), rate('EUR', 30, '1.234565')])
+      .execute();
+    // The rate of day 40 is entered on the exchange rate page; a second rate of the pair on that day is refused.
+    await add('exchangeRate', { from_currency: 'USD', to_currency: 'JPY', rate_date: day(40), rate: '149.123456' });
+    const twice = await post(biller, '/generic/adding', { moduleCode: 'billing', functionCode: 'exchangeRate', record: { from_currency: 'USD', to_currency: 'JPY', rate_date: day(40), rate: '150' } });
+    expect(twice.statusCode, twice.body).toBeGreaterThanOrEqual(400);
+    expect(twice.statusCode).toBeLessThan(500);
+  });
+
+  it('takes the latest rate on or before the cut-off date, each line rounded to the bill currency decimals', async () => {
+    // Days 40 and 41 hold nothing but the fixed fee (100.00 USD) and the minimum charge's top-up to 1000 (900.00 USD).
+    const yen = json<FxBill>(await fxRun(`FXJ-${tag}`, 'JPY', 40));
+    expect(yen.header).toMatchObject({ currency_code: 'USD', total_amount: '1000.0000', local_currency_code: 'JPY', exchange_rate: '149.123456' });
+    // 100 x 149.123456 = 14912.3456 -> 14912; 900 x 149.123456 = 134211.1104 -> 134211 (yen have no decimals).
+    expect(yen.lines.map((l) => [l.charge_code, l.amount, l.local_amount])).toEqual([
+      [`FIX-${tag}`, '100.0000', '14912.0000'],
+      [`MIN-${tag}`, '900.0000', '134211.0000'],
+    ]);
+    expect(yen.header.local_total_amount).toBe('149123.0000');
+    // The rate of day 30 is the only one of the pair, so the latest on or before day 40: 100 x 1.234565 = 123.4565 -> 123.46; 900 x 1.234565 = 1111.1085 -> 1111.11.
+    const euro = json<FxBill>(await fxRun(`FXE-${tag}`, 'EUR', 40, 40));
+    expect(euro.header).toMatchObject({ local_currency_code: 'EUR', exchange_rate: '1.234565', local_total_amount: '1234.5700' });
+    expect(euro.lines.map((l) => l.local_amount)).toEqual(['123.4600', '1111.1100']);
+    // The contract's own currency: rate 1, the same amounts.
+    const dollars = json<FxBill>(await fxRun(`FXU-${tag}`, '', 40));
+    expect(dollars.header).toMatchObject({ local_currency_code: 'USD', exchange_rate: '1.000000', local_total_amount: '1000.0000' });
+    expect(dollars.lines.map((l) => l.local_amount)).toEqual(['100.0000', '900.0000']);
+  });
+
+  it('refuses a bill currency without a rate on or before the cut-off date, and one not in the currency list', async () => {
+    const missing = await fxRun(`FXM-${tag}`, 'EUR', 20);
+    expect(missing.statusCode).toBe(409);
+    expect(json<{ code: string; message: string }>(missing)).toMatchObject({ code: 'BILL_RATE_MISSING', message: `No exchange rate from USD to EUR dated on or before ${day(20)}: enter one on the exchange rate page.` });
+    const unknown = await fxRun(`FXX-${tag}`, 'XXQ', 40);
+    expect(json<{ code: string }>(unknown).code).toBe('BILL_CURRENCY_UNKNOWN');
+    expect(await t.database.db.selectFrom('billing_header').select('id').where('bill_id', 'in', [`FXM-${tag}`, `FXX-${tag}`]).execute()).toEqual([]);
   });
 });
 

@@ -139,6 +139,7 @@ const API_ONLY: Record<string, ApiOnly> = {
   'POST /api/billing/bill': { reason: BILLING, sameAsPage: 'billing/billingLine' },
   'POST /api/billing/line/sources': { reason: BILLING, sameAsPage: 'billing/billingLineSource' },
   'POST /api/billing/confirm': { reason: BILLING, sameAsButton: ['billing.bill.confirm'] },
+  'POST /api/billing/cancel': { reason: BILLING, sameAsButton: ['billing.bill.cancel'] },
   'POST /api/billing/post': { reason: BILLING, sameAsButton: ['billing.bill.post'] },
 
   'GET /api/schedule': { reason: SCHEDULER, sameAsPage: 'job/job' },

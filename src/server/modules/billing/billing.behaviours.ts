@@ -3,7 +3,7 @@ import { AppError } from '../../../common/errors.js';
 import type { EngineSession } from '../../../../engine/server/index.js';
 import { defineBehaviour } from '../area.js';
 import { findOwnerByCode } from './billing.repository.js';
-import { confirmBill, postBill, runBilling, type BillingScope } from './billing.service.js';
+import { cancelConfirmedBill, confirmBill, postBill, runBilling, type BillingScope } from './billing.service.js';
 
 /** The project a billing action works in and who does it; refused without a project. */
 export function billingScopeOf(session: EngineSession): BillingScope {
@@ -17,12 +17,12 @@ const Day = Type.String({ maxLength: 10 });
 export const runBillingBehaviour = defineBehaviour({
   name: 'billing.bill.run',
   right: 'billing.billingMaintance:run',
-  inputs: Type.Object({ ownerCode: Type.String({ maxLength: 60 }), billId: Type.Optional(Type.Union([Type.String({ maxLength: 60 }), Type.Null()])), cutoffDate: Day, periodFrom: Day, periodTo: Day }),
+  inputs: Type.Object({ ownerCode: Type.String({ maxLength: 60 }), billId: Type.Optional(Type.Union([Type.String({ maxLength: 60 }), Type.Null()])), cutoffDate: Day, periodFrom: Day, periodTo: Day, billCurrency: Type.Optional(Type.Union([Type.String({ maxLength: 10 }), Type.Null()])) }),
   async run({ trx, session, inputs }) {
     const scope = billingScopeOf(session);
     const owner = await findOwnerByCode(trx, scope.projectId, inputs.ownerCode.trim());
     if (!owner) throw new AppError('NO_RECORD');
-    const bill = await runBilling(trx, scope, { ownerId: Number(owner.id), billId: inputs.billId ?? '', cutoffDate: inputs.cutoffDate, periodFrom: inputs.periodFrom, periodTo: inputs.periodTo });
+    const bill = await runBilling(trx, scope, { ownerId: Number(owner.id), billId: inputs.billId ?? '', cutoffDate: inputs.cutoffDate, periodFrom: inputs.periodFrom, periodTo: inputs.periodTo, billCurrency: inputs.billCurrency ?? undefined });
     return {
       result: { id: bill.header.id, billId: bill.header.bill_id },
       messageCode: 'billing.result.run',
@@ -49,6 +49,18 @@ export const confirmBillBehaviour = defineBehaviour({
   },
 });
 
+/** Cancel a confirmation: the selected confirmed bills go back to draft, their billed events released. */
+export const cancelBillBehaviour = defineBehaviour({
+  name: 'billing.bill.cancel',
+  right: 'billing.billingMaintance:confirm',
+  inputs: Type.Object({}),
+  async run({ trx, session, rows }) {
+    const scope = billingScopeOf(session);
+    for (const id of keysOf(rows)) await cancelConfirmedBill(trx, scope, id);
+    return { result: { count: rows.length }, messageCode: 'billing.result.cancelled', messageParams: { count: rows.length } };
+  },
+});
+
 /** Post: the selected confirmed bills get their invoice number and date and become read only. */
 export const postBillBehaviour = defineBehaviour({
   name: 'billing.bill.post',
@@ -62,4 +74,4 @@ export const postBillBehaviour = defineBehaviour({
   },
 });
 
-export const billingBehaviours = [runBillingBehaviour, confirmBillBehaviour, postBillBehaviour];
+export const billingBehaviours = [runBillingBehaviour, confirmBillBehaviour, cancelBillBehaviour, postBillBehaviour];

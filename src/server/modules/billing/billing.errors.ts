@@ -15,6 +15,7 @@ declare module '../../../common/errors.js' {
     BILL_CURRENCY_UNKNOWN: true;
     TARIFF_INVALID: true;
     BILL_MADE_BY_RUN: true;
+    BILL_RATE_MISSING: true;
   }
 }
 
@@ -32,4 +33,5 @@ export const billingErrors = {
   BILL_CURRENCY_UNKNOWN: 409,
   TARIFF_INVALID: 400,
   BILL_MADE_BY_RUN: 409,
+  BILL_RATE_MISSING: 409,
 } as const satisfies AreaErrorStatuses;

@@ -1,6 +1,8 @@
 import { defineModule } from '../area.js';
 import * as m0360 from './migrations/0360_billing.js';
 import * as m0361 from './migrations/0361_billing_menu.js';
+import * as m0362 from './migrations/0362_billing_exchange_rate.js';
+import * as m0363 from './migrations/0363_exchange_rate_menu.js';
 import { billingBehaviours } from './billing.behaviours.js';
 import { billingErrors } from './billing.errors.js';
 import { billingRunJob } from './billing.jobs.js';
@@ -17,12 +19,12 @@ import './billing.tables.js';
 const BILLING = { definitionOf: 'billing' } as const;
 
 /** Every page of the area, by function code: the menu pages and the sub-pages under them. */
-const PAGES = ['billingMaintance', 'billingLine', 'billingLineSource', 'chargeCode', 'billingContract', 'billingTariff'] as const;
+const PAGES = ['billingMaintance', 'billingLine', 'billingLineSource', 'chargeCode', 'billingContract', 'billingTariff', 'exchangeRate'] as const;
 const VERBS = ['billing.billingMaintance:run', 'billing.billingMaintance:confirm', 'billing.billingMaintance:post'] as const;
 
 export const billingModule = defineModule({
   name: 'billing',
-  migrations: { '0360_billing': m0360, '0361_billing_menu': m0361 },
+  migrations: { '0360_billing': m0360, '0361_billing_menu': m0361, '0362_billing_exchange_rate': m0362, '0363_exchange_rate_menu': m0363 },
   routes: billingRoutes,
   behaviours: billingBehaviours,
   writers: billingWriters,
@@ -39,6 +41,8 @@ export const billingModule = defineModule({
     { route: 'billingContract', group: 'billingJobs', opens: BILLING },
     // The currency list of the master data, where the bills' currencies and their decimals are kept.
     { route: 'currency', group: 'billingJobs', opens: { definitionOf: 'masterdata' } },
+    // Exchange rates by date, from the contract currency into a bill's currency.
+    { route: 'exchangeRate', group: 'billingJobs', opens: BILLING, after: 'currency' },
   ],
   defaultGrants: [
     {

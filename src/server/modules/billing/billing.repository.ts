@@ -159,6 +159,7 @@ export interface NewLine {
   rate: string;
   amount: string;
   currency_code: string;
+  local_amount: string;
   account_code: string | null;
   reference: string | null;
 }
@@ -190,7 +191,7 @@ export async function insertLine(trx: Transaction<DB>, header: { id: number; pro
 export async function headerLines(db: Db, headerId: number) {
   return db
     .selectFrom('billing_line')
-    .select(['id', 'line_no', 'charge_code', 'description', 'charge_method', 'bill_base', 'qty', 'unit', 'rate', 'amount', 'currency_code', 'account_code', 'reference'])
+    .select(['id', 'line_no', 'charge_code', 'description', 'charge_method', 'bill_base', 'qty', 'unit', 'rate', 'amount', 'currency_code', 'local_amount', 'account_code', 'reference'])
     .where('header_id', '=', headerId)
     .orderBy('line_no')
     .execute();
@@ -247,4 +248,40 @@ export async function contractOf(db: Db, projectId: number, contractId: number) 
 export async function nextTariffLineNo(db: Db, contractId: number): Promise<number> {
   const row = await db.selectFrom('billing_tariff').select((eb) => eb.fn.max('line_no').as('n')).where('contract_id', '=', contractId).executeTakeFirst();
   return Number(row?.n ?? 0) + 1;
+}
+
+/** The orders a bill's lines counted, and the ledger rows its shipment lines counted. */
+export async function billedOrderSources(db: Db, headerId: number): Promise<{ orderIds: number[]; shipLedgerIds: number[] }> {
+  const rows = await db
+    .selectFrom('billing_line_source as s')
+    .innerJoin('billing_line as l', 'l.id', 's.line_id')
+    .select(['s.source_kind', 's.source_id'])
+    .where('s.header_id', '=', headerId)
+    .where((eb) => eb.or([eb('s.source_kind', '=', 'order'), eb.and([eb('s.source_kind', '=', 'ledger'), eb('l.bill_base', '=', 'shipped_qty')])]))
+    .distinct()
+    .execute();
+  return {
+    orderIds: rows.filter((r) => r.source_kind === 'order').map((r) => Number(r.source_id)),
+    shipLedgerIds: rows.filter((r) => r.source_kind === 'ledger').map((r) => Number(r.source_id)),
+  };
+}
+
+/** Releases the events a bill recorded as billed, so that a later run counts them again. */
+export async function releaseBilledEvents(trx: Transaction<DB>, projectId: number, headerId: number): Promise<number> {
+  const result = await trx.deleteFrom('billing_event_billed').where('project_id', '=', projectId).where('header_id', '=', headerId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** The project's rate of a currency pair on a day: the latest rate dated on or before it (undefined when none). */
+export async function exchangeRateOn(db: Db, projectId: number, from: string, to: string, day: string): Promise<{ rate: string; rate_date: string } | undefined> {
+  return db
+    .selectFrom('exchange_rate')
+    .select(['rate', 'rate_date'])
+    .where('project_id', '=', projectId)
+    .where('from_currency', '=', from)
+    .where('to_currency', '=', to)
+    .where('rate_date', '<=', day)
+    .orderBy('rate_date', 'desc')
+    .limit(1)
+    .executeTakeFirst();
 }

@@ -5,7 +5,7 @@ import { inTransaction } from '../../db/transaction.js';
 import { requireProject, requireUser } from '../../http/access-plugin.js';
 import { routeOptions } from '../../http/route-options.js';
 import { ErrorBodySchema, IdSchema, StrictObject } from '../../http/schemas.js';
-import { billOf, confirmBill, drillDown, postBill, runBilling, type BillingScope } from './billing.service.js';
+import { billOf, cancelConfirmedBill, confirmBill, drillDown, postBill, runBilling, type BillingScope } from './billing.service.js';
 
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema };
 const route = routeOptions(['billing'], errors);
@@ -24,7 +24,7 @@ function scopeOf(request: FastifyRequest): BillingScope {
 
 /**
  * The billing calls: run billing for a customer and period (a draft bill, replaced when run again),
- * read a bill with its lines, the drill-down of a line, confirm and post. All work in the session's
+ * read a bill with its lines, the drill-down of a line, confirm, cancel a confirmation, and post. All work in the session's
  * project; each write is one transaction.
  */
 export const billingRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -33,7 +33,7 @@ export const billingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/billing/run',
     route(RUN, 'Runs billing for a customer (owner) and period under a bill id: a draft bill of lines computed from the tariffs of the customer contract', {
-      body: StrictObject({ ownerId: IdSchema, billId: Type.String({ maxLength: 60 }), cutoffDate: Day, periodFrom: Day, periodTo: Day, contractId: Type.Optional(IdSchema) }),
+      body: StrictObject({ ownerId: IdSchema, billId: Type.String({ maxLength: 60 }), cutoffDate: Day, periodFrom: Day, periodTo: Day, contractId: Type.Optional(IdSchema), billCurrency: Type.Optional(Type.String({ maxLength: 10 })) }),
     }),
     (request) => {
       const scope = scopeOf(request);
@@ -51,6 +51,15 @@ export const billingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const scope = scopeOf(request);
     return inTransaction(db, (trx) => confirmBill(trx, scope, request.body.id));
   });
+
+  app.post(
+    '/billing/cancel',
+    route(CONFIRM, 'Takes a confirmed bill back to draft before posting: the events it billed are released for a new run', { body: StrictObject({ id: IdSchema }) }),
+    (request) => {
+      const scope = scopeOf(request);
+      return inTransaction(db, (trx) => cancelConfirmedBill(trx, scope, request.body.id));
+    },
+  );
 
   app.post('/billing/post', route(POST, 'Posts a confirmed bill: invoice number and date; the bill is read only from then on', { body: StrictObject({ id: IdSchema }) }), (request) => {
     const scope = scopeOf(request);

@@ -4,12 +4,14 @@ import { AppError } from '../../../common/errors.js';
 import type { DB } from '../../db/schema.js';
 import { billableLedgerRows, storageSnapshotRows, type BillableLedgerRow, type StorageSnapshotRow } from '../inventory/index.js';
 import { nextDocumentNumber } from '../masterdata/index.js';
-import { billableOrders, type BillableOrder } from '../outbound/index.js';
+import { billableOrders, markOrdersBilled, type BillableOrder } from '../outbound/index.js';
 import {
+  billedOrderSources,
   billedSourceIds,
   contractTariffs,
   currencyDecimals,
   deleteLines,
+  exchangeRateOn,
   findContract,
   findHeader,
   findLine,
@@ -20,6 +22,7 @@ import {
   lineSources,
   lockHeader,
   recordBilledEvents,
+  releaseBilledEvents,
   skuMeasures,
   updateHeader,
   type NewLine,
@@ -53,6 +56,8 @@ export interface RunInput {
   periodFrom: string;
   periodTo: string;
   contractId?: number;
+  /** The bill currency, when not the contract's: amounts are converted at the rate of the cut-off date. */
+  billCurrency?: string;
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -243,7 +248,7 @@ async function countedOf(tariff: TariffRow, sources: Sources, window: Window): P
 }
 
 export interface ComputedLine {
-  line: Omit<NewLine, 'line_no'>;
+  line: Omit<NewLine, 'line_no' | 'local_amount'>;
   sources: NewSource[];
 }
 
@@ -331,6 +336,21 @@ export async function computeLines(db: Kysely<DB> | Transaction<DB>, window: Win
 }
 
 /**
+ * The bill currency, its decimals and the rate from the contract currency: 1 for the contract's own
+ * currency, else the latest rate of the pair dated on or before the cut-off date (BILL_RATE_MISSING
+ * when there is none; BILL_CURRENCY_UNKNOWN for a currency not in the list).
+ */
+async function localCurrency(trx: Transaction<DB>, projectId: number, contractCurrency: string, billCurrency: string | undefined, cutoffDate: string) {
+  const currency = (billCurrency ?? '').trim() || contractCurrency;
+  const decimals = await currencyDecimals(trx, currency);
+  if (decimals === undefined) throw new AppError('BILL_CURRENCY_UNKNOWN', { currency });
+  if (currency === contractCurrency) return { currency, decimals, rate: new Decimal(1) };
+  const found = await exchangeRateOn(trx, projectId, contractCurrency, currency, cutoffDate);
+  if (!found) throw new AppError('BILL_RATE_MISSING', { from: contractCurrency, to: currency, day: cutoffDate });
+  return { currency, decimals, rate: new Decimal(found.rate) };
+}
+
+/**
  * Runs billing for a customer and period under the bill id: a new draft bill, or the draft of that
  * id computed again. A confirmed or posted bill of the id is refused.
  */
@@ -351,6 +371,9 @@ export async function runBilling(trx: Transaction<DB>, scope: BillingScope, raw:
   const tariffs = await contractTariffs(trx, scope.projectId, Number(contract.id), input.periodFrom, input.periodTo);
   const computed = await computeLines(trx, window, tariffs, contract.currency_code, decimals);
   const total = computed.reduce((sum, c) => sum.plus(c.line.amount), ZERO).toFixed(decimals);
+  const local = await localCurrency(trx, scope.projectId, contract.currency_code, input.billCurrency, input.cutoffDate);
+  const localAmounts = computed.map((c) => new Decimal(c.line.amount).times(local.rate).toDecimalPlaces(local.decimals, Decimal.ROUND_HALF_UP));
+  const localTotal = localAmounts.reduce((sum, a) => sum.plus(a), ZERO).toFixed(local.decimals);
 
   const header = {
     owner_id: owner.id,
@@ -360,6 +383,9 @@ export async function runBilling(trx: Transaction<DB>, scope: BillingScope, raw:
     period_to: input.periodTo,
     currency_code: contract.currency_code,
     total_amount: total,
+    local_currency_code: local.currency,
+    local_total_amount: localTotal,
+    exchange_rate: local.rate.toString(),
     updated_by: scope.by,
   };
   let headerId: number;
@@ -389,15 +415,14 @@ export async function runBilling(trx: Transaction<DB>, scope: BillingScope, raw:
       phone: owner.phone,
       fax: null,
       email: owner.email,
-      exchange_rate: 1,
       created_by: scope.by,
     });
     headerId = Number(created.id);
   }
   let lineNo = 0;
   for (const { line, sources } of computed) {
+    await insertLine(trx, { id: headerId, projectId: scope.projectId, by: scope.by }, { ...line, line_no: lineNo + 1, local_amount: localAmounts[lineNo].toFixed(local.decimals) }, sources);
     lineNo += 1;
-    await insertLine(trx, { id: headerId, projectId: scope.projectId, by: scope.by }, { ...line, line_no: lineNo }, sources);
   }
   return billOf(trx, scope.projectId, headerId);
 }
@@ -420,14 +445,58 @@ export async function confirmBill(trx: Transaction<DB>, scope: BillingScope, id:
   return billOf(trx, scope.projectId, id);
 }
 
-/** Confirmed to posted: the invoice number of the numbering rule INVOICE and today's date as the invoice date. */
+/**
+ * Confirmed back to draft, before posting: the events the bill recorded as billed are released, so
+ * a new run (of this bill id or another) counts them again. A draft is refused (BILL_NOT_CONFIRMED),
+ * a posted bill too (BILL_POSTED_READ_ONLY).
+ */
+export async function cancelConfirmedBill(trx: Transaction<DB>, scope: BillingScope, id: number) {
+  const header = await lockHeader(trx, scope.projectId, { id });
+  if (!header) throw new AppError('NO_RECORD');
+  if (header.status !== 'confirmed') throw new AppError(header.status === 'posted' ? 'BILL_POSTED_READ_ONLY' : 'BILL_NOT_CONFIRMED', { billId: header.bill_id });
+  const released = await releaseBilledEvents(trx, scope.projectId, id);
+  await updateHeader(trx, id, { status: 'draft', confirm_date: null, updated_by: scope.by });
+  return { ...(await billOf(trx, scope.projectId, id)), released };
+}
+
+/**
+ * The order numbers of the shipments a bill's shipment lines counted: its ledger `ship` rows that
+ * refer to a sales order, read again over the bill's days.
+ */
+async function shippedOrderNos(trx: Transaction<DB>, header: { project_id: number; owner_id: number; period_from: string; period_to: string; cutoff_date: string }, ledgerIds: readonly number[]) {
+  if (ledgerIds.length === 0) return [];
+  const wanted = new Set(ledgerIds);
+  const toDay = header.cutoff_date < header.period_to ? header.cutoff_date : header.period_to;
+  const rows = await billableLedgerRows(trx, {
+    projectId: Number(header.project_id),
+    ownerId: Number(header.owner_id),
+    from: new Date(`${header.period_from}T00:00:00Z`),
+    until: new Date(`${nextDay(toDay)}T00:00:00Z`),
+    transTypes: ['ship'],
+  });
+  return [...new Set(rows.filter((r) => wanted.has(r.id) && r.orderNo && (r.referenceType ?? '').toLowerCase() === 'so').map((r) => r.orderNo as string))];
+}
+
+/**
+ * Confirmed to posted: the invoice number of the numbering rule INVOICE and today's date as the
+ * invoice date. The orders the bill charged (its order and line counts, and the sales orders of the
+ * shipments it counted) become `billed` where their status allows it (delivered orders).
+ */
 export async function postBill(trx: Transaction<DB>, scope: BillingScope, id: number, at: Date = new Date()) {
   const header = await lockHeader(trx, scope.projectId, { id });
   if (!header) throw new AppError('NO_RECORD');
   if (header.status !== 'confirmed') throw new AppError(header.status === 'posted' ? 'BILL_POSTED_READ_ONLY' : 'BILL_NOT_CONFIRMED', { billId: header.bill_id });
   const invoiceNo = await nextDocumentNumber(trx, 'INVOICE', { projectId: scope.projectId }, at);
   await updateHeader(trx, id, { status: 'posted', post_date: at, invoice_no: invoiceNo, invoice_date: at.toISOString().slice(0, 10), updated_by: scope.by });
-  return billOf(trx, scope.projectId, id);
+  const { orderIds, shipLedgerIds } = await billedOrderSources(trx, id);
+  const billedOrders = await markOrdersBilled(trx, {
+    projectId: scope.projectId,
+    ownerId: Number(header.owner_id),
+    orderIds,
+    orderNos: await shippedOrderNos(trx, header, shipLedgerIds),
+    by: scope.by,
+  });
+  return { ...(await billOf(trx, scope.projectId, id)), billedOrders };
 }
 
 /** What a bill line counted: ledger rows, orders, snapshot rows (with their day) or the month of a fixed fee. */

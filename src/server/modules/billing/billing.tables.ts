@@ -1,7 +1,7 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { Audit, Id, Numeric, NullableDate, NullableNumeric, NullableTimestamp } from '../../db/schema.js';
 
-/** The billing area's tables; migration 0360 creates them. */
+/** The billing area's tables; migrations 0360 and 0362 create them. */
 declare module '../../db/schema.js' {
   interface DB {
     charge_code: ChargeCodeTable;
@@ -11,6 +11,7 @@ declare module '../../db/schema.js' {
     billing_line: BillingLineTable;
     billing_line_source: BillingLineSourceTable;
     billing_event_billed: BillingEventBilledTable;
+    exchange_rate: ExchangeRateTable;
   }
 }
 
@@ -97,6 +98,9 @@ export interface BillingHeaderTable extends Audit {
   currency_code: string;
   exchange_rate: ColumnType<string, string | number | undefined, string | number>;
   total_amount: ColumnType<string, string | number | undefined, string | number>;
+  /** The bill currency (the contract's unless the run asked for another) and the total in it. */
+  local_currency_code: string;
+  local_total_amount: ColumnType<string, string | number | undefined, string | number>;
 }
 
 export interface BillingLineTable extends Audit {
@@ -115,6 +119,8 @@ export interface BillingLineTable extends Audit {
   rate: Numeric;
   amount: Numeric;
   currency_code: string;
+  /** The amount in the bill currency: the base amount (`amount`, contract currency) times the bill's rate, rounded to its decimals. */
+  local_amount: Numeric;
   account_code: string | null;
   reference: string | null;
 }
@@ -138,4 +144,14 @@ export interface BillingEventBilledTable {
   source_id: number;
   header_id: number;
   billed_at: Generated<Date>;
+}
+
+/** The rate of `from_currency` into `to_currency` from `rate_date` on (until a later rate of the pair). */
+export interface ExchangeRateTable extends Audit {
+  id: Id;
+  project_id: number;
+  from_currency: string;
+  to_currency: string;
+  rate_date: DateOnly;
+  rate: Numeric;
 }

@@ -9,3 +9,4 @@ export { SO_STATUSES, type SoStatus } from './so-status.js';
 export { orderNumbers, ordersOfWave, setLoadingStatus } from './load-order.service.js';
 export type { LoadingStatus } from './load-order.service.js';
 export { assertShipmentComplete, BATTERY_VALUES, SHIPMENT_REQUIRED_FIELDS } from './so-documents.service.js';
+export { markOrdersBilled } from './billed-orders.service.js';

@@ -189,3 +189,22 @@ export async function writeAllocation(
     )
     select (select count(*) from held) as held, (select count(*) from lines) as lines, (select count(*) from headers) as headers`.execute(trx);
 }
+
+/** The owner's orders of the project named by id or order number, locked, oldest first. */
+export async function lockOrdersNamed(trx: Transaction<DB>, input: { projectId: number; ownerId: number; orderIds: readonly number[]; orderNos: readonly string[] }) {
+  if (input.orderIds.length === 0 && input.orderNos.length === 0) return [];
+  return trx
+    .selectFrom('so_header')
+    .select(['id', 'order_no', 'status'])
+    .where('project_id', '=', input.projectId)
+    .where('owner_id', '=', input.ownerId)
+    .where((eb) => {
+      const named = [];
+      if (input.orderIds.length) named.push(eb('id', 'in', [...new Set(input.orderIds)]));
+      if (input.orderNos.length) named.push(eb('order_no', 'in', [...new Set(input.orderNos)]));
+      return eb.or(named);
+    })
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+}
