@@ -43,7 +43,7 @@ const unscoped = (source: string) => GLOBAL_TABLES.includes(source.split('.')[0]
 /** Pages over global tables: their sub-pages have no scope to keep. */
 const GLOBAL_PARENT_PAGES = ['role'];
 
-const ALL_MODULES = ['edi', 'identity', 'inbound', 'inventory', 'job', 'masterdata', 'outbound', 'packing', 'transport'];
+const ALL_MODULES = ['billing', 'carrier', 'edi', 'identity', 'inbound', 'inventory', 'job', 'masterdata', 'outbound', 'packing', 'transport'];
 const ALL_RIGHTS = ALL_MODULES.flatMap((m) => ['view', 'add', 'edit', 'delete'].map((a) => `${m}:${a}` as const));
 
 interface ProjectRows {
@@ -76,6 +76,16 @@ interface ProjectRows {
   jobId: number;
   timerId: number;
   palletId: number;
+  chargeCodeId: number;
+  contractId: number;
+  /** A bill (billing header) of the contract with one line and what that line counted. */
+  billId: number;
+  billLineId: number;
+  carrierAccountId: number;
+  /** A parcel shipment booked with the carrier account. */
+  carrierShipmentId: number;
+  /** A consignment holding the project's order. */
+  consignmentId: number;
 }
 
 let t: TestApp;
@@ -147,7 +157,54 @@ async function projectRows(projectId: number, warehouseId: number, placeWarehous
       .values({ ...inScope, pallet_no: `PL-${tag}`, sscc: String(tag.charCodeAt(0)).padStart(18, '1'), location_id: stockLocation.id, created_by: 'tester', updated_by: 'tester' })
       .returning('id')
       .executeTakeFirstOrThrow();
+    const chargeCode = await trx.insertInto('charge_code').values({ project_id: projectId, code: `CC-${tag}`, description: `Charge ${tag}`, charge_type: 'outbound' }).returning('id').executeTakeFirstOrThrow();
+    const contract = await trx
+      .insertInto('billing_contract')
+      .values({ project_id: projectId, contract_no: `BC-${tag}`, owner_id: owner.id, currency_code: 'USD', valid_from: '2030-01-01' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const tariff = await trx
+      .insertInto('billing_tariff')
+      .values({ project_id: projectId, contract_id: contract.id, line_no: 1, charge_code_id: chargeCode.id, charge_method: 'per_order', bill_base: 'orders', rate: '1', valid_from: '2030-01-01' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const bill = await trx
+      .insertInto('billing_header')
+      .values({ project_id: projectId, bill_id: `BILL-${tag}`, owner_id: owner.id, contract_id: contract.id, cutoff_date: '2030-01-31', period_from: '2030-01-01', period_to: '2030-01-31', currency_code: 'USD', local_currency_code: 'USD' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const billLine = await trx
+      .insertInto('billing_line')
+      .values({ project_id: projectId, header_id: bill.id, line_no: 1, tariff_id: tariff.id, charge_code_id: chargeCode.id, charge_code: `CC-${tag}`, charge_method: 'per_order', bill_base: 'orders', qty: '1', rate: '1', amount: '1', local_amount: '1', currency_code: 'USD' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await trx.insertInto('billing_line_source').values({ project_id: projectId, header_id: bill.id, line_id: billLine.id, source_kind: 'order', source_id: so.id, source_ref: `SO-${tag}`, qty: '1' }).execute();
+    const carrierAccount = await trx.insertInto('carrier_account').values({ project_id: projectId, code: `CA-${tag}`, name: `Carrier ${tag}`, base_url: 'https://carrier.example' }).returning('id').executeTakeFirstOrThrow();
+    const carrierShipment = await trx
+      .insertInto('carrier_shipment')
+      .values({
+        ...inScope,
+        shipment_no: `CS-${tag}`,
+        carrier_account_id: carrierAccount.id,
+        shipment_reference: `REF-${tag}`,
+        expected_delivery_date: '2030-01-31',
+        gateway: 'GW',
+        service: 'STD',
+        service_provider: 'SP',
+        battery: 'none',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const consignment = await trx.insertInto('consignment').values({ ...inScope, consignment_no: `CN-${tag}`, consignee_name: `Partner ${tag}` }).returning('id').executeTakeFirstOrThrow();
+    await trx.updateTable('so_header').set({ consignment_id: consignment.id }).where('id', '=', so.id).execute();
     return {
+      chargeCodeId: Number(chargeCode.id),
+      contractId: Number(contract.id),
+      billId: Number(bill.id),
+      billLineId: Number(billLine.id),
+      carrierAccountId: Number(carrierAccount.id),
+      carrierShipmentId: Number(carrierShipment.id),
+      consignmentId: Number(consignment.id),
       palletId: Number(pallet.id),
       projectId,
       warehouseId,
@@ -201,6 +258,12 @@ function valueFor(rows: ProjectRows, source: string): number | string | undefine
     'import_template.id': rows.templateId,
     'job.id': rows.jobId,
     'pallet.id': rows.palletId,
+    'charge_code.id': rows.chargeCodeId,
+    'billing_contract.id': rows.contractId,
+    'billing_header.id': rows.billId,
+    'billing_line.id': rows.billLineId,
+    'carrier_account.id': rows.carrierAccountId,
+    'consignment.id': rows.consignmentId,
     'sql:to_locations': rows.locationId,
     'sql:warehouses': rows.warehouseId,
   };
@@ -412,6 +475,11 @@ describe('sub-pages of another project', () => {
         job: rows.jobId,
         timer: rows.timerId,
         pallet: rows.palletId,
+        billingContract: rows.contractId,
+        billingMaintance: rows.billId,
+        billingLine: rows.billLineId,
+        shipment: rows.carrierShipmentId,
+        consignment: rows.consignmentId,
       }) as Record<string, number>
     )[functionCode];
 

@@ -166,7 +166,7 @@ describe('user grants', () => {
           'inbound.asn:receive', 'inbound.putaway:confirm', 'inventory.move:confirm', 'inventory.hold:confirm', 'inventory.count:create', 'outbound.pick:confirm',
           'packing.pack:view', 'packing.pack:edit', 'packing.cmg:view', 'packing.pallet:view', 'packing.pallet:add', 'packing.pallet:edit',
           'loading.load:view', 'loading.load:edit',
-          'carrier.shipment:view', 'carrier.courierCheck:view', 'carrier.courierCheck:edit',
+          'carrier.shipment:view', 'carrier.shipmentParcel:view', 'carrier.courierCheck:view', 'carrier.courierCheck:edit',
         ],
         projectCodes: ['PRJ1'],
         warehouseCodes: ['WH1'],

@@ -44,12 +44,11 @@ export const billingModule = defineModule({
     // Exchange rates by date, from the contract currency into a bill's currency.
     { route: 'exchangeRate', group: 'billingJobs', opens: BILLING, after: 'currency' },
   ],
-  defaultGrants: [
-    {
-      role: 'Supervisor',
-      rights: [...PAGES.flatMap((p) => ['view', 'add', 'edit', 'delete'].map((a) => `billing.${p}:${a}` as const)), ...VERBS, 'masterdata.currency:view'],
-    },
-  ],
+  // Administrators and supervisors run billing: every page, the run, confirmation and posting.
+  defaultGrants: (['Administrator', 'Supervisor'] as const).map((role) => ({
+    role,
+    rights: [...PAGES.flatMap((p) => ['view', 'add', 'edit', 'delete'].map((a) => `billing.${p}:${a}` as const)), ...VERBS, 'masterdata.currency:view'],
+  })),
   readModels: [
     {
       name: 'billing.masters',

@@ -37,11 +37,12 @@ export const carrierModule = defineModule({
     { route: 'courierCheck', group: 'outbound', opens: 'screen', right: 'carrier.courierCheck' },
     { route: 'carrierAccount', group: 'masterData', opens: CARRIER },
   ],
+  // Whoever sees the shipments sees their parcels: the parcels tab is a page of its own right.
   defaultGrants: [
-    { role: 'Administrator', rights: ['carrier.shipment:view', 'carrier.shipment:edit', 'carrier.courierCheck:view', 'carrier.courierCheck:edit', 'carrier.carrierAccount:view', 'carrier.carrierAccount:edit'] },
-    { role: 'Supervisor', rights: ['carrier.shipment:view', 'carrier.shipment:edit', 'carrier.courierCheck:view', 'carrier.courierCheck:edit', 'carrier.carrierAccount:view'] },
-    { role: 'Operator', rights: ['carrier.shipment:view', 'carrier.courierCheck:view', 'carrier.courierCheck:edit'] },
-    { role: 'Read-only', rights: ['carrier.shipment:view', 'carrier.courierCheck:view'] },
+    { role: 'Administrator', rights: ['carrier.shipment:view', 'carrier.shipment:edit', 'carrier.shipmentParcel:view', 'carrier.courierCheck:view', 'carrier.courierCheck:edit', 'carrier.carrierAccount:view', 'carrier.carrierAccount:edit'] },
+    { role: 'Supervisor', rights: ['carrier.shipment:view', 'carrier.shipment:edit', 'carrier.shipmentParcel:view', 'carrier.courierCheck:view', 'carrier.courierCheck:edit', 'carrier.carrierAccount:view'] },
+    { role: 'Operator', rights: ['carrier.shipment:view', 'carrier.shipmentParcel:view', 'carrier.courierCheck:view', 'carrier.courierCheck:edit'] },
+    { role: 'Read-only', rights: ['carrier.shipment:view', 'carrier.shipmentParcel:view', 'carrier.courierCheck:view'] },
   ],
   readModels: [
     {
