@@ -388,11 +388,12 @@ describe('designer: definition store, publish rules, copy, export/import', () =>
     // Pages over access and scope tables are the administrator's, shipped as code: a configurator
     // may not publish them (the configurator roles may not write those tables).
     // So are the warehouse documents whose status rules live in their areas' writers (orders,
-    // ASNs, adjustments, counts): configurator SQL may read those tables, never write them.
+    // ASNs, adjustments, counts, bills): configurator SQL may read those tables, never write them.
     const administrative = new Set([
       ...['masterdata/menu', 'masterdata/sysModule', 'masterdata/project', 'masterdata/whs', 'identity/user', 'identity/role', 'identity/rolePermission', 'identity/roleVerb', 'identity/all_rule'],
       ...['identity/userOrganization', 'identity/userProject', 'identity/userWarehouse', 'identity/userRole', 'identity/roleRule', 'identity/roleUser'],
       ...['inbound/po', 'inbound/poLine', 'inbound/asn', 'inbound/asnLine', 'inbound/asnCarton', 'outbound/so', 'outbound/soDetail', 'outbound/pso', 'outbound/psoDetail'],
+      'billing/billingMaintance',
       ...['invAdjust', 'invAdjustLine', 'invHold', 'invHoldLine', 'invTransfer', 'invTransferLine', 'lnvnMove', 'lnvnMoveLine', 'cycleCountMaster', 'cycleCountLine'].map((f) => `inventory/${f}`),
     ]);
     const isAdministrative = (file: string) => administrative.has(file.replace(/\.page\.json$/, ''));
