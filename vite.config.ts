@@ -1,10 +1,12 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { FIRST_SCREEN_AREAS } from './src/common/locale-tree';
 
-/** `locales/<area>/<language>.json` belongs to the chunk `locale-<language>`. */
+/** `locales/<area>/<language>.json` belongs to the chunk `locale-<language>`, or `locale-<language>-areas` past sign-in. */
 function localeChunkOf(id: string): string | null {
-  const match = /[\\/]locales[\\/][^\\/]+[\\/]([a-z_]+)\.json$/.exec(id);
-  return match ? `locale-${match[1]}` : null;
+  const match = /[\\/]locales[\\/]([^\\/]+)[\\/]([a-z_]+)\.json$/.exec(id);
+  if (!match) return null;
+  return FIRST_SCREEN_AREAS.includes(match[1]) ? `locale-${match[2]}` : `locale-${match[2]}-areas`;
 }
 
 const PURE_MODULES = /[\\/]engine[\\/](schema|core)[\\/]/;

@@ -5,18 +5,24 @@ import { useTranslation } from 'react-i18next';
 import { isLanguage } from '../common/languages';
 import { LoginScreen } from '../screens/identity/LoginScreen';
 import { RequireToken } from './guard';
+import { allTextsLoaded } from './i18n';
 import { antdLocaleOf } from './locale';
 import { PopupHost, ToastHost } from './popups';
 import { GlobalLoading, SessionEvents } from './shell/SessionEvents';
 
+/** A lazy screen that shows once its code and every area's texts are here (src/app/i18n.ts). */
+function afterTexts<T>(load: () => Promise<T>): () => Promise<T> {
+  return () => Promise.all([load(), allTextsLoaded()]).then(([module]) => module);
+}
+
 // Everything behind sign-in is a lazy chunk: the login route loads no grid, editor or designer code.
-const PageShell = lazy(() => import('./PageShell'));
+const PageShell = lazy(afterTexts(() => import('./PageShell')));
 // The other public screens too: the sign-in page carries only its own (tests/e2e/bundle-budget.test.ts).
-const ForgotScreen = lazy(() => import('../screens/identity/ForgotScreen').then((m) => ({ default: m.ForgotScreen })));
-const SignScreen = lazy(() => import('../screens/identity/SignScreen').then((m) => ({ default: m.SignScreen })));
-const NotFoundScreen = lazy(() => import('../screens/NotFoundScreen').then((m) => ({ default: m.NotFoundScreen })));
-const NotAvailableScreen = lazy(() => import('../screens/NotAvailableScreen').then((m) => ({ default: m.NotAvailableScreen })));
-const PreviewScreen = lazy(() => import('../screens/preview/PreviewScreen'));
+const ForgotScreen = lazy(afterTexts(() => import('../screens/identity/ForgotScreen').then((m) => ({ default: m.ForgotScreen }))));
+const SignScreen = lazy(afterTexts(() => import('../screens/identity/SignScreen').then((m) => ({ default: m.SignScreen }))));
+const NotFoundScreen = lazy(afterTexts(() => import('../screens/NotFoundScreen').then((m) => ({ default: m.NotFoundScreen }))));
+const NotAvailableScreen = lazy(afterTexts(() => import('../screens/NotAvailableScreen').then((m) => ({ default: m.NotAvailableScreen }))));
+const PreviewScreen = lazy(afterTexts(() => import('../screens/preview/PreviewScreen')));
 
 /**
  * No motion: dialogs, menus and drop-downs appear at once, so that a scan or a click right after

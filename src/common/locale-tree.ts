@@ -27,6 +27,13 @@ function mergeInto(target: LocaleTree, source: LocaleTree, prefix: string): void
 }
 
 /** Where a locale file lies: `…/<area>/<language>.json`, as a path or an import.meta.glob key. */
+/**
+ * The areas whose texts the sign-in page shows (the shell's own and identity's): the browser loads
+ * these before the first screen, and every other area's texts right after (src/app/i18n.ts), so
+ * the sign-in page stays small however many areas there are.
+ */
+export const FIRST_SCREEN_AREAS: readonly string[] = ['core', 'identity'];
+
 export function localeFileOf(filePath: string): { area: string; language: string } | undefined {
   const match = /([^/\\]+)[/\\]([^/\\]+)\.json$/.exec(filePath);
   return match ? { area: match[1], language: match[2] } : undefined;

@@ -170,7 +170,8 @@ export async function tokenSignedInPage(
   options: { viewport?: { width: number; height: number }; logToasts?: boolean; acceptDownloads?: boolean } = {},
 ): Promise<Page> {
   const { token, expiresAt } = await apiLogin(server, account);
-  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1600, height: 1000 }, acceptDownloads: options.acceptDownloads ?? false });
+  // Downloads are taken unless the caller says otherwise (Playwright's default).
+  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1600, height: 1000 }, acceptDownloads: options.acceptDownloads ?? true });
   if (options.logToasts) await logToasts(context);
   const page = await context.newPage();
   // The session is stored from a small page of the same origin, so that the app starts only once, signed in.
