@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Button, Input, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { BIG } from '../inbound/handheld';
-import { HEADER_FIELDS, type HeaderField, type HeaderValues, type LoadHeader } from './loading-api';
+import { HEADER_FIELDS, type HeaderField, type HeaderValues, type LoadHeader } from '../../common/loading-api';
 
 /** Date fields are typed as local date and time and sent as an instant. */
 const TIME_FIELDS: readonly HeaderField[] = ['etd', 'eta'];

@@ -5,7 +5,7 @@ import { api, ApiError, showConfirm, useRights } from '../../app/public';
 import { BIG, beep, FeedbackLine, messageOf, ScanField, type Feedback, type Tone } from '../inbound/handheld';
 import { DeliverDialog } from './DeliverDialog';
 import { LoadHeaderForm } from './LoadHeaderForm';
-import type { HeaderValues, LoadHeader, LoadTable, ScanAnswer, WaveCarton } from './loading-api';
+import type { HeaderValues, LoadHeader, LoadTable, ScanAnswer, WaveCarton } from '../../common/loading-api';
 
 /** Where the flow is: choosing a load, editing its header, scanning the wave (by wave), scanning cartons. Escape steps back. */
 type Step = 'load' | 'header' | 'wave' | 'scan';

@@ -1,6 +1,7 @@
 import Decimal from 'decimal.js';
 import type { Kysely, Transaction } from 'kysely';
 import { AppError, type FieldError } from '../../../common/errors.js';
+import type { LoadHeader, ScanAnswer } from '../../../common/loading-api.js';
 import type { DB } from '../../db/schema.js';
 import type { EventBus } from '../../events/events.js';
 import { attachFiles, type UploadedFile } from '../attachment/index.js';
@@ -38,30 +39,6 @@ const SHIPPABLE = ['loaded', 'partial_shipped'];
 /** The attachment record a delivery photo belongs to. */
 export const DELIVERY_RECORD = { moduleCode: 'loading', functionCode: 'delivery' } as const;
 
-export interface LoadHeader {
-  id: number;
-  loadNo: string;
-  status: string;
-  containerNo: string | null;
-  sealNo: string | null;
-  containerType: string | null;
-  vessel: string | null;
-  voyage: string | null;
-  mbl: string | null;
-  hbl: string | null;
-  driver: string | null;
-  etd: string | null;
-  eta: string | null;
-  portOfLoading: string | null;
-  portOfDischarge: string | null;
-  portOfDestination: string | null;
-  loadFrom: string | null;
-  loadTo: string | null;
-  remarks: string | null;
-  /** Cartons on the load (computed). */
-  loadedCartonQty: number;
-  shippedAt: string | null;
-}
 
 /** The header fields as the API names them. */
 export interface LoadInput {
@@ -214,12 +191,6 @@ async function cartonsOfCode(trx: Transaction<DB>, scope: StockScope, code: stri
   return { cartons: pallet.cartons, palletSscc: pallet.sscc };
 }
 
-export interface ScanAnswer {
-  load: LoadHeader;
-  /** The cartons this scan loaded. */
-  loaded: Array<{ cartonNo: string; sscc: string | null; orderNo: string }>;
-  orders: Array<{ soId: number; orderNo: string; status: string }>;
-}
 
 /**
  * Puts the cartons onto an open load, all or none: every carton must be closed, of an order that

@@ -1,4 +1,4 @@
-/** What the loading calls answer (`/loading/*`). */
+/** What the loading calls answer (`/loading/*`), on server and screen alike. */
 
 export interface LoadHeader {
   id: number;
