@@ -21,6 +21,40 @@ export function beep(tone: Tone): void {
 }
 
 /** The message of a failed call: the server's text in the user's language. */
+/**
+ * One call at a time on a scanning screen: `run` refuses a second call while one runs, and tells a
+ * refusal in the user's language with the error beep (`onError` sees it first); `tell` shows an
+ * outcome with its beep.
+ */
+export function useScanCalls() {
+  const [feedback, setFeedback] = useState<Feedback | null>(null);
+  const [busy, setBusy] = useState(false);
+  const calling = useRef(false);
+  const tell = useCallback((tone: Tone, text: string) => {
+    setFeedback({ tone, text });
+    beep(tone);
+  }, []);
+  const run = useCallback(
+    async <T,>(work: () => Promise<T>, onError?: (error: unknown) => void): Promise<T | undefined> => {
+      if (calling.current) return undefined;
+      calling.current = true;
+      setBusy(true);
+      try {
+        return await work();
+      } catch (error) {
+        onError?.(error);
+        tell('error', messageOf(error));
+        return undefined;
+      } finally {
+        calling.current = false;
+        setBusy(false);
+      }
+    },
+    [tell],
+  );
+  return { feedback, setFeedback, busy, tell, run };
+}
+
 export function messageOf(error: unknown): string {
   if (error instanceof ApiError) return error.body.message;
   return error instanceof Error ? error.message : String(error);

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { Alert, Button, Col, Row, Segmented, Space, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api, ApiError, showConfirm, useRights } from '../../app/public';
-import { BIG, beep, FeedbackLine, messageOf, ScanField, type Feedback, type Tone } from '../inbound/handheld';
+import { BIG, FeedbackLine, ScanField, useScanCalls } from '../inbound/handheld';
 import { DeliverDialog } from './DeliverDialog';
 import { LoadHeaderForm } from './LoadHeaderForm';
 import type { HeaderValues, LoadHeader, LoadTable, ScanAnswer, WaveCarton } from '../../common/loading-api';
@@ -33,32 +33,9 @@ export default function LoadingScreen() {
   const [waveCartons, setWaveCartons] = useState<WaveCarton[]>([]);
   const [importErrors, setImportErrors] = useState<Array<{ field: string; message: string }>>([]);
   const [delivering, setDelivering] = useState<{ soId: number; orderNo: string } | null>(null);
-  const [feedback, setFeedback] = useState<Feedback | null>(null);
-  const [busy, setBusy] = useState(false);
-  const calling = useRef(false);
+  const { feedback, setFeedback, busy, tell, run } = useScanCalls();
   const fileInput = useRef<HTMLInputElement>(null);
   const load = table?.load ?? null;
-
-  const tell = useCallback((tone: Tone, text: string) => {
-    setFeedback({ tone, text });
-    beep(tone);
-  }, []);
-
-  /** Runs one call at a time; a refusal is shown in the user's language with the error beep. */
-  const run = async <T,>(work: () => Promise<T>): Promise<T | undefined> => {
-    if (calling.current) return undefined;
-    calling.current = true;
-    setBusy(true);
-    try {
-      return await work();
-    } catch (error) {
-      tell('error', messageOf(error));
-      return undefined;
-    } finally {
-      calling.current = false;
-      setBusy(false);
-    }
-  };
 
   const refreshLoads = useCallback(async () => {
     const answer = await api<{ rows: LoadHeader[] }>('/loading/list', { body: {}, quiet: true }).catch(() => undefined);
@@ -171,21 +148,17 @@ export default function LoadingScreen() {
     form.append('loadId', String(load.id));
     form.append('file', file);
     setImportErrors([]);
-    if (calling.current) return;
-    calling.current = true;
-    setBusy(true);
-    try {
-      const answer = await api<ScanAnswer & { rows: number }>('/loading/importSscc', { body: form, quiet: true });
-      await refreshTable(load.id);
-      tell('success', t('loading.screen.imported', { rows: answer.rows }));
-    } catch (error) {
-      if (error instanceof ApiError && error.body.details) setImportErrors(error.body.details.map((d) => ({ field: d.field, message: d.message ?? d.code })));
-      tell('error', messageOf(error));
-    } finally {
-      calling.current = false;
-      setBusy(false);
-      if (fileInput.current) fileInput.current.value = '';
-    }
+    await run(
+      async () => {
+        const answer = await api<ScanAnswer & { rows: number }>('/loading/importSscc', { body: form, quiet: true });
+        await refreshTable(load.id);
+        tell('success', t('loading.screen.imported', { rows: answer.rows }));
+      },
+      (error) => {
+        if (error instanceof ApiError && error.body.details) setImportErrors(error.body.details.map((d) => ({ field: d.field, message: d.message ?? d.code })));
+      },
+    );
+    if (fileInput.current) fileInput.current.value = '';
   };
 
   const deliver = async (values: { deliveredAt: string; receiverName: string; photo: File | null }) => {

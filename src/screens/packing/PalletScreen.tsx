@@ -1,8 +1,8 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Button, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api, showConfirm, useRights } from '../../app/public';
-import { BIG, beep, FeedbackLine, messageOf, type Feedback, type Tone } from '../inbound/handheld';
+import { BIG, FeedbackLine, useScanCalls } from '../inbound/handheld';
 import { PackScanField } from './PackScanField';
 
 /** What the pallet calls answer (`/pallet/*`). */
@@ -38,30 +38,8 @@ export default function PalletScreen() {
   const [step, setStep] = useState<Step>('pallet');
   const [pallet, setPallet] = useState<Pallet | null>(null);
   const [removing, setRemoving] = useState(false);
-  const [feedback, setFeedback] = useState<Feedback | null>(null);
-  const [busy, setBusy] = useState(false);
   // A scanner that sends twice before the first answer: one call at a time.
-  const calling = useRef(false);
-
-  const tell = useCallback((tone: Tone, text: string) => {
-    setFeedback({ tone, text });
-    beep(tone);
-  }, []);
-
-  const run = async <T,>(work: () => Promise<T>): Promise<T | undefined> => {
-    if (calling.current) return undefined;
-    calling.current = true;
-    setBusy(true);
-    try {
-      return await work();
-    } catch (error) {
-      tell('error', messageOf(error));
-      return undefined;
-    } finally {
-      calling.current = false;
-      setBusy(false);
-    }
-  };
+  const { feedback, setFeedback, busy, tell, run } = useScanCalls();
 
   const open = (answer: Pallet) => {
     setPallet(answer);
@@ -78,7 +56,7 @@ export default function PalletScreen() {
   };
 
   const newPallet = () => {
-    if (!rights.edit || calling.current) return;
+    if (!rights.edit || busy) return;
     setPallet(null);
     setFeedback(null);
     setStep('location');
@@ -107,7 +85,7 @@ export default function PalletScreen() {
   };
 
   const close = async () => {
-    if (!pallet || !rights.edit || calling.current || pallet.status !== 'open') return;
+    if (!pallet || !rights.edit || busy || pallet.status !== 'open') return;
     const ok = await showConfirm({ id: 'pallet-close-confirm', content: t('packing.pallet.closeConfirm'), okText: t('packing.pallet.close'), cancelText: t('ui.engine.cancel') });
     if (!ok) return;
     const answer = await run(() => api<Pallet & { label: { printerName: string } | null }>('/pallet/close', { body: { palletId: pallet.id }, quiet: true }));
