@@ -185,6 +185,32 @@ describe('a new area is its folder plus one line', () => {
     expect(await verbs()).toEqual([]);
   });
 
+  it('gives a right the area adds to its default grants in a later version, once, and leaves a revoked one revoked', async () => {
+    const db = t.database.db;
+    const supervisor = await db.selectFrom('role').select('id').where('name', '=', 'Supervisor').executeTakeFirstOrThrow();
+    const page = (module: string) => db.selectFrom('role_permission').select(['can_view', 'can_add', 'can_edit', 'can_delete']).where('role_id', '=', supervisor.id).where('module_code', '=', module).execute();
+    const later = (rights: string[]): AreaRegistry => {
+      const grants = [{ role: 'Supervisor', rights: [...crate.defaultGrants![0].rights, ...rights] }];
+      return new AreaRegistry([...t.app.areas.modules.filter((m) => m.name !== 'crate'), { ...crate, defaultGrants: grants }]);
+    };
+    // The next version grants `crate:add` too: the seeded role gets it at the next start.
+    await installAreas(db, later(['crate:add']));
+    expect(await page('crate')).toEqual([{ can_view: true, can_add: true, can_edit: true, can_delete: false }]);
+    // Revoked by an administrator, it is not given again.
+    await db.updateTable('role_permission').set({ can_add: false }).where('role_id', '=', supervisor.id).where('module_code', '=', 'crate').execute();
+    await installAreas(db, later(['crate:add']));
+    expect((await page('crate'))[0].can_add).toBe(false);
+
+    // A database that installed the area before grants were recorded one by one: a page the role
+    // holds nothing on (one the area added since) is given; a page it holds is left as it is.
+    await db.deleteFrom('area_grant').where('area', '=', 'crate').execute();
+    await installAreas(db, later(['crate:add', 'crate:delete', 'crateLabel:view']));
+    expect(await page('crate')).toEqual([{ can_view: true, can_add: false, can_edit: true, can_delete: false }]);
+    expect(await page('crateLabel')).toEqual([{ can_view: true, can_add: false, can_edit: false, can_delete: false }]);
+    const recorded = await db.selectFrom('area_grant').select('right_code').where('area', '=', 'crate').where('role_name', '=', 'supervisor').orderBy('right_code').execute();
+    expect(recorded.map((r) => r.right_code)).toEqual(['crate.crate:seal', 'crate:add', 'crate:delete', 'crate:edit', 'crate:view', 'crateLabel:view']);
+  });
+
   it('answers its error code with its status and its text, in the caller’s language', async () => {
     const { uid, token } = await createUserAccount(t, { loginAccount: 'crate-supervisor', projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] });
     const supervisor = await t.database.db.selectFrom('role').select('id').where('name', '=', 'Supervisor').executeTakeFirstOrThrow();
