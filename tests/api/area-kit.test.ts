@@ -189,7 +189,7 @@ describe('a new area is its folder plus one line', () => {
     const db = t.database.db;
     const supervisor = await db.selectFrom('role').select('id').where('name', '=', 'Supervisor').executeTakeFirstOrThrow();
     const page = (module: string) => db.selectFrom('role_permission').select(['can_view', 'can_add', 'can_edit', 'can_delete']).where('role_id', '=', supervisor.id).where('module_code', '=', module).execute();
-    const later = (rights: string[]): AreaRegistry => {
+    const later = (rights: Array<`${string}:${string}`>): AreaRegistry => {
       const grants = [{ role: 'Supervisor' as const, rights: [...crate.defaultGrants![0].rights, ...rights] }];
       return new AreaRegistry([...t.app.areas.modules.filter((m) => m.name !== 'crate'), { ...crate, defaultGrants: grants }]);
     };
