@@ -10,3 +10,5 @@ export { orderNumbers, ordersOfWave, setLoadingStatus } from './load-order.servi
 export type { LoadingStatus } from './load-order.service.js';
 export { assertShipmentComplete, BATTERY_VALUES, SHIPMENT_REQUIRED_FIELDS } from './so-documents.service.js';
 export { markOrdersBilled } from './billed-orders.service.js';
+export { createOrder, type Actor as OrderActor, type OrderInput } from './so-documents.service.js';
+export { checkAddress } from './address.js';
