@@ -106,8 +106,11 @@ export function useServerAndBrowser(
 ): { server: E2eServer; browser: Browser } {
   const context = {} as { server: E2eServer; browser: Browser };
   beforeAll(async () => {
-    context.server = await startE2eServer(env());
-    context.browser = await sharedBrowser();
+    // Side by side; whichever started is kept for `afterAll` to stop even when the other failed.
+    const [server, browser] = await Promise.allSettled([startE2eServer(env()), sharedBrowser()]);
+    if (server.status === 'fulfilled') context.server = server.value;
+    if (browser.status === 'fulfilled') context.browser = browser.value;
+    for (const started of [server, browser]) if (started.status === 'rejected') throw started.reason;
   });
   if (options.freshServerOnRetry) {
     beforeEach(async ({ task }) => {
