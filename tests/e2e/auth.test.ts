@@ -1,7 +1,7 @@
 import { Secret, TOTP } from 'otpauth';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, launchBrowser, startE2eServer, type E2eServer } from '../helpers/browser.js';
+import { eventually, releaseBrowser, sharedBrowser, startE2eServer, type E2eServer } from '../helpers/browser.js';
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp.js';
 
 const ACCOUNT = 'ellen';
@@ -25,12 +25,12 @@ describe('sign-in, two-step verification and trusted browsers in Chromium', () =
   beforeAll(async () => {
     smtp = await startSmtpServer();
     server = await startE2eServer({ SMTP_URL: smtp.url });
-    browser = await launchBrowser();
+    browser = await sharedBrowser();
     context = await browser.newContext();
     page = await context.newPage();
   });
   afterAll(async () => {
-    await browser?.close();
+    await releaseBrowser(browser);
     await server?.stop();
     await smtp?.close();
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ADMIN } from '../helpers/app.js';
+import { ADMIN } from '../helpers/accounts.js';
 import {
   apiCall,
   apiSelection,

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN } from '../helpers/app.js';
-import { apiCall, apiLogin as login, eventually, launchBrowser, startE2eServer, tokenSignedInPage, type E2eServer } from '../helpers/browser.js';
+import { ADMIN } from '../helpers/accounts.js';
+import { apiCall, apiLogin as login, eventually, releaseBrowser, sharedBrowser, startE2eServer, tokenSignedInPage, type E2eServer } from '../helpers/browser.js';
 
 const OPERATOR = { loginAccount: 'operator1', password: 'Op3r!Passw0rd' };
 
@@ -80,10 +80,10 @@ describe('designer in Chromium', () => {
   let browser: Browser;
   beforeAll(async () => {
     server = await startE2eServer();
-    browser = await launchBrowser();
+    browser = await sharedBrowser();
   });
   afterAll(async () => {
-    await browser?.close();
+    await releaseBrowser(browser);
     await server?.stop();
   });
 

@@ -10,8 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN } from '../helpers/app.js';
-import { apiCall, apiSignIn, enginePage as grid, engineRows as rows, engineRowTexts as rowTexts, engineToolbar as toolbar, eventually, launchBrowser, openEnginePage, signedInPage, startE2eServer, toastShown as toastLogged, type E2eServer } from '../helpers/browser.js';
+import { ADMIN } from '../helpers/accounts.js';
+import { apiCall, apiSignIn, enginePage as grid, engineRows as rows, engineRowTexts as rowTexts, engineToolbar as toolbar, eventually, releaseBrowser, sharedBrowser, openEnginePage, signedInPage, startE2eServer, toastShown as toastLogged, type E2eServer } from '../helpers/browser.js';
 import { fieldsInOrder, isDisplayable, type PageDefinition } from '../../engine/schema/index.js';
 import { ROUTE_TABLE } from '../helpers/route-table.js';
 import { loadLocale } from '../helpers/locales.js';
@@ -104,12 +104,12 @@ describe('page-definition engine in Chromium', () => {
   let adminToken: string;
   beforeAll(async () => {
     server = await startE2eServer({ DEMO_DATA: 'true' });
-    browser = await launchBrowser();
+    browser = await sharedBrowser();
     admin = await signedIn(browser, server, ADMIN.loginAccount, ADMIN.password);
     adminToken = await apiSignIn(server);
   });
   afterAll(async () => {
-    await browser?.close();
+    await releaseBrowser(browser);
     await server?.stop();
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ADMIN } from '../helpers/app.js';
+import { ADMIN } from '../helpers/accounts.js';
 import { signedInPage, useServerAndBrowser } from '../helpers/browser.js';
 
 /** What a new user hits in the first hour, in Chromium against the built app. */

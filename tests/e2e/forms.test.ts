@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { ADMIN } from '../helpers/app.js';
+import { ADMIN } from '../helpers/accounts.js';
 import { signedInPage, useServerAndBrowser } from '../helpers/browser.js';
 import { localeText } from '../helpers/locales.js';
 

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { ADMIN } from '../helpers/app.js';
+import { ADMIN } from '../helpers/accounts.js';
 import { apiCall, eventually, signedInPage, useServerAndBrowser, type E2eServer } from '../helpers/browser.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/import-templates');

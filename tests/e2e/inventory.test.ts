@@ -7,8 +7,8 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN } from '../helpers/app.js';
-import { apiCall, apiSignIn, enginePage as grid, engineRows as rows, engineRowTexts as rowTexts, engineToolbar as toolbar, eventually, launchBrowser, openEnginePage, popupText, selectFirstEngineRow, signedInPage, startE2eServer, type E2eServer } from '../helpers/browser.js';
+import { ADMIN } from '../helpers/accounts.js';
+import { apiCall, apiSignIn, enginePage as grid, engineRows as rows, engineRowTexts as rowTexts, engineToolbar as toolbar, eventually, releaseBrowser, sharedBrowser, openEnginePage, popupText, selectFirstEngineRow, signedInPage, startE2eServer, type E2eServer } from '../helpers/browser.js';
 
 /** Signs in through the sign-in page in a fresh browser context and waits for the app. */
 async function signedInAs(browser: Browser, server: E2eServer, loginAccount: string, password: string): Promise<Page> {
@@ -79,7 +79,7 @@ describe('inventory operations in Chromium', () => {
 
   beforeAll(async () => {
     server = await startE2eServer({ DEMO_DATA: 'true' });
-    browser = await launchBrowser();
+    browser = await sharedBrowser();
     adminToken = await apiSignIn(server);
     const skus = await apiCall<{ items: { id: number; code: string; owner_id: number }[] }>(server, adminToken, '/inventory/sku?code=AC-');
     const locations = await apiCall<{ items: { id: number; code: string; location_type: string }[] }>(server, adminToken, '/inventory/location?code=A');
@@ -107,7 +107,7 @@ describe('inventory operations in Chromium', () => {
   });
 
   afterAll(async () => {
-    await browser?.close();
+    await releaseBrowser(browser);
     await server?.stop();
   });
 

@@ -6,7 +6,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, launchBrowser, signedInPage, startE2eServer, toastShown, type E2eServer } from '../helpers/browser.js';
+import { eventually, releaseBrowser, sharedBrowser, signedInPage, startE2eServer, toastShown, type E2eServer } from '../helpers/browser.js';
 
 function grid(page: Page, functionCode: string) {
   return page.locator(`[data-testid="engine-page"][data-function="${functionCode}"]`).first();
@@ -42,12 +42,12 @@ describe('jobs in Chromium', () => {
   let page: Page;
   beforeAll(async () => {
     server = await startE2eServer();
-    browser = await launchBrowser();
+    browser = await sharedBrowser();
     page = await signedInPage(browser, server, '/page/home', { logToasts: true });
     await page.waitForURL(/#\/page/);
   });
   afterAll(async () => {
-    await browser?.close();
+    await releaseBrowser(browser);
     await server?.stop();
   });
 

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN } from '../helpers/app.js';
-import { apiCall, apiLogin as login, launchBrowser, startE2eServer, tokenSignedInPage, type E2eServer } from '../helpers/browser.js';
+import { ADMIN } from '../helpers/accounts.js';
+import { apiCall, apiLogin as login, releaseBrowser, sharedBrowser, startE2eServer, tokenSignedInPage, type E2eServer } from '../helpers/browser.js';
 import { createTestDatabase, onRealServer, type TestDatabase } from '../helpers/database.js';
 import { spawnServer, tempDataDir, type ServerProcess } from '../helpers/server-process.js';
 
@@ -29,7 +29,7 @@ describe('notification bell', () => {
 
   beforeAll(async () => {
     server = await startE2eServer();
-    browser = await launchBrowser();
+    browser = await sharedBrowser();
     adminToken = (await login(server, ADMIN)).token;
     const role = await apiCall<{ id: number }>(server, adminToken, '/role', { name: 'notice clerks', permissions: [{ module: 'masterdata', view: true }] });
     clerkUid = (
@@ -47,7 +47,7 @@ describe('notification bell', () => {
     ).uid;
   });
   afterAll(async () => {
-    await browser?.close();
+    await releaseBrowser(browser);
     await server?.stop();
   });
 
@@ -144,10 +144,10 @@ describe.skipIf(!onRealServer)('notification bell across two app nodes (real ser
       const url = await server.ready;
       nodes.push({ server, url, dataDir, stop: async () => void (await server.stop('SIGTERM')) });
     }
-    browser = await launchBrowser();
+    browser = await sharedBrowser();
   });
   afterAll(async () => {
-    await browser?.close();
+    await releaseBrowser(browser);
     for (const server of processes) await server.stop('SIGTERM');
     await database?.close();
   });

@@ -7,7 +7,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN } from '../helpers/app.js';
+import { ADMIN } from '../helpers/accounts.js';
 import { apiCall, apiSignIn, eventually, tokenSignedInPage, useServerAndBrowser, type E2eServer } from '../helpers/browser.js';
 
 interface Scope {

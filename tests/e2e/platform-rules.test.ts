@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ADMIN } from '../helpers/app.js';
+import { ADMIN } from '../helpers/accounts.js';
 import { apiCall, apiSignIn, enginePage as grid, engineRows as rows, engineToolbar as toolbar, eventually, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
 
 /**

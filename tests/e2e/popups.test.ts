@@ -12,7 +12,7 @@
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../helpers/browser.js';
+import { releaseBrowser, sharedBrowser } from '../helpers/browser.js';
 import { buildAndServeHarness, type ServedHarness } from '../helpers/harness.js';
 import type { Harness, HarnessConfirm, HarnessMessage } from './popup-harness/main.js';
 
@@ -33,11 +33,11 @@ let page: Page;
 beforeAll(async () => {
   harness = await buildAndServeHarness(HARNESS, { minify: false });
   url = harness.url;
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await harness?.close();
 });
 

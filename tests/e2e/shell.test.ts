@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN } from '../helpers/app.js';
-import { launchBrowser, openPage, startE2eServer, type E2eServer } from '../helpers/browser.js';
+import { ADMIN } from '../helpers/accounts.js';
+import { releaseBrowser, sharedBrowser, openPage, startE2eServer, type E2eServer } from '../helpers/browser.js';
 import { ROUTE_TABLE } from '../helpers/route-table.js';
 import { localeBranch, localeText } from '../helpers/locales.js';
 
@@ -69,10 +69,10 @@ describe('application shell in Chromium', () => {
   let browser: Browser;
   beforeAll(async () => {
     server = await startE2eServer();
-    browser = await launchBrowser();
+    browser = await sharedBrowser();
   });
   afterAll(async () => {
-    await browser?.close();
+    await releaseBrowser(browser);
     await server?.stop();
   });
 

@@ -5,7 +5,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { ADMIN } from '../helpers/app.js';
+import { ADMIN } from '../helpers/accounts.js';
 import { eventually, signedInPage, useServerAndBrowser, type E2eServer } from '../helpers/browser.js';
 
 async function tickets(server: E2eServer, token: string): Promise<Array<{ number: string; subject: string; type: string; asnNumber: string | null; requester: string }>> {

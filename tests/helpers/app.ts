@@ -8,10 +8,10 @@ import { migrateToLatest } from '../../src/server/install/migrate.js';
 import type { AreaModule } from '../../src/server/modules/area.js';
 import { MODULES } from '../../src/server/modules/index.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
-import { syncAsAtStart, TEST_ADMIN_PASSWORD } from './template.js';
+import { ADMIN } from './accounts.js';
+import { syncAsAtStart } from './template.js';
 
-/** The seeded administrator of every test app. */
-export const ADMIN = { loginAccount: 'admin', password: TEST_ADMIN_PASSWORD } as const;
+export { ADMIN };
 
 export interface TestApp {
   app: FastifyInstance;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { spawnServer, tempDataDir, type ServerProcess } from './server-process.js';
-import { ADMIN } from './app.js';
+import { ADMIN } from './accounts.js';
 import { copyE2eTemplate } from './e2e-template.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -28,6 +28,27 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+let shared: Promise<Browser> | undefined;
+
+/**
+ * The Chromium of this test worker: launched by the first test file that asks, then lent to each
+ * file the worker runs after it (a worker runs its files one after another), so that a file does
+ * not pay for a launch and a close. Each file gives it back with `releaseBrowser`, which closes the
+ * contexts and pages the file opened; Playwright kills it when the worker's process ends.
+ */
+export async function sharedBrowser(): Promise<Browser> {
+  const current = shared && (await shared.catch(() => undefined));
+  if (current?.isConnected()) return current;
+  shared = launchBrowser();
+  return shared;
+}
+
+/** Gives the worker's Chromium back at the end of a file: every context it opened is closed. */
+export async function releaseBrowser(browser: Browser | undefined): Promise<void> {
+  if (!browser?.isConnected()) return;
+  await Promise.all(browser.contexts().map((context) => context.close().catch(() => undefined)));
 }
 
 export interface E2eServer {
@@ -69,8 +90,9 @@ export async function openPage(browser: Browser, baseUrl: string, route: string)
 }
 
 /**
- * Starts one real server and one Chromium for a describe block and stops both after it; the
- * returned object's fields are set once `beforeAll` has run.
+ * Starts one real server for a describe block, lends it the worker's Chromium (`sharedBrowser`), and
+ * stops the server and closes the block's browser contexts after it; the returned object's fields are
+ * set once `beforeAll` has run.
  *
  * With `freshServerOnRetry`, a test run a second time (CI runs a failed browser test once more)
  * gets a new server on a new copy of the template database, so that what its first run left
@@ -84,8 +106,11 @@ export function useServerAndBrowser(
 ): { server: E2eServer; browser: Browser } {
   const context = {} as { server: E2eServer; browser: Browser };
   beforeAll(async () => {
-    context.server = await startE2eServer(env());
-    context.browser = await launchBrowser();
+    // Side by side; whichever started is kept for `afterAll` to stop even when the other failed.
+    const [server, browser] = await Promise.allSettled([startE2eServer(env()), sharedBrowser()]);
+    if (server.status === 'fulfilled') context.server = server.value;
+    if (browser.status === 'fulfilled') context.browser = browser.value;
+    for (const started of [server, browser]) if (started.status === 'rejected') throw started.reason;
   });
   if (options.freshServerOnRetry) {
     beforeEach(async ({ task }) => {
@@ -95,7 +120,7 @@ export function useServerAndBrowser(
     });
   }
   afterAll(async () => {
-    await context.browser?.close();
+    await releaseBrowser(context.browser);
     await context.server?.stop();
   });
   return context;

@@ -1,23 +1,40 @@
 import type { TestProject } from 'vitest/node';
 import { E2E_TEMPLATE_ENV, makeE2eTemplates, removeE2eTemplates, type E2eTemplates } from './e2e-template.js';
+import { buildServerBundle, removeServerBundle } from './server-bundle.js';
+import { SERVER_BUNDLE_ENV } from './server-process.js';
 
 /**
- * Vitest's global set-up of the browser tests: makes the servers' data directory templates once
- * (tests/helpers/e2e-template.ts), again when watch mode runs the tests again, and removes them at the end.
+ * Vitest's global set-up of the browser tests: bundles the server once (tests/helpers/server-bundle.ts),
+ * then makes the servers' data directory templates with it (tests/helpers/e2e-template.ts), again
+ * when watch mode runs the tests again, and removes both at the end.
  */
 export default async function setup(project: TestProject): Promise<() => void> {
   let current = await make();
   project.onTestsRerun(async () => {
-    removeE2eTemplates(current);
+    remove(current);
     current = await make();
   });
-  return () => removeE2eTemplates(current);
+  return () => remove(current);
 }
 
-async function make(): Promise<E2eTemplates> {
-  const started = performance.now();
+interface Made {
+  bundle: string;
+  templates: E2eTemplates;
+}
+
+async function make(): Promise<Made> {
+  let started = performance.now();
+  const bundle = await buildServerBundle();
+  process.env[SERVER_BUNDLE_ENV] = bundle;
+  console.log(`server bundled in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  started = performance.now();
   const templates = await makeE2eTemplates();
   process.env[E2E_TEMPLATE_ENV] = JSON.stringify(templates);
   console.log(`browser test data directory templates made in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  return templates;
+  return { bundle, templates };
+}
+
+function remove(made: Made): void {
+  removeE2eTemplates(made.templates);
+  removeServerBundle(made.bundle);
 }

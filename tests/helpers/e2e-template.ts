@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnServer } from './server-process.js';
-import { TEST_ADMIN_PASSWORD as ADMIN_PASSWORD } from './template.js';
+import { TEST_ADMIN_PASSWORD as ADMIN_PASSWORD } from './accounts.js';
 
 /**
  * The browser tests' servers start on a copy of a data directory that one real first start made

@@ -5,6 +5,9 @@ import path from 'node:path';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
+/** The path of this run's server bundle (tests/helpers/server-bundle.ts), set by a global set-up. */
+export const SERVER_BUNDLE_ENV = 'WMS_SERVER_BUNDLE';
+
 export interface ServerProcess {
   child: ChildProcessWithoutNullStreams;
   /** Everything the process printed so far, stdout and stderr together. */
@@ -20,9 +23,15 @@ export function tempDataDir(prefix = 'wms-data-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
-/** Starts the real server (`src/server/main.ts`) as its own process, on a free port by default. */
+/**
+ * Starts the real server (`src/server/main.ts`) as its own process, on a free port by default: from
+ * this run's bundle of the server when the global set-up made one (tests/helpers/server-bundle.ts),
+ * else from the source through tsx.
+ */
 export function spawnServer(env: Record<string, string | undefined>): ServerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const bundle = process.env[SERVER_BUNDLE_ENV];
+  const args = bundle && fs.existsSync(bundle) ? [bundle] : ['--import', 'tsx', 'src/server/main.ts'];
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...cleanEnv(), PORT: '0', LOG_LEVEL: 'info', DEMO_DATA: 'false', ...env },
   });
@@ -59,5 +68,6 @@ function cleanEnv(): Record<string, string | undefined> {
   const env = { ...process.env };
   delete env.DATABASE_URL;
   delete env.ADMIN_PASSWORD;
+  delete env[SERVER_BUNDLE_ENV];
   return env;
 }

@@ -28,8 +28,7 @@ export interface TemplateInfo {
 /** The global set-up hands the templates to the test workers in this variable (JSON of `TemplateInfo`). */
 export const TEMPLATE_ENV = 'WMS_TEST_TEMPLATE';
 
-/** The seeded administrator's password in test databases (also `ADMIN.password` of tests/helpers/app.ts). */
-export const TEST_ADMIN_PASSWORD = 'Adm1n!Passw0rd';
+export { TEST_ADMIN_PASSWORD } from './accounts.js';
 
 /**
  * A hash of the migration list this code declares: every name with the source of its steps. A
