@@ -1,0 +1,6 @@
+import OrderWizard from './OrderWizard';
+
+/** The non-merchandise order wizard (`/nonMerOrder`). */
+export default function NonMerOrder() {
+  return <OrderWizard kind="nonMer" />;
+}
