@@ -25,8 +25,18 @@ import type { LoadFields, LoadRow } from './loading.repository.js';
 
 declare module '../../events/events.js' {
   interface DomainEvents {
-    /** A load was shipped: its orders left the warehouse. */
-    'loading.shipped': { loadId: number; soIds: number[]; projectId: number; warehouseId: number };
+    /**
+     * A load was shipped: its orders left the warehouse. `load` is what the load's header says of
+     * the transport (for the ship notices), `cartonIds` the cartons that left on it.
+     */
+    'loading.shipped': {
+      loadId: number;
+      soIds: number[];
+      projectId: number;
+      warehouseId: number;
+      load?: { loadNo: string; containerNo: string | null; sealNo: string | null; vessel: string | null; voyage: string | null; mbl: string | null; hbl: string | null };
+      cartonIds?: number[];
+    };
   }
 }
 
@@ -411,7 +421,14 @@ export async function shipConfirm(trx: Transaction<DB>, scope: StockScope, event
     answer.push({ soId, orderNo: order.orderNo, status });
   }
   await repo.updateLoad(trx, Number(load.id), { status: 'shipped', shipped: true }, scope.operator);
-  await events.emit(trx, 'loading.shipped', { loadId: Number(load.id), soIds, projectId: scope.projectId, warehouseId: scope.warehouseId });
+  await events.emit(trx, 'loading.shipped', {
+    loadId: Number(load.id),
+    soIds,
+    projectId: scope.projectId,
+    warehouseId: scope.warehouseId,
+    load: { loadNo: load.load_no, containerNo: load.container_no, sealNo: load.seal_no, vessel: load.vessel, voyage: load.voyage, mbl: load.mbl, hbl: load.hbl },
+    cartonIds: rows.map((r) => Number(r.carton_id)),
+  });
   const shippedLoad = (await repo.findLoad(trx, scope, { id: Number(load.id) }))!;
   return { load: headerOf(shippedLoad, rows.length), orders: answer };
 }
