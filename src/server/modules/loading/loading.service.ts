@@ -1,7 +1,7 @@
 import Decimal from 'decimal.js';
 import type { Kysely, Transaction } from 'kysely';
 import { AppError, type FieldError } from '../../../common/errors.js';
-import type { LoadHeader, ScanAnswer } from '../../../common/loading-api.js';
+import type { LoadCartonRow, LoadHeader, LoadOrderRow, ScanAnswer } from '../../../common/loading-api.js';
 import type { DB } from '../../db/schema.js';
 import type { EventBus } from '../../events/events.js';
 import { attachFiles, type UploadedFile } from '../attachment/index.js';
@@ -296,22 +296,14 @@ export async function importCodes(trx: Transaction<DB>, scope: StockScope, loadI
   return { ...(await loadCartons(trx, scope, load, picked, undefined)), rows: rows.length };
 }
 
-export interface LoadTableRow {
-  cartonId: number;
-  cartonNo: string;
-  sscc: string | null;
-  palletNo: string | null;
-  palletSscc: string | null;
-  soId: number;
-  orderNo: string;
-  orderStatus: string;
-  qty: string;
+/** A carton of a load as `/loading/table` answers it, with when and by whom it was loaded. */
+export interface LoadTableRow extends LoadCartonRow {
   loadedAt: string;
   loadedBy: string;
 }
 
 /** `/loading/table`: the load's cartons with their orders, and the orders with their carton count. */
-export async function loadTable(db: Kysely<DB>, scope: StockScope, loadId: number): Promise<{ load: LoadHeader; cartons: LoadTableRow[]; orders: Array<{ soId: number; orderNo: string; status: string; cartons: number; qty: string }> }> {
+export async function loadTable(db: Kysely<DB>, scope: StockScope, loadId: number): Promise<{ load: LoadHeader; cartons: LoadTableRow[]; orders: LoadOrderRow[] }> {
   const load = await loadOf(db, scope, loadId);
   const rows = await repo.cartonsOfLoad(db, Number(load.id));
   const cartons = new Map((await cartonsByIdForLoading(db, scope, rows.map((r) => Number(r.carton_id)))).map((c) => [c.id, c]));
