@@ -184,6 +184,8 @@ describe('scanning onto a load', () => {
     expect(scan.orders[0].status).toBe('loaded');
     const table = await ok<Table>('/loading/table', { loadId: load.id });
     expect(table.cartons.every((c) => c.palletNo === pallet.palletNo)).toBe(true);
+    // A carton loaded with its (closed) pallet is not taken off the pallet.
+    await refused('/pallet/removeCarton', { palletId: pallet.id, carton: order.cartons[0].cartonNo }, 409, 'PALLET_CLOSED');
   });
 
   it('by wave: only cartons of the wave\'s orders; a wave\'s cartons are listed loaded or not', async () => {
@@ -274,7 +276,15 @@ describe('ship confirm and delivery', () => {
     expect(ledger.every((r) => r.trans_type === 'ship' && r.reference_type === 'ship')).toBe(true);
     await expectLedgerAgrees();
     const event = await db().selectFrom('domain_event').selectAll().where('name', '=', 'loading.shipped').orderBy('id', 'desc').executeTakeFirstOrThrow();
-    expect(event.payload).toEqual({ loadId: first.id, soIds: [order.soId], projectId: f.scope.projectId, warehouseId: f.scope.warehouseId });
+    const firstCartons = order.cartons.slice(0, 3).map((c) => c.id).sort((a, b) => a - b);
+    expect({ ...(event.payload as Record<string, unknown>), cartonIds: [...((event.payload as { cartonIds: number[] }).cartonIds)].sort((a, b) => a - b) }).toEqual({
+      loadId: first.id,
+      soIds: [order.soId],
+      projectId: f.scope.projectId,
+      warehouseId: f.scope.warehouseId,
+      load: { loadNo: first.loadNo, containerNo: `CONT${RUN}`, sealNo: 'SEAL1', vessel: 'Ever Given', voyage: null, mbl: null, hbl: null },
+      cartonIds: firstCartons,
+    });
 
     // A shipped load is not shipped twice nor changed; a shipped order is not taken off.
     await refused('/loading/shipConfirm', { loadId: first.id }, 409, 'LOAD_NOT_OPEN');

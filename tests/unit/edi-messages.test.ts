@@ -10,7 +10,18 @@ import { build856 } from '../../src/server/modules/edi/x12.js';
  * X12 parser builds the interchange, group and transaction set.
  */
 const require = createRequire(import.meta.url);
-const { Reader } = require('edifact') as { Reader: new () => { parse(text: string): Array<{ name: string; elements: string[][] }> } };
+const { Reader } = require('edifact') as { Reader: new () => { define(definitions: Record<string, unknown>): void; parse(text: string): Array<{ name: string; elements: string[][] }> } };
+
+/**
+ * A reader for messages with a vessel: TDT names it in C222, after the conditional composite C401,
+ * which is then left empty. The reader counts an empty composite as one component and C401 needs
+ * two when it is there, so the reader is told that C401 may be left out.
+ */
+function seaReader() {
+  const reader = new Reader();
+  reader.define({ C401: { requires: 0, components: ['an..3', 'an..3', 'an..17'] } });
+  return reader;
+}
 const { X12Parser } = require('node-x12') as {
   X12Parser: new (strict: boolean) => {
     parse(text: string): {
@@ -79,8 +90,17 @@ describe('EDIFACT DESADV D.96A', () => {
     expect(named('DTM').find((s) => s.elements[0][0] === '36')?.elements[0]).toEqual(['36', '20270331', '102']);
   });
 
-  it('names the vessel of a sea load in TDT', () => {
-    expect(buildDesadv({ ...notice, load: { ...notice.load, vessel: 'Ever Given' } }, envelope)).toContain("TDT+20+LD-9+10++REXP:172:182:Road Express+++:::Ever Given'");
+  it('names the vessel and voyage of a sea load in TDT', () => {
+    expect(buildDesadv({ ...notice, load: { ...notice.load, vessel: 'Ever Given', voyage: '042W' } }, envelope)).toContain("TDT+20+042W+10++REXP:172:182:Road Express+++:::Ever Given'");
+  });
+
+  it('carries the load: its number, the bills of lading, the container and its seal', () => {
+    const sea = seaReader().parse(buildDesadv({ ...notice, load: { ...notice.load, vessel: 'Ever Given', voyage: '042W', mbl: 'MAEU123', hbl: 'HB:77' } }, envelope));
+    const of = (tag: string) => sea.filter((s) => s.name === tag).map((s) => s.elements);
+    expect(of('RFF')).toEqual([[['ON', "PO+7'A"]], [['VN', 'SO-100']], [['SRN', 'LD-9']], [['MB', 'MAEU123']], [['BH', 'HB:77']]]);
+    expect(of('EQD')).toEqual([[['CN'], ['MSKU1234567']]]);
+    expect(of('SEL')).toEqual([[['SEAL77'], ['CA']]]);
+    expect(of('TDT')[0][1]).toEqual(['042W']);
   });
 });
 
@@ -112,6 +132,17 @@ describe('ANSI X12 856', () => {
     expect(values(interchange.trailer).map(Number)).toEqual([1, 42]);
     expect(text.endsWith('IEA*1*000000042~')).toBe(true);
     expect(text.match(/~/g)).toHaveLength(segmentCount + 4);
+  });
+
+  it('carries the load at the shipment level: container and seal, load number, bills of lading, vessel and voyage', () => {
+    const sea = new X12Parser(true).parse(build856({ ...notice, load: { ...notice.load, vessel: 'Ever Given', voyage: '042W', mbl: 'MAEU123', hbl: 'HB77' } }, envelope));
+    const segments = sea.functionalGroups[0].transactions[0].segments;
+    const firstHl = segments.findIndex((s) => s.tag === 'HL');
+    const secondHl = segments.findIndex((s, i) => i > firstHl && s.tag === 'HL');
+    const shipmentLevel = segments.slice(firstHl, secondHl);
+    const td3 = values(shipmentLevel.find((s) => s.tag === 'TD3')!);
+    expect([td3[0], td3[2], td3[8]]).toEqual(['CN', 'MSKU1234567', 'SEAL77']);
+    expect(shipmentLevel.filter((s) => s.tag === 'REF').map(values)).toEqual([['LO', 'LD-9'], ['MB', 'MAEU123'], ['BM', 'HB77'], ['WU', 'Ever Given', '042W']]);
   });
 
   it('builds the HL tree shipment > order > tare > pack > item, with the SSCCs in MAN*GM', () => {

@@ -36,7 +36,7 @@ export const ediRoutes: FastifyPluginAsyncTypebox = async (app) => {
     route(PACK_EDIT, "Queues the ship notice of an order now (whatever the owner's send_on says), with the load it left on when known; sent after the commit", {
       body: StrictObject({
         soId: IdSchema,
-        load: Type.Optional(StrictObject({ loadNo: OptText(35), containerNo: OptText(35), sealNo: OptText(35), vessel: OptText(35) })),
+        load: Type.Optional(StrictObject({ loadNo: OptText(35), containerNo: OptText(35), sealNo: OptText(35), vessel: OptText(35), voyage: OptText(17), mbl: OptText(35), hbl: OptText(35) })),
       }),
     }),
     async (request) => {

@@ -2,7 +2,9 @@ import { dateParts, groupByPallet, isGtin, stamp, type Envelope, type ShipNotice
 
 /**
  * The EANCOM despatch advice (DESADV D.96A, EAN005) of a ship notice: one interchange of one
- * message. The packing hierarchy is shipment (CPS 1), pallet (CPS with its parent 1, PAC 201, SSCC
+ * message. The load goes into RFF SRN (our load number), MB and BH (master and house bill of
+ * lading), TDT (voyage as conveyance reference, vessel) and EQD CN with SEL (container, seal).
+ * The packing hierarchy is shipment (CPS 1), pallet (CPS with its parent 1, PAC 201, SSCC
  * in GIN+BJ) and carton (parent its pallet or the shipment, PAC CT, SSCC in GIN+BJ), each carton
  * with its lines (LIN with the GTIN, PIA with the SKU, QTY 12 despatched, and lot and expiry under
  * PCI 36E). UNT counts the message's segments from UNH to UNT, UNZ the interchange's one message.
@@ -45,12 +47,15 @@ export function buildDesadv(notice: ShipNotice, envelope: Envelope): string {
   body.push(segment('DTM', ship.time ? ['11', ship.date + ship.time, '203'] : ['11', ship.date, '102']));
   if (notice.customerPo) body.push(segment('RFF', ['ON', notice.customerPo]));
   body.push(segment('RFF', ['VN', notice.orderNo]));
-  if (notice.load?.loadNo) body.push(segment('RFF', ['BM', notice.load.loadNo]));
+  if (notice.load?.loadNo) body.push(segment('RFF', ['SRN', notice.load.loadNo]));
+  if (notice.load?.mbl) body.push(segment('RFF', ['MB', notice.load.mbl]));
+  if (notice.load?.hbl) body.push(segment('RFF', ['BH', notice.load.hbl]));
   body.push(nad('SF', notice.shipFrom));
   body.push(nad('ST', notice.shipTo));
-  if (notice.carrier || notice.load?.vessel) {
+  if (notice.carrier || notice.load?.vessel || notice.load?.voyage) {
+    // TDT: stage 20 (main carriage), the conveyance reference (the voyage), mode 10 (sea) when a vessel carries it, the carrier, the vessel's name.
     const mode = notice.load?.vessel ? '10' : '30';
-    body.push(segment('TDT', '20', notice.load?.loadNo, [mode], null, notice.carrier ? [notice.carrier.scac, notice.carrier.scac ? '172' : '', notice.carrier.scac ? '182' : '', notice.carrier.name.slice(0, 35)] : null, null, null, notice.load?.vessel ? ['', '', '', notice.load.vessel.slice(0, 35)] : null));
+    body.push(segment('TDT', '20', notice.load?.voyage?.slice(0, 17), [mode], null, notice.carrier ? [notice.carrier.scac, notice.carrier.scac ? '172' : '', notice.carrier.scac ? '182' : '', notice.carrier.name.slice(0, 35)] : null, null, null, notice.load?.vessel ? ['', '', '', notice.load.vessel.slice(0, 35)] : null));
   }
   if (notice.load?.containerNo) {
     body.push(segment('EQD', 'CN', notice.load.containerNo));

@@ -7,25 +7,29 @@ import type { EdiTrigger } from './edi.tables.js';
 import { cartonContents, closedCartonsOfOrder, orderOfNotice } from './order-notice.repository.js';
 import type { ShipNotice } from './ship-notice.js';
 
-/** The load an order left on, when one is known: it goes into the notice (BM reference, container, seal, vessel). */
-export interface NoticeLoad {
-  loadNo?: string | null;
-  containerNo?: string | null;
-  sealNo?: string | null;
-  vessel?: string | null;
-}
+/** The load an order left on, when one is known: it goes into the notice (load number, container, seal, vessel, voyage, MBL, HBL). */
+export type NoticeLoad = NonNullable<ShipNotice['load']>;
 
 const day = (value: unknown): string | null => (value instanceof Date ? value.toISOString().slice(0, 10) : typeof value === 'string' && value ? value.slice(0, 10) : null);
 
 /**
- * The ship notice of an order of the scope: its closed cartons (with SSCC and the pallet's), what
+ * The ship notice of an order of the scope: its closed cartons (only those of `cartonIds` when
+ * given: what left on one load), with SSCC and the pallet's, what
  * each holds per SKU and lot, ship-from the warehouse and ship-to the order's address. Null when
  * the order is not the scope's.
  */
-export async function orderShipNotice(db: Kysely<DB> | Transaction<DB>, scope: { projectId: number; warehouseId: number }, soId: number, load?: NoticeLoad | null, at = new Date()): Promise<ShipNotice | null> {
+export async function orderShipNotice(
+  db: Kysely<DB> | Transaction<DB>,
+  scope: { projectId: number; warehouseId: number },
+  soId: number,
+  load?: NoticeLoad | null,
+  at = new Date(),
+  cartonIds?: number[],
+): Promise<ShipNotice | null> {
   const order = await orderOfNotice(db, scope, soId);
   if (!order) return null;
-  const cartons = await closedCartonsOfOrder(db, soId);
+  const only = cartonIds ? new Set(cartonIds) : null;
+  const cartons = (await closedCartonsOfOrder(db, soId)).filter((c) => !only || only.has(Number(c.id)));
   const contents = await cartonContents(db, cartons.map((c) => Number(c.id)));
   const known = load && Object.values(load).some((v) => typeof v === 'string' && v.trim() !== '') ? load : null;
   return {
@@ -58,9 +62,9 @@ export async function queueOrderNotice(
   trx: Transaction<DB>,
   scope: EdiScope,
   soId: number,
-  options: { trigger?: EdiTrigger; load?: NoticeLoad | null; sendWith?: Kysely<DB> } = {},
+  options: { trigger?: EdiTrigger; load?: NoticeLoad | null; cartonIds?: number[]; sendWith?: Kysely<DB> } = {},
 ): Promise<number | null> {
-  const notice = await orderShipNotice(trx, scope, soId, options.load);
+  const notice = await orderShipNotice(trx, scope, soId, options.load, new Date(), options.cartonIds);
   if (!notice) throw new AppError('NO_RECORD');
   return queueShipNotice(trx, scope, notice, { trigger: options.trigger, sendWith: options.sendWith });
 }

@@ -59,7 +59,16 @@ export interface ShipNotice {
   shipFrom: ShipNoticeAddress;
   shipTo: ShipNoticeAddress;
   carrier?: { name: string; scac?: string | null } | null;
-  load?: { loadNo?: string | null; containerNo?: string | null; sealNo?: string | null; vessel?: string | null } | null;
+  /** The load it left on: our load number, container, seal, vessel, voyage, master and house bill of lading. */
+  load?: {
+    loadNo?: string | null;
+    containerNo?: string | null;
+    sealNo?: string | null;
+    vessel?: string | null;
+    voyage?: string | null;
+    mbl?: string | null;
+    hbl?: string | null;
+  } | null;
   cartons: ShipNoticeCarton[];
 }
 

@@ -2,7 +2,9 @@ import { dateParts, groupByPallet, isGtin, stamp, type Envelope, type ShipNotice
 
 /**
  * The ANSI X12 856 ship notice (version 004010) of a ship notice: one interchange, one group
- * (GS SH), one transaction set. Its HL tree is shipment (S) > order (O) > tare (T, a pallet, MAN*GM
+ * (GS SH), one transaction set. The shipment level carries the load: TD3 (container, seal), REF
+ * LO (our load number), MB (master bill of lading), BM (house bill of lading) and WU (vessel, with
+ * the voyage as its description). Its HL tree is shipment (S) > order (O) > tare (T, a pallet, MAN*GM
  * with its SSCC) > pack (P, a carton, MAN*GM with its SSCC) > item (I, LIN, SN1 and the lot's
  * expiry); a carton on no pallet hangs under the order. CTT counts the HL segments, SE the
  * transaction set's segments from ST to SE, GE its one set and IEA its one group.
@@ -59,8 +61,11 @@ export function build856(notice: ShipNotice, envelope: Envelope): string {
   set.push(segment('TD1', 'CTN25', String(notice.cartons.length)));
   if (notice.carrier) set.push(segment('TD5', 'B', notice.carrier.scac ? '2' : null, notice.carrier.scac, notice.load?.vessel ? 'S' : 'M', notice.carrier.name.slice(0, 35)));
   if (notice.load?.containerNo) set.push(segment('TD3', 'CN', null, notice.load.containerNo.slice(0, 15), null, null, null, null, null, notice.load.sealNo?.slice(0, 15)));
-  if (notice.load?.loadNo) set.push(segment('REF', 'BM', notice.load.loadNo.slice(0, 30)));
-  if (notice.load?.vessel) set.push(segment('REF', 'WU', notice.load.vessel.slice(0, 30)));
+  if (notice.load?.loadNo) set.push(segment('REF', 'LO', notice.load.loadNo.slice(0, 30)));
+  if (notice.load?.mbl) set.push(segment('REF', 'MB', notice.load.mbl.slice(0, 30)));
+  if (notice.load?.hbl) set.push(segment('REF', 'BM', notice.load.hbl.slice(0, 30)));
+  // The vessel's REF names the voyage in its description (REF03): the 856 has no voyage element.
+  if (notice.load?.vessel || notice.load?.voyage) set.push(segment('REF', 'WU', notice.load.vessel?.slice(0, 30), notice.load.voyage?.slice(0, 80)));
   set.push(segment('DTM', '011', ship.date, ship.time));
   set.push(...party('SF', notice.shipFrom), ...party('ST', notice.shipTo));
   const order = hlSegment(shipment, 'O');

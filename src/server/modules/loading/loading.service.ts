@@ -1,7 +1,7 @@
 import Decimal from 'decimal.js';
 import type { Kysely, Transaction } from 'kysely';
 import { AppError, type FieldError } from '../../../common/errors.js';
-import type { LoadHeader, ScanAnswer } from '../../../common/loading-api.js';
+import type { LoadCartonRow, LoadHeader, LoadOrderRow, ScanAnswer } from '../../../common/loading-api.js';
 import type { DB } from '../../db/schema.js';
 import type { EventBus } from '../../events/events.js';
 import { attachFiles, type UploadedFile } from '../attachment/index.js';
@@ -25,8 +25,18 @@ import type { LoadFields, LoadRow } from './loading.repository.js';
 
 declare module '../../events/events.js' {
   interface DomainEvents {
-    /** A load was shipped: its orders left the warehouse. */
-    'loading.shipped': { loadId: number; soIds: number[]; projectId: number; warehouseId: number };
+    /**
+     * A load was shipped: its orders left the warehouse. `load` is what the load's header says of
+     * the transport (for the ship notices), `cartonIds` the cartons that left on it.
+     */
+    'loading.shipped': {
+      loadId: number;
+      soIds: number[];
+      projectId: number;
+      warehouseId: number;
+      load?: { loadNo: string; containerNo: string | null; sealNo: string | null; vessel: string | null; voyage: string | null; mbl: string | null; hbl: string | null };
+      cartonIds?: number[];
+    };
   }
 }
 
@@ -286,22 +296,14 @@ export async function importCodes(trx: Transaction<DB>, scope: StockScope, loadI
   return { ...(await loadCartons(trx, scope, load, picked, undefined)), rows: rows.length };
 }
 
-export interface LoadTableRow {
-  cartonId: number;
-  cartonNo: string;
-  sscc: string | null;
-  palletNo: string | null;
-  palletSscc: string | null;
-  soId: number;
-  orderNo: string;
-  orderStatus: string;
-  qty: string;
+/** A carton of a load as `/loading/table` answers it, with when and by whom it was loaded. */
+export interface LoadTableRow extends LoadCartonRow {
   loadedAt: string;
   loadedBy: string;
 }
 
 /** `/loading/table`: the load's cartons with their orders, and the orders with their carton count. */
-export async function loadTable(db: Kysely<DB>, scope: StockScope, loadId: number): Promise<{ load: LoadHeader; cartons: LoadTableRow[]; orders: Array<{ soId: number; orderNo: string; status: string; cartons: number; qty: string }> }> {
+export async function loadTable(db: Kysely<DB>, scope: StockScope, loadId: number): Promise<{ load: LoadHeader; cartons: LoadTableRow[]; orders: LoadOrderRow[] }> {
   const load = await loadOf(db, scope, loadId);
   const rows = await repo.cartonsOfLoad(db, Number(load.id));
   const cartons = new Map((await cartonsByIdForLoading(db, scope, rows.map((r) => Number(r.carton_id)))).map((c) => [c.id, c]));
@@ -411,7 +413,14 @@ export async function shipConfirm(trx: Transaction<DB>, scope: StockScope, event
     answer.push({ soId, orderNo: order.orderNo, status });
   }
   await repo.updateLoad(trx, Number(load.id), { status: 'shipped', shipped: true }, scope.operator);
-  await events.emit(trx, 'loading.shipped', { loadId: Number(load.id), soIds, projectId: scope.projectId, warehouseId: scope.warehouseId });
+  await events.emit(trx, 'loading.shipped', {
+    loadId: Number(load.id),
+    soIds,
+    projectId: scope.projectId,
+    warehouseId: scope.warehouseId,
+    load: { loadNo: load.load_no, containerNo: load.container_no, sealNo: load.seal_no, vessel: load.vessel, voyage: load.voyage, mbl: load.mbl, hbl: load.hbl },
+    cartonIds: rows.map((r) => Number(r.carton_id)),
+  });
   const shippedLoad = (await repo.findLoad(trx, scope, { id: Number(load.id) }))!;
   return { load: headerOf(shippedLoad, rows.length), orders: answer };
 }
