@@ -158,14 +158,28 @@ function countLedger(method: ChargeMethod, rows: readonly BillableLedgerRow[], m
   });
 }
 
+/**
+ * A snapshot row under a method: per pallet and pallet-day take the pallets the snapshot counted,
+ * per cubic metre and kg the cubic metres and kilograms it kept (the SKU's measures on the day);
+ * when the snapshot has none of them, the SKU's measures now.
+ */
+function snapshotQty(method: ChargeMethod, r: StorageSnapshotRow, m: SkuMeasures | undefined): Decimal {
+  const qty = new Decimal(r.onHandQty);
+  switch (method) {
+    case 'per_pallet':
+    case 'per_pallet_day':
+      return measured(method, qty, m, r.palletCount);
+    case 'per_cbm':
+      return dec(r.cbm) ?? measured(method, qty, m, null);
+    case 'per_kg':
+      return dec(r.weightKg) ?? measured(method, qty, m, null);
+    default:
+      return measured(method, qty, m, null);
+  }
+}
+
 function countSnapshots(method: ChargeMethod, rows: readonly StorageSnapshotRow[], measures: Map<number, SkuMeasures>): Counted[] {
-  return rows.map((r) => ({
-    kind: 'snapshot',
-    id: r.id,
-    day: r.day,
-    ref: null,
-    qty: measured(method, new Decimal(r.onHandQty), measures.get(r.skuId), method === 'per_pallet' || method === 'per_pallet_day' ? r.palletCount : null),
-  }));
+  return rows.map((r) => ({ kind: 'snapshot', id: r.id, day: r.day, ref: null, qty: snapshotQty(method, r, measures.get(r.skuId)) }));
 }
 
 function countOrders(base: BillBase, rows: readonly BillableOrder[]): Counted[] {
