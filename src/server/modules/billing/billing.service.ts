@@ -277,6 +277,21 @@ export function priceOf(qty: Decimal, tariff: Pick<TariffRow, 'rate' | 'overflow
   ];
 }
 
+/** What a bill line takes from its tariff line: charge code, method, base, unit, account (else the charge code's) and description. */
+function lineOfTariff(tariff: TariffRow, currency: string) {
+  return {
+    tariff_id: Number(tariff.id),
+    charge_code_id: Number(tariff.charge_code_id),
+    charge_code: tariff.charge_code,
+    charge_method: tariff.charge_method,
+    bill_base: tariff.bill_base,
+    unit: tariff.bill_unit,
+    currency_code: currency,
+    account_code: tariff.account_code ?? tariff.charge_account_code,
+    description: tariff.description ?? tariff.charge_description,
+  };
+}
+
 /** The bill lines of a contract's tariffs for a window: one per tariff with something to charge (two above an overflow threshold), then the minimum charge. */
 export async function computeLines(db: Kysely<DB> | Transaction<DB>, window: Window, tariffs: readonly TariffRow[], currency: string, decimals: number): Promise<ComputedLine[]> {
   const sources = new Sources(db, window);
@@ -295,22 +310,11 @@ export async function computeLines(db: Kysely<DB> | Transaction<DB>, window: Win
     const minimum = tariff.min_charge === null ? null : new Decimal(tariff.min_charge);
     const sum = amounts.reduce((a, b) => a.plus(b), ZERO);
     const topUp = minimum && sum.lt(minimum) ? round(minimum.minus(sum)) : ZERO;
-    const base = {
-      tariff_id: Number(tariff.id),
-      charge_code_id: Number(tariff.charge_code_id),
-      charge_code: tariff.charge_code,
-      charge_method: tariff.charge_method,
-      bill_base: tariff.bill_base,
-      unit: tariff.bill_unit,
-      currency_code: currency,
-      account_code: tariff.account_code ?? tariff.charge_account_code,
-    };
-    const description = tariff.description ?? tariff.charge_description;
+    const base = lineOfTariff(tariff, currency);
     parts.forEach((part, i) => {
       lines.push({
         line: {
           ...base,
-          description,
           qty: part.qty.toFixed(4),
           rate: part.rate.toString(),
           amount: amounts[i].plus(i === 0 ? topUp : ZERO).toFixed(decimals),
@@ -328,15 +332,7 @@ export async function computeLines(db: Kysely<DB> | Transaction<DB>, window: Win
     const amount = round(minimum.minus(total));
     lines.push({
       line: {
-        tariff_id: Number(tariff.id),
-        charge_code_id: Number(tariff.charge_code_id),
-        charge_code: tariff.charge_code,
-        charge_method: tariff.charge_method,
-        bill_base: tariff.bill_base,
-        unit: tariff.bill_unit,
-        currency_code: currency,
-        account_code: tariff.account_code ?? tariff.charge_account_code,
-        description: tariff.description ?? tariff.charge_description,
+        ...lineOfTariff(tariff, currency),
         qty: '1.0000',
         rate: amount.toString(),
         amount: amount.toFixed(decimals),
