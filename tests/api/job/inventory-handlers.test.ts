@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { RightName } from '../../../src/common/rights.js';
 import { loadDemoData } from '../../../src/server/install/demo-data.js';
 import { inTransaction } from '../../../src/server/db/transaction.js';
-import { lotFor, receiveStock, type StockScope } from '../../../src/server/modules/inventory/inventory.service.js';
+import { adjustStock, lotFor, moveStock, receiveStock, type StockScope } from '../../../src/server/modules/inventory/inventory.service.js';
 import { dayInZone } from '../../../src/server/modules/inventory/storage.repository.js';
 import { buildTestApp, createUser, injectAs, json, signIn, type TestApp } from '../../helpers/app.js';
 import { MODULES } from '../../../src/server/modules/index.js';
@@ -132,8 +132,9 @@ describe('inventory.storageSnapshot', () => {
     expect(run.log).toContain(`warehouse WH1 day ${today}:`);
     const rows = await snapshotRows(today);
     expect(rows.map((r) => [r.sku_id, Number(r.on_hand_qty), r.location_count, r.lpn_count, r.pallet_count])).toEqual([
-      [skuIds[0], 15, 2, 1, 1],
-      [skuIds[1], 7, 1, 0, 0],
+      // Pallets: the pallet id of SKU 0's first lot, plus a pallet for stock on none (the demo SKUs have a pallet size).
+      [skuIds[0], 15, 2, 1, 2],
+      [skuIds[1], 7, 1, 0, 1],
     ]);
     // Only the warehouse asked for.
     expect(await snapshotRows(today, wh2)).toEqual([]);
@@ -162,6 +163,67 @@ describe('inventory.storageSnapshot', () => {
       [skuIds[0], 15],
       [skuIds[1], 10],
     ]);
+  });
+
+  it('keeps location type, pallets, cubic metres and kg; a past day rebuilt from the ledger equals what the job took that day', async () => {
+    const db = t.database.db;
+    const tag = Date.now().toString(36).toUpperCase();
+    const sku = skuIds[2];
+    // 4 a case, 5 cases a pallet (20 a pallet), 1500 cm3 and 2.5 kg a unit.
+    await db.updateTable('sku').set({ case_qty: '4', pallet_cases: '5', volume_cm3: '1500', gross_weight_kg: '2.5' }).where('id', '=', sku).execute();
+    const pick = (await db.selectFrom('location').select('id').where('warehouse_id', '=', scope.warehouseId).where('location_type', '=', 'pick').orderBy('id').executeTakeFirstOrThrow()).id;
+    const store = locationIds[3];
+    // Day D (four days ago): 30 on a pallet in a storage location, 25 loose in a pick location.
+    await inTransaction(db, async (trx) => {
+      const onPallet = await lotFor(trx, scope, ownerId, sku, { lotNo: `SNAPM-1-${tag}`, palletId: `PALM-${tag}` });
+      await receiveStock(trx, scope, { key: { ownerId, skuId: sku, lotId: onPallet.id, locationId: store, lpn: `LPNM-${tag}` }, qty: 30 });
+      const loose = await lotFor(trx, scope, ownerId, sku, { lotNo: `SNAPM-2-${tag}` });
+      await receiveStock(trx, scope, { key: { ownerId, skuId: sku, lotId: loose.id, locationId: pick }, qty: 25 });
+    });
+    await sql`alter table inventory_transaction disable trigger inventory_transaction_append_only`.execute(db);
+    await sql`update inventory_transaction set trans_time = now() - interval '4 days' where sku_id = ${sku}`.execute(db);
+    await sql`alter table inventory_transaction enable trigger inventory_transaction_append_only`.execute(db);
+    const dayD = await day(-4);
+    expect((await runNow('inventory.storageSnapshot', { date: dayD, warehouse: 'WH1' })).status).toBe('succeeded');
+    const measures = async (snapshotDay: string) =>
+      (
+        await db
+          .selectFrom('storage_snapshot')
+          .select(['location_type', 'on_hand_qty', 'location_count', 'lpn_count', 'pallet_count', 'cbm', 'weight_kg', 'owner_id', 'project_id'])
+          .where('snapshot_date', '=', snapshotDay)
+          .where('warehouse_id', '=', scope.warehouseId)
+          .where('sku_id', '=', sku)
+          .orderBy('location_type')
+          .execute()
+      ).map((r) => ({ ...r, on_hand_qty: Number(r.on_hand_qty), cbm: Number(r.cbm), weight_kg: Number(r.weight_kg) }));
+    const taken = await measures(dayD);
+    expect(taken.map((r) => [r.location_type, r.on_hand_qty, r.location_count, r.lpn_count, r.pallet_count, r.cbm, r.weight_kg])).toEqual([
+      // 25 loose at 20 a pallet: 2 pallets; 25 x 1500 cm3 = 0.0375 m3; 25 x 2.5 kg.
+      ['pick', 25, 1, 0, 2, 0.0375, 62.5],
+      // 30 on one pallet id: 1 pallet; 0.045 m3; 75 kg.
+      ['storage', 30, 1, 1, 1, 0.045, 75],
+    ]);
+
+    // Later moves: 10 from storage to pick, 7 more received in storage, 3 adjusted off the pick face.
+    await inTransaction(db, async (trx) => {
+      const onPallet = await lotFor(trx, scope, ownerId, sku, { lotNo: `SNAPM-1-${tag}`, palletId: `PALM-${tag}` });
+      await moveStock(trx, scope, { from: { ownerId, skuId: sku, lotId: onPallet.id, locationId: store, lpn: `LPNM-${tag}` }, toLocationId: pick, toLpn: '', qty: 10 });
+      const fresh = await lotFor(trx, scope, ownerId, sku, { lotNo: `SNAPM-3-${tag}` });
+      await receiveStock(trx, scope, { key: { ownerId, skuId: sku, lotId: fresh.id, locationId: store }, qty: 7 });
+      const loose = await lotFor(trx, scope, ownerId, sku, { lotNo: `SNAPM-2-${tag}` });
+      await adjustStock(trx, scope, { key: { ownerId, skuId: sku, lotId: loose.id, locationId: pick }, qty: -3 });
+    });
+    expect((await runNow('inventory.storageSnapshot', { date: 'today', warehouse: 'WH1' })).status).toBe('succeeded');
+    expect((await measures(await day(0))).map((r) => [r.location_type, r.on_hand_qty, r.pallet_count])).toEqual([
+      // 22 loose and 10 of the pallet's lot: its pallet id plus 22 loose at 20 a pallet (2).
+      ['pick', 32, 3],
+      // 20 left on the pallet id plus 7 loose (a second pallet).
+      ['storage', 27, 2],
+    ]);
+
+    // Day D rebuilt from the ledger now equals what the job took on day D.
+    expect((await runNow('inventory.storageSnapshot', { date: dayD, warehouse: 'WH1' })).status).toBe('succeeded');
+    expect(await measures(dayD)).toEqual(taken);
   });
 
   it.each([

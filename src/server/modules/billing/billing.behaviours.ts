@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { AppError } from '../../../common/errors.js';
 import type { EngineSession } from '../../../../engine/server/index.js';
+import type { RightName } from '../../../common/rights.js';
 import { defineBehaviour } from '../area.js';
 import { findOwnerByCode } from './billing.repository.js';
 import { cancelConfirmedBill, confirmBill, postBill, runBilling, type BillingScope } from './billing.service.js';
@@ -37,29 +38,25 @@ function keysOf(rows: ReadonlyArray<{ _key: unknown }>): number[] {
   return rows.map((r) => Number(r._key));
 }
 
+/** A verb on the selected bills, one after the other in the behaviour's transaction, answering how many. */
+function billVerb(name: string, right: RightName, action: (trx: Parameters<typeof confirmBill>[0], scope: BillingScope, id: number) => Promise<unknown>, messageCode: string) {
+  return defineBehaviour({
+    name,
+    right,
+    inputs: Type.Object({}),
+    async run({ trx, session, rows }) {
+      const scope = billingScopeOf(session);
+      for (const id of keysOf(rows)) await action(trx, scope, id);
+      return { result: { count: rows.length }, messageCode, messageParams: { count: rows.length } };
+    },
+  });
+}
+
 /** Confirm: the selected draft bills become confirmed, their counted events billed. */
-export const confirmBillBehaviour = defineBehaviour({
-  name: 'billing.bill.confirm',
-  right: 'billing.billingMaintance:confirm',
-  inputs: Type.Object({}),
-  async run({ trx, session, rows }) {
-    const scope = billingScopeOf(session);
-    for (const id of keysOf(rows)) await confirmBill(trx, scope, id);
-    return { result: { count: rows.length }, messageCode: 'billing.result.confirmed', messageParams: { count: rows.length } };
-  },
-});
+export const confirmBillBehaviour = billVerb('billing.bill.confirm', 'billing.billingMaintance:confirm', confirmBill, 'billing.result.confirmed');
 
 /** Cancel a confirmation: the selected confirmed bills go back to draft, their billed events released. */
-export const cancelBillBehaviour = defineBehaviour({
-  name: 'billing.bill.cancel',
-  right: 'billing.billingMaintance:confirm',
-  inputs: Type.Object({}),
-  async run({ trx, session, rows }) {
-    const scope = billingScopeOf(session);
-    for (const id of keysOf(rows)) await cancelConfirmedBill(trx, scope, id);
-    return { result: { count: rows.length }, messageCode: 'billing.result.cancelled', messageParams: { count: rows.length } };
-  },
-});
+export const cancelBillBehaviour = billVerb('billing.bill.cancel', 'billing.billingMaintance:confirm', cancelConfirmedBill, 'billing.result.cancelled');
 
 /** Post: the selected confirmed bills get their invoice number and date and become read only. */
 export const postBillBehaviour = defineBehaviour({

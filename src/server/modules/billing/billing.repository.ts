@@ -1,6 +1,6 @@
 import { sql, type Insertable, type Kysely, type Transaction, type Updateable } from 'kysely';
-import type { DB } from '../../db/schema.js';
-import type { BillingHeaderTable, SourceKind } from './billing.tables.js';
+import type { Audit, DB, Numeric } from '../../db/schema.js';
+import type { BillingHeaderTable, BillingLineTable, SourceKind } from './billing.tables.js';
 import './billing.tables.js';
 
 /** The billing area's SQL: its own tables, and (read model `billing.masters`) the owner, SKU measures and currency it bills with. */
@@ -146,23 +146,8 @@ export async function deleteLines(trx: Transaction<DB>, headerId: number) {
   await trx.deleteFrom('billing_line').where('header_id', '=', headerId).execute();
 }
 
-export interface NewLine {
-  line_no: number;
-  tariff_id: number | null;
-  charge_code_id: number;
-  charge_code: string;
-  description: string | null;
-  charge_method: string;
-  bill_base: string;
-  qty: string;
-  unit: string | null;
-  rate: string;
-  amount: string;
-  currency_code: string;
-  local_amount: string;
-  account_code: string | null;
-  reference: string | null;
-}
+/** A bill line as a run writes it: the columns of `billing_line` but its keys and audit, numbers as decimal strings. */
+export type NewLine = { [K in Exclude<keyof BillingLineTable, 'id' | 'project_id' | 'header_id' | keyof Audit>]: BillingLineTable[K] extends Numeric ? string : BillingLineTable[K] };
 
 export interface NewSource {
   source_kind: SourceKind;

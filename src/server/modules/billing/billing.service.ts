@@ -158,14 +158,28 @@ function countLedger(method: ChargeMethod, rows: readonly BillableLedgerRow[], m
   });
 }
 
+/**
+ * A snapshot row under a method: per pallet and pallet-day take the pallets the snapshot counted,
+ * per cubic metre and kg the cubic metres and kilograms it kept (the SKU's measures on the day);
+ * when the snapshot has none of them, the SKU's measures now.
+ */
+function snapshotQty(method: ChargeMethod, r: StorageSnapshotRow, m: SkuMeasures | undefined): Decimal {
+  const qty = new Decimal(r.onHandQty);
+  switch (method) {
+    case 'per_pallet':
+    case 'per_pallet_day':
+      return measured(method, qty, m, r.palletCount);
+    case 'per_cbm':
+      return dec(r.cbm) ?? measured(method, qty, m, null);
+    case 'per_kg':
+      return dec(r.weightKg) ?? measured(method, qty, m, null);
+    default:
+      return measured(method, qty, m, null);
+  }
+}
+
 function countSnapshots(method: ChargeMethod, rows: readonly StorageSnapshotRow[], measures: Map<number, SkuMeasures>): Counted[] {
-  return rows.map((r) => ({
-    kind: 'snapshot',
-    id: r.id,
-    day: r.day,
-    ref: null,
-    qty: measured(method, new Decimal(r.onHandQty), measures.get(r.skuId), method === 'per_pallet' || method === 'per_pallet_day' ? r.palletCount : null),
-  }));
+  return rows.map((r) => ({ kind: 'snapshot', id: r.id, day: r.day, ref: null, qty: snapshotQty(method, r, measures.get(r.skuId)) }));
 }
 
 function countOrders(base: BillBase, rows: readonly BillableOrder[]): Counted[] {
@@ -263,6 +277,21 @@ export function priceOf(qty: Decimal, tariff: Pick<TariffRow, 'rate' | 'overflow
   ];
 }
 
+/** What a bill line takes from its tariff line: charge code, method, base, unit, account (else the charge code's) and description. */
+function lineOfTariff(tariff: TariffRow, currency: string) {
+  return {
+    tariff_id: Number(tariff.id),
+    charge_code_id: Number(tariff.charge_code_id),
+    charge_code: tariff.charge_code,
+    charge_method: tariff.charge_method,
+    bill_base: tariff.bill_base,
+    unit: tariff.bill_unit,
+    currency_code: currency,
+    account_code: tariff.account_code ?? tariff.charge_account_code,
+    description: tariff.description ?? tariff.charge_description,
+  };
+}
+
 /** The bill lines of a contract's tariffs for a window: one per tariff with something to charge (two above an overflow threshold), then the minimum charge. */
 export async function computeLines(db: Kysely<DB> | Transaction<DB>, window: Window, tariffs: readonly TariffRow[], currency: string, decimals: number): Promise<ComputedLine[]> {
   const sources = new Sources(db, window);
@@ -281,22 +310,11 @@ export async function computeLines(db: Kysely<DB> | Transaction<DB>, window: Win
     const minimum = tariff.min_charge === null ? null : new Decimal(tariff.min_charge);
     const sum = amounts.reduce((a, b) => a.plus(b), ZERO);
     const topUp = minimum && sum.lt(minimum) ? round(minimum.minus(sum)) : ZERO;
-    const base = {
-      tariff_id: Number(tariff.id),
-      charge_code_id: Number(tariff.charge_code_id),
-      charge_code: tariff.charge_code,
-      charge_method: tariff.charge_method,
-      bill_base: tariff.bill_base,
-      unit: tariff.bill_unit,
-      currency_code: currency,
-      account_code: tariff.account_code ?? tariff.charge_account_code,
-    };
-    const description = tariff.description ?? tariff.charge_description;
+    const base = lineOfTariff(tariff, currency);
     parts.forEach((part, i) => {
       lines.push({
         line: {
           ...base,
-          description,
           qty: part.qty.toFixed(4),
           rate: part.rate.toString(),
           amount: amounts[i].plus(i === 0 ? topUp : ZERO).toFixed(decimals),
@@ -314,15 +332,7 @@ export async function computeLines(db: Kysely<DB> | Transaction<DB>, window: Win
     const amount = round(minimum.minus(total));
     lines.push({
       line: {
-        tariff_id: Number(tariff.id),
-        charge_code_id: Number(tariff.charge_code_id),
-        charge_code: tariff.charge_code,
-        charge_method: tariff.charge_method,
-        bill_base: tariff.bill_base,
-        unit: tariff.bill_unit,
-        currency_code: currency,
-        account_code: tariff.account_code ?? tariff.charge_account_code,
-        description: tariff.description ?? tariff.charge_description,
+        ...lineOfTariff(tariff, currency),
         qty: '1.0000',
         rate: amount.toString(),
         amount: amount.toFixed(decimals),

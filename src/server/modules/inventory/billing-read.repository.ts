@@ -59,13 +59,18 @@ export interface StorageSnapshotRow {
   palletCount: number;
   lpnCount: number;
   locationCount: number;
+  /** The type of the locations that held the stock ('' on rows taken before types were kept). */
+  locationType: string;
+  /** Cubic metres and kilograms of the stock, by the SKU's measures on the day. */
+  cbm: string;
+  weightKg: string;
 }
 
 /** The owner's storage snapshot rows of the project for the days from `fromDay` to `toDay` (both included). */
 export async function storageSnapshotRows(db: Kysely<DB>, input: { projectId: number; ownerId: number; fromDay: string; toDay: string }): Promise<StorageSnapshotRow[]> {
   const rows = await db
     .selectFrom('storage_snapshot')
-    .select(['id', 'snapshot_date', 'warehouse_id', 'sku_id', 'on_hand_qty', 'pallet_count', 'lpn_count', 'location_count'])
+    .select(['id', 'snapshot_date', 'warehouse_id', 'sku_id', 'on_hand_qty', 'pallet_count', 'lpn_count', 'location_count', 'location_type', 'cbm', 'weight_kg'])
     .select((eb) => eb.fn<string>('to_char', [eb.ref('snapshot_date'), eb.val('YYYY-MM-DD')]).as('day'))
     .where('project_id', '=', input.projectId)
     .where('owner_id', '=', input.ownerId)
@@ -83,5 +88,8 @@ export async function storageSnapshotRows(db: Kysely<DB>, input: { projectId: nu
     palletCount: r.pallet_count,
     lpnCount: r.lpn_count,
     locationCount: r.location_count,
+    locationType: r.location_type,
+    cbm: r.cbm,
+    weightKg: r.weight_kg,
   }));
 }

@@ -11,6 +11,7 @@ import * as m0217 from './migrations/0217_inventory_views_invoker.js';
 import * as m0240 from './migrations/0240_one_transaction_log.js';
 import * as m0255 from './migrations/0255_count_line_hold.js';
 import * as m0285 from './migrations/0285_sku_search_menu.js';
+import * as m0364 from './migrations/0364_storage_snapshot_measures.js';
 import { inventoryJobs } from './inventory.jobs.js';
 import { scheduledReportJob } from './report.job.js';
 import { inventoryReportRoutes } from './report.routes.js';
@@ -27,7 +28,7 @@ const INVENTORY = { definitionOf: 'inventory' } as const;
 
 export const inventoryModule = defineModule({
   name: 'inventory',
-  migrations: { '0100_inventory': m0100, '0101_inventory_documents': m0101, '0102_inventory_views': m0102, '0103_inventory_menu': m0103, '0105_storage_snapshot': m0105, '0217_inventory_views_invoker': m0217, '0240_one_transaction_log': m0240, '0255_count_line_hold': m0255, '0285_sku_search_menu': m0285 },
+  migrations: { '0100_inventory': m0100, '0101_inventory_documents': m0101, '0102_inventory_views': m0102, '0103_inventory_menu': m0103, '0105_storage_snapshot': m0105, '0217_inventory_views_invoker': m0217, '0240_one_transaction_log': m0240, '0255_count_line_hold': m0255, '0285_sku_search_menu': m0285, '0364_storage_snapshot_measures': m0364 },
   async routes(app, options) {
     await inventoryRoutes(app, options);
     await inventoryReportRoutes(app, options);

@@ -25,8 +25,11 @@ export async function dayInZone(db: Kysely<DB>, at: Date, timeZone: string, shif
 
 /**
  * Replaces one warehouse's snapshot of a day: the on-hand at `asOf` (today's balance less the ledger
- * written after it) summed by project x owner x SKU, with the distinct locations, LPNs and pallet
- * ids that held it. Answers the rows written.
+ * written after it) summed by project x owner x SKU x location type, with the distinct locations,
+ * LPNs and pallet ids that held it, and what storage tariffs charge by (docs/billing.md): pallets
+ * (the distinct pallet ids, plus the stock on none divided by the SKU's pallet size, rounded up),
+ * cubic metres (the SKU's volume, else length x width x height) and kilograms (its gross weight).
+ * Answers the rows written.
  */
 export async function replaceSnapshot(trx: Transaction<DB>, input: { day: string; warehouseId: number; asOf: Date; by: string }): Promise<{ rows: number; qty: string }> {
   const { day, warehouseId, asOf, by } = input;
@@ -38,18 +41,27 @@ export async function replaceSnapshot(trx: Transaction<DB>, input: { day: string
       where warehouse_id = ${warehouseId} and trans_time > ${asOf}
       group by balance_id
     ), stock as (
-      select b.project_id, b.owner_id, b.sku_id, b.location_id, b.lpn, l.pallet_id, b.on_hand_qty - coalesce(later.qty, 0) as qty
+      select b.project_id, b.owner_id, b.sku_id, b.location_id, loc.location_type, b.lpn, nullif(l.pallet_id, '') as pallet_id, b.on_hand_qty - coalesce(later.qty, 0) as qty
       from inventory_balance b
       join lot l on l.id = b.lot_id
+      join location loc on loc.id = b.location_id
       left join later on later.balance_id = b.id
       where b.warehouse_id = ${warehouseId}
-    ), written as (
-      insert into storage_snapshot (snapshot_date, project_id, warehouse_id, owner_id, sku_id, on_hand_qty, location_count, lpn_count, pallet_count, taken_by)
-      select ${day}::date, project_id, ${warehouseId}, owner_id, sku_id, sum(qty), count(distinct location_id),
-             count(distinct nullif(lpn, '')), count(distinct nullif(pallet_id, '')), ${by}
+    ), summed as (
+      select project_id, owner_id, sku_id, location_type, sum(qty) as qty, count(distinct location_id) as locations,
+             count(distinct nullif(lpn, '')) as lpns, count(distinct pallet_id) as pallets,
+             coalesce(sum(qty) filter (where pallet_id is null), 0) as loose
       from stock
       where qty <> 0
-      group by project_id, owner_id, sku_id
+      group by project_id, owner_id, sku_id, location_type
+    ), written as (
+      insert into storage_snapshot (snapshot_date, project_id, warehouse_id, owner_id, sku_id, location_type, on_hand_qty, location_count, lpn_count, pallet_count, cbm, weight_kg, taken_by)
+      select ${day}::date, m.project_id, ${warehouseId}, m.owner_id, m.sku_id, m.location_type, m.qty, m.locations, m.lpns,
+             m.pallets + case when m.loose > 0 then coalesce(ceil(m.loose / nullif(s.case_qty * s.pallet_cases, 0)), 0) else 0 end,
+             round(m.qty * coalesce(nullif(s.volume_cm3, 0), s.length_cm * s.width_cm * s.height_cm, 0) / 1000000, 6),
+             round(m.qty * coalesce(s.gross_weight_kg, 0), 4), ${by}
+      from summed m
+      join sku s on s.id = m.sku_id
       returning on_hand_qty
     )
     select count(*)::text as n, sum(on_hand_qty)::text as qty from written`.execute(trx);

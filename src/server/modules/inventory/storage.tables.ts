@@ -1,7 +1,7 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { Numeric } from '../../db/schema.js';
+import type { DefaultedNumeric, Numeric } from '../../db/schema.js';
 
-/** The storage snapshot and the expiry alerts sent; migration 0105 creates them. */
+/** The storage snapshot and the expiry alerts sent; migration 0105 creates them, 0364 adds the snapshot's location type, cubic metres and kilograms. */
 declare module '../../db/schema.js' {
   interface DB {
     storage_snapshot: StorageSnapshotTable;
@@ -23,6 +23,10 @@ export interface StorageSnapshotTable {
   location_count: number;
   lpn_count: number;
   pallet_count: number;
+  /** The type of the locations that held the stock ('' on rows taken before types were kept). */
+  location_type: Generated<string>;
+  cbm: DefaultedNumeric;
+  weight_kg: DefaultedNumeric;
   taken_at: Generated<Date>;
   taken_by: string;
 }
