@@ -1,9 +1,10 @@
 import type { Generated } from 'kysely';
 
-/** The area kit's own table; its migration (migrations/0245_area_installation.ts) creates it. */
+/** The area kit's own tables; their migrations (migrations/) create them. */
 declare module '../db/schema.js' {
   interface DB {
     area_installation: AreaInstallationTable;
+    idempotency_key: IdempotencyKeyTable;
   }
 }
 
@@ -11,4 +12,15 @@ declare module '../db/schema.js' {
 export interface AreaInstallationTable {
   area: string;
   installed_at: Generated<Date>;
+}
+
+/** A user's idempotency key of a scan call (idempotency.ts): the request it was claimed for and its answer. */
+export interface IdempotencyKeyTable {
+  user_id: number;
+  key: string;
+  /** SHA-256 of method, path and body of the request that claimed the key. */
+  request_hash: string;
+  status: Generated<number>;
+  response: unknown;
+  created_at: Generated<Date>;
 }
