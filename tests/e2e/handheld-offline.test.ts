@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { apiCall, apiSelection, apiSignIn, eventually, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
+import { scanInto } from '../helpers/pack-e2e.js';
 
 /**
  * Handheld picking through a Wi-Fi dead spot (docs/handheld.md), 360x640, keyboard only. In the
@@ -30,11 +31,8 @@ describe('handheld picking offline in Chromium', () => {
     const orders: Array<{ soId: number; orderNo: string; taskId: number }> = [];
     for (let i = 1; i <= 7; i += 1) {
       const orderNo = `HHO-${run}-${i}`;
-      const header = (await call<{ row: { _key: number } }>('/generic/adding', {
-        moduleCode: 'outbound',
-        functionCode: 'so',
-        record: { order_no: orderNo, owner_id: owner._key, ship_to_address_en: '1 Harbour Road', required_ship_date: '2030-03-01' },
-      })).row;
+      const record = { order_no: orderNo, owner_id: owner._key, ship_to_address_en: '1 Harbour Road', required_ship_date: '2030-03-01' };
+      const header = (await call<{ row: { _key: number } }>('/generic/adding', { moduleCode: 'outbound', functionCode: 'so', record })).row;
       await call('/generic/adding', { moduleCode: 'outbound', functionCode: 'soDetail', record: { so_id: header._key, sku_id: sku._key, qty: '2' } });
       await call('/so/header/allocation', { soIds: [header._key] });
       const made = await call<{ tasks: Array<{ id: number; location_code: string }> }>('/so/pick', { soId: header._key });
@@ -55,13 +53,7 @@ describe('handheld picking offline in Chromium', () => {
     handheld.on('request', (request) => {
       if (request.url().endsWith('/api/pick/confirm')) sent.push({ key: request.headers()['idempotency-key'] ?? '', body: request.postData() ?? '' });
     });
-    const scan = handheld.getByTestId('scan-field');
-    const enter = async (text: string) => {
-      await scan.waitFor();
-      await expect.poll(() => scan.evaluate((el) => el === document.activeElement)).toBe(true);
-      await handheld.keyboard.type(text);
-      await handheld.keyboard.press('Enter');
-    };
+    const enter = (text: string) => scanInto(handheld, 'scan-field', text);
     const feedback = handheld.getByTestId('handheld-feedback');
     const pick = async (taskId: number) => {
       await handheld.getByTestId(`pick-task-${taskId}`).click();
