@@ -95,6 +95,9 @@ export const ERRORS = {
   TOO_MANY_REQUESTS: 429,
   STALE_UPDATE: 409,
   DUPLICATE_VALUE: 409,
+  // An Idempotency-Key header (docs/handheld.md): malformed, or sent again with another request
+  IDEMPOTENCY_KEY_INVALID: 400,
+  IDEMPOTENCY_KEY_REUSED: 409,
   // Refusals of the database itself that no check before it caught (http/database-errors.ts)
   DATA_RULE_VIOLATED: 409,
   REFERENCE_NOT_FOUND: 409,

@@ -37,6 +37,8 @@ export interface CallOptions {
   /** Do not show the error popup: the caller shows the error itself (e.g. on a form field). */
   quiet?: boolean;
   signal?: AbortSignal;
+  /** More request headers, e.g. a scan's `Idempotency-Key` (docs/handheld.md). */
+  headers?: Record<string, string>;
 }
 
 function buildUrl(path: string, query?: CallOptions['query']): string {
@@ -49,7 +51,7 @@ function buildUrl(path: string, query?: CallOptions['query']): string {
 }
 
 async function send(path: string, options: CallOptions): Promise<Response> {
-  const headers: Record<string, string> = { 'x-language': currentLanguage };
+  const headers: Record<string, string> = { ...options.headers, 'x-language': currentLanguage };
   const token = getToken();
   if (token) headers.authorization = `Bearer ${token}`;
   let body: BodyInit | undefined;

@@ -2,9 +2,11 @@ import { useCallback, useEffect, useState } from 'react';
 import { Button, Input, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { looksLikeGs1, parseGs1 } from '../../common/gs1';
-import type { PutawayTask as Task } from '../../common/inbound-api';
+import type { ConfirmPutawayAnswer, ConfirmPutawayRequest, PutawayTask as Task } from '../../common/inbound-api';
 import { BIG, beep, FeedbackLine, HandheldFrame, messageOf, ScanField, useFeedback } from './handheld';
 import * as calls from './inbound-calls';
+import { sendScan } from './offline-queue';
+import { OfflineQueueView, useScanQueue } from './OfflineQueue';
 
 type Step =
   | { kind: 'pick' }
@@ -25,7 +27,9 @@ function lpnOf(scanned: string): string {
  * Handheld putaway (360x640, keyboard-wedge scanner): scan the LPN, pallet or carton (or tap a
  * task), see the suggested location, scan the location; another location than the suggested one
  * asks for a reason. The quantity field (left empty: the whole task) puts away part of the task;
- * the rest stays open. The stock moves from the receiving location and the ASN follows.
+ * the rest stays open. The stock moves from the receiving location and the ASN follows. Through a
+ * Wi-Fi dead spot the confirmations wait in the offline queue and are sent in order once the
+ * connection is back (docs/handheld.md).
  */
 export default function PutawayScreen() {
   const { t } = useTranslation();
@@ -44,6 +48,8 @@ export default function PutawayScreen() {
 
   /** `showTasks`, a failure shown on the feedback line. */
   const load = useCallback(async () => {
+    // Offline the list stays as it is, less what the waiting scans put away.
+    if (!navigator.onLine) return;
     try {
       await showTasks();
     } catch (error) {
@@ -54,6 +60,7 @@ export default function PutawayScreen() {
   useEffect(() => {
     void load();
   }, [load]);
+  const queue = useScanQueue(load);
 
   const choose = (task: Task) => {
     setFeedback(null);
@@ -79,7 +86,21 @@ export default function PutawayScreen() {
   const confirm = async (task: Task, lpn: string, locationCode: string, reason: string | null) => {
     try {
       const part = qty.trim();
-      const answer = await calls.confirmPutaway({ taskId: task.id, locationCode, lpn: lpn || null, reason, ...(part === '' ? {} : { qty: part }) });
+      const outcome = await sendScan<ConfirmPutawayAnswer>({
+        flow: 'putaway',
+        label: `${task.asn_no} · ${task.sku_code} × ${part || Number(task.qty)} → ${locationCode}`,
+        path: '/putaway/confirm',
+        body: { taskId: task.id, locationCode, lpn: lpn || null, reason, ...(part === '' ? {} : { qty: part }) } satisfies ConfirmPutawayRequest,
+      });
+      if (outcome.queued) {
+        tell('warning', t('inb.offline.stored'));
+        setQty('');
+        setStep({ kind: 'pick' });
+        // What is left of the task after the waiting scan stays in the list.
+        setTasks((list) => list.map((x) => (x.id === task.id ? { ...x, qty: String(Number(x.qty) - Number(part || x.qty)) } : x)).filter((x) => Number(x.qty) > 0));
+        return;
+      }
+      const answer = outcome.answer;
       const done = { sku: task.sku_code, qty: Number(answer.qty), location: answer.locationCode, status: t(`inb.status.${answer.status}`), left: Number(answer.left) };
       tell('success', Number(answer.left) > 0 ? t('inb.ui.putAwayPart', done) : t('inb.ui.putAway', done));
       setQty('');
@@ -138,6 +159,7 @@ export default function PutawayScreen() {
       {step.kind === 'reason' && (
         <ScanField key="reason" testId="scan-field" label={t('inb.ui.reason', { location: step.locationCode })} onScan={(text) => void confirm(step.task, step.lpn, step.locationCode, text.trim())} />
       )}
+      <OfflineQueueView state={queue} />
       <FeedbackLine feedback={feedback} />
       {step.kind === 'pick' ? (
         <Space direction="vertical" style={{ width: '100%' }}>

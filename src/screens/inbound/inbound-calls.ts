@@ -1,7 +1,5 @@
 import type {
   CancelScanAnswer,
-  ConfirmPutawayAnswer,
-  ConfirmPutawayRequest,
   ContainerCartonsAnswer,
   ContainerSkusAnswer,
   DeleteContainerAnswer,
@@ -54,7 +52,6 @@ export const receiveContainer = (containerId: string, locationCode: string, lpn:
 
 export const putawayTasks = async () => (await api<PutawayTasksAnswer>('/putaway/tasks', { quiet: true })).tasks;
 export const findPutawayTask = (code: string) => post<PutawayFindAnswer>('/putaway/find', { code });
-export const confirmPutaway = (request: ConfirmPutawayRequest) => post<ConfirmPutawayAnswer>('/putaway/confirm', request);
 
 /** The receipt numbers of a receipt answer, for the success message. */
 export const receiptNos = (answer: ReceiveAnswer) => answer.receipts.map((r) => r.receiptNo).join(', ');

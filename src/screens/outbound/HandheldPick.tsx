@@ -3,6 +3,8 @@ import { Alert, Button, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { looksLikeGs1, parseGs1 } from '../../common/gs1';
 import { api, ApiError } from '../../app/public';
+import { OfflineQueueView, useScanQueue } from '../inbound/OfflineQueue';
+import { sendScan } from '../inbound/offline-queue';
 import { BIG, beep, FeedbackLine, HandheldFrame, messageOf, ScanField, type Feedback } from '../inbound/handheld';
 import { leftToPick, type ConfirmPickAnswer, type PickTasksAnswer, type PickTaskView } from '../../common/outbound-api';
 
@@ -22,6 +24,10 @@ type Step =
  * locations, whether to give the rest back or find it elsewhere (Enter: find it elsewhere); more
  * is refused by the server. When finding it elsewhere put stock on hold at the short location, the
  * picker reads exactly what was held and the count that settles it, until the next pick.
+ *
+ * Through a Wi-Fi dead spot the confirmations wait in the offline queue (docs/handheld.md): the
+ * picker goes on, the list shows what is left after them, and they are sent in order once the
+ * connection is back; what the server refuses then is listed for the picker to acknowledge.
  */
 export default function HandheldPick() {
   const { t } = useTranslation();
@@ -35,6 +41,8 @@ export default function HandheldPick() {
   const confirming = useRef(false);
 
   const load = useCallback(async () => {
+    // Offline the list stays as it is, less what the waiting scans picked.
+    if (!navigator.onLine) return;
     try {
       const answer = await api<PickTasksAnswer>('/pick/tasks', { body: { openOnly: true }, quiet: true });
       setTasks(answer.tasks);
@@ -46,6 +54,7 @@ export default function HandheldPick() {
   useEffect(() => {
     void load();
   }, [load]);
+  const queue = useScanQueue(load);
 
   const fail = (text: string) => {
     setFeedback({ tone: 'error', text });
@@ -75,10 +84,23 @@ export default function HandheldPick() {
     confirming.current = true;
     setBusy(true);
     try {
-      const answer = await api<ConfirmPickAnswer>('/pick/confirm', {
+      const outcome = await sendScan<ConfirmPickAnswer>({
+        flow: 'pick',
+        label: `${task.order_no}/${task.line_no} · ${task.location_code} · ${task.sku_code} × ${qty}`,
+        path: '/pick/confirm',
         body: { taskId: task.id, locationCode: task.location_code, sku, qty: String(qty), toLpn: lpn || null, shortReason: reason, reallocate },
-        quiet: true,
       });
+      if (outcome.queued) {
+        setFeedback({ tone: 'warning', text: t('inb.offline.stored') });
+        beep('warning');
+        // A short pick ends the task; otherwise what is left of it after the waiting scan stays to pick.
+        setTasks((list) =>
+          list.map((x) => (x.id === task.id ? { ...x, picked_qty: String(Number(x.picked_qty) + qty) } : x)).filter((x) => x.id !== task.id || (!reason && leftToPick(x) > 0)),
+        );
+        setStep({ kind: 'list' });
+        return;
+      }
+      const answer = outcome.answer;
       const done = t('outbound.pick.done', { sku: task.sku_code, qty, order: task.order_no, status: t(`outbound.status.${answer.orderStatus}`) });
       const found = !reallocate
         ? ''
@@ -182,6 +204,7 @@ export default function HandheldPick() {
           onChoose={(reallocate) => void confirm(step.task, step.sku, step.qty, step.lpn, step.reason, reallocate)}
         />
       )}
+      <OfflineQueueView state={queue} />
       <FeedbackLine feedback={feedback} />
       {held && <Alert data-testid="pick-held" type="warning" showIcon message={held} style={{ fontSize: 16 }} />}
       {step.kind === 'list' ? (

@@ -1,10 +1,11 @@
 import type { Generated } from 'kysely';
 
-/** The area kit's own tables; its migrations (migrations/0245_area_installation.ts, 0288_area_grant.ts) create them. */
+/** The area kit's own tables; their migrations (migrations/) create them. */
 declare module '../db/schema.js' {
   interface DB {
     area_installation: AreaInstallationTable;
     area_grant: AreaGrantTable;
+    idempotency_key: IdempotencyKeyTable;
   }
 }
 
@@ -20,4 +21,15 @@ export interface AreaGrantTable {
   role_name: string;
   right_code: string;
   given_at: Generated<Date>;
+}
+
+/** A user's idempotency key of a scan call (idempotency.ts): the request it was claimed for and its answer. */
+export interface IdempotencyKeyTable {
+  user_id: number;
+  key: string;
+  /** SHA-256 of method, path and body of the request that claimed the key. */
+  request_hash: string;
+  status: Generated<number>;
+  response: unknown;
+  created_at: Generated<Date>;
 }

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { ConfirmPutawayAnswer, PutawayFindAnswer, PutawayTasksAnswer } from '../../../common/inbound-api.js';
+import { withIdempotency } from '../../area-kit/idempotency.js';
 import { IdSchema, StrictObject } from '../../http/schemas.js';
 import { actorOf, Code, OptText, PUTAWAY_CONFIRM, PUTAWAY_VIEW, Qty, route, writerOf } from './inbound.http.js';
 import { confirmPutaway, findTaskByScan, putawayTasks } from './putaway.service.js';
@@ -25,6 +26,6 @@ export const putawayRoutes: FastifyPluginAsyncTypebox = async (app) => {
     route(PUTAWAY_CONFIRM, 'Confirms a putaway task (or part of it) at the scanned location', {
       body: StrictObject({ taskId: IdSchema, locationCode: Type.String({ maxLength: 100 }), lpn: OptText(), reason: OptText(200), qty: Type.Optional(Qty) }),
     }),
-    (request): Promise<ConfirmPutawayAnswer> => write(request, (trx, actor) => confirmPutaway(trx, actor, request.body)),
+    (request): Promise<ConfirmPutawayAnswer> => write(request, (trx, actor) => withIdempotency(request, trx, () => confirmPutaway(trx, actor, request.body))),
   );
 };

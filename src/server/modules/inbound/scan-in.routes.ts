@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { CancelScanAnswer, ContainerCartonsAnswer, ContainerSkusAnswer, DeleteContainerAnswer, ReceiveAnswer, ScanInAnswer, ScanWaysAnswer } from '../../../common/inbound-api.js';
+import { withIdempotency } from '../../area-kit/idempotency.js';
 import { StrictObject } from '../../http/schemas.js';
 import { ASN_VIEW, actorOf, Code, OptText, RECEIVE, route, writerOf } from './inbound.http.js';
 import { cancelScan, containerCartons, containerSkus, convertContainerToReceipt, deleteContainer, scanInId } from './scan-in.service.js';
@@ -25,7 +26,7 @@ export const scanInRoutes: FastifyPluginAsyncTypebox = async (app) => {
         cartons: Type.Optional(Type.Array(StrictObject({ cartonId: Code, epc: OptText(), cartonType: OptText(40), antiCounterfeitCode: OptText() }), { maxItems: 1000 })),
       }),
     }),
-    (request): Promise<ScanInAnswer> => write(request, (trx, actor) => scanInId(trx, actor, request.body.code, request.body)),
+    (request): Promise<ScanInAnswer> => write(request, (trx, actor) => withIdempotency(request, trx, () => scanInId(trx, actor, request.body.code, request.body))),
   );
 
   app.post(
@@ -62,7 +63,7 @@ export const scanInRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: StrictObject({ containerId: Code, locationCode: Type.String({ maxLength: 100 }), lpn: OptText() }),
     }),
     async (request): Promise<ReceiveAnswer> => ({
-      receipts: await write(request, (trx, actor) => convertContainerToReceipt(trx, actor, request.body.containerId, request.body.locationCode, request.body.lpn)),
+      receipts: await write(request, (trx, actor) => withIdempotency(request, trx, () => convertContainerToReceipt(trx, actor, request.body.containerId, request.body.locationCode, request.body.lpn))),
     }),
   );
 };

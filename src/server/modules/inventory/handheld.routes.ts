@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { CountTicketsAnswer, HandheldMoveAnswer } from '../../../common/inventory-api.js';
+import { withIdempotency } from '../../area-kit/idempotency.js';
 import { inTransaction } from '../../db/transaction.js';
 import { requireUser } from '../../http/access-plugin.js';
 import { Quantity } from '../../http/quantity-schema.js';
@@ -52,7 +53,7 @@ export const handheldRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       Type.Object({ ok: Type.Literal(true), docNo: Type.String(), documentId: Type.Integer(), ledgerRows: Type.Integer() }),
     ),
-    async (request): Promise<HandheldMoveAnswer> => ({ ok: true as const, ...(await inTransaction(db, (trx) => handheldMove(trx, { user: requireUser(request) }, request.body))) }),
+    async (request): Promise<HandheldMoveAnswer> => ({ ok: true as const, ...(await inTransaction(db, (trx) => withIdempotency(request, trx, () => handheldMove(trx, { user: requireUser(request) }, request.body)))) }),
   );
 
   app.get('/inventory/handheld/countTickets', route(COUNT, 'Count tickets that take counts (open, counted or in recount)'), async (request): Promise<CountTicketsAnswer> => ({

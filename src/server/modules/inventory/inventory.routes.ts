@@ -5,6 +5,7 @@ import { spreadsheetCell } from '../../files/spreadsheet-cell.js';
 import { Type } from 'typebox';
 import { AppError } from '../../../common/errors.js';
 import type { RightName } from '../../../common/rights.js';
+import { withIdempotency } from '../../area-kit/idempotency.js';
 import { inTransaction } from '../../db/transaction.js';
 import { requireUser } from '../../http/access-plugin.js';
 import { translate } from '../../http/i18n.js';
@@ -221,7 +222,7 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      await inTransaction(db, (trx) => enterCount(trx, { user: requireUser(request), events: app.events }, request.body.lineId, request.body.qty));
+      await inTransaction(db, (trx) => withIdempotency(request, trx, () => enterCount(trx, { user: requireUser(request), events: app.events }, request.body.lineId, request.body.qty)));
       return { ok: true as const };
     },
   );

@@ -1,4 +1,5 @@
 import { defineModule } from '../area.js';
+import { purgeIdempotencyKeysJob } from '../../area-kit/idempotency.js';
 import * as m0070 from './migrations/0070_job.js';
 import * as m0221 from './migrations/0221_job_scope.js';
 import { jobBehaviours, jobRightVerbs } from './job.behaviours.js';
@@ -23,6 +24,8 @@ export const jobModule = defineModule({
   writers: [jobWriter, jobParamWriter],
   rights: jobRightVerbs,
   serviceOnlyTables: ['job_run'],
+  // The kernel's idempotency keys of scan calls (docs/handheld.md) are removed by a job of this class.
+  jobs: [purgeIdempotencyKeysJob],
   pages: [
     { route: 'job', group: 'billingJobs', opens: { definitionOf: 'job' } },
     { route: 'timer', group: 'billingJobs', opens: { definitionOf: 'job' } },

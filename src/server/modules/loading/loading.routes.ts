@@ -4,6 +4,7 @@ import type { Transaction } from 'kysely';
 import { Type } from 'typebox';
 import { readSheetRows } from '../../../../engine/server/index.js';
 import { AppError } from '../../../common/errors.js';
+import { withIdempotency } from '../../area-kit/idempotency.js';
 import type { DB } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import { requireProject, requireUser, requireWarehouse } from '../../http/access-plugin.js';
@@ -127,13 +128,13 @@ export const loadingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/loading/scan',
     route(LOAD_EDIT, 'Loads a closed carton (by carton number or SSCC) or every carton of a pallet (by pallet SSCC) onto an open load', { body: StrictObject({ loadId: IdSchema, code: Code }) }),
-    (request) => write(request, (trx, scope) => scanOntoLoad(trx, scope, request.body)),
+    (request) => write(request, (trx, scope) => withIdempotency(request, trx, () => scanOntoLoad(trx, scope, request.body))),
   );
 
   app.post(
     '/loading/scanByWave',
     route(LOAD_EDIT, "Loads a scanned carton or pallet onto an open load, only when its order is on the wave", { body: StrictObject({ loadId: IdSchema, waveNo: Type.String({ minLength: 1, maxLength: 50 }), code: Code }) }),
-    (request) => write(request, (trx, scope) => scanOntoLoad(trx, scope, request.body)),
+    (request) => write(request, (trx, scope) => withIdempotency(request, trx, () => scanOntoLoad(trx, scope, request.body))),
   );
 
   app.post(

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Transaction } from 'kysely';
 import { Type } from 'typebox';
+import { withIdempotency } from '../../area-kit/idempotency.js';
 import type { DB } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import { requireProject, requireUser, requireWarehouse } from '../../http/access-plugin.js';
@@ -121,7 +122,7 @@ export const waveRoutes: FastifyPluginAsyncTypebox = async (app) => {
     }),
     (request) => {
       assertInputs({}, { qty: request.body.qty });
-      return write(request, (trx, scope) => confirmPick(trx, scope, request.body, { events: app.events, language: request.language }));
+      return write(request, (trx, scope) => withIdempotency(request, trx, () => confirmPick(trx, scope, request.body, { events: app.events, language: request.language })));
     },
   );
 

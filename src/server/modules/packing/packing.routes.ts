@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Transaction } from 'kysely';
 import { Type } from 'typebox';
+import { withIdempotency } from '../../area-kit/idempotency.js';
 import type { DB } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import { requireProject, requireUser, requireWarehouse } from '../../http/access-plugin.js';
@@ -76,7 +77,7 @@ export const packingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     route(PACK_EDIT, 'Packs a scanned SKU code, barcode or GS1-128 label into an open carton, with the anti-counterfeit code and the collar barcode the item asks for', {
       body: StrictObject({ ...Scan, antiCounterfeitCode: OptText(100), collarBarcode: OptText(200) }),
     }),
-    (request) => write(request, (trx, scope) => packItem(trx, scope, request.body)),
+    (request) => write(request, (trx, scope) => withIdempotency(request, trx, () => packItem(trx, scope, request.body))),
   );
 
   app.post(
