@@ -125,16 +125,7 @@ export async function writeBalancesWithLedger(trx: Transaction<DB>, updates: rea
   const list = sql.join(columns.map((c) => sql.id(c)));
   const result = await sql<{ id: number }>`
     with upd as (
-      update inventory_balance b set
-        on_hand_qty = v.on_hand, allocated_qty = v.allocated, picked_qty = v.picked, held_qty = v.held,
-        last_inbound_at = case when v.inbound then now() else b.last_inbound_at end,
-        last_outbound_at = case when v.outbound then now() else b.last_outbound_at end,
-        updated_at = now()
-      from unnest(${updates.map((u) => u.id)}::bigint[], ${updates.map((u) => u.on_hand_qty)}::numeric[], ${updates.map((u) => u.allocated_qty)}::numeric[],
-                  ${updates.map((u) => u.picked_qty)}::numeric[], ${updates.map((u) => u.held_qty)}::numeric[],
-                  ${updates.map((u) => u.inbound)}::boolean[], ${updates.map((u) => u.outbound)}::boolean[])
-        as v(id, on_hand, allocated, picked, held, inbound, outbound)
-      where b.id = v.id
+      ${balanceUpdate(updates)}
       returning b.id
     )
     insert into inventory_transaction (${list})
@@ -154,20 +145,25 @@ export interface BalanceUpdate {
   outbound: boolean;
 }
 
-/** Writes the new quantities of locked balance rows, many rows per statement. */
-export async function updateBalances(trx: Transaction<DB>, updates: readonly BalanceUpdate[]): Promise<void> {
-  for (const part of chunks(updates, 5000)) {
-    await sql`
+/** The update that writes the new quantities of these balance rows (one statement, whatever their number). */
+function balanceUpdate(updates: readonly BalanceUpdate[]) {
+  return sql`
       update inventory_balance b set
         on_hand_qty = v.on_hand, allocated_qty = v.allocated, picked_qty = v.picked, held_qty = v.held,
         last_inbound_at = case when v.inbound then now() else b.last_inbound_at end,
         last_outbound_at = case when v.outbound then now() else b.last_outbound_at end,
         updated_at = now()
-      from unnest(${part.map((u) => u.id)}::bigint[], ${part.map((u) => u.on_hand_qty)}::numeric[], ${part.map((u) => u.allocated_qty)}::numeric[],
-                  ${part.map((u) => u.picked_qty)}::numeric[], ${part.map((u) => u.held_qty)}::numeric[],
-                  ${part.map((u) => u.inbound)}::boolean[], ${part.map((u) => u.outbound)}::boolean[])
+      from unnest(${updates.map((u) => u.id)}::bigint[], ${updates.map((u) => u.on_hand_qty)}::numeric[], ${updates.map((u) => u.allocated_qty)}::numeric[],
+                  ${updates.map((u) => u.picked_qty)}::numeric[], ${updates.map((u) => u.held_qty)}::numeric[],
+                  ${updates.map((u) => u.inbound)}::boolean[], ${updates.map((u) => u.outbound)}::boolean[])
         as v(id, on_hand, allocated, picked, held, inbound, outbound)
-      where b.id = v.id`.execute(trx);
+      where b.id = v.id`;
+}
+
+/** Writes the new quantities of locked balance rows, many rows per statement. */
+export async function updateBalances(trx: Transaction<DB>, updates: readonly BalanceUpdate[]): Promise<void> {
+  for (const part of chunks(updates, 5000)) {
+    await sql`${balanceUpdate(part)}`.execute(trx);
   }
 }
 
