@@ -152,7 +152,6 @@ const API_ONLY: Record<string, ApiOnly> = {
 
 /** Routes a screen should call but none does yet, with the screen that should; this list only shrinks. */
 const NOT_YET_ON_A_SCREEN: Record<string, string> = {
-  'POST /api/packHeader/extender/scanPackSendEdi': "scan-pack screen's Send EDI button (the notice is sent on its own at check-complete or ship)",
   'POST /api/so/findDhlShipmentReference': "shipment page's look-up at the carrier by reference (the page's search finds it here)",
 };
 

@@ -306,6 +306,15 @@ export default function PackScreen() {
     setStep('order');
   };
 
+  /** Queues the ship notice (EDI) of the check-completed order now, and says whether one was queued. */
+  const sendEdi = async () => {
+    if (!pack || !rights.edit || calling.current) return;
+    const answer = await run(() => api<{ messageId: number | null; queued: boolean }>('/packHeader/extender/scanPackSendEdi', { body: { soId: pack.order.id }, quiet: true }));
+    if (!answer) return;
+    if (answer.queued) tell('success', t('packing.screen.sendEdiDone', { orderNo: pack.order.orderNo, messageId: answer.messageId ?? '' }));
+    else tell('warning', t('packing.screen.sendEdiNone', { orderNo: pack.order.orderNo }));
+  };
+
   /** Cancels the order's check-complete as the two questions were answered, after a confirmation. */
   const cancelCheckComplete = async () => {
     if (!pack || !rights.edit || calling.current) return;
@@ -562,9 +571,14 @@ export default function PackScreen() {
       {pack && rights.edit && checkCompleted && (
         <Space direction="vertical" data-testid="pack-cancel-cc-panel" style={{ width: '100%' }}>
           {!cancelling ? (
-            <Button style={BIG} danger data-testid="pack-cancel-cc" onClick={() => setCancelling(true)}>
-              {t('packing.screen.cancelCc')}
-            </Button>
+            <Space wrap>
+              <Button style={BIG} type="primary" data-testid="pack-send-edi" disabled={busy} onClick={() => void sendEdi()}>
+                {t('packing.screen.sendEdi')}
+              </Button>
+              <Button style={BIG} danger data-testid="pack-cancel-cc" onClick={() => setCancelling(true)}>
+                {t('packing.screen.cancelCc')}
+              </Button>
+            </Space>
           ) : (
             <div
               onKeyDown={(event) => {

@@ -49,9 +49,11 @@ export default function ScanToPrint() {
       .catch((error: unknown) => fail(error));
   }, [fail]);
 
+  /** A printer chosen, the focus goes back to the scan field: the next scan prints on it. */
   const choose = (id: number) => {
     setPrinterId(id);
     window.localStorage.setItem(LAST_PRINTER, String(id));
+    window.setTimeout(() => document.querySelector<HTMLInputElement>('input[data-testid="scan-print-scan"]')?.focus(), 0);
   };
 
   const print = async (scanned: string) => {

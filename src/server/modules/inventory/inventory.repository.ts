@@ -77,6 +77,64 @@ export async function lockBalances(trx: Transaction<DB>, keys: readonly BalanceK
   return rows;
 }
 
+/**
+ * `insertMissingBalances` and `lockBalances` in one statement, for a few keys: the growing keys'
+ * missing rows are created (zero quantities) and every key's row is locked, the existing ones in the
+ * order of `lockBalances`. A row another transaction created after this statement's snapshot is not
+ * seen by it: the keys left without a row are locked again by `lockBalances` (a new snapshot).
+ */
+export async function lockOrCreateBalances(trx: Transaction<DB>, keys: readonly BalanceKeyRow[], growing: ReadonlySet<BalanceKeyRow>): Promise<BalanceRow[]> {
+  if (keys.length === 0) return [];
+  const grow = keys.filter((k) => growing.has(k));
+  const result = await sql<BalanceRow>`
+    with lk as (
+      select b.* from inventory_balance b
+      join ${keyArrays(keys)} as k(project_id, warehouse_id, owner_id, sku_id, lot_id, location_id, lpn)
+        on b.warehouse_id = k.warehouse_id and b.owner_id = k.owner_id and b.sku_id = k.sku_id
+       and b.lot_id = k.lot_id and b.location_id = k.location_id and b.lpn = k.lpn
+      order by b.warehouse_id, b.owner_id, b.sku_id, b.lot_id, b.location_id, b.lpn
+      for update of b
+    )${grow.length === 0 ? sql`` : sql`, ins as (
+      insert into inventory_balance (project_id, warehouse_id, owner_id, sku_id, lot_id, location_id, lpn)
+      select * from ${keyArrays(grow)}
+      on conflict on constraint inventory_balance_key do nothing
+      returning *
+    )`}
+    select * from lk${grow.length === 0 ? sql`` : sql` union all select * from ins`}`.execute(trx);
+  const rows = result.rows;
+  const found = new Set(rows.map((r) => balanceKeyText(r)));
+  const missing = keys.filter((k) => !found.has(balanceKeyText(k)));
+  return missing.length === 0 ? rows : [...rows, ...(await lockBalances(trx, missing))];
+}
+
+function balanceKeyText(k: BalanceKeyColumns): string {
+  return [k.warehouse_id, k.owner_id, k.sku_id, k.lot_id, k.location_id, k.lpn].map(String).join('\u0000');
+}
+
+/**
+ * `updateBalances` and `insertLedgerRows` in one statement, for a few rows: the balances get their
+ * new quantities and the ledger its rows (the same columns in every row) in the same transaction;
+ * the ledger ids come back in the order given.
+ */
+export async function writeBalancesWithLedger(trx: Transaction<DB>, updates: readonly BalanceUpdate[], rows: readonly Insertable<InventoryTransactionTable>[]): Promise<number[]> {
+  if (rows.length === 0) {
+    await updateBalances(trx, updates);
+    return [];
+  }
+  const columns = Object.keys(rows[0]);
+  const list = sql.join(columns.map((c) => sql.id(c)));
+  const result = await sql<{ id: number }>`
+    with upd as (
+      ${balanceUpdate(updates)}
+      returning b.id
+    )
+    insert into inventory_transaction (${list})
+    select ${list} from jsonb_populate_recordset(null::inventory_transaction, ${JSON.stringify(rows)}::jsonb) with ordinality as r
+    order by r.ordinality
+    returning id`.execute(trx);
+  return result.rows.map((r) => Number(r.id));
+}
+
 export interface BalanceUpdate {
   id: number;
   on_hand_qty: string;
@@ -87,20 +145,25 @@ export interface BalanceUpdate {
   outbound: boolean;
 }
 
-/** Writes the new quantities of locked balance rows, many rows per statement. */
-export async function updateBalances(trx: Transaction<DB>, updates: readonly BalanceUpdate[]): Promise<void> {
-  for (const part of chunks(updates, 5000)) {
-    await sql`
+/** The update that writes the new quantities of these balance rows (one statement, whatever their number). */
+function balanceUpdate(updates: readonly BalanceUpdate[]) {
+  return sql`
       update inventory_balance b set
         on_hand_qty = v.on_hand, allocated_qty = v.allocated, picked_qty = v.picked, held_qty = v.held,
         last_inbound_at = case when v.inbound then now() else b.last_inbound_at end,
         last_outbound_at = case when v.outbound then now() else b.last_outbound_at end,
         updated_at = now()
-      from unnest(${part.map((u) => u.id)}::bigint[], ${part.map((u) => u.on_hand_qty)}::numeric[], ${part.map((u) => u.allocated_qty)}::numeric[],
-                  ${part.map((u) => u.picked_qty)}::numeric[], ${part.map((u) => u.held_qty)}::numeric[],
-                  ${part.map((u) => u.inbound)}::boolean[], ${part.map((u) => u.outbound)}::boolean[])
+      from unnest(${updates.map((u) => u.id)}::bigint[], ${updates.map((u) => u.on_hand_qty)}::numeric[], ${updates.map((u) => u.allocated_qty)}::numeric[],
+                  ${updates.map((u) => u.picked_qty)}::numeric[], ${updates.map((u) => u.held_qty)}::numeric[],
+                  ${updates.map((u) => u.inbound)}::boolean[], ${updates.map((u) => u.outbound)}::boolean[])
         as v(id, on_hand, allocated, picked, held, inbound, outbound)
-      where b.id = v.id`.execute(trx);
+      where b.id = v.id`;
+}
+
+/** Writes the new quantities of locked balance rows, many rows per statement. */
+export async function updateBalances(trx: Transaction<DB>, updates: readonly BalanceUpdate[]): Promise<void> {
+  for (const part of chunks(updates, 5000)) {
+    await sql`${balanceUpdate(part)}`.execute(trx);
   }
 }
 

@@ -11,7 +11,9 @@ import {
   insertLedgerRows,
   insertMissingBalances,
   lockBalances,
+  lockOrCreateBalances,
   updateBalances,
+  writeBalancesWithLedger,
   type AvailableStockRow,
   type BalanceKeyRow,
   type BalanceRow,
@@ -124,6 +126,9 @@ export function availableOf(row: Pick<BalanceRow, 'on_hand_qty' | 'allocated_qty
   return new Decimal(row.on_hand_qty).minus(row.allocated_qty).minus(row.picked_qty).minus(row.held_qty);
 }
 
+/** Up to this many changes are written in two statements (lock, then balances with ledger). */
+const FEW_CHANGES = 50;
+
 /**
  * Applies the changes in one go: locks every balance row touched (creating missing ones), checks
  * the guards on the totals of each row, writes balances and ledger. Refuses with
@@ -137,8 +142,10 @@ export async function applyStockChanges(trx: Transaction<DB>, scope: StockScope,
   const sorted = [...distinct.values()].sort(compareKeys);
   const growingKeys = new Set(keyed.filter(({ change }) => dec(change.onHand).greaterThan(0)).map(({ key }) => keyText(key)));
   const growing = sorted.filter((key) => growingKeys.has(keyText(key)));
-  if (growing.length > 0) await insertMissingBalances(trx, growing);
-  const locked = new Map((await lockBalances(trx, sorted)).map((row) => [keyText(row), row]));
+  // A few keys (a scan, a move) are created and locked in one statement, a batch in one per chunk.
+  const few = keyed.length <= FEW_CHANGES;
+  if (growing.length > 0 && !few) await insertMissingBalances(trx, growing);
+  const locked = new Map((few ? await lockOrCreateBalances(trx, sorted, new Set(growing)) : await lockBalances(trx, sorted)).map((row) => [keyText(row), row]));
 
   interface Running {
     row: BalanceRow;
@@ -221,8 +228,12 @@ export async function applyStockChanges(trx: Transaction<DB>, scope: StockScope,
     inbound: s.inbound,
     outbound: s.outbound,
   }));
-  await updateBalances(trx, updates);
-  const ids = await insertLedgerRows(trx, ledger);
+  let ids: number[];
+  if (few) ids = await writeBalancesWithLedger(trx, updates, ledger);
+  else {
+    await updateBalances(trx, updates);
+    ids = await insertLedgerRows(trx, ledger);
+  }
   return applied.map((a, i) => ({ ...a, ledgerId: ids[i] }));
 }
 

@@ -103,27 +103,26 @@ export interface SkuOfBarcode {
  */
 export async function skusOfBarcode(db: Kysely<DB>, projectId: number, code: string, options: SkuCodeOptions = {}): Promise<SkuOfBarcode[]> {
   const gs1Label = options.gs1Label === true;
-  const found: SkuOfBarcode[] = [];
-  if (!gs1Label) {
-    let own = db
-      .selectFrom('sku')
-      .select(['id', 'code', 'owner_id', 'description', 'base_uom'])
-      .where('project_id', '=', projectId)
-      .where('code', '=', code);
-    if (options.ownerId !== undefined) own = own.where('owner_id', '=', options.ownerId);
-    for (const s of await own.orderBy('id').execute()) {
-      found.push({ skuId: Number(s.id), skuCode: s.code, ownerId: Number(s.owner_id), description: s.description, baseUom: s.base_uom, barcode: null, uom: s.base_uom, perScan: '1' });
-    }
-  }
-  let barcodes = db
-    .selectFrom('sku_upc as u')
-    .innerJoin('sku as s', 's.id', 'u.sku_id')
-    .select(['s.id', 's.code', 's.owner_id', 's.description', 's.base_uom', 'u.upc', 'u.uom', 'u.qty'])
-    .where('s.project_id', '=', projectId)
-    .where(barcodeIn(code, gs1Label));
-  if (options.ownerId !== undefined) barcodes = barcodes.where('s.owner_id', '=', options.ownerId);
-  for (const b of await barcodes.orderBy(sql`u.upc = ${code}`, 'desc').orderBy('u.is_default', 'desc').orderBy('u.id').execute()) {
-    found.push({ skuId: Number(b.id), skuCode: b.code, ownerId: Number(b.owner_id), description: b.description, baseUom: b.base_uom, barcode: b.upc, uom: b.uom, perScan: String(b.qty) });
-  }
-  return found;
+  const owner = options.ownerId === undefined ? sql`` : sql` and s.owner_id = ${options.ownerId}`;
+  // One statement: the SKUs of that own code (ordered by id), then those of that barcode.
+  const own = gs1Label
+    ? sql``
+    : sql`select 0 as part, false as exact, false as is_default, s.id as row_id, s.id, s.code, s.owner_id, s.description, s.base_uom, null::text as upc, s.base_uom as uom, 1::numeric as qty
+          from sku s where s.project_id = ${projectId} and s.code = ${code}${owner}
+          union all `;
+  const { rows } = await sql<{ id: number; code: string; owner_id: number; description: string; base_uom: string; upc: string | null; uom: string; qty: string }>`
+    ${own}select 1 as part, u.upc = ${code} as exact, u.is_default, u.id as row_id, s.id, s.code, s.owner_id, s.description, s.base_uom, u.upc, u.uom, u.qty
+      from sku_upc u join sku s on s.id = u.sku_id
+     where s.project_id = ${projectId} and ${barcodeIn(code, gs1Label)}${owner}
+     order by part, exact desc, is_default desc, row_id`.execute(db);
+  return rows.map((r) => ({
+    skuId: Number(r.id),
+    skuCode: r.code,
+    ownerId: Number(r.owner_id),
+    description: r.description,
+    baseUom: r.base_uom,
+    barcode: r.upc,
+    uom: r.upc === null ? r.base_uom : r.uom,
+    perScan: r.upc === null ? '1' : String(r.qty),
+  }));
 }

@@ -17,6 +17,31 @@ export async function findScopedOrder(db: Db, scope: { projectId: number; wareho
   return query.orderBy('id').executeTakeFirst();
 }
 
+/**
+ * The order of the scope (by id, or the first of that number) with its lines in one statement, the
+ * order row locked until the transaction ends with `lock` (read as it stands once the lock is held).
+ * One row per line with its SKU (line columns null for an order without lines); none when there is no such order.
+ */
+export async function scopedOrderWithLines(db: Db, scope: { projectId: number; warehouseId: number }, which: { soId: number } | { orderNo: string }, lock: boolean) {
+  return db
+    .with('h', (qb) => {
+      let query = qb
+        .selectFrom('so_header')
+        .select(['id', 'order_no', 'status', 'owner_id', 'wave_id'])
+        .where('project_id', '=', scope.projectId)
+        .where('warehouse_id', '=', scope.warehouseId);
+      query = 'soId' in which ? query.where('id', '=', which.soId) : query.where('order_no', '=', which.orderNo).orderBy('id').limit(1);
+      return lock ? query.forUpdate() : query;
+    })
+    .selectFrom('h')
+    .leftJoin('so_line as l', 'l.so_id', 'h.id')
+    .leftJoin('sku as s', 's.id', 'l.sku_id')
+    .select(['h.id', 'h.order_no', 'h.status', 'h.owner_id', 'h.wave_id', 'l.id as line_id', 'l.line_no', 'l.sku_id', 'l.qty', 'l.picked_qty'])
+    .select(['s.code as sku_code', 's.gift', 's.anti_counterfeit', 's.collar_barcode'])
+    .orderBy('l.line_no')
+    .execute();
+}
+
 export async function orderStatus(db: Db, soId: number): Promise<string> {
   return (await db.selectFrom('so_header').select('status').where('id', '=', soId).executeTakeFirstOrThrow()).status;
 }
@@ -25,15 +50,17 @@ export async function packingLines(db: Db, soId: number) {
   return db.selectFrom('so_line').select(['id', 'line_no', 'sku_id', 'qty', 'picked_qty']).where('so_id', '=', soId).orderBy('line_no').execute();
 }
 
-/** Per balance key picking put stock of the line on, the qty its tasks picked there, in the order of the first task. */
-export async function pickedPlacesOfLine(db: Db, soLineId: number) {
+/** Per line, per balance key picking put stock of the line on, the qty its tasks picked there, in the order of the line's first task there: one statement for all the lines. */
+export async function pickedPlacesOfLines(db: Db, soLineIds: readonly number[]) {
+  if (soLineIds.length === 0) return [];
   return db
     .selectFrom('pick_task')
-    .select(['owner_id', 'sku_id', 'lot_id', 'to_location_id', 'to_lpn', sql<string>`sum(picked_qty)`.as('qty'), sql<number>`min(id)`.as('first')])
-    .where('so_line_id', '=', soLineId)
+    .select(['so_line_id', 'owner_id', 'sku_id', 'lot_id', 'to_location_id', 'to_lpn', sql<string>`sum(picked_qty)`.as('qty'), sql<number>`min(id)`.as('first')])
+    .where('so_line_id', 'in', [...soLineIds])
     .where('picked_qty', '>', '0')
     .where('to_location_id', 'is not', null)
-    .groupBy(['owner_id', 'sku_id', 'lot_id', 'to_location_id', 'to_lpn'])
+    .groupBy(['so_line_id', 'owner_id', 'sku_id', 'lot_id', 'to_location_id', 'to_lpn'])
+    .orderBy('so_line_id')
     .orderBy('first')
     .execute();
 }

@@ -19,6 +19,8 @@ export interface PackingOrderLine {
   skuId: number;
   qty: string;
   pickedQty: string;
+  /** What packing shows and checks of the line's SKU: its code, gift, anti-counterfeit code per unit and collar barcode. */
+  sku: { code: string; gift: boolean; antiCounterfeit: boolean; collarBarcode: string | null };
 }
 
 export interface PackingOrder {
@@ -52,26 +54,36 @@ export async function findPackingOrder(
   which: { soId: number } | { orderNo: string },
   lock = false,
 ): Promise<PackingOrder | undefined> {
-  const header = await repo.findScopedOrder(db, scope, which);
-  if (!header) return undefined;
-  // The locked row is read as it stands once the lock is held: its status is the one to act on.
-  const status = lock ? (await lockOrders(db as Transaction<DB>, scope.projectId, [Number(header.id)]))[0]?.status : header.status;
-  if (status === undefined) return undefined;
-  const lines = await repo.packingLines(db, Number(header.id));
+  // One statement: the order (locked with `lock`, read as it stands once the lock is held) with its lines and their SKUs.
+  const rows = await repo.scopedOrderWithLines(db, scope, which, lock);
+  if (rows.length === 0) return undefined;
+  const header = rows[0];
   return {
     id: Number(header.id),
     orderNo: header.order_no,
-    status,
+    status: header.status,
     ownerId: Number(header.owner_id),
     waveNo: header.wave_id ?? null,
-    lines: lines.map((l) => ({ id: Number(l.id), lineNo: l.line_no, skuId: Number(l.sku_id), qty: l.qty, pickedQty: l.picked_qty })),
+    lines: rows.flatMap((l) => (l.line_id === null ? [] : [
+            {
+              id: Number(l.line_id),
+              lineNo: Number(l.line_no),
+              skuId: Number(l.sku_id),
+              qty: String(l.qty),
+              pickedQty: String(l.picked_qty),
+              sku: { code: l.sku_code ?? '', gift: l.gift === true, antiCounterfeit: l.anti_counterfeit === true, collarBarcode: l.collar_barcode ?? null },
+            },
+          ])),
   };
 }
 
-/** Where the picked stock of an order line was put by its pick tasks, summed per balance key, in task order. */
-export async function pickedSourcesOfLine(db: Kysely<DB> | Transaction<DB>, soLineId: number): Promise<PickedSource[]> {
-  const rows = await repo.pickedPlacesOfLine(db, soLineId);
-  return rows.map((r) => ({ ownerId: Number(r.owner_id), skuId: Number(r.sku_id), lotId: Number(r.lot_id), locationId: Number(r.to_location_id), lpn: r.to_lpn ?? '', qty: String(r.qty) }));
+/** Where the picked stock of these order lines was put by their pick tasks, per line: summed per balance key, in task order. */
+export async function pickedSourcesOfLines(db: Kysely<DB> | Transaction<DB>, soLineIds: readonly number[]): Promise<Map<number, PickedSource[]>> {
+  const sources = new Map<number, PickedSource[]>(soLineIds.map((id) => [id, []]));
+  for (const r of await repo.pickedPlacesOfLines(db, soLineIds)) {
+    sources.get(Number(r.so_line_id))?.push({ ownerId: Number(r.owner_id), skuId: Number(r.sku_id), lotId: Number(r.lot_id), locationId: Number(r.to_location_id), lpn: r.to_lpn ?? '', qty: String(r.qty) });
+  }
+  return sources;
 }
 
 /**

@@ -112,16 +112,67 @@ export async function cartonsWithLinesOfOrder(db: Db, soId: number): Promise<{ c
   return { cartons: [...cartons.values()], lines };
 }
 
-/** What is packed of these order lines over all cartons, per place its picked stock stood (lot, location, licence plate). */
-export async function packedBySource(db: Db, soLineIds: readonly number[]): Promise<Array<{ soLineId: number; lotId: number; locationId: number; lpn: string; qty: string }>> {
-  if (soLineIds.length === 0) return [];
-  const rows = await db
-    .selectFrom('carton_line')
-    .select(['so_line_id', 'lot_id', 'from_location_id', 'from_lpn', sql<string>`sum(qty)`.as('qty')])
-    .where('so_line_id', 'in', [...soLineIds])
-    .groupBy(['so_line_id', 'lot_id', 'from_location_id', 'from_lpn'])
+/** The order a carton of the scope packs (a carton never changes order), or undefined. */
+export async function orderOfCarton(db: Db, scope: Scope, id: number): Promise<number | undefined> {
+  const row = await db.selectFrom('carton').select('so_id').where('id', '=', id).where('project_id', '=', scope.projectId).where('warehouse_id', '=', scope.warehouseId).executeTakeFirst();
+  return row === undefined ? undefined : Number(row.so_id);
+}
+
+/** A carton line as scan-pack works with it: where its stock came from and how much it holds. */
+export interface PackedLine {
+  carton_id: number;
+  so_line_id: number;
+  sku_id: number;
+  lot_id: number;
+  from_location_id: number;
+  from_lpn: string;
+  qty: string;
+}
+
+/**
+ * In one statement: marks the carton changed by `by` (which locks it until the transaction ends) and
+ * reads every carton of its order with their lines. The caller holds the order's lock, so the
+ * cartons read are as they stand (a carton's status changes only under its order's lock).
+ * `touched` is false when the carton is not of the order in the scope.
+ */
+export async function touchCartonReadingOrder(
+  trx: Transaction<DB>,
+  scope: Scope,
+  id: number,
+  soId: number,
+  by: string,
+): Promise<{ touched: boolean; cartons: CartonRow[]; lines: PackedLine[] }> {
+  const rows = await trx
+    .with('t', (qb) =>
+      qb
+        .updateTable('carton')
+        .set({ updated_at: sql`now()`, updated_by: by })
+        .where('id', '=', id)
+        .where('so_id', '=', soId)
+        .where('project_id', '=', scope.projectId)
+        .where('warehouse_id', '=', scope.warehouseId)
+        .returning('id'),
+    )
+    .selectFrom('carton as c')
+    .leftJoin('carton_line as cl', 'cl.carton_id', 'c.id')
+    .selectAll('c')
+    .select(['cl.id as line_id', 'cl.so_line_id as line_so_line_id', 'cl.sku_id as line_sku_id', 'cl.lot_id as line_lot_id', 'cl.from_location_id as line_location_id', 'cl.from_lpn as line_lpn', 'cl.qty as line_qty'])
+    .select((eb) => eb.selectFrom('t').select((t) => t.fn.countAll<number>().as('n')).as('touched'))
+    .where('c.so_id', '=', soId)
+    .orderBy('c.id')
+    .orderBy('cl.id')
     .execute();
-  return rows.map((r) => ({ soLineId: Number(r.so_line_id), lotId: Number(r.lot_id), locationId: Number(r.from_location_id), lpn: r.from_lpn, qty: String(r.qty) }));
+  const cartons = new Map<number, CartonRow>();
+  const lines: PackedLine[] = [];
+  let touched = false;
+  for (const { line_id, line_so_line_id, line_sku_id, line_lot_id, line_location_id, line_lpn, line_qty, touched: n, ...carton } of rows) {
+    if (Number(n) > 0) touched = true;
+    if (!cartons.has(Number(carton.id))) cartons.set(Number(carton.id), carton);
+    if (line_id !== null) {
+      lines.push({ carton_id: Number(carton.id), so_line_id: Number(line_so_line_id), sku_id: Number(line_sku_id), lot_id: Number(line_lot_id), from_location_id: Number(line_location_id), from_lpn: String(line_lpn), qty: String(line_qty) });
+    }
+  }
+  return { touched, cartons: [...cartons.values()], lines };
 }
 
 /**
@@ -151,12 +202,6 @@ export async function addCartonLine(
         .doUpdateSet({ qty: sql`carton_line.qty + excluded.qty`, updated_at: sql`now()`, updated_by: by }),
     )
     .execute();
-}
-
-/** What scan-pack checks of a SKU: gift, anti-counterfeit code per unit, and the collar barcode. */
-export async function skuPackChecks(db: Db, skuId: number): Promise<{ gift: boolean; antiCounterfeit: boolean; collarBarcode: string | null }> {
-  const row = await db.selectFrom('sku').select(['gift', 'anti_counterfeit', 'collar_barcode']).where('id', '=', skuId).executeTakeFirstOrThrow();
-  return { gift: row.gift, antiCounterfeit: row.anti_counterfeit, collarBarcode: row.collar_barcode };
 }
 
 /**
@@ -194,18 +239,6 @@ export async function reopenCarton(trx: Transaction<DB>, id: number, by: string)
 export async function takeFromCartonLine(trx: Transaction<DB>, id: number, left: string, by: string): Promise<void> {
   if (Number(left) === 0) await trx.deleteFrom('carton_line').where('id', '=', id).execute();
   else await trx.updateTable('carton_line').set({ qty: left, updated_at: sql`now()`, updated_by: by }).where('id', '=', id).execute();
-}
-
-/** Marks a carton of the scope as changed by `by` now and returns it, locked until the transaction ends (an update locks the row); undefined when it is not there. */
-export async function touchAndLockCarton(trx: Transaction<DB>, scope: Scope, id: number, by: string): Promise<CartonRow | undefined> {
-  return trx
-    .updateTable('carton')
-    .set({ updated_at: sql`now()`, updated_by: by })
-    .where('id', '=', id)
-    .where('project_id', '=', scope.projectId)
-    .where('warehouse_id', '=', scope.warehouseId)
-    .returningAll()
-    .executeTakeFirst();
 }
 
 export async function touchCarton(trx: Transaction<DB>, id: number, by: string): Promise<void> {

@@ -7,7 +7,7 @@ import { inTransaction } from '../../db/transaction.js';
 import type { EventBus } from '../../events/events.js';
 import { applyStockChanges, type StockScope } from '../inventory/index.js';
 import { nextDocumentNumber, readBarcode, skusOfBarcode } from '../masterdata/index.js';
-import { cancelPackingStatus, findPackingOrder, pickedSourcesOfLine, setPackingStatus, shipToOfOrder, unpickOrder, type PackingOrder } from '../outbound/index.js';
+import { cancelPackingStatus, findPackingOrder, pickedSourcesOfLines, setPackingStatus, shipToOfOrder, unpickOrder, type PackingOrder, type PackingOrderLine } from '../outbound/index.js';
 import { nextSscc, printerOfJob, printLabel, sendPrintJobs, type CartonLabel } from '../printing/index.js';
 import type { CartonAnswer } from '../../../common/packing-api.js';
 import * as repo from './packing.repository.js';
@@ -53,13 +53,22 @@ export interface PackAnswer {
 
 const num = (value: string | null): string | null => (value === null ? null : new Decimal(value).toString());
 
+/** The cartons of an order with their lines, as read under the order's lock. */
+interface OrderCartons {
+  cartons: CartonRow[];
+  lines: Array<{ carton_id: number; so_line_id: number; sku_id: number; qty: string }>;
+}
+
 /** The order as packing sees it: its lines with ordered, picked and packed qty, and its cartons. */
-async function packAnswer(db: Kysely<DB> | Transaction<DB>, order: PackingOrder): Promise<PackAnswer> {
+async function packAnswer(db: Kysely<DB> | Transaction<DB>, order: PackingOrder, read?: OrderCartons): Promise<PackAnswer> {
   // A carton line always packs a line of its carton's order, so the order's cartons hold all that is packed of its lines.
-  const { cartons, lines: cartonLines } = await repo.cartonsWithLinesOfOrder(db, order.id);
+  const { cartons, lines: cartonLines } = read ?? (await repo.cartonsWithLinesOfOrder(db, order.id));
   const packed = new Map<number, Decimal>();
   for (const line of cartonLines) packed.set(Number(line.so_line_id), (packed.get(Number(line.so_line_id)) ?? ZERO).plus(line.qty));
-  const codes = await repo.skuCodes(db, [...new Set([...order.lines.map((l) => l.skuId), ...cartonLines.map((l) => Number(l.sku_id))])]);
+  // The order's lines carry their SKU codes; a carton line's SKU is one of them.
+  const codes = new Map(order.lines.map((l) => [l.skuId, l.sku.code]));
+  const unknown = [...new Set(cartonLines.map((l) => Number(l.sku_id)))].filter((id) => !codes.has(id));
+  if (unknown.length > 0) for (const [id, code] of await repo.skuCodes(db, unknown)) codes.set(id, code);
   const cartonAnswers = cartons.map((carton): CartonAnswer => {
     const merged = new Map<number, { soLineId: number; skuId: number; skuCode: string; qty: Decimal }>();
     for (const line of cartonLines.filter((l) => Number(l.carton_id) === Number(carton.id))) {
@@ -178,16 +187,20 @@ export async function reopenCartonOf(trx: Transaction<DB>, scope: StockScope, in
 
 /**
  * The carton and its order, locked in the order allocation and picking lock (order, then carton,
- * then stock), the carton marked changed by the operator. Refuses a carton of another project or warehouse (NO_RECORD) and a closed carton.
+ * then stock), the carton marked changed by the operator, with every carton of the order and their
+ * lines as they stand under that lock. Refuses a carton of another project or warehouse (NO_RECORD)
+ * and a closed carton.
  */
-async function lockedCarton(trx: Transaction<DB>, scope: StockScope, cartonId: number): Promise<{ carton: CartonRow; order: PackingOrder }> {
-  const seen = await repo.findCarton(trx, scope, cartonId);
-  if (!seen) throw new AppError('NO_RECORD');
-  const order = await lockedOrder(trx, scope, Number(seen.so_id));
+async function lockedCarton(trx: Transaction<DB>, scope: StockScope, cartonId: number): Promise<{ carton: CartonRow; order: PackingOrder; read: { cartons: CartonRow[]; lines: repo.PackedLine[] } }> {
+  const soId = await repo.orderOfCarton(trx, scope, cartonId);
+  if (soId === undefined) throw new AppError('NO_RECORD');
+  const order = await lockedOrder(trx, scope, soId);
   // Every caller changes the carton: it is marked changed as it is locked (rolled back with a refused scan).
-  const carton = (await repo.touchAndLockCarton(trx, scope, cartonId, scope.operator))!;
+  const { touched, ...read } = await repo.touchCartonReadingOrder(trx, scope, cartonId, order.id, scope.operator);
+  const carton = read.cartons.find((c) => Number(c.id) === cartonId);
+  if (!touched || !carton) throw new AppError('NO_RECORD');
   if (carton.status !== 'open') throw new AppError('CARTON_CLOSED', { cartonNo: carton.carton_no });
-  return { carton, order };
+  return { carton, order, read };
 }
 
 /**
@@ -241,8 +254,13 @@ export interface PackItemInput {
  * packed before in the warehouse (a gift needs none), and a collar barcode matching the SKU's. The
  * code to keep on the carton line, or null.
  */
-async function checkItemCodes(trx: Transaction<DB>, scope: StockScope, item: { skuId: number; skuCode: string; qty: Decimal }, input: PackItemInput): Promise<string | null> {
-  const checks = await repo.skuPackChecks(trx, item.skuId);
+async function checkItemCodes(
+  trx: Transaction<DB>,
+  scope: StockScope,
+  item: { skuId: number; skuCode: string; qty: Decimal },
+  checks: PackingOrderLine['sku'],
+  input: PackItemInput,
+): Promise<string | null> {
   let code: string | null = null;
   if (checks.antiCounterfeit && !checks.gift) {
     code = input.antiCounterfeitCode?.trim() || null;
@@ -262,30 +280,37 @@ async function checkItemCodes(trx: Transaction<DB>, scope: StockScope, item: { s
   return code;
 }
 
-/** `/pack/scan/sku`: packs the scanned item into the open carton, from the picked stock of the order's lines of that SKU. */
+/**
+ * `/pack/scan/sku`: packs the scanned item into the open carton, from the picked stock of the order's
+ * lines of that SKU. What the scan needs is read under the order's lock in a few statements (the
+ * order with its lines and SKUs, the carton with the order's cartons and lines, the scanned SKU, where
+ * the lines' picked stock stands); the answer is made from them and what the scan wrote, not read again.
+ */
 export async function packItem(trx: Transaction<DB>, scope: StockScope, input: PackItemInput): Promise<PackAnswer> {
-  const { carton, order } = await lockedCarton(trx, scope, input.cartonId);
+  const { carton, order, read } = await lockedCarton(trx, scope, input.cartonId);
   assertPackable(order, true);
   const item = await scannedItem(trx, scope, order, input.barcode, input.qty);
   const lines = order.lines.filter((l) => l.skuId === item.skuId);
   if (lines.length === 0) throw new AppError('PACK_ITEM_NOT_ON_ORDER', { sku: item.skuCode, orderNo: order.orderNo });
   // What is packed of these lines, per place their picked stock stood and in all.
-  const packedSources = await repo.packedBySource(trx, lines.map((l) => l.id));
+  const ids = new Set(lines.map((l) => l.id));
+  const packedSources = read.lines.filter((l) => ids.has(l.so_line_id)).map((l) => ({ soLineId: l.so_line_id, lotId: l.lot_id, locationId: l.from_location_id, lpn: l.from_lpn, qty: l.qty }));
   const packed = new Map<number, Decimal>();
   for (const row of packedSources) packed.set(row.soLineId, (packed.get(row.soLineId) ?? ZERO).plus(row.qty));
   const packedFrom = (soLineId: number, source: { lotId: number; locationId: number; lpn: string }) =>
     packedSources.filter((r) => r.soLineId === soLineId && r.lotId === source.lotId && r.locationId === source.locationId && r.lpn === source.lpn).reduce((sum, r) => sum.plus(r.qty), ZERO);
   const room = lines.reduce((sum, l) => sum.plus(Decimal.max(0, new Decimal(l.pickedQty).minus(packed.get(l.id) ?? 0))), ZERO);
   if (item.qty.greaterThan(room)) throw new AppError('OVERPACK_NOT_ALLOWED');
-  const code = await checkItemCodes(trx, scope, item, input);
+  const code = await checkItemCodes(trx, scope, item, lines[0].sku, input);
 
   // A label naming a batch packs only picked stock of the lots of that number.
   const lots = item.batch === undefined ? undefined : new Set(await repo.lotIdsOfNumber(trx, scope.projectId, item.skuId, item.batch));
+  const sourcesOf = await pickedSourcesOfLines(trx, lines.map((l) => l.id));
   let left = item.qty;
   for (const line of lines) {
     if (left.isZero()) break;
     let lineRoom = Decimal.min(left, Decimal.max(0, new Decimal(line.pickedQty).minus(packed.get(line.id) ?? 0)));
-    for (const source of await pickedSourcesOfLine(trx, line.id)) {
+    for (const source of sourcesOf.get(line.id) ?? []) {
       if (lots && !lots.has(source.lotId)) continue;
       if (lineRoom.isZero()) break;
       const there = new Decimal(source.qty).minus(packedFrom(line.id, source));
@@ -293,13 +318,14 @@ export async function packItem(trx: Transaction<DB>, scope: StockScope, input: P
       if (!take.greaterThan(0)) continue;
       await moveToCarton(trx, scope, carton, line.id, source, take, code);
       packedSources.push({ soLineId: line.id, lotId: source.lotId, locationId: source.locationId, lpn: source.lpn, qty: take.toString() });
+      read.lines.push({ carton_id: Number(carton.id), so_line_id: line.id, sku_id: source.skuId, lot_id: source.lotId, from_location_id: source.locationId, from_lpn: source.lpn, qty: take.toString() });
       lineRoom = lineRoom.minus(take);
       left = left.minus(take);
     }
   }
   // What is left has no picked stock to come from: not of the label's batch, or no longer where picking put it.
   if (left.greaterThan(0)) throw new AppError('NO_PICKED_STOCK');
-  return packAnswer(trx, order);
+  return packAnswer(trx, order, read);
 }
 
 interface Source {
