@@ -1,4 +1,5 @@
 import ExcelJS from 'exceljs';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliveryOrder, RoutesAnswer, TmsRoute } from '../../src/common/transport-api.js';
 import { buildTestApp, createUserAccount, injectAs, json, signIn, type TestApp } from '../helpers/app.js';
@@ -68,6 +69,7 @@ beforeAll(async () => {
     .returning('id')
     .executeTakeFirstOrThrow();
   vehicleId = Number(vehicle.id);
+  await sql`update vehicle set capacity_pallets = 2 where id = ${vehicleId}`.execute(db());
   const driver = await db().insertInto('driver').values({ warehouse_id: warehouseId, code: `D-${RUN}`, name: 'Somchai', created_by: 't', updated_by: 't' }).returning('id').executeTakeFirstOrThrow();
   driverId = Number(driver.id);
 });
@@ -147,12 +149,12 @@ describe('routes', () => {
     expect(choices.drivers.map((v) => v.id)).toContain(driverId);
     const route = await newRoute();
     expect(route.routeNo).toMatch(/^RT\d{6}\d{4}$/);
-    expect(route).toMatchObject({ status: 'open', vehiclePlate: `V-${RUN}`, driverName: 'Somchai', capacity: { weightKg: '250', volumeM3: '10', pallets: null } });
+    expect(route).toMatchObject({ status: 'open', vehiclePlate: `V-${RUN}`, driverName: 'Somchai', capacity: { weightKg: '250', volumeM3: '10', pallets: 2 } });
     let r = await ok<TmsRoute>('/tms/addOrdersToRoute', { routeId: route.id, doIds: [a.id, b.id] });
     r = await ok<TmsRoute>('/tms/addOrdersToRoute', { routeId: route.id, doIds: [c.id], position: 0 });
     expect(r.stops.map((s) => s.id)).toEqual([c.id, a.id, b.id]);
     expect(r.load).toEqual({ weightKg: '300', volumeM3: '4.5', pallets: 3 });
-    expect(r.over).toEqual(['weight']);
+    expect(r.over).toEqual(['weight', 'pallets']);
     expect(r.distanceKm).toBeGreaterThan(0);
     expect(await statusOf(a.id)).toBe('planned');
     await refused('/tms/saveTmsDoHeader', { id: a.id, customerName: 'Changed' }, 409, 'TMS_DO_LOCKED');

@@ -1,13 +1,25 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Alert, Button, Empty, Input, Select, Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { DndContext, KeyboardSensor, PointerSensor, useDraggable, useDroppable, useSensor, useSensors, type DragEndEvent } from '@dnd-kit/core';
+import { closestCenter, DndContext, KeyboardSensor, PointerSensor, pointerWithin, rectIntersection, useDraggable, useDroppable, useSensor, useSensors, type CollisionDetection, type DragEndEvent } from '@dnd-kit/core';
 import { arrayMove, SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { api, ApiError, showConfirm, showSuccess, useRights } from '../../app/public';
 import { suggestOrder, pathKm } from '../../common/route-plan';
 import type { Choice, DeliveryOrder, RoutesAnswer, TmsRoute } from '../../common/transport-api';
 
 const RouteMap = lazy(() => import('./RouteMap'));
+
+/** A stop under the pointer (or the dragged box, by keyboard) wins over the route box around it. */
+const preferStops: CollisionDetection = (args) => {
+  const stopsFirst = (hits: ReturnType<CollisionDetection>) => {
+    const stops = hits.filter((h) => String(h.id).startsWith('stop-'));
+    return stops.length ? stops : hits;
+  };
+  const byPointer = args.pointerCoordinates ? pointerWithin(args) : [];
+  if (byPointer.length) return stopsFirst(byPointer);
+  const byRect = rectIntersection(args);
+  return byRect.length ? stopsFirst(byRect) : closestCenter(args);
+};
 
 const STATUS_COLORS: Record<string, string> = { open: 'green', confirmed: 'blue' };
 const today = () => new Date().toISOString().slice(0, 10);
@@ -181,7 +193,7 @@ export default function PlannerScreen() {
           <RouteMap routes={answer.routes} warehouse={answer.warehouse} tileUrl={answer.tileUrl} />
         </Suspense>
       )}
-      <DndContext sensors={sensors} onDragEnd={onDragEnd}>
+      <DndContext sensors={sensors} collisionDetection={preferStops} onDragEnd={onDragEnd}>
         <div style={{ display: 'flex', flexWrap: 'wrap', gap: 12, alignItems: 'flex-start' }}>
           <section data-testid="tms-unplanned" style={{ flex: '1 1 300px', minWidth: 280 }}>
             <Typography.Title level={5}>{t('tms.screen.unplanned', { count: unplanned.length })}</Typography.Title>

@@ -302,10 +302,10 @@ function routeOf(row: RouteRow, stops: DeliveryOrder[], warehouse: GeoPoint | nu
 
 /** The warehouse's coordinates, from the system parameters TMS_WAREHOUSE_LAT and TMS_WAREHOUSE_LNG. */
 async function warehousePoint(db: Db, warehouseId: number): Promise<GeoPoint | null> {
-  const lat = Number(await repo.paramValue(db, warehouseId, 'TMS_WAREHOUSE_LAT'));
-  const lng = Number(await repo.paramValue(db, warehouseId, 'TMS_WAREHOUSE_LNG'));
-  const set = (await repo.paramValue(db, warehouseId, 'TMS_WAREHOUSE_LAT')) !== null;
-  return set && Number.isFinite(lat) && Number.isFinite(lng) && Math.abs(lat) <= 90 && Math.abs(lng) <= 180 ? { lat, lng } : null;
+  const [latText, lngText] = [await repo.paramValue(db, warehouseId, 'TMS_WAREHOUSE_LAT'), await repo.paramValue(db, warehouseId, 'TMS_WAREHOUSE_LNG')];
+  if (latText === null || lngText === null) return null;
+  const [lat, lng] = [Number(latText), Number(lngText)];
+  return Number.isFinite(lat) && Number.isFinite(lng) && Math.abs(lat) <= 90 && Math.abs(lng) <= 180 ? { lat, lng } : null;
 }
 
 /** The routes of the warehouse (of a day, or open and recent ones, or these), with their stops, load, capacity and distance; the map's settings. */
