@@ -3,7 +3,7 @@ import { Alert, Button, Empty, Input, Select, Space, Tag, Typography } from 'ant
 import { useTranslation } from 'react-i18next';
 import { closestCenter, DndContext, KeyboardSensor, PointerSensor, pointerWithin, rectIntersection, useDraggable, useDroppable, useSensor, useSensors, type CollisionDetection, type DragEndEvent } from '@dnd-kit/core';
 import { arrayMove, SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
-import { api, ApiError, showConfirm, showSuccess, useRights } from '../../app/public';
+import { api, ApiError, showConfirm, useRights } from '../../app/public';
 import { suggestOrder, pathKm } from '../../common/route-plan';
 import type { Choice, DeliveryOrder, RoutesAnswer, TmsRoute } from '../../common/transport-api';
 
@@ -164,24 +164,18 @@ export default function PlannerScreen() {
       {draft && (
         <Space wrap data-testid="tms-route-form" style={{ marginBottom: 8 }} onKeyDown={(e) => e.key === 'Enter' && void saveDraft()}>
           <Input type="date" aria-label={t('tms.screen.routeDate')} value={draft.routeDate} onChange={(e) => setDraft({ ...draft, routeDate: e.target.value })} />
-          <Select
-            data-testid="tms-vehicle"
-            style={{ minWidth: 200 }}
-            allowClear
-            placeholder={t('tms.screen.vehicle')}
-            value={draft.vehicleId ?? undefined}
-            onChange={(value?: number) => setDraft({ ...draft, vehicleId: value ?? null })}
-            options={choices.vehicles.map((v) => ({ value: v.id, label: `${v.code}${v.name ? ` (${v.name})` : ''}` }))}
-          />
-          <Select
-            data-testid="tms-driver"
-            style={{ minWidth: 200 }}
-            allowClear
-            placeholder={t('tms.screen.driver')}
-            value={draft.driverId ?? undefined}
-            onChange={(value?: number) => setDraft({ ...draft, driverId: value ?? null })}
-            options={choices.drivers.map((d) => ({ value: d.id, label: `${d.code} ${d.name ?? ''}` }))}
-          />
+          {(['vehicle', 'driver'] as const).map((kind) => (
+            <Select
+              key={kind}
+              data-testid={`tms-${kind}`}
+              style={{ minWidth: 200 }}
+              allowClear
+              placeholder={t(`tms.screen.${kind}`)}
+              value={draft[`${kind}Id`] ?? undefined}
+              onChange={(value?: number) => setDraft({ ...draft, [`${kind}Id`]: value ?? null })}
+              options={choices[`${kind}s`].map((c) => ({ value: c.id, label: c.name ? `${c.code} (${c.name})` : c.code }))}
+            />
+          ))}
           <Button data-testid="tms-route-save" type="primary" onClick={() => void saveDraft()}>
             {t('tms.screen.save')}
           </Button>

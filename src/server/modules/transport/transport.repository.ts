@@ -71,7 +71,7 @@ export async function listDos(db: Db, scope: Scope, filter: DoFilter): Promise<A
     const like = `%${filter.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     query = query.where((eb) => eb.or(['d.do_no', 'd.customer_name', 'd.consignee_name', 'd.city', 'd.so_no'].map((c) => eb(sql.ref(c), 'ilike', like))));
   }
-  return query.orderBy('w.route_id').orderBy('w.seq').orderBy('d.id', 'desc').limit(filter.limit).execute() as Promise<Array<DoRow & { seq: number | null }>>;
+  return query.orderBy('w.route_id').orderBy('w.seq').orderBy('d.id', 'desc').limit(filter.limit).execute();
 }
 
 /** These delivery orders of the scope, locked in id order. */
@@ -155,7 +155,7 @@ export async function listRoutes(db: Db, scope: Scope, filter: { date?: string; 
   if (filter.ids) query = filter.ids.length ? query.where('r.id', 'in', filter.ids) : query.where(sql<boolean>`false`);
   else if (filter.date) query = query.where('r.route_date', '=', filter.date);
   else query = query.where((eb) => eb.or([eb('r.status', '=', 'open'), eb('r.route_date', '>=', sql<string>`current_date - 7`)]));
-  return query.orderBy('r.route_date', 'desc').orderBy('r.id', 'desc').limit(200).execute() as Promise<RouteRow[]>;
+  return query.orderBy('r.route_date', 'desc').orderBy('r.id', 'desc').limit(200).execute();
 }
 
 /** A route of the scope, locked. */

@@ -14,7 +14,6 @@ import { ErrorBodySchema, IdSchema, StrictObject } from '../../http/schemas.js';
 import { attachmentMultipartLimits, readUploadWithinLimit } from '../attachment/index.js';
 import * as service from './transport.service.js';
 import type { TmsScope } from './transport.service.js';
-import type { DoStatus } from './transport.tables.js';
 
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema, 413: ErrorBodySchema, 415: ErrorBodySchema };
 const route = routeOptions(['transport'], errors);
@@ -73,7 +72,7 @@ export const transportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     route(DO_VIEW, 'Delivery orders of the warehouse, of one status when given (at most 500, newest first)', {
       querystring: StrictObject({ status: Type.Optional(Type.Union(['unplanned', 'planned', 'confirmed', 'delivered'].map((s) => Type.Literal(s)))) }),
     }),
-    async (request) => ({ rows: await service.listDeliveryOrders(db, scopeOf(request), { status: request.query.status as DoStatus | undefined }) }),
+    async (request) => ({ rows: await service.listDeliveryOrders(db, scopeOf(request), { status: request.query.status }) }),
   );
 
   app.get(

@@ -196,9 +196,9 @@ export async function importDeliveryOrders(trx: Transaction<DB>, scope: TmsScope
       const value = raw[column];
       if (value && (!/^-?\d{1,3}(\.\d{1,6})?$/.test(value) || Math.abs(Number(value)) > limit)) fail('TMS_ROW_INVALID', column, value);
     }
-    for (const column of ['weightKg', 'volumeM3'] as const) if (raw[column] && !DECIMAL.test(raw[column]!)) fail('TMS_ROW_INVALID', column, raw[column]);
+    for (const column of ['weightKg', 'volumeM3'] as const) if (raw[column] && !DECIMAL.test(raw[column])) fail('TMS_ROW_INVALID', column, raw[column]);
     if (raw.palletCount && !/^\d{1,6}$/.test(raw.palletCount)) fail('TMS_ROW_INVALID', 'palletCount', raw.palletCount);
-    for (const column of ['windowFrom', 'windowTo'] as const) if (raw[column] && Number.isNaN(Date.parse(raw[column]!))) fail('TMS_ROW_INVALID', column, raw[column]);
+    for (const column of ['windowFrom', 'windowTo'] as const) if (raw[column] && Number.isNaN(Date.parse(raw[column]))) fail('TMS_ROW_INVALID', column, raw[column]);
     if (raw.windowFrom && raw.windowTo && Date.parse(raw.windowFrom) > Date.parse(raw.windowTo)) fail('TMS_ROW_INVALID', 'windowTo', raw.windowTo);
     for (const [column, value] of Object.entries(raw)) if (value && value.length > 500) fail('TMS_ROW_INVALID', column, value.slice(0, 20));
     if (problems.length > before) {
@@ -280,7 +280,7 @@ function routeOf(row: RouteRow, stops: DeliveryOrder[], warehouse: GeoPoint | nu
     pallets: row.capacity_pallets === null ? null : Number(row.capacity_pallets),
   };
   const load = { weightKg: weight.toString(), volumeM3: volume.toString(), pallets };
-  const over = OVER.filter(([, key]) => capacity[key] !== null && new Decimal(load[key]).greaterThan(capacity[key]!)).map(([name]) => name);
+  const over = OVER.filter(([, key]) => capacity[key] !== null && new Decimal(load[key]).greaterThan(capacity[key] ?? 0)).map(([name]) => name);
   const points = stops.filter((s) => s.latitude !== null && s.longitude !== null).map((s) => ({ lat: s.latitude!, lng: s.longitude! }));
   return {
     id: Number(row.id),

@@ -4,6 +4,14 @@ import { nextDocumentNumber } from '../masterdata/index.js';
 
 const textOf = (value: unknown): string => (typeof value === 'string' ? value.trim() : '');
 
+/** A stored or sent time as milliseconds; null when empty or not a time. */
+function timeOf(value: unknown): number | null {
+  if (value instanceof Date) return value.getTime();
+  if (typeof value !== 'string' || value === '') return null;
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? null : time;
+}
+
 /**
  * Delivery orders on the /tmsOrder page: a new one is unplanned in the session's project and
  * warehouse, numbered by the TMSDO rule when its number is left empty; its status, route and sales
@@ -23,11 +31,9 @@ export const deliveryOrderWriter = defineWriter({
     } else if (old.status !== 'unplanned') {
       throw new AppError('TMS_DO_LOCKED', { doNo: String(old.do_no), status: String(old.status) });
     }
-    const from = merged.window_from;
-    const to = merged.window_to;
-    if (from && to && new Date(String(from instanceof Date ? from.toISOString() : from)) > new Date(String(to instanceof Date ? to.toISOString() : to))) {
-      throw new AppError('VALIDATION_FAILED', {}, [{ field: 'window_to', code: 'FIELD_RANGE', params: { min: String(from), max: '' } }]);
-    }
+    const from = timeOf(merged.window_from);
+    const to = timeOf(merged.window_to);
+    if (from !== null && to !== null && from > to) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'window_to', code: 'FIELD_RANGE', params: { min: new Date(from).toISOString(), max: '' } }]);
   },
   async beforeDelete({ old }) {
     if (old.status !== 'unplanned') throw new AppError('TMS_DO_LOCKED', { doNo: String(old.do_no), status: String(old.status) });
