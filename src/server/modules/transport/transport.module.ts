@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { RowFilter } from '../../../../engine/server/index.js';
 import { defineModule } from '../area.js';
 import * as m0390 from './migrations/0390_transport.js';
+import * as m0391 from './migrations/0391_transport_menu.js';
 import { transportErrors } from './transport.errors.js';
 import { transportRoutes } from './transport.routes.js';
 import { deliveryOrderWriter } from './transport.writers.js';
@@ -25,7 +26,7 @@ const PLAN_RIGHTS = ['transport.doOrders:view', 'transport.doOrders:edit'] as co
 
 export const transportModule = defineModule({
   name: 'transport',
-  migrations: { '0390_transport': m0390 },
+  migrations: { '0390_transport': m0390, '0391_transport_menu': m0391 },
   routes: transportRoutes,
   writers: [deliveryOrderWriter],
   errors: transportErrors,
