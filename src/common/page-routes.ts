@@ -71,24 +71,18 @@ export interface RouteTable {
 /** Menu groups in menu order; a group an area names that is not here is added after them, in the order it first appears. */
 export const MENU_GROUP_ORDER: readonly string[] = ['homeGroup', 'genericGroup', 'masterData', 'inbound', 'outbound', 'inventory', 'billingJobs', 'reports', 'setup', 'transport'];
 
-const transport = { definitionOf: 'transport' } as const;
-
 /**
  * The kernel's own routes: the home page, the designer and the page map. Below them, a block the
- * kernel holds for routes no area brings yet ("not yet available" screens and the transport pages).
+ * kernel holds for routes no area brings yet ("not yet available" screens).
  */
 export const KERNEL_PAGES: readonly PageDeclaration[] = [
   { route: 'home', group: 'homeGroup', opens: 'screen' },
   { route: 'blankHome', group: 'homeGroup', opens: 'pending' },
   { route: 'generic', group: 'genericGroup', opens: 'screen' },
   { route: 'mapTo', group: 'genericGroup', opens: 'screen' },
-  // Held until an area brings them: reports and transport.
+  // Held until an area brings them: reports.
   { route: 'userReport', group: 'reports', opens: 'pending' },
   { route: 'userGeneric', group: 'reports', opens: 'pending' },
-  { route: 'vehicle', group: 'transport', opens: transport },
-  { route: 'driver', group: 'transport', opens: transport },
-  { route: 'tmsOrder', group: 'transport', opens: 'pending' },
-  { route: 'doOrders', group: 'transport', opens: 'pending' },
 ];
 
 /** The route the shell opens when no tab is open. */

@@ -25,6 +25,8 @@ export interface AppConfig {
   downloadDays: number;
   /** Whether this node runs the job scheduler and job runs (JOB_SCHEDULER); tests switch it off unless they need it. */
   jobScheduler: boolean;
+  /** Tile URL of the route map ({z}/{x}/{y}); unset draws a plain coordinate canvas (docs/transport.md). */
+  mapTileUrl: string | undefined;
 }
 
 /** Raised for a wrong environment variable; main prints its message as one line and exits. */
@@ -59,6 +61,7 @@ export const ENV_VARIABLES = [
   'ATTACHMENT_LIMIT_MB',
   'DOWNLOAD_DAYS',
   'JOB_SCHEDULER',
+  'MAP_TILE_URL',
 ] as const;
 
 type Env = Record<string, string | undefined>;
@@ -115,6 +118,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     smtpUrl: readUrl(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     mailFrom: env.MAIL_FROM?.trim() || 'WMS <no-reply@localhost>',
     smsUrl: readUrl(env, 'SMS_URL', ['http:', 'https:']),
+    mapTileUrl: env.MAP_TILE_URL?.trim() || undefined,
     distDir: path.resolve(env.DIST_DIR?.trim() || './dist'),
     attachmentLimitBytes: readInt(env, 'ATTACHMENT_LIMIT_MB', 500, 1, 500) * 1024 * 1024,
     downloadDays: readInt(env, 'DOWNLOAD_DAYS', 7, 1, 365),

@@ -394,6 +394,7 @@ describe('designer: definition store, publish rules, copy, export/import', () =>
       ...['identity/userOrganization', 'identity/userProject', 'identity/userWarehouse', 'identity/userRole', 'identity/roleRule', 'identity/roleUser'],
       ...['inbound/po', 'inbound/poLine', 'inbound/asn', 'inbound/asnLine', 'inbound/asnCarton', 'outbound/so', 'outbound/soDetail', 'outbound/pso', 'outbound/psoDetail'],
       'billing/billingMaintance',
+      'transport/tmsOrder',
       ...['invAdjust', 'invAdjustLine', 'invHold', 'invHoldLine', 'invTransfer', 'invTransferLine', 'lnvnMove', 'lnvnMoveLine', 'cycleCountMaster', 'cycleCountLine'].map((f) => `inventory/${f}`),
     ]);
     const isAdministrative = (file: string) => administrative.has(file.replace(/\.page\.json$/, ''));

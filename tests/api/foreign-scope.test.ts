@@ -86,6 +86,9 @@ interface ProjectRows {
   carrierShipmentId: number;
   /** A consignment holding the project's order. */
   consignmentId: number;
+  /** A delivery order on a route, and that route (transport). */
+  doId: number;
+  routeId: number;
 }
 
 let t: TestApp;
@@ -197,6 +200,9 @@ async function projectRows(projectId: number, warehouseId: number, placeWarehous
       .executeTakeFirstOrThrow();
     const consignment = await trx.insertInto('consignment').values({ ...inScope, consignment_no: `CN-${tag}`, consignee_name: `Partner ${tag}` }).returning('id').executeTakeFirstOrThrow();
     await trx.updateTable('so_header').set({ consignment_id: consignment.id }).where('id', '=', so.id).execute();
+    const route = await trx.insertInto('tms_route').values({ ...inScope, route_no: `RT-${tag}`, route_date: '2030-01-31', vehicle_id: vehicle.id, status: 'open' }).returning('id').executeTakeFirstOrThrow();
+    const deliveryOrder = await trx.insertInto('tms_do_header').values({ ...inScope, do_no: `DO-${tag}`, customer_name: `Customer ${tag}`, status: 'planned', so_id: so.id }).returning('id').executeTakeFirstOrThrow();
+    await trx.insertInto('tms_route_way').values({ route_id: route.id, do_id: deliveryOrder.id, seq: 1, created_by: 'tester', updated_by: 'tester' }).execute();
     return {
       chargeCodeId: Number(chargeCode.id),
       contractId: Number(contract.id),
@@ -205,6 +211,8 @@ async function projectRows(projectId: number, warehouseId: number, placeWarehous
       carrierAccountId: Number(carrierAccount.id),
       carrierShipmentId: Number(carrierShipment.id),
       consignmentId: Number(consignment.id),
+      doId: Number(deliveryOrder.id),
+      routeId: Number(route.id),
       palletId: Number(pallet.id),
       projectId,
       warehouseId,
@@ -523,7 +531,7 @@ describe("hand-written routes with B's ids", () => {
   it('refuse every id and code of another project and change nothing', async () => {
     const { uid, token } = await createUserAccount(t, {
       loginAccount: 'a-routes',
-      rights: ['outbound.pick:confirm', 'outbound.wave:release', 'outbound.pso:confirm', 'outbound.shipmentOrder:view', 'outbound.shipmentOrder:edit'],
+      rights: ['outbound.pick:confirm', 'outbound.wave:release', 'outbound.pso:confirm', 'outbound.shipmentOrder:view', 'outbound.shipmentOrder:edit', 'transport.tmsOrder:add', 'transport.tmsOrder:edit', 'transport.tmsOrder:delete', 'transport.doOrders:view', 'transport.doOrders:edit'],
       projectCodes: ['PRJ1'],
       warehouseCodes: ['WH1'],
     });
@@ -583,6 +591,20 @@ describe("hand-written routes with B's ids", () => {
       ['/inventory/handheld/move', { fromLocation: 'S-A', sku: 'SKU-A', qty: 1, toLocation: 'L-B' }, 'refused'],
       ['/inventory/handheld/countTicket', { id: b.ticketId }, 'refused'],
       ['/inventory/handheld/countTicket', { ticketNo: 'CT-B' }, 'refused'],
+      // Transport: B's delivery orders and routes; A's route with B's order and vehicle, A's order onto B's route.
+      ['/tms/saveTmsDoHeader', { id: b.doId, customerName: 'mine' }, 'refused'],
+      ['/tms/deleteTmsDoHeader', { id: b.doId }, 'refused'],
+      ['/tms/saveRoute', { id: b.routeId, routeDate: '2030-02-01' }, 'refused'],
+      ['/tms/saveRoute', { id: a.routeId, routeDate: '2030-02-01', vehicleId: b.vehicleId }, 'foreign'],
+      ['/tms/deleteRoute', { id: b.routeId }, 'refused'],
+      ['/tms/addOrdersToRoute', { routeId: a.routeId, doIds: [b.doId] }, 'refused'],
+      ['/tms/addOrdersToRoute', { routeId: b.routeId, doIds: [a.doId] }, 'refused'],
+      ['/tms/removeOrderFromRoute', { routeId: b.routeId, doId: b.doId }, 'refused'],
+      ['/tms/sortWay', { routeId: b.routeId, doIds: [b.doId] }, 'refused'],
+      ['/tms/splitRoute', { routeId: b.routeId, doId: b.doId }, 'refused'],
+      ['/tms/mergeRoute', { routeId: a.routeId, fromRouteId: b.routeId }, 'refused'],
+      ['/tms/comfirmRoute', { routeId: b.routeId }, 'refused'],
+      ['/tms/uncomfirmRoute', { routeId: b.routeId }, 'refused'],
     ];
     const before = await snapshot();
     const problems: string[] = [];
@@ -601,9 +623,11 @@ describe("hand-written routes with B's ids", () => {
       ['/pick/tasks', { soId: b.soId }],
       ['/inventory/handheld/stock', { location: 'S-B' }],
       ['/so/balance', { soId: b.soId }],
+      ['/tms/getRoutes', { ids: [b.routeId] }],
+      ['/tms/createFromShippedOrders', { soIds: [b.soId] }],
     ] as const) {
       const response = await post(token, url, body);
-      if (response.statusCode >= 500 || (response.statusCode === 200 && /SKU-B|SO-B|SH-B|OW-B/.test(response.body))) problems.push(`read ${url} -> ${response.statusCode} ${response.body.slice(0, 200)}`);
+      if (response.statusCode >= 500 || (response.statusCode === 200 && /SKU-B|SO-B|SH-B|OW-B|DO-B|RT-B/.test(response.body))) problems.push(`read ${url} -> ${response.statusCode} ${response.body.slice(0, 200)}`);
     }
     expect(problems).toEqual([]);
     expect(await snapshot()).toEqual(before);

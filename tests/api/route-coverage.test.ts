@@ -51,6 +51,7 @@ const HOST_INVENTORY = 'Host systems and scanners\' middleware confirm inventory
 const PROVISIONING = 'Identity provisioning of a company directory keeps accounts and roles in step';
 const SCHEDULER = 'Operations tooling and monitoring drive and watch the scheduled jobs';
 const BILLING = 'Finance and ERP systems run billing, read the bills with what each line counted, and confirm and post them';
+const HOST_DO = 'Order and ERP systems send and withdraw delivery orders for transport planning';
 
 /** Routes meant to be called by other systems, each with its reason. */
 const API_ONLY: Record<string, ApiOnly> = {
@@ -141,6 +142,8 @@ const API_ONLY: Record<string, ApiOnly> = {
   'POST /api/billing/confirm': { reason: BILLING, sameAsButton: ['billing.bill.confirm'] },
   'POST /api/billing/cancel': { reason: BILLING, sameAsButton: ['billing.bill.cancel'] },
   'POST /api/billing/post': { reason: BILLING, sameAsButton: ['billing.bill.post'] },
+  'POST /api/tms/saveTmsDoHeader': { reason: HOST_DO, sameAsPage: 'transport/tmsOrder' },
+  'POST /api/tms/deleteTmsDoHeader': { reason: HOST_DO, sameAsPage: 'transport/tmsOrder' },
 
   'GET /api/schedule': { reason: SCHEDULER, sameAsPage: 'job/job' },
   'GET /api/job/handlers': { reason: SCHEDULER, sameAsPage: 'job/job' },

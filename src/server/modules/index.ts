@@ -22,6 +22,7 @@ import { packingModule } from './packing/packing.module.js';
 import { printingModule } from './printing/printing.module.js';
 import { carrierModule } from './carrier/carrier.module.js';
 import { wizardModule } from './wizard/wizard.module.js';
+import { transportModule } from './transport/transport.module.js';
 
 /**
  * THE list of business areas (src/server/modules/README.md). Adding an area is one line here plus
@@ -51,4 +52,5 @@ export const MODULES: readonly AreaModule[] = [
   billingModule,
   carrierModule,
   wizardModule,
+  transportModule,
 ];
