@@ -79,12 +79,9 @@ const transport = { definitionOf: 'transport' } as const;
  */
 export const KERNEL_PAGES: readonly PageDeclaration[] = [
   { route: 'home', group: 'homeGroup', opens: 'screen' },
-  { route: 'blankHome', group: 'homeGroup', opens: 'pending' },
   { route: 'generic', group: 'genericGroup', opens: 'screen' },
   { route: 'mapTo', group: 'genericGroup', opens: 'screen' },
-  // Held until an area brings them: reports and transport.
-  { route: 'userReport', group: 'reports', opens: 'pending' },
-  { route: 'userGeneric', group: 'reports', opens: 'pending' },
+  // Held until an area brings them: transport.
   { route: 'vehicle', group: 'transport', opens: transport },
   { route: 'driver', group: 'transport', opens: transport },
   { route: 'tmsOrder', group: 'transport', opens: 'pending' },

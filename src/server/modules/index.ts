@@ -21,6 +21,7 @@ import { outboundModule } from './outbound/outbound.module.js';
 import { packingModule } from './packing/packing.module.js';
 import { printingModule } from './printing/printing.module.js';
 import { carrierModule } from './carrier/carrier.module.js';
+import { reportModule } from './report/report.module.js';
 
 /**
  * THE list of business areas (src/server/modules/README.md). Adding an area is one line here plus
@@ -49,4 +50,5 @@ export const MODULES: readonly AreaModule[] = [
   ediModule,
   billingModule,
   carrierModule,
+  reportModule,
 ];
