@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DashboardWidgetData, ReportPageAnswer, ReportSpec, RunnableReport } from '../../src/common/report-api.js';
 import { buildTestApp, createUserAccount, injectAs, json, type TestApp } from '../helpers/app.js';
 import { csvFields } from '../helpers/csv.js';
+import { createTestDatabase, onRealServer } from '../helpers/database.js';
 import { reportLabels, seedReportStock, stockReportSpec, type SeededStock } from '../helpers/report-fixtures.js';
 
 /**
@@ -206,5 +207,44 @@ describe('the start page dashboard', () => {
     expect(json<{ widgets: unknown[] }>(await post(operatorB, '/report/dashboard/get')).widgets).toHaveLength(0);
     // B's configurator could not place A's report on B's dashboard either.
     expect((await post(operatorB, '/report/dashboard/save', { widgets })).statusCode).toBe(403);
+  });
+});
+
+describe.skipIf(!onRealServer)('REPORT_DATABASE_URL', () => {
+  it('report runs, exports and dashboards read from the report database, not the primary', async () => {
+    const replica = await createTestDatabase({ ready: true });
+    const primary = await buildTestApp({ REPORT_DATABASE_URL: replica.url! });
+    try {
+      const code = `ONLY-REPLICA-${tag}`;
+      const project = await replica.db.selectFrom('project').select('id').where('code', '=', 'PRJ1').executeTakeFirstOrThrow();
+      const owner = await replica.db.insertInto('owner').values({ project_id: project.id, code: `OW-${tag}`, name: 'Replica' }).returning('id').executeTakeFirstOrThrow();
+      await replica.db.insertInto('sku').values({ project_id: project.id, owner_id: owner.id, code, description: 'only on the replica' }).execute();
+      const configurator = await createUserAccount(primary, {
+        loginAccount: `cfg-rep-${tag}`,
+        rights: ['report.generic:view', 'report.dashboard:view', 'report.config:view', 'report.config:edit', 'report.config:publish'],
+        projectCodes: ['PRJ1'],
+        warehouseCodes: ['WH1'],
+      });
+      const as = (url: string, payload: object = {}) => injectAs(primary.app, configurator.token, { method: 'POST', url: `/api${url}`, payload });
+      const saved = await as('/report/generic/save', {
+        code: `REPLICA-${tag}`,
+        names: reportLabels('Replica'),
+        draft: { sql: "select code from sku where code like 'ONLY-REPLICA-%'", params: [], columns: [{ name: 'code', labels: reportLabels('Code'), type: 'text' }] },
+      });
+      expect(saved.statusCode, saved.body).toBe(200);
+      const id = json<{ id: number }>(saved).id;
+      expect((await as('/report/generic/publish', { id })).statusCode).toBe(200);
+      const page = json<ReportPageAnswer>(await as('/report/generic/run', { id }));
+      expect(page.rows).toEqual([{ code }]);
+      expect((await as('/report/generic/export', { id, format: 'csv' })).body).toContain(code);
+      await as('/report/dashboard/save', { widgets: [{ kind: 'table', reportId: id, title: reportLabels('Replica') }] });
+      await as('/report/dashboard/publish');
+      expect(json<{ widgets: DashboardWidgetData[] }>(await as('/report/dashboard/get')).widgets[0].rows).toEqual([{ code }]);
+      // The primary has no such SKU: the rows came from the report database.
+      expect(await primary.database.db.selectFrom('sku').select('id').where('code', '=', code).executeTakeFirst()).toBeUndefined();
+    } finally {
+      await primary.close();
+      await replica.close();
+    }
   });
 });

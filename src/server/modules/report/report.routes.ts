@@ -115,7 +115,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/report/generic/publish', route(CONFIG_PUBLISH, "Publishes a report's draft as its next version; operators run that version", { body: StrictObject({ id: IdSchema }) }), async (request) => {
     const user = requireUser(request);
-    const checked = await draftToPublish(await reportDb(), user, request.body.id);
+    const checked = await draftToPublish(db, await reportDb(), user, request.body.id);
     return inTransaction(db, (trx) => publish(trx, user, request.body.id, checked));
   });
 

@@ -136,10 +136,10 @@ export async function saveDraft(trx: Transaction<DB>, user: SessionUser, input: 
 }
 
 /** The draft about to be published, checked as a save checks it. */
-export async function draftToPublish(db: Kysely<DB>, user: SessionUser, id: number): Promise<ReportSpec> {
+export async function draftToPublish(db: Kysely<DB>, reportDb: Kysely<DB>, user: SessionUser, id: number): Promise<ReportSpec> {
   const row = await findDefinition(db, projectOf(user), id);
   if (!row) throw new AppError('REPORT_NOT_FOUND');
-  await checkSpec(db, user, row.draft as ReportSpec);
+  await checkSpec(reportDb, user, row.draft as ReportSpec);
   return row.draft as ReportSpec;
 }
 
