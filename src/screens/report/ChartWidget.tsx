@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { theme } from 'antd';
 import type { DashboardWidgetData } from '../../common/report-api';
+import { cellText } from './report-texts';
 
 /**
  * A chart of a report's rows: echarts is loaded only here, when a dashboard shows a chart (never
@@ -17,7 +18,7 @@ export default function ChartWidget({ widget }: { widget: DashboardWidgetData })
       if (disposed || !box.current) return;
       const instance = echarts.init(box.current, undefined, { renderer: 'svg' });
       chart = instance;
-      const labels = widget.rows.map((r) => String(r[widget.labelColumn ?? ''] ?? ''));
+      const labels = widget.rows.map((r) => cellText(r[widget.labelColumn ?? '']));
       const values = widget.rows.map((r) => Number(r[widget.valueColumn ?? ''] ?? 0));
       const kind = widget.chart ?? 'bar';
       instance.setOption({

@@ -3,7 +3,7 @@ import { Alert, Button, Empty, Form, Input, Select, Space, Table, Typography, ty
 import { useTranslation } from 'react-i18next';
 import type { ReportPageAnswer, RunnableReport } from '../../common/report-api';
 import { api, ApiError, fetchBlob } from '../../app/public';
-import { formatCell, useLabel } from './report-texts';
+import { cellText, formatCell, useLabel } from './report-texts';
 
 const PAGE_SIZE = 20;
 
@@ -177,7 +177,7 @@ export default function ReportRunScreen() {
                 dataSource={answer.groups}
                 data-testid="report-groups"
                 columns={[
-                  { title: label(report?.spec.columns.find((c) => c.name === grouping.groupBy)?.labels, grouping.groupBy), dataIndex: 'group', key: 'group', render: (v: unknown) => String(v ?? '') },
+                  { title: label(report?.spec.columns.find((c) => c.name === grouping.groupBy)?.labels, grouping.groupBy), dataIndex: 'group', key: 'group', render: (v: unknown) => cellText(v) },
                   ...grouping.totals.map((total) => ({
                     title: `${label(report?.spec.columns.find((c) => c.name === total.column)?.labels, total.column)} (${total.aggregate})`,
                     key: `${total.column}:${total.aggregate}`,

@@ -13,5 +13,12 @@ export function formatCell(value: unknown, type: string, decimals: number | unde
   if (type === 'number' && decimals !== undefined && value !== '' && !Number.isNaN(Number(value))) return Number(value).toFixed(decimals);
   if (type === 'date' && typeof value === 'string') return value.slice(0, 10);
   if (type === 'datetime' && typeof value === 'string') return value.replace('T', ' ').slice(0, 19);
+  return cellText(value);
+}
+
+/** Any value of a row as text (a JSON value of the SQL as JSON). */
+export function cellText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
 }

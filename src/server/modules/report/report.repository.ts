@@ -92,3 +92,50 @@ export async function heldProjects(db: Kysely<DB>, userId: number, ids: number[]
   const rows = await db.selectFrom('user_project').select('project_id').where('user_id', '=', userId).where('project_id', 'in', ids).execute();
   return new Set(rows.map((r) => r.project_id));
 }
+
+export function reportIdByCode(trx: Kysely<DB>, projectId: number, code: string): Promise<{ id: number } | undefined> {
+  return trx.selectFrom('report_definition').select('id').where('project_id', '=', projectId).where('code', '=', code).executeTakeFirst();
+}
+
+export interface DefinitionValues {
+  code: string;
+  names: Record<string, string>;
+  displayOrder: number;
+  draft: unknown;
+  by: string;
+}
+
+function definitionColumns(values: DefinitionValues) {
+  return { code: values.code, names: JSON.stringify(values.names), display_order: values.displayOrder, draft: JSON.stringify(values.draft), updated_by: values.by };
+}
+
+export async function insertDefinition(trx: Transaction<DB>, projectId: number, values: DefinitionValues): Promise<number> {
+  const row = await trx.insertInto('report_definition').values({ ...definitionColumns(values), project_id: projectId, created_by: values.by }).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function updateDefinition(trx: Transaction<DB>, id: number, values: DefinitionValues): Promise<void> {
+  await trx.updateTable('report_definition').set({ ...definitionColumns(values), updated_at: sql`now()` }).where('id', '=', id).execute();
+}
+
+/** Stores a published version and makes it the one operators run; answers its number (one past every earlier version). */
+export async function insertVersion(trx: Transaction<DB>, reportId: number, spec: unknown, by: string): Promise<number> {
+  const last = await trx.selectFrom('report_version').select(sql<number>`coalesce(max(version), 0)`.as('max')).where('report_id', '=', reportId).executeTakeFirstOrThrow();
+  const version = Number(last.max) + 1;
+  await trx.insertInto('report_version').values({ report_id: reportId, version, spec: JSON.stringify(spec), created_by: by, updated_by: by }).execute();
+  await trx.updateTable('report_definition').set({ published_version: version, updated_by: by, updated_at: sql`now()` }).where('id', '=', reportId).execute();
+  return version;
+}
+
+export async function upsertDashboardDraft(trx: Transaction<DB>, projectId: number, widgets: unknown, by: string): Promise<void> {
+  const draft = JSON.stringify(widgets);
+  await trx
+    .insertInto('report_dashboard')
+    .values({ project_id: projectId, draft, created_by: by, updated_by: by })
+    .onConflict((oc) => oc.column('project_id').doUpdateSet({ draft, updated_by: by, updated_at: sql`now()` }))
+    .execute();
+}
+
+export async function publishDashboardDraft(trx: Transaction<DB>, id: number, draft: unknown, version: number, by: string): Promise<void> {
+  await trx.updateTable('report_dashboard').set({ published: JSON.stringify(draft), published_version: version, updated_by: by, updated_at: sql`now()` }).where('id', '=', id).execute();
+}

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { AppError, type FieldError } from '../../../common/errors.js';
 import type { Language } from '../../../common/languages.js';
 import {
@@ -16,6 +16,7 @@ import type { DB } from '../../db/schema.js';
 import { renderTableFile, type TableFileFormat } from '../../files/table-file.js';
 import type { SessionUser } from '../../http/access.js';
 import { requireProject } from '../../http/access-plugin.js';
+import { reportCount, reportGroupTotals, reportRows, type RowOrder } from './report-rows.repository.js';
 import { boundSql, checkReportSql, inReportSandbox, isReservedParam, sqlParams } from './report.sql.js';
 import {
   assignmentsOf,
@@ -23,7 +24,13 @@ import {
   definitionsOfProject,
   findDefinition,
   heldProjects,
+  insertDefinition,
+  insertVersion,
+  publishDashboardDraft,
   replaceAssignments,
+  reportIdByCode,
+  updateDefinition,
+  upsertDashboardDraft,
   runnableReports,
   versionsOf,
   type DefinitionRow,
@@ -121,15 +128,15 @@ export async function saveDraft(trx: Transaction<DB>, user: SessionUser, input: 
   const assignments: ReportAssignments = { organizationIds: [], projectIds: [], userIds: [], ...input.assignments };
   const held = await heldProjects(trx, user.userId, assignments.projectIds);
   if (!user.isAdmin && assignments.projectIds.some((p) => !held.has(p))) throw new AppError('FORBIDDEN', { right: 'project' });
-  const taken = await trx.selectFrom('report_definition').select('id').where('project_id', '=', projectId).where('code', '=', input.code).executeTakeFirst();
+  const taken = await reportIdByCode(trx, projectId, input.code);
   if (taken && taken.id !== input.id) throw new AppError('REPORT_CODE_TAKEN', { code: input.code });
-  const values = { code: input.code, names: JSON.stringify(input.names), display_order: input.displayOrder ?? 0, draft: JSON.stringify(input.draft), updated_by: user.loginAccount };
+  const values = { code: input.code, names: input.names, displayOrder: input.displayOrder ?? 0, draft: input.draft, by: user.loginAccount };
   let id = input.id;
   if (id === undefined) {
-    id = (await trx.insertInto('report_definition').values({ ...values, project_id: projectId, created_by: user.loginAccount }).returning('id').executeTakeFirstOrThrow()).id;
+    id = await insertDefinition(trx, projectId, values);
   } else {
     if (!(await findDefinition(trx, projectId, id, true))) throw new AppError('REPORT_NOT_FOUND');
-    await trx.updateTable('report_definition').set({ ...values, updated_at: sql`now()` }).where('id', '=', id).execute();
+    await updateDefinition(trx, id, values);
   }
   await replaceAssignments(trx, id, assignments, user.loginAccount);
   return getConfig(trx, user, id);
@@ -149,12 +156,7 @@ export async function publish(trx: Transaction<DB>, user: SessionUser, id: numbe
   if (!row) throw new AppError('REPORT_NOT_FOUND');
   const spec = row.draft as ReportSpec;
   if (JSON.stringify(spec) !== JSON.stringify(checked)) throw new AppError('REPORT_SPEC_INVALID', { reason: 'changed' });
-  const version = (row.published_version ?? 0) + 1;
-  const last = await trx.selectFrom('report_version').select(sql<number>`coalesce(max(version), 0)`.as('max')).where('report_id', '=', id).executeTakeFirstOrThrow();
-  const next = Math.max(version, Number(last.max) + 1);
-  await trx.insertInto('report_version').values({ report_id: id, version: next, spec: JSON.stringify(spec), created_by: user.loginAccount, updated_by: user.loginAccount }).execute();
-  await trx.updateTable('report_definition').set({ published_version: next, updated_by: user.loginAccount, updated_at: sql`now()` }).where('id', '=', id).execute();
-  return { version: next };
+  return { version: await insertVersion(trx, id, spec, user.loginAccount) };
 }
 
 export async function listVersions(db: Kysely<DB>, user: SessionUser, id: number) {
@@ -189,7 +191,7 @@ export function paramValues(spec: ReportSpec, given: Record<string, unknown>): R
   const problems: FieldError[] = [];
   for (const param of spec.params) {
     const raw = given[param.name];
-    const text = raw === undefined || raw === null ? '' : String(raw).trim();
+    const text = typeof raw === 'string' ? raw.trim() : typeof raw === 'number' ? String(raw) : '';
     if (text === '') {
       if (param.required) problems.push({ field: `params.${param.name}`, code: 'FIELD_REQUIRED' });
       values[param.name] = null;
@@ -210,26 +212,23 @@ export interface RunInput {
   sort?: { column: string; desc?: boolean };
 }
 
-function orderBy(spec: ReportSpec, sort: RunInput['sort']) {
-  if (!sort) return sql``;
+function orderOf(spec: ReportSpec, sort: RunInput['sort']): RowOrder | undefined {
+  if (!sort) return undefined;
   if (!spec.columns.some((c) => c.name === sort.column)) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'sort.column', code: 'VALUE_INVALID' }]);
-  return sql`order by ${sql.ref(`r.${sort.column}`)} ${sql.raw(sort.desc ? 'desc' : 'asc')} nulls last`;
+  return { column: sort.column, desc: sort.desc === true };
 }
 
 /** One page of the report's rows, the total count and the group totals, in one sandboxed read. */
 export async function runPage(db: Kysely<DB>, user: SessionUser, spec: ReportSpec, version: number | null, input: RunInput): Promise<ReportPageAnswer> {
   const values = paramValues(spec, input.params);
-  const order = orderBy(spec, input.sort);
+  const order = orderOf(spec, input.sort);
   const pageSize = Math.min(Math.max(input.pageSize, 1), REPORT_PAGE_MAX);
   const offset = (Math.max(input.page, 1) - 1) * pageSize;
   return inReportSandbox(db, user, spec, async (trx) => {
     const base = boundSql(spec, user, values);
-    const { rows } = await sql<Record<string, unknown>>`select r.* from (${base}) as r ${order} limit ${pageSize} offset ${offset}`.execute(trx);
-    let total = offset + rows.length;
-    if (!(offset === 0 && rows.length < pageSize)) {
-      const counted = await sql<{ n: number }>`select count(*)::int as n from (${base}) as r`.execute(trx);
-      total = Number(counted.rows[0].n);
-    }
+    const rows = await reportRows(trx, base, order, pageSize, offset);
+    // A first page that is not full is the whole answer: nothing left to count.
+    const total = offset === 0 && rows.length < pageSize ? rows.length : await reportCount(trx, base);
     return { columns: spec.columns, rows: rows.map((row) => pick(spec, row)), total, groups: await groupTotals(trx, spec, base), version };
   });
 }
@@ -241,16 +240,10 @@ function pick(spec: ReportSpec, row: Record<string, unknown>): Record<string, un
   return out;
 }
 
-const AGGREGATES = { sum: 'sum', count: 'count', avg: 'avg' } as const;
-
 async function groupTotals(trx: Kysely<DB>, spec: ReportSpec, base: ReturnType<typeof boundSql>): Promise<ReportGroupTotal[]> {
   const grouping = spec.grouping;
   if (!grouping) return [];
-  const selects = grouping.totals.map((t, i) => sql`${sql.raw(AGGREGATES[t.aggregate])}(${sql.ref(`r.${t.column}`)}) as ${sql.id(`t${i}`)}`);
-  const { rows } = await sql<Record<string, unknown>>`
-    select ${sql.ref(`r.${grouping.groupBy}`)} as g ${selects.length ? sql`, ${sql.join(selects)}` : sql``}
-    from (${base}) as r group by 1 order by 1 nulls last limit 1000
-  `.execute(trx);
+  const rows = await reportGroupTotals(trx, base, grouping);
   return rows.map((row) => ({
     group: (row.g ?? null) as string | number | null,
     values: Object.fromEntries(grouping.totals.map((t, i) => [`${t.column}:${t.aggregate}`, (row[`t${i}`] ?? null) as string | number | null])),
@@ -268,9 +261,9 @@ export interface ExportPlan {
 export async function planExport(db: Kysely<DB>, user: SessionUser, run: { spec: ReportSpec; code: string; name: Record<string, string> }, input: Omit<RunInput, 'page' | 'pageSize'>, language: Language): Promise<ExportPlan> {
   const { spec } = run;
   const values = paramValues(spec, input.params);
-  const order = orderBy(spec, input.sort);
-  const counted = await inReportSandbox(db, user, spec, (trx) => sql<{ n: number }>`select count(*)::int as n from (${boundSql(spec, user, values)}) as r`.execute(trx));
-  const total = Math.min(Number(counted.rows[0].n), REPORT_EXPORT_MAX);
+  const order = orderOf(spec, input.sort);
+  const counted = await inReportSandbox(db, user, spec, (trx) => reportCount(trx, boundSql(spec, user, values)));
+  const total = Math.min(counted, REPORT_EXPORT_MAX);
   const columns = spec.columns.map((c) => ({ key: c.name, header: nameIn(c.labels, language) || c.name, numeric: c.type === 'number' }));
   return {
     title: nameIn(run.name, language) || run.code,
@@ -281,7 +274,7 @@ export async function planExport(db: Kysely<DB>, user: SessionUser, run: { spec:
         const base = boundSql(spec, user, values);
         async function* batches() {
           for (let offset = 0; offset < total; offset += BATCH) {
-            const { rows } = await sql<Record<string, unknown>>`select r.* from (${base}) as r ${order} limit ${Math.min(BATCH, total - offset)} offset ${offset}`.execute(trx);
+            const rows = await reportRows(trx, base, order, Math.min(BATCH, total - offset), offset);
             if (!rows.length) return;
             yield rows;
             if (rows.length < BATCH) return;
@@ -308,11 +301,7 @@ export async function saveDashboard(trx: Transaction<DB>, user: SessionUser, wid
   const own = new Set((await definitionsOfProject(trx, projectId)).map((r) => r.id));
   const problems = widgets.flatMap((w, i) => (own.has(w.reportId) ? [] : [{ field: `widgets.${i}.reportId`, code: 'REPORT_NOT_FOUND' }]));
   if (problems.length) throw new AppError('VALIDATION_FAILED', {}, problems);
-  await trx
-    .insertInto('report_dashboard')
-    .values({ project_id: projectId, draft: JSON.stringify(widgets), created_by: user.loginAccount, updated_by: user.loginAccount })
-    .onConflict((oc) => oc.column('project_id').doUpdateSet({ draft: JSON.stringify(widgets), updated_by: user.loginAccount, updated_at: sql`now()` }))
-    .execute();
+  await upsertDashboardDraft(trx, projectId, widgets, user.loginAccount);
 }
 
 export async function publishDashboard(trx: Transaction<DB>, user: SessionUser): Promise<{ version: number }> {
@@ -320,7 +309,7 @@ export async function publishDashboard(trx: Transaction<DB>, user: SessionUser):
   const row = await dashboardOf(trx, projectId);
   if (!row) throw new AppError('REPORT_NOT_FOUND');
   const version = (row.published_version ?? 0) + 1;
-  await trx.updateTable('report_dashboard').set({ published: JSON.stringify(row.draft), published_version: version, updated_by: user.loginAccount, updated_at: sql`now()` }).where('id', '=', row.id).execute();
+  await publishDashboardDraft(trx, row.id, row.draft, version, user.loginAccount);
   return { version };
 }
 

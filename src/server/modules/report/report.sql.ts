@@ -6,6 +6,7 @@ import { AppError } from '../../../common/errors.js';
 import type { DB } from '../../db/schema.js';
 import type { SessionUser } from '../../http/access.js';
 import { engine } from '../generic/index.js';
+import { explainReport } from './report-rows.repository.js';
 
 /*
  * A report's SQL runs exactly as every configurator SQL does (docs/reports.md): the PostgreSQL
@@ -78,7 +79,7 @@ export async function inReportSandbox<T>(db: Kysely<DB>, user: SessionUser, spec
 export async function checkReportSql(db: Kysely<DB>, user: SessionUser, spec: ReportSpec): Promise<void> {
   await inReportSandbox(db, user, spec, async (trx) => {
     try {
-      await sql`explain ${boundSql(spec, user, {})}`.execute(trx);
+      await explainReport(trx, boundSql(spec, user, {}));
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       // Permission and time-out keep the sandbox's answer; anything else is the text's fault.
