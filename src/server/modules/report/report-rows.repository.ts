@@ -32,13 +32,13 @@ export async function reportCount(trx: Kysely<DB>, base: Bound): Promise<number>
 const AGGREGATES = { sum: 'sum', count: 'count', avg: 'avg' } as const;
 
 /** At most this many groups are answered. */
-const GROUPS_MAX = 1000;
+export const GROUPS_MAX = 1000;
 
-/** Each group's totals, by the group's value; a total's alias is its position (`t0`, `t1`, ...). */
+/** Each group's totals and row count (`n`), by the group's value; a total's alias is its position (`t0`, `t1`, ...). */
 export async function reportGroupTotals(trx: Kysely<DB>, base: Bound, grouping: ReportGrouping): Promise<Array<Record<string, unknown>>> {
   const selects = grouping.totals.map((t, i) => sql`${sql.raw(AGGREGATES[t.aggregate])}(${sql.ref(`r.${t.column}`)}) as ${sql.id(`t${i}`)}`);
   const { rows } = await sql<Record<string, unknown>>`
-    select ${sql.ref(`r.${grouping.groupBy}`)} as g ${selects.length ? sql`, ${sql.join(selects)}` : sql``}
+    select ${sql.ref(`r.${grouping.groupBy}`)} as g, count(*)::int as n ${selects.length ? sql`, ${sql.join(selects)}` : sql``}
     from (${base}) as r group by 1 order by 1 nulls last limit ${GROUPS_MAX}
   `.execute(trx);
   return rows;

@@ -16,7 +16,7 @@ import type { DB } from '../../db/schema.js';
 import { renderTableFile, type TableFileFormat } from '../../files/table-file.js';
 import type { SessionUser } from '../../http/access.js';
 import { requireProject } from '../../http/access-plugin.js';
-import { reportCount, reportGroupTotals, reportRows, type RowOrder } from './report-rows.repository.js';
+import { GROUPS_MAX, reportCount, reportGroupTotals, reportRows, type RowOrder } from './report-rows.repository.js';
 import { boundSql, checkReportSql, inReportSandbox, isReservedParam, sqlParams } from './report.sql.js';
 import {
   assignmentsOf,
@@ -227,9 +227,16 @@ export async function runPage(db: Kysely<DB>, user: SessionUser, spec: ReportSpe
   return inReportSandbox(db, user, spec, async (trx) => {
     const base = boundSql(spec, user, values);
     const rows = await reportRows(trx, base, order, pageSize, offset);
-    // A first page that is not full is the whole answer: nothing left to count.
-    const total = offset === 0 && rows.length < pageSize ? rows.length : await reportCount(trx, base);
-    return { columns: spec.columns, rows: rows.map((row) => pick(spec, row)), total, groups: await groupTotals(trx, spec, base), version };
+    const grouped = spec.grouping ? await reportGroupTotals(trx, base, spec.grouping) : [];
+    // A first page that is not full is the whole answer; every group's count adds up to the total
+    // when all groups were answered: nothing left to count.
+    const total =
+      offset === 0 && rows.length < pageSize
+        ? rows.length
+        : spec.grouping && grouped.length < GROUPS_MAX
+          ? grouped.reduce((sum, row) => sum + Number(row.n), 0)
+          : await reportCount(trx, base);
+    return { columns: spec.columns, rows: rows.map((row) => pick(spec, row)), total, groups: groupTotals(spec, grouped), version };
   });
 }
 
@@ -240,10 +247,9 @@ function pick(spec: ReportSpec, row: Record<string, unknown>): Record<string, un
   return out;
 }
 
-async function groupTotals(trx: Kysely<DB>, spec: ReportSpec, base: ReturnType<typeof boundSql>): Promise<ReportGroupTotal[]> {
+function groupTotals(spec: ReportSpec, rows: Array<Record<string, unknown>>): ReportGroupTotal[] {
   const grouping = spec.grouping;
   if (!grouping) return [];
-  const rows = await reportGroupTotals(trx, base, grouping);
   return rows.map((row) => ({
     group: (row.g ?? null) as string | number | null,
     values: Object.fromEntries(grouping.totals.map((t, i) => [`${t.column}:${t.aggregate}`, (row[`t${i}`] ?? null) as string | number | null])),
