@@ -72,17 +72,14 @@ export interface RouteTable {
 export const MENU_GROUP_ORDER: readonly string[] = ['homeGroup', 'genericGroup', 'masterData', 'inbound', 'outbound', 'inventory', 'billingJobs', 'reports', 'setup', 'transport'];
 
 /**
- * The kernel's own routes: the home page, the designer and the page map. Below them, a block the
- * kernel holds for routes no area brings yet ("not yet available" screens).
+ * The kernel's own routes: the home page, the generic page and the page map. A route no area brings
+ * yet would be held here with `opens: 'pending'` (a "not yet available" screen); today every menu
+ * route is brought by an area.
  */
 export const KERNEL_PAGES: readonly PageDeclaration[] = [
   { route: 'home', group: 'homeGroup', opens: 'screen' },
-  { route: 'blankHome', group: 'homeGroup', opens: 'pending' },
   { route: 'generic', group: 'genericGroup', opens: 'screen' },
   { route: 'mapTo', group: 'genericGroup', opens: 'screen' },
-  // Held until an area brings them: reports.
-  { route: 'userReport', group: 'reports', opens: 'pending' },
-  { route: 'userGeneric', group: 'reports', opens: 'pending' },
 ];
 
 /** The route the shell opens when no tab is open. */

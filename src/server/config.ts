@@ -5,6 +5,8 @@ export interface AppConfig {
   port: number;
   host: string;
   databaseUrl: string | undefined;
+  /** A read replica for report queries, exports and dashboards (REPORT_DATABASE_URL); the primary when unset. */
+  reportDatabaseUrl: string | undefined;
   dataDir: string;
   adminPassword: string | undefined;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -45,6 +47,7 @@ export const ENV_VARIABLES = [
   'PORT',
   'HOST',
   'DATABASE_URL',
+  'REPORT_DATABASE_URL',
   'DATA_DIR',
   'ADMIN_PASSWORD',
   'LOG_LEVEL',
@@ -106,6 +109,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     port: readInt(env, 'PORT', 8080, 0, 65535),
     host: env.HOST?.trim() || '127.0.0.1',
     databaseUrl: readUrl(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    reportDatabaseUrl: readUrl(env, 'REPORT_DATABASE_URL', ['postgres:', 'postgresql:']),
     dataDir: path.resolve(env.DATA_DIR?.trim() || './data'),
     adminPassword,
     logLevel,

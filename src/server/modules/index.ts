@@ -23,6 +23,7 @@ import { printingModule } from './printing/printing.module.js';
 import { carrierModule } from './carrier/carrier.module.js';
 import { wizardModule } from './wizard/wizard.module.js';
 import { transportModule } from './transport/transport.module.js';
+import { reportModule } from './report/report.module.js';
 
 /**
  * THE list of business areas (src/server/modules/README.md). Adding an area is one line here plus
@@ -53,4 +54,5 @@ export const MODULES: readonly AreaModule[] = [
   carrierModule,
   wizardModule,
   transportModule,
+  reportModule,
 ];

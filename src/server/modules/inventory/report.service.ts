@@ -1,10 +1,8 @@
-import { PassThrough } from 'node:stream';
-import ExcelJS from 'exceljs';
 import type { Kysely } from 'kysely';
 import { AppError } from '../../../common/errors.js';
 import type { Language } from '../../../common/languages.js';
 import type { DB } from '../../db/schema.js';
-import { spreadsheetCell } from '../../files/spreadsheet-cell.js';
+import { renderTableFile, TABLE_FILE_CONTENT_TYPES } from '../../files/table-file.js';
 import { translate } from '../../http/i18n.js';
 import { endOfDay, standardBalance, transactionLogBatches, transactionLogPage, warehouseTimeZone, type TransactionLogRow } from './query.repository.js';
 import { transactionLogFilter, validDay, type ReportScope, type TransactionLogInput } from './query.service.js';
@@ -136,43 +134,8 @@ export async function planBalance(db: Kysely<DB>, scope: ReportScope, input: Bal
 }
 
 /** Writes the plan's rows as a file, reporting the rows written after every batch. */
-export async function renderReport(plan: ReportPlan, format: ReportFormat, progress: (rows: number) => void): Promise<{ content: Buffer; rows: number }> {
-  let rows = 0;
-  const pause = () => new Promise((resolve) => setImmediate(resolve));
-  if (format === 'csv') {
-    // A byte-order mark, so that spreadsheet programs read the text as UTF-8.
-    const parts: string[] = ['\uFEFF' + plan.columns.map((c) => spreadsheetCell(c.header, 'csv')).join(',') + '\r\n'];
-    for await (const batch of plan.batches()) {
-      for (const row of batch) parts.push(plan.columns.map((c) => spreadsheetCell(row[c.key] ?? null, 'csv')).join(',') + '\r\n');
-      rows += batch.length;
-      progress(rows);
-      await pause();
-    }
-    return { content: Buffer.from(parts.join(''), 'utf8'), rows };
-  }
-  const stream = new PassThrough();
-  const chunks: Buffer[] = [];
-  stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const ended = new Promise<void>((resolve, reject) => {
-    stream.on('end', resolve);
-    stream.on('error', reject);
-  });
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: false, useSharedStrings: false });
-  const sheet = workbook.addWorksheet(plan.report);
-  sheet.columns = plan.columns.map((c) => ({ header: c.header, key: c.key, width: 16 }));
-  for await (const batch of plan.batches()) {
-    for (const row of batch) sheet.addRow(plan.columns.map((c) => spreadsheetCell(c.numeric && row[c.key] !== null ? Number(row[c.key]) : row[c.key], 'xlsx'))).commit();
-    rows += batch.length;
-    progress(rows);
-    await pause();
-  }
-  sheet.commit();
-  await workbook.commit();
-  await ended;
-  return { content: Buffer.concat(chunks), rows };
+export function renderReport(plan: ReportPlan, format: ReportFormat, progress: (rows: number) => void): Promise<{ content: Buffer; rows: number }> {
+  return renderTableFile(plan.report, plan.columns, plan.batches(), format, progress);
 }
 
-export const CONTENT_TYPES: Record<ReportFormat, string> = {
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  csv: 'text/csv; charset=utf-8',
-};
+export const CONTENT_TYPES: Record<ReportFormat, string> = TABLE_FILE_CONTENT_TYPES;
