@@ -19,6 +19,31 @@ export function useBusy(): [busy: boolean, run: (work: () => Promise<void>) => P
 }
 
 /**
+ * The submit of a dialog that closes once its work is done: the OK button spins while `work` runs;
+ * when it ends, `onDone` (the caller reloads what changed) and `onClose` run. When it throws, the
+ * dialog stays open with what was entered, and `onFailed` gets the error (the default ignores it:
+ * an error popup has told the user).
+ */
+export function useSubmitAndClose(
+  onDone: () => void,
+  onClose: () => void,
+): [busy: boolean, submit: (work: () => Promise<void>, onFailed?: (error: unknown) => void) => Promise<void>] {
+  const [busy, run] = useBusy();
+  const submit = (work: () => Promise<void>, onFailed: (error: unknown) => void = () => undefined) =>
+    run(async () => {
+      try {
+        await work();
+      } catch (error) {
+        onFailed(error);
+        return;
+      }
+      onDone();
+      onClose();
+    });
+  return [busy, submit];
+}
+
+/**
  * A dialog around one form: OK submits `form` (or runs `submit`, for a dialog whose OK is not a
  * form's submit), Cancel and the close button call `onClose`, and the form's fields are dropped
  * once the dialog is closed.
