@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { Modal, type ButtonProps, type FormInstance } from 'antd';
+import { Button, Modal, type ButtonProps, type FormInstance } from 'antd';
 
 /**
  * Runs a dialog's submit with its OK button spinning until it ends; the work handles its own
@@ -85,6 +85,29 @@ export function FormDialog({
       destroyOnHidden
       okButtonProps={okButtonProps}
       data-testid={testId}
+    >
+      {children}
+    </Modal>
+  );
+}
+
+/**
+ * A dialog that only shows something (nothing to submit): its one button, Close (with `closeId`),
+ * and the close button call `onClose`; what it shows is dropped once it is closed.
+ */
+export function ViewDialog({ title, closeText, closeId, onClose, width, children }: { title: ReactNode; closeText: ReactNode; closeId: string; onClose: () => void; width?: number; children: ReactNode }) {
+  return (
+    <Modal
+      open
+      title={title}
+      onCancel={onClose}
+      footer={
+        <Button id={closeId} onClick={onClose}>
+          {closeText}
+        </Button>
+      }
+      width={width}
+      destroyOnHidden
     >
       {children}
     </Modal>

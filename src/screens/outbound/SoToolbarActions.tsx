@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
-import { Alert, Button, Input, Modal, Space, Tag, Typography } from 'antd';
+import { Alert, Button, Input, Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { api, ApiError, CompactTable, fetchBlob, FormDialog, openPage, showSuccess, textColumns, useSubmitAndClose } from '../../app/public';
+import { api, ApiError, CompactTable, fetchBlob, FormDialog, openPage, showSuccess, textColumns, useSubmitAndClose, ViewDialog } from '../../app/public';
 import type { ToolbarActionProps } from './toolbar-actions';
 import { ManualAllocationDialog, useOrderBalance, type BalanceLine } from './ManualAllocation';
 import type { OwnerSkuHit } from '../../common/outbound-api';
@@ -135,18 +135,7 @@ function BalanceDialog({ soId, onClose }: { soId: number; onClose: () => void })
   };
 
   return (
-    <Modal
-      open
-      title={t('outbound.soTools.balanceTitle', { orderNo: balance?.orderNo ?? '' })}
-      onCancel={onClose}
-      footer={
-        <Button id="so-balance-close" onClick={onClose}>
-          {t('outbound.soTools.close')}
-        </Button>
-      }
-      width={760}
-      destroyOnHidden
-    >
+    <ViewDialog title={t('outbound.soTools.balanceTitle', { orderNo: balance?.orderNo ?? '' })} closeText={t('outbound.soTools.close')} closeId="so-balance-close" onClose={onClose} width={760}>
       <Space direction="vertical" style={{ width: '100%' }}>
         <div data-testid="so-balance-lines">
           <CompactTable<BalanceLine>
@@ -182,7 +171,7 @@ function BalanceDialog({ soId, onClose }: { soId: number; onClose: () => void })
           </div>
         )}
       </Space>
-    </Modal>
+    </ViewDialog>
   );
 }
 
@@ -216,18 +205,7 @@ function PackCheckDialog({ soIds, onClose }: { soIds: number[]; onClose: () => v
   };
 
   return (
-    <Modal
-      open
-      title={t('outbound.soTools.packCheckTitle')}
-      onCancel={onClose}
-      footer={
-        <Button id="so-pack-check-close" onClick={onClose}>
-          {t('outbound.soTools.close')}
-        </Button>
-      }
-      width={760}
-      destroyOnHidden
-    >
+    <ViewDialog title={t('outbound.soTools.packCheckTitle')} closeText={t('outbound.soTools.close')} closeId="so-pack-check-close" onClose={onClose} width={760}>
       <Space direction="vertical" style={{ width: '100%' }} data-testid="so-pack-check-dialog">
         {failed && <Alert type="error" showIcon message={t('outbound.soTools.packCheckFailed')} />}
         {!orders && !failed && <Typography.Text type="secondary">…</Typography.Text>}
@@ -257,7 +235,7 @@ function PackCheckDialog({ soIds, onClose }: { soIds: number[]; onClose: () => v
           );
         })}
       </Space>
-    </Modal>
+    </ViewDialog>
   );
 }
 
