@@ -21,6 +21,26 @@ import { toLanguage } from '../common/languages';
 import { CronExpressionWidget } from './widgets/CronExpressionWidget';
 import { rightsFor } from './rights';
 
+/**
+ * The components that the files matching one glob export under one name, each a map from key to
+ * lazy loader, merged into one map from key to a component that loads its chunk on first render.
+ */
+function lazyComponents<Props extends object>(files: Record<string, Record<string, () => Promise<{ default: ComponentType<Props> }>>>): Record<string, ComponentType<Props>> {
+  return Object.fromEntries(
+    Object.values(files).flatMap((loaders) =>
+      Object.entries(loaders).map(([key, load]) => {
+        const Component = lazy(load);
+        const Loaded = (props: Props) => (
+          <Suspense fallback={null}>
+            <Component {...props} />
+          </Suspense>
+        );
+        return [key, Loaded] as const;
+      }),
+    ),
+  );
+}
+
 type FormWidgetLoader = () => Promise<{ default: ComponentType<WidgetProps> }>;
 
 const FORM_WIDGET_FILES = import.meta.glob<Record<string, FormWidgetLoader>>('../screens/*/form-widgets.ts', { import: 'formWidgets', eager: true });
@@ -32,19 +52,7 @@ const FORM_WIDGET_FILES = import.meta.glob<Record<string, FormWidgetLoader>>('..
  */
 const HOST_WIDGETS: Readonly<Record<string, ComponentType<WidgetProps>>> = {
   cron: CronExpressionWidget,
-  ...Object.fromEntries(
-    Object.values(FORM_WIDGET_FILES).flatMap((widgets) =>
-      Object.entries(widgets).map(([format, load]) => {
-        const Widget = lazy(load);
-        const Loaded = (props: WidgetProps) => (
-          <Suspense fallback={null}>
-            <Widget {...props} />
-          </Suspense>
-        );
-        return [format, Loaded] as const;
-      }),
-    ),
-  ),
+  ...lazyComponents(FORM_WIDGET_FILES),
 };
 
 type ToolbarActionLoader = () => Promise<{ default: ComponentType<HostToolbarActionProps> }>;
@@ -56,19 +64,7 @@ const TOOLBAR_ACTION_FILES = import.meta.glob<Record<string, ToolbarActionLoader
  * each `src/screens/<area>/toolbar-actions.ts` exports `toolbarActions`, a map from page to lazy loader
  * (the /user page's "New user" dialog). Each loads with the first page that shows it.
  */
-const HOST_TOOLBAR_ACTIONS: Readonly<Record<string, ComponentType<HostToolbarActionProps>>> = Object.fromEntries(
-  Object.values(TOOLBAR_ACTION_FILES).flatMap((actions) =>
-    Object.entries(actions).map(([page, load]) => {
-      const Action = lazy(load);
-      const Loaded = (props: HostToolbarActionProps) => (
-        <Suspense fallback={null}>
-          <Action {...props} />
-        </Suspense>
-      );
-      return [page, Loaded] as const;
-    }),
-  ),
-);
+const HOST_TOOLBAR_ACTIONS: Readonly<Record<string, ComponentType<HostToolbarActionProps>>> = lazyComponents(TOOLBAR_ACTION_FILES);
 
 function callError(error: unknown): EngineCallError | undefined {
   if (!(error instanceof ApiError)) return undefined;

@@ -15,4 +15,6 @@ export { useSession } from './store/session-store';
 export { useRights, type ActionRights } from './rights';
 export { findPageRoute } from './routes';
 export { openPage, openRoute } from './page-filters';
-export { FormDialog, useBusy } from './widgets/FormDialog';
+export { FormDialog, useBusy, useSubmitAndClose, ViewDialog } from './widgets/FormDialog';
+export { CompactTable, textColumns } from './widgets/CompactTable';
+export { DialogButton, dialogAction, type ToolbarActionProps, type ToolbarActions } from './widgets/DialogButton';

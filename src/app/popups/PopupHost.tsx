@@ -120,14 +120,14 @@ export function PopupHost() {
     <>
       {stack.map((entry, index) => {
         const top = index === stack.length - 1;
+        // Where the entry stands in the stack: the frame of a message and of a confirmation alike.
+        const place = { kind: entry.kind, index, top };
         if (entry.kind === 'message') {
           const { item } = entry;
           return (
             <PopupFrame
               key={entry.key}
-              kind="message"
-              index={index}
-              top={top}
+              {...place}
               footer={
                 <Button type="primary" className="wms-popup-ok" autoFocus={top} onClick={() => closeMessage(entry.key)}>
                   {item.buttonText ?? labelOr(t, 'ui.popup.ok', 'OK')}
@@ -166,9 +166,7 @@ export function PopupHost() {
         return (
           <PopupFrame
             key={entry.key}
-            kind="confirm"
-            index={index}
-            top={top}
+            {...place}
             title={
               <Space data-popup-icon={iconType}>
                 {CONFIRM_ICONS[iconType]}

@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { Modal, type ButtonProps, type FormInstance } from 'antd';
+import { Button, Modal, type ButtonProps, type FormInstance } from 'antd';
 
 /**
  * Runs a dialog's submit with its OK button spinning until it ends; the work handles its own
@@ -16,6 +16,31 @@ export function useBusy(): [busy: boolean, run: (work: () => Promise<void>) => P
     }
   }
   return [busy, run];
+}
+
+/**
+ * The submit of a dialog that closes once its work is done: the OK button spins while `work` runs;
+ * when it ends, `onDone` (the caller reloads what changed) and `onClose` run. When it throws, the
+ * dialog stays open with what was entered, and `onFailed` gets the error (the default ignores it:
+ * an error popup has told the user).
+ */
+export function useSubmitAndClose(
+  onDone: () => void,
+  onClose: () => void,
+): [busy: boolean, submit: (work: () => Promise<void>, onFailed?: (error: unknown) => void) => Promise<void>] {
+  const [busy, run] = useBusy();
+  const submit = (work: () => Promise<void>, onFailed: (error: unknown) => void = () => undefined) =>
+    run(async () => {
+      try {
+        await work();
+      } catch (error) {
+        onFailed(error);
+        return;
+      }
+      onDone();
+      onClose();
+    });
+  return [busy, submit];
 }
 
 /**
@@ -60,6 +85,29 @@ export function FormDialog({
       destroyOnHidden
       okButtonProps={okButtonProps}
       data-testid={testId}
+    >
+      {children}
+    </Modal>
+  );
+}
+
+/**
+ * A dialog that only shows something (nothing to submit): its one button, Close (with `closeId`),
+ * and the close button call `onClose`; what it shows is dropped once it is closed.
+ */
+export function ViewDialog({ title, closeText, closeId, onClose, width, children }: { title: ReactNode; closeText: ReactNode; closeId: string; onClose: () => void; width?: number; children: ReactNode }) {
+  return (
+    <Modal
+      open
+      title={title}
+      onCancel={onClose}
+      footer={
+        <Button id={closeId} onClick={onClose}>
+          {closeText}
+        </Button>
+      }
+      width={width}
+      destroyOnHidden
     >
       {children}
     </Modal>

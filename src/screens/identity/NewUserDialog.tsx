@@ -1,9 +1,8 @@
 import { useEffect, useState } from 'react';
-import { Alert, Button, Form, Input, Select, Typography } from 'antd';
+import { Alert, Form, Input, Select, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { api, FormDialog, openRoute, useBusy, useSession } from '../../app/public';
+import { api, dialogAction, FormDialog, openRoute, useBusy, useSession } from '../../app/public';
 import { newPasswordRules, PasswordPolicy } from './PasswordPolicy';
-import type { ToolbarActionProps } from './toolbar-actions';
 
 interface Option {
   id: number;
@@ -33,21 +32,9 @@ interface NewUserValues {
  * projects and warehouses start as the administrator's current ones; the first of each becomes the
  * new user's default. Once saved, the dialog says so with a link that opens the new user on the list.
  */
-export default function NewUserButton({ rights, reload }: ToolbarActionProps) {
-  const { t } = useTranslation();
-  const [open, setOpen] = useState(false);
-  if (!rights.add) return null;
-  return (
-    <>
-      <Button data-testid="identity-new-user" onClick={() => setOpen(true)}>
-        {t('ui.identity.newUser.button')}
-      </Button>
-      {open && <NewUserDialog onClose={() => setOpen(false)} onSaved={reload} />}
-    </>
-  );
-}
+export default dialogAction({ allowed: (rights) => rights.add, testId: 'identity-new-user', labelKey: 'ui.identity.newUser.button', Dialog: NewUserDialog });
 
-function NewUserDialog({ onClose, onSaved }: { onClose: () => void; onSaved: () => void }) {
+function NewUserDialog({ onClose, onDone: onSaved }: { onClose: () => void; onDone: () => void }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<NewUserValues>();
   const [busy, run] = useBusy();

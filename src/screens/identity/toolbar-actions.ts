@@ -1,15 +1,9 @@
-import type { ComponentType } from 'react';
-
-/** What a toolbar action of a page gets from the engine (its HostToolbarActionProps). */
-export interface ToolbarActionProps {
-  rights: { add: boolean };
-  reload: () => void;
-}
+import type { ToolbarActions } from '../../app/public';
 
 /**
  * Actions this area adds to the toolbar of its pages, by `<moduleCode>/<functionCode>`, each a lazy
  * chunk of its own (found by src/app/engine-services.tsx): the user list's "New user" dialog.
  */
-export const toolbarActions: Record<string, () => Promise<{ default: ComponentType<ToolbarActionProps> }>> = {
+export const toolbarActions: ToolbarActions = {
   'identity/user': () => import('./NewUserDialog'),
 };

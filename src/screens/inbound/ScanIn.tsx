@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
-import { Button, Card, Input, Popconfirm, Progress, Radio, Space, Table, Tag, Typography } from 'antd';
+import { Button, Card, Input, Popconfirm, Progress, Radio, Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { ContainerCarton, ContainerSku, ReceiveResult, ScanWay } from '../../common/inbound-api';
 import { ReceiptLinks } from './ReceiptLinks';
-import { ApiError, showSuccess } from '../../app/public';
+import { ApiError, CompactTable, showSuccess, textColumns } from '../../app/public';
 import { FeedbackLine, ScanField, messageOf, useFeedback } from './handheld';
 import { qtyColumn } from './columns';
 import * as calls from './inbound-calls';
@@ -214,13 +214,11 @@ export default function ScanIn() {
         <>
           <Typography.Text strong>{t('inb.ui.container', { code: containerId })}</Typography.Text>
           <Card size="small" title={t('inb.ui.scannedSoFar')} data-testid="scanin-progress">
-            <Table<ContainerSku>
+            <CompactTable<ContainerSku>
               rowKey="skuCode"
-              size="small"
-              pagination={false}
               dataSource={progress}
               columns={[
-                { title: t('inb.field.sku'), dataIndex: 'skuCode' },
+                ...textColumns<ContainerSku>(t, [['inb.field.sku', 'skuCode']]),
                 qtyColumn<ContainerSku>(t('inb.field.expectedQty'), (s) => s.qty),
                 { title: t('inb.ui.scannedQty'), render: (_, s) => <span data-testid={`scanin-scanned-${s.skuCode}`}>{Number(s.scannedQty)}</span> },
                 { title: t('inb.field.receivedQty'), render: (_, s) => <span data-testid={`scanin-received-${s.skuCode}`}>{Number(s.receivedQty)}</span> },
@@ -238,27 +236,27 @@ export default function ScanIn() {
               ]}
             />
           </Card>
-          <Table<ContainerSku>
+          <CompactTable<ContainerSku>
             rowKey="skuCode"
-            size="small"
-            pagination={false}
             dataSource={skus}
             columns={[
-              { title: t('inb.field.sku'), dataIndex: 'skuCode' },
-              { title: t('inb.field.description'), dataIndex: 'description' },
-              { title: t('inb.ui.cartons'), dataIndex: 'cartons' },
+              ...textColumns<ContainerSku>(t, [
+                ['inb.field.sku', 'skuCode'],
+                ['inb.field.description', 'description'],
+                ['inb.ui.cartons', 'cartons'],
+              ]),
               qtyColumn<ContainerSku>(t('inb.field.expectedQty'), (s) => s.qty),
             ]}
           />
-          <Table<ContainerCarton>
+          <CompactTable<ContainerCarton>
             rowKey="id"
-            size="small"
-            pagination={false}
             dataSource={cartons}
             columns={[
-              { title: t('inb.field.cartonId'), dataIndex: 'carton_id' },
-              { title: t('inb.field.asnNo'), dataIndex: 'asn_no' },
-              { title: t('inb.field.sku'), dataIndex: 'sku_code' },
+              ...textColumns<ContainerCarton>(t, [
+                ['inb.field.cartonId', 'carton_id'],
+                ['inb.field.asnNo', 'asn_no'],
+                ['inb.field.sku', 'sku_code'],
+              ]),
               qtyColumn<ContainerCarton>(t('inb.field.qty'), (c) => c.qty),
               {
                 title: t('inb.field.epc'),

@@ -2,8 +2,7 @@ import { useEffect, useState } from 'react';
 import { Alert, Button, Form, Input, Modal, Select, Space, Table, Typography, type SelectProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { WaveCandidate, WaveCandidatesAnswer, WaveFilterOptions } from '../../common/outbound-api';
-import { api, showConfirm, showSuccess, useBusy } from '../../app/public';
-import type { ToolbarActionProps } from './toolbar-actions';
+import { api, dialogAction, showConfirm, showSuccess, useBusy } from '../../app/public';
 
 /** A filter of the candidate orders: one choice or none (any), found by typing part of its label. */
 function FilterSelect(props: SelectProps & { 'data-testid': string }) {
@@ -36,21 +35,9 @@ function filterBody(values: Filters) {
  * consignee, lines, qty), unticks those that should wait, and creates the wave with the ticked ones
  * only, after confirmation. Nothing is written before that.
  */
-export default function CreateWaveButton({ rights, reload }: ToolbarActionProps) {
-  const { t } = useTranslation();
-  const [open, setOpen] = useState(false);
-  if (!rights.view) return null;
-  return (
-    <>
-      <Button data-testid="outbound-create-wave" onClick={() => setOpen(true)}>
-        {t('outbound.wave.createWave')}
-      </Button>
-      {open && <CreateWaveDialog onClose={() => setOpen(false)} onCreated={reload} />}
-    </>
-  );
-}
+export default dialogAction({ allowed: (rights) => rights.view, testId: 'outbound-create-wave', labelKey: 'outbound.wave.createWave', Dialog: CreateWaveDialog });
 
-function CreateWaveDialog({ onClose, onCreated }: { onClose: () => void; onCreated: () => void }) {
+function CreateWaveDialog({ onClose, onDone: onCreated }: { onClose: () => void; onDone: () => void }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<Filters>();
   const [busy, run] = useBusy();

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Alert, Input, Select, Space, Table } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { api, FormDialog, showSuccess, useBusy } from '../../app/public';
+import { api, FormDialog, showSuccess, useSubmitAndClose } from '../../app/public';
 
 /** A line of `/so/balance`: what is still open and what the warehouse has available for it. */
 export interface BalanceLine {
@@ -59,7 +59,7 @@ export function ManualAllocationDialog({ soId, lineId: chosenLine, onClose, onDo
   const [lineId, setLineId] = useState<number | null>(chosenLine ?? null);
   const [candidates, setCandidates] = useState<Candidate[] | null>(null);
   const [qtys, setQtys] = useState<Record<number, string>>({});
-  const [busy, run] = useBusy();
+  const [busy, submit] = useSubmitAndClose(onDone, onClose);
   const line = balance?.lines.find((l) => l.id === lineId);
 
   useEffect(() => {
@@ -82,22 +82,17 @@ export function ManualAllocationDialog({ soId, lineId: chosenLine, onClose, onDo
     };
   }, [lineId]);
 
-  const allocate = () =>
-    run(async () => {
-      if (lineId === null) return;
-      const allocations = Object.entries(qtys)
-        .filter(([, qty]) => qty.trim() !== '')
-        .map(([balanceId, qty]) => ({ balanceId: Number(balanceId), qty: qty.trim() }));
-      try {
-        const answer = await api<{ allocated: string }>('/so/manualAllocation', { body: { lineId, allocations } });
-        void showSuccess({ type: 'success', content: t('outbound.soTools.allocated', { qty: answer.allocated }) });
-      } catch {
-        // The error popup has shown the refusal; the entered quantities stay for a correction.
-        return;
-      }
-      onDone();
-      onClose();
+  // A refusal is shown by the error popup; the entered quantities stay for a correction.
+  const allocate = async () => {
+    if (lineId === null) return;
+    const allocations = Object.entries(qtys)
+      .filter(([, qty]) => qty.trim() !== '')
+      .map(([balanceId, qty]) => ({ balanceId: Number(balanceId), qty: qty.trim() }));
+    await submit(async () => {
+      const answer = await api<{ allocated: string }>('/so/manualAllocation', { body: { lineId, allocations } });
+      void showSuccess({ type: 'success', content: t('outbound.soTools.allocated', { qty: answer.allocated }) });
     });
+  };
 
   return (
     <FormDialog

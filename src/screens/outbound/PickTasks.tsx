@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Alert, Button, Popconfirm, Select, Space, Table, Tag, Typography } from 'antd';
+import { Alert, Button, Popconfirm, Select, Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { api, ApiError, fetchBlob } from '../../app/public';
+import { api, ApiError, CompactTable, fetchBlob } from '../../app/public';
 import type { PickTasksAnswer, PickTaskView, WaveListAnswer, WaveSummary } from '../../common/outbound-api';
 
 function messageOf(error: unknown): string {
@@ -87,10 +87,8 @@ export default function PickTasks() {
         </Typography.Text>
       )}
       {error && <Alert type="error" showIcon message={error} data-testid="pick-error" />}
-      <Table<PickTaskView>
+      <CompactTable<PickTaskView>
         rowKey="id"
-        size="small"
-        pagination={false}
         dataSource={tasks}
         columns={[
           { title: t('outbound.wave.zone'), dataIndex: 'zone', render: (zone: string | null) => zone ?? '-' },

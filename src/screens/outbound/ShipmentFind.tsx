@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { Button, Descriptions, Input, Modal, Space, Table, Typography } from 'antd';
+import { Button, Descriptions, Input, Modal, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { api, openPage, useBusy } from '../../app/public';
+import { api, CompactTable, openPage, useBusy } from '../../app/public';
 import type { ToolbarActionProps } from './toolbar-actions';
 
 /** What `/so/findShipmentReference` answers: the shipment order and the sales orders on it. */
@@ -91,10 +91,8 @@ export default function ShipmentFind({ rights }: ToolbarActionProps) {
             />
             <Typography.Text strong>{t('outbound.shipmentFind.orders', { count: found.orders.length })}</Typography.Text>
             <div data-testid="shipment-find-orders">
-              <Table
-                size="small"
+              <CompactTable
                 rowKey="id"
-                pagination={false}
                 dataSource={found.orders}
                 columns={[
                   {

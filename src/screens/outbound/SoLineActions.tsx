@@ -1,8 +1,7 @@
-import { useState } from 'react';
-import { Button } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { ToolbarActionProps } from './toolbar-actions';
 import { ManualAllocationDialog } from './ManualAllocation';
+import { DialogButton } from '../../app/public';
 
 /**
  * The toolbar of a sales order's lines tab: "Allocate manually" for the one selected line, the
@@ -11,19 +10,16 @@ import { ManualAllocationDialog } from './ManualAllocation';
  */
 export default function SoLineActions({ rights, selected, reload }: ToolbarActionProps) {
   const { t } = useTranslation();
-  const [open, setOpen] = useState(false);
   const line = selected.length === 1 ? (selected[0] as { _key?: unknown; so_id?: unknown }) : null;
   const lineId = line ? Number(line._key) : null;
   const soId = line ? Number(line.so_id) : null;
-  if (!rights.view || !rights.edit) return null;
   return (
-    <>
-      <Button data-testid="so-line-manual-allocation" disabled={lineId === null || !soId} onClick={() => setOpen(true)}>
-        {t('outbound.soTools.allocateManually')}
-      </Button>
-      {open && lineId !== null && soId !== null && (
-        <ManualAllocationDialog soId={soId} lineId={lineId} onClose={() => setOpen(false)} onDone={reload} />
-      )}
-    </>
+    <DialogButton
+      allowed={rights.view && rights.edit}
+      disabled={lineId === null || !soId}
+      testId="so-line-manual-allocation"
+      label={t('outbound.soTools.allocateManually')}
+      dialog={(close) => lineId !== null && soId !== null && <ManualAllocationDialog soId={soId} lineId={lineId} onClose={close} onDone={reload} />}
+    />
   );
 }

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
-import { Alert, Button, Input, Modal, Space, Table, Tag, Typography } from 'antd';
+import { Alert, Button, Input, Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { api, ApiError, fetchBlob, FormDialog, openPage, showSuccess, useBusy } from '../../app/public';
+import { api, ApiError, CompactTable, fetchBlob, FormDialog, openPage, showSuccess, textColumns, useSubmitAndClose, ViewDialog } from '../../app/public';
 import type { ToolbarActionProps } from './toolbar-actions';
 import { ManualAllocationDialog, useOrderBalance, type BalanceLine } from './ManualAllocation';
 import type { OwnerSkuHit } from '../../common/outbound-api';
@@ -14,7 +14,16 @@ interface PackCheck {
   partial: boolean;
   nothingPicked: boolean;
   reason: { code: string; message: string } | null;
-  lines: Array<{ lineId: number; lineNo: number; skuCode: string; ordered: string; picked: string; short: string }>;
+  lines: PackCheckLine[];
+}
+
+interface PackCheckLine {
+  lineId: number;
+  lineNo: number;
+  skuCode: string;
+  ordered: string;
+  picked: string;
+  short: string;
 }
 
 
@@ -126,34 +135,21 @@ function BalanceDialog({ soId, onClose }: { soId: number; onClose: () => void })
   };
 
   return (
-    <Modal
-      open
-      title={t('outbound.soTools.balanceTitle', { orderNo: balance?.orderNo ?? '' })}
-      onCancel={onClose}
-      footer={
-        <Button id="so-balance-close" onClick={onClose}>
-          {t('outbound.soTools.close')}
-        </Button>
-      }
-      width={760}
-      destroyOnHidden
-    >
+    <ViewDialog title={t('outbound.soTools.balanceTitle', { orderNo: balance?.orderNo ?? '' })} closeText={t('outbound.soTools.close')} closeId="so-balance-close" onClose={onClose} width={760}>
       <Space direction="vertical" style={{ width: '100%' }}>
         <div data-testid="so-balance-lines">
-          <Table<BalanceLine>
-            size="small"
+          <CompactTable<BalanceLine>
             rowKey="id"
-            pagination={false}
             loading={!balance}
             dataSource={balance?.lines ?? []}
-            columns={[
-              { title: t('outbound.soTools.lineNo'), dataIndex: 'line_no' },
-              { title: t('outbound.soTools.sku'), dataIndex: 'sku_code' },
-              { title: t('outbound.soTools.qty'), dataIndex: 'qty' },
-              { title: t('outbound.soTools.open'), dataIndex: 'open' },
-              { title: t('outbound.soTools.available'), dataIndex: 'available' },
-              { title: t('outbound.soTools.short'), dataIndex: 'short' },
-            ]}
+            columns={textColumns<BalanceLine>(t, [
+              ['outbound.soTools.lineNo', 'line_no'],
+              ['outbound.soTools.sku', 'sku_code'],
+              ['outbound.soTools.qty', 'qty'],
+              ['outbound.soTools.open', 'open'],
+              ['outbound.soTools.available', 'available'],
+              ['outbound.soTools.short', 'short'],
+            ])}
           />
         </div>
         <Typography.Text strong>{t('outbound.soTools.skuSearch')}</Typography.Text>
@@ -162,22 +158,20 @@ function BalanceDialog({ soId, onClose }: { soId: number; onClose: () => void })
         </div>
         {skus && (
           <div data-testid="so-sku-results">
-            <Table<OwnerSkuHit>
-              size="small"
+            <CompactTable<OwnerSkuHit>
               rowKey="id"
-              pagination={false}
               dataSource={skus}
-                columns={[
-                { title: t('outbound.soTools.sku'), dataIndex: 'code' },
-                { title: t('outbound.soTools.description'), dataIndex: 'description' },
-                { title: t('outbound.soTools.uom'), dataIndex: 'base_uom' },
-                { title: t('outbound.soTools.available'), dataIndex: 'available' },
-              ]}
+              columns={textColumns<OwnerSkuHit>(t, [
+                ['outbound.soTools.sku', 'code'],
+                ['outbound.soTools.description', 'description'],
+                ['outbound.soTools.uom', 'base_uom'],
+                ['outbound.soTools.available', 'available'],
+              ])}
             />
           </div>
         )}
       </Space>
-    </Modal>
+    </ViewDialog>
   );
 }
 
@@ -211,18 +205,7 @@ function PackCheckDialog({ soIds, onClose }: { soIds: number[]; onClose: () => v
   };
 
   return (
-    <Modal
-      open
-      title={t('outbound.soTools.packCheckTitle')}
-      onCancel={onClose}
-      footer={
-        <Button id="so-pack-check-close" onClick={onClose}>
-          {t('outbound.soTools.close')}
-        </Button>
-      }
-      width={760}
-      destroyOnHidden
-    >
+    <ViewDialog title={t('outbound.soTools.packCheckTitle')} closeText={t('outbound.soTools.close')} closeId="so-pack-check-close" onClose={onClose} width={760}>
       <Space direction="vertical" style={{ width: '100%' }} data-testid="so-pack-check-dialog">
         {failed && <Alert type="error" showIcon message={t('outbound.soTools.packCheckFailed')} />}
         {!orders && !failed && <Typography.Text type="secondary">…</Typography.Text>}
@@ -236,25 +219,23 @@ function PackCheckDialog({ soIds, onClose }: { soIds: number[]; onClose: () => v
                 <span data-testid="so-pack-check-verdict">{verdict(order)}</span>
               </Space>
               {short.length > 0 && !order.reason && (
-                <Table
-                  size="small"
+                <CompactTable<PackCheckLine>
                   rowKey="lineId"
-                  pagination={false}
                   dataSource={short}
-                  columns={[
-                    { title: t('outbound.soTools.lineNo'), dataIndex: 'lineNo' },
-                    { title: t('outbound.soTools.sku'), dataIndex: 'skuCode' },
-                    { title: t('outbound.soTools.ordered'), dataIndex: 'ordered' },
-                    { title: t('outbound.soTools.picked'), dataIndex: 'picked' },
-                    { title: t('outbound.soTools.short'), dataIndex: 'short' },
-                  ]}
+                  columns={textColumns<PackCheckLine>(t, [
+                    ['outbound.soTools.lineNo', 'lineNo'],
+                    ['outbound.soTools.sku', 'skuCode'],
+                    ['outbound.soTools.ordered', 'ordered'],
+                    ['outbound.soTools.picked', 'picked'],
+                    ['outbound.soTools.short', 'short'],
+                  ])}
                 />
               )}
             </div>
           );
         })}
       </Space>
-    </Modal>
+    </ViewDialog>
   );
 }
 
@@ -267,15 +248,15 @@ function ImportFileDialog({ kind, onClose, onDone }: { kind: 'orders' | 'arrival
   const { t } = useTranslation();
   const [file, setFile] = useState<File | null>(null);
   const [problems, setProblems] = useState<{ message: string; details: string[] } | null>(null);
-  const [busy, run] = useBusy();
+  const [busy, submit] = useSubmitAndClose(onDone, onClose);
 
-  const upload = () =>
-    run(async () => {
-      if (!file) return;
-      setProblems(null);
-      const form = new FormData();
-      form.append('file', file, file.name);
-      try {
+  const upload = async () => {
+    if (!file) return;
+    setProblems(null);
+    const form = new FormData();
+    form.append('file', file, file.name);
+    await submit(
+      async () => {
         if (kind === 'orders') {
           const answer = await api<{ orders: number; lines: number }>('/so/import', { body: form, quiet: true });
           void showSuccess({ type: 'success', content: t('outbound.soTools.importedOrders', { orders: answer.orders, lines: answer.lines }) });
@@ -283,13 +264,10 @@ function ImportFileDialog({ kind, onClose, onDone }: { kind: 'orders' | 'arrival
           const answer = await api<{ updated: number }>('/so/importStoreArrival', { body: form, quiet: true });
           void showSuccess({ type: 'success', content: t('outbound.soTools.importedArrival', { count: answer.updated }) });
         }
-      } catch (error) {
-        setProblems(problemsOf(error));
-        return;
-      }
-      onDone();
-      onClose();
-    });
+      },
+      (error) => setProblems(problemsOf(error)),
+    );
+  };
 
   return (
     <FormDialog

@@ -1,11 +1,6 @@
-import type { ComponentType } from 'react';
+import type { ToolbarActionProps, ToolbarActions } from '../../app/public';
 
-/** What a toolbar action of a page gets from the engine (its HostToolbarActionProps). */
-export interface ToolbarActionProps {
-  rights: { view: boolean; add: boolean; edit: boolean; delete: boolean };
-  selected: readonly { _key?: unknown }[];
-  reload: () => void;
-}
+export type { ToolbarActionProps };
 
 /**
  * Actions this area adds to the toolbar of its pages, by `<moduleCode>/<functionCode>` (a sub-page
@@ -16,7 +11,7 @@ export interface ToolbarActionProps {
  * the "Create wave" dialog, which shows the orders its filters select before anything is written;
  * on the shipment order list, "Find shipment" by its number.
  */
-export const toolbarActions: Record<string, () => Promise<{ default: ComponentType<ToolbarActionProps> }>> = {
+export const toolbarActions: ToolbarActions = {
   'outbound/so': () => import('./SoToolbarActions'),
   'outbound/so/lines': () => import('./SoLineActions'),
   'outbound/wave': () => import('./CreateWaveDialog'),

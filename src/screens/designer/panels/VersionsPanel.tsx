@@ -1,6 +1,7 @@
 import { useState } from 'react';
-import { Button, Select, Space, Table, Tag } from 'antd';
+import { Button, Select, Space, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { CompactTable } from '../../../app/public';
 import { stableStringify } from '../../../common/designer/stable-json';
 import { designerApi, type PageDetail, type PageKey } from '../api';
 import { JsonDiff } from '../monaco/lazy';
@@ -38,10 +39,8 @@ export function VersionsPanel({ pageKey, detail, onChanged }: { pageKey: PageKey
   };
   return (
     <div data-testid="designer-versions">
-      <Table
-        size="small"
+      <CompactTable
         rowKey="version"
-        pagination={false}
         dataSource={detail.versions}
         columns={[
           { title: t('ui.designer.versions.version'), dataIndex: 'version', render: (v: number) => `v${v}` },

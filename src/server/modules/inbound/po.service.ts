@@ -1,6 +1,7 @@
 import type Decimal from 'decimal.js';
 import type { Transaction } from 'kysely';
 import { AppError } from '../../../common/errors.js';
+import { newRowOf } from '../../db/row-stamps.js';
 import type { DB } from '../../db/schema.js';
 import * as asnRepo from './asn.repository.js';
 import type { AsnRow } from './asn.repository.js';
@@ -23,14 +24,11 @@ export async function createPo(trx: Transaction<DB>, actor: Actor, input: PoInpu
   if (!(await findOwner(trx, actor.projectId, input.ownerId))) throw new AppError('NO_RECORD');
   dateOf(input.expectedDate, 'expectedDate');
   const po = await poRepo.insertPo(trx, {
-    project_id: actor.projectId,
-    warehouse_id: actor.warehouseId,
+    ...newRowOf(actor),
     owner_id: input.ownerId,
     supplier_code: input.supplierCode ?? null,
     expected_date: input.expectedDate ?? null,
     remark: input.remark ?? null,
-    created_by: actor.login,
-    updated_by: actor.login,
   });
   const lines = [];
   for (const [i, line] of input.lines.entries()) {

@@ -2,6 +2,7 @@ import Decimal from 'decimal.js';
 import type { Kysely, Transaction } from 'kysely';
 import { AppError, type FieldError } from '../../../common/errors.js';
 import type { ReceivableLine, ReceiveResult } from '../../../common/inbound-api.js';
+import { newRowOf } from '../../db/row-stamps.js';
 import type { DB } from '../../db/schema.js';
 import { applyStockChanges, lotsFor, type LotAttributes } from '../inventory/index.js';
 import { lockedAsn, refreshStatus } from './asn-progress.js';
@@ -77,7 +78,7 @@ export async function receiveAsnLines(trx: Transaction<DB>, actor: Actor, asnId:
 
   // Set-based from here: one lot look-up, one stock change, bulk inserts of receipt lines and
   // putaway tasks, whatever the number of lines.
-  const receipt = await repo.insertReceipt(trx, { project_id: actor.projectId, warehouse_id: actor.warehouseId, asn_id: asn.id, source, created_by: actor.login, updated_by: actor.login });
+  const receipt = await repo.insertReceipt(trx, { ...newRowOf(actor), asn_id: asn.id, source });
   const result: ReceiveResult = { receiptNo: receipt.receipt_no, asnNo: asn.asn_no, receiptLineIds: [], putawayTaskIds: [], status: asn.status as AsnStatus };
   const scope = stockScope(actor);
   const lots = await lotsFor(

@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Kysely, type Selectable, type Transaction, type Updateable } from 'kysely';
 import type { DB } from '../../db/schema.js';
+import { whereInScope } from '../../db/scoped-rows.js';
 import { TRANSIT_CODE } from './document.repository.js';
 import type { CountPlanTable, CountTicketLineTable, CountTicketTable } from './inventory.tables.js';
 
@@ -115,8 +116,7 @@ export async function openTicketAtLocation(trx: Transaction<DB>, projectId: numb
     .innerJoin('count_ticket as t', 't.id', 'l.ticket_id')
     .select('t.id')
     .where('l.location_id', '=', locationId)
-    .where('t.project_id', '=', projectId)
-    .where('t.warehouse_id', '=', warehouseId)
+    .$call((q) => whereInScope(q, 't', { projectId, warehouseId }))
     .where('t.status', 'in', ['open', 'counted'])
     .orderBy('t.id')
     .executeTakeFirst();
@@ -128,8 +128,7 @@ export async function stockAtLocation(trx: Transaction<DB>, projectId: number, w
   const rows = await trx
     .selectFrom('inventory_balance')
     .select(['location_id', 'owner_id', 'sku_id', 'lot_id', 'lpn', 'on_hand_qty'])
-    .where('project_id', '=', projectId)
-    .where('warehouse_id', '=', warehouseId)
+    .$call((q) => whereInScope(q, 'inventory_balance', { projectId, warehouseId }))
     .where('location_id', '=', locationId)
     .where('on_hand_qty', '>', '0')
     .orderBy('sku_id')

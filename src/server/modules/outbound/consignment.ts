@@ -6,8 +6,7 @@ import type { RowFilter } from '../../../../engine/server/index.js';
 import type { DB } from '../../db/schema.js';
 import { lockInScope } from '../../db/scoped-rows.js';
 import { defineBehaviour, defineWriter } from '../area.js';
-import { keys, scopeOf } from './selection-behaviour.js';
-import { orderNosOf } from './so-documents.service.js';
+import { defineAddOrdersBehaviour, keys, scopeOf } from './selection-behaviour.js';
 import { TERMINAL_STATUSES, type SoStatus } from './so-status.js';
 import './consignment.tables.js';
 
@@ -70,16 +69,11 @@ export async function removeOrdersFromConsignment(trx: Transaction<DB>, place: P
   return orders.length;
 }
 
-export const addOrdersToConsignmentBehaviour = defineBehaviour({
+export const addOrdersToConsignmentBehaviour = defineAddOrdersBehaviour({
   name: 'outbound.consignment.addOrders',
   right: 'outbound.consignment:edit',
-  inputs: Type.Object({ orderNos: Type.String({ maxLength: 4000 }) }),
-  async run({ trx, session, inputs, rows }) {
-    const [id] = keys(rows);
-    if (rows.length !== 1 || id === undefined) throw new AppError('NO_RECORD');
-    const added = await addOrdersToConsignment(trx, scopeOf(session), id, orderNosOf(inputs.orderNos));
-    return { result: { added }, messageCode: 'outbound.consignment.ordersAdded', messageParams: { count: added } };
-  },
+  messageCode: 'outbound.consignment.ordersAdded',
+  add: addOrdersToConsignment,
 });
 
 export const removeOrdersFromConsignmentBehaviour = defineBehaviour({

@@ -1,5 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/schema.js';
+import { whereInScope } from '../../db/scoped-rows.js';
+import { ordersOfPlace } from './so-documents.repository.js';
 import './outbound.tables.js';
 
 /** The SQL of what loading reads of orders: the orders of a wave, and order numbers and statuses. */
@@ -10,8 +12,7 @@ export async function orderIdsOfWave(db: Db, scope: { projectId: number; warehou
   const rows = await db
     .selectFrom('so_header')
     .select('id')
-    .where('project_id', '=', scope.projectId)
-    .where('warehouse_id', '=', scope.warehouseId)
+    .$call((q) => whereInScope(q, 'so_header', scope))
     .where('wave_id', '=', waveNo)
     .orderBy('id')
     .execute();
@@ -19,13 +20,6 @@ export async function orderIdsOfWave(db: Db, scope: { projectId: number; warehou
 }
 
 export async function orderNosOf(db: Db, scope: { projectId: number; warehouseId: number }, soIds: readonly number[]): Promise<Map<number, { orderNo: string; status: string }>> {
-  if (soIds.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('so_header')
-    .select(['id', 'order_no', 'status'])
-    .where('project_id', '=', scope.projectId)
-    .where('warehouse_id', '=', scope.warehouseId)
-    .where('id', 'in', [...soIds])
-    .execute();
-  return new Map(rows.map((r) => [Number(r.id), { orderNo: r.order_no, status: r.status }]));
+  const rows = await ordersOfPlace(db, scope, { ids: soIds });
+  return new Map(rows.map((r) => [r.id, { orderNo: r.order_no, status: r.status }]));
 }

@@ -6,6 +6,7 @@ import type { EngineRow, EngineSession } from '../../../../engine/server/index.j
 import type { DB } from '../../db/schema.js';
 import { defineBehaviour, type BehaviourDefinition, type BehaviourOutcome, type BehaviourPreview } from '../area.js';
 import type { StockScope } from '../inventory/index.js';
+import { orderNosOf } from './so-documents.service.js';
 
 /** The scope an outbound action works in: the caller's project, warehouse and login; refused without a project or a warehouse. */
 export function scopeOf(session: EngineSession): StockScope {
@@ -17,6 +18,32 @@ export function scopeOf(session: EngineSession): StockScope {
 /** The ids of the selected rows. */
 export function keys(rows: readonly EngineRow[]): number[] {
   return rows.map((r) => Number(r._key));
+}
+
+/**
+ * "Add orders" on a list of documents that group orders (consignments, shipment orders): the order
+ * numbers typed in the dialog go on the one selected document, through `add`; the answer counts them
+ * with `messageCode`.
+ */
+export function defineAddOrdersBehaviour(definition: {
+  name: string;
+  right: RightName;
+  messageCode: string;
+  add: (trx: Transaction<DB>, scope: StockScope, documentId: number, orderNos: string[]) => Promise<number>;
+}): BehaviourDefinition {
+  const { name, right, messageCode, add } = definition;
+  return defineBehaviour({
+    name,
+    right,
+    inputs: Type.Object({ orderNos: Type.String({ maxLength: 4000 }) }),
+    async run({ trx, session, inputs, rows }) {
+      const scope = scopeOf(session);
+      const [id] = keys(rows);
+      if (rows.length !== 1 || id === undefined) throw new AppError('NO_RECORD');
+      const added = await add(trx, scope, id, orderNosOf(inputs.orderNos));
+      return { result: { added }, messageCode, messageParams: { count: added } };
+    },
+  });
 }
 
 /**

@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
 import { AppError } from '../../../common/errors.js';
 import { defineBehaviour } from '../area.js';
-import { defineSelectionBehaviour, keys, scopeOf } from './selection-behaviour.js';
-import { addMaintenanceList, addOrdersToShipmentByNo, deleteMaintenanceList, orderNosOf, removeOrdersFromShipment, type Actor } from './so-documents.service.js';
+import { defineAddOrdersBehaviour, defineSelectionBehaviour, scopeOf } from './selection-behaviour.js';
+import { addMaintenanceList, addOrdersToShipmentByNo, deleteMaintenanceList, removeOrdersFromShipment, type Actor } from './so-documents.service.js';
 import type { StockScope } from '../inventory/index.js';
 
 const OptText = (max: number) => Type.Optional(Type.Union([Type.String({ maxLength: max }), Type.Null()]));
@@ -15,17 +15,11 @@ function actorOf(scope: StockScope): Actor {
  * Add orders (the /shipmentOrder page): the order numbers typed in the dialog go on the selected
  * open shipment order, all or none.
  */
-export const addOrdersToShipmentBehaviour = defineBehaviour({
+export const addOrdersToShipmentBehaviour = defineAddOrdersBehaviour({
   name: 'outbound.shipmentOrder.addOrders',
   right: 'outbound.shipmentOrder:edit',
-  inputs: Type.Object({ orderNos: Type.String({ maxLength: 4000 }) }),
-  async run({ trx, session, inputs, rows }) {
-    const actor = actorOf(scopeOf(session));
-    const [shipmentId] = keys(rows);
-    if (rows.length !== 1 || shipmentId === undefined) throw new AppError('NO_RECORD');
-    const added = await addOrdersToShipmentByNo(trx, actor, shipmentId, orderNosOf(inputs.orderNos), 'orderNos');
-    return { result: { added }, messageCode: 'outbound.shipmentOrder.ordersAdded', messageParams: { count: added } };
-  },
+  messageCode: 'outbound.shipmentOrder.ordersAdded',
+  add: (trx, scope, shipmentId, orderNos) => addOrdersToShipmentByNo(trx, actorOf(scope), shipmentId, orderNos, 'orderNos'),
 });
 
 /**

@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../../db/schema.js';
+import { whereInScope } from '../../db/scoped-rows.js';
 import type { SoHeaderRow, SoLineRow } from './outbound.repository.js';
 import type { ShipmentOrderTable } from './so-documents.tables.js';
 import './so-documents.tables.js';
@@ -264,16 +265,22 @@ export async function* exportOrderLines(db: Kysely<DB>, place: Place, status: st
   }
 }
 
-export async function ordersByNo(db: Db, place: Place, orderNos: readonly string[]): Promise<Array<{ id: number; order_no: string; status: string }>> {
-  if (orderNos.length === 0) return [];
+/** The orders of the place (project and warehouse) with one of these ids, or order numbers: id, number and status. */
+export async function ordersOfPlace(db: Db, place: Place, keys: { ids: readonly number[] } | { orderNos: readonly string[] }): Promise<Array<{ id: number; order_no: string; status: string }>> {
+  const byId = 'ids' in keys;
+  const values: ReadonlyArray<number | string> = byId ? keys.ids : keys.orderNos;
+  if (values.length === 0) return [];
   const rows = await db
     .selectFrom('so_header')
     .select(['id', 'order_no', 'status'])
-    .where('project_id', '=', place.projectId)
-    .where('warehouse_id', '=', place.warehouseId)
-    .where('order_no', 'in', [...orderNos])
+    .$call((q) => whereInScope(q, 'so_header', place))
+    .where(byId ? 'id' : 'order_no', 'in', [...values])
     .execute();
   return rows.map((r) => ({ ...r, id: Number(r.id) }));
+}
+
+export async function ordersByNo(db: Db, place: Place, orderNos: readonly string[]): Promise<Array<{ id: number; order_no: string; status: string }>> {
+  return ordersOfPlace(db, place, { orderNos });
 }
 
 export async function setStoreArrival(trx: Transaction<DB>, id: number, at: Date, by: string): Promise<void> {

@@ -6,6 +6,7 @@ import { parseQuantity } from '../../../common/quantity.js';
 import { isCalendarDate } from './input-checks.js';
 import { checkSplitChanges, splitValues, type SplitChange } from '../../area-kit/split-changes.js';
 import type { DB } from '../../db/schema.js';
+import { newRowOf } from '../../db/row-stamps.js';
 import { findInScope, lockInScope } from '../../db/scoped-rows.js';
 import { applyStockChanges, availableStock, lockAvailableStock, type AvailableStock, type StockChange, type StockScope } from '../inventory/index.js';
 import { checkAddress } from './address.js';
@@ -128,7 +129,7 @@ export async function saveLines(trx: Transaction<DB>, actor: Actor, soId: number
       ids.push(line.id);
     } else {
       lineNo += 1;
-      const added = await repo.insertLine(trx, { project_id: actor.projectId, warehouse_id: actor.warehouseId, so_id: soId, line_no: lineNo, ...values, created_by: actor.login, updated_by: actor.login });
+      const added = await repo.insertLine(trx, { ...newRowOf(actor), so_id: soId, line_no: lineNo, ...values });
       ids.push(Number(added.id));
     }
   }
@@ -158,8 +159,7 @@ export async function createOrder(trx: Transaction<DB>, actor: Actor, input: Ord
   checkAddress({ ship_to_address_en: input.shipToAddressEn ?? '', ship_to_address_cn: input.shipToAddressCn ?? '' });
   if ((await repo.orderNosTaken(trx, actor.projectId, [input.orderNo])).size) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'orderNo', code: 'FIELD_NOT_UNIQUE' }]);
   const soId = await repo.insertOrder(trx, {
-    project_id: actor.projectId,
-    warehouse_id: actor.warehouseId,
+    ...newRowOf(actor),
     order_no: input.orderNo,
     owner_id: input.ownerId,
     customer_order_no: input.customerOrderNo ?? null,
@@ -169,8 +169,6 @@ export async function createOrder(trx: Transaction<DB>, actor: Actor, input: Ord
     carrier_code: input.carrierCode ?? null,
     required_ship_date: input.requiredShipDate ?? null,
     remark: input.remark ?? null,
-    created_by: actor.login,
-    updated_by: actor.login,
   });
   if (input.lines.length) await saveLines(trx, actor, soId, input.lines);
   return soId;
@@ -772,7 +770,7 @@ export async function importOrders(trx: Transaction<DB>, actor: Actor, rows: Imp
     let lineNo = 0;
     for (const l of group.lines) {
       lineNo += 1;
-      await repo.insertLine(trx, { project_id: actor.projectId, warehouse_id: actor.warehouseId, so_id: soId, line_no: lineNo, sku_id: l.skuId, qty: l.qty, uom: l.uom, lot_no: l.lotNo, udf1: l.udf1, udf2: l.udf2, udf3: l.udf3, expiry_from: null, expiry_to: null, required_date: null, created_by: actor.login, updated_by: actor.login });
+      await repo.insertLine(trx, { ...newRowOf(actor), so_id: soId, line_no: lineNo, sku_id: l.skuId, qty: l.qty, uom: l.uom, lot_no: l.lotNo, udf1: l.udf1, udf2: l.udf2, udf3: l.udf3, expiry_from: null, expiry_to: null, required_date: null });
       lines += 1;
     }
   }

@@ -1,7 +1,8 @@
 import { sql, type Insertable, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { PickTaskView, WaveCandidate, WaveFilterOptions, WaveSummary } from '../../../common/outbound-api.js';
-import { skuLotLocationJoins } from '../../db/item-joins.js';
+import { joinSkuLotLocation, skuLotLocationJoins } from '../../db/item-joins.js';
 import type { DB } from '../../db/schema.js';
+import { whereInScope } from '../../db/scoped-rows.js';
 import type { PickTaskTable, WaveTable } from './wave.tables.js';
 import './wave.tables.js';
 import './outbound.tables.js';
@@ -63,8 +64,7 @@ export async function waveFilterOptions(db: Db, projectId: number, warehouseId: 
     .selectFrom('so_header')
     .select('carrier_code')
     .distinct()
-    .where('project_id', '=', projectId)
-    .where('warehouse_id', '=', warehouseId)
+    .$call((q) => whereInScope(q, 'so_header', { projectId, warehouseId }))
     .where('wave_id', 'is', null)
     .where('carrier_code', 'is not', null)
     .orderBy('carrier_code')
@@ -329,9 +329,7 @@ export async function locationCode(db: Db, id: number): Promise<string> {
 export async function taskLabels(db: Db, taskId: number) {
   return db
     .selectFrom('pick_task as t')
-    .innerJoin('sku as s', 's.id', 't.sku_id')
-    .innerJoin('lot as l', 'l.id', 't.lot_id')
-    .innerJoin('location as loc', 'loc.id', 't.location_id')
+    .$call((q) => joinSkuLotLocation(q, 't'))
     .leftJoin('wave as w', 'w.id', 't.wave_id')
     .select(['s.code as sku_code', 's.description as sku_description', 'l.lot_no', sql<string | null>`l.expiry_date::text`.as('expiry_date'), 'loc.code as location_code', 'w.wave_no'])
     .where('t.id', '=', taskId)
