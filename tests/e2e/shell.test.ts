@@ -160,8 +160,8 @@ describe('application shell in Chromium', () => {
     it('keeps an inactive tab mounted and restores it unchanged', async () => {
       const { page } = await signedInPage(browser, server);
       const home = await page.getByTestId('home-screen').elementHandle({ timeout: 30_000 });
-      await page.goto(`${server.url}#/page/userReport`);
-      await page.locator('[data-tab-pane="/userReport"] [data-testid="not-available"]').waitFor();
+      await page.goto(`${server.url}#/page/wineOrder`);
+      await page.locator('[data-tab-pane="/wineOrder"] [data-testid="wizard-wine"]').waitFor();
       await home.waitForElementState('hidden');
       await page.locator('[data-tab-route="/home"]').click();
       await page.waitForURL(/#\/page\/home$/);
