@@ -142,6 +142,7 @@ const API_ONLY: Record<string, ApiOnly> = {
   'POST /api/billing/confirm': { reason: BILLING, sameAsButton: ['billing.bill.confirm'] },
   'POST /api/billing/cancel': { reason: BILLING, sameAsButton: ['billing.bill.cancel'] },
   'POST /api/billing/post': { reason: BILLING, sameAsButton: ['billing.bill.post'] },
+  'GET /api/inv/nonMer/tempOrder': { reason: 'The temporary non-merchandise order under its own name, for a host system; the wizard screen reads the same answer through findTempSoOrderInfo' },
   'POST /api/tms/saveTmsDoHeader': { reason: HOST_DO, sameAsPage: 'transport/tmsOrder' },
   'POST /api/tms/deleteTmsDoHeader': { reason: HOST_DO, sameAsPage: 'transport/tmsOrder' },
 

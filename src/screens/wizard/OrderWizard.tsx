@@ -53,8 +53,19 @@ interface Partner {
 type Vas = { code: string } & Record<string, string | null>;
 
 /** The server paths of each wizard (the spec's /inv/wine/* and /inv/nonMer/* names). */
-const PATHS: Record<Kind, { get: string; save: string; step: string; reset: string; submit: string; items: string }> = {
-  wine: { get: '/inv/wine/allInfo', save: '/inv/wine/saveTempOrder', step: '/inv/wine/addTempOrder', reset: '/inv/wine/clearTemp', submit: '/inv/wine/saveOrder', items: '/inv/wine/items' },
+const PATHS: Record<Kind, Record<'get' | 'save' | 'step' | 'reset' | 'submit' | 'items' | 'owners' | 'consignees' | 'couriers' | 'vas', string>> = {
+  wine: {
+    get: '/inv/wine/allInfo',
+    save: '/inv/wine/saveTempOrder',
+    step: '/inv/wine/addTempOrder',
+    reset: '/inv/wine/clearTemp',
+    submit: '/inv/wine/saveOrder',
+    items: '/inv/wine/items',
+    owners: '/inv/wine/dropdown',
+    consignees: '/inv/wine/consignee',
+    couriers: '/inv/wine/courrier',
+    vas: '/inv/wine/vasInstruction',
+  },
   nonMer: {
     get: '/inv/nonMer/findTempSoOrderInfo',
     save: '/inv/nonMer/addTempOrder',
@@ -62,6 +73,10 @@ const PATHS: Record<Kind, { get: string; save: string; step: string; reset: stri
     reset: '/inv/nonMer/resetTempOrder',
     submit: '/inv/nonMer/saveOrder',
     items: '/so/inv/allNonMer',
+    owners: '/inv/nonMer/dropdown',
+    consignees: '/inv/nonMer/consignee',
+    couriers: '/inv/nonMer/courrier',
+    vas: '/inv/nonMer/vasInstruction',
   },
 };
 const STEPS = [1, 2, 3, 4, 5] as const;
@@ -104,11 +119,11 @@ export default function OrderWizard({ kind }: { kind: Kind }) {
 
   useEffect(() => {
     void load().catch(() => undefined);
-    void api<{ owners: typeof owners }>(`/inv/${kind}/dropdown`).then((answer) => setOwners(answer.owners)).catch(() => undefined);
-    void api<{ rows: Partner[] }>(`/inv/${kind}/consignee`).then((answer) => setConsignees(answer.rows)).catch(() => undefined);
-    void api<{ rows: Partner[] }>(`/inv/${kind}/courrier`).then((answer) => setCouriers(answer.rows)).catch(() => undefined);
-    void api<{ rows: Vas[] }>(`/inv/${kind}/vasInstruction`).then((answer) => setVas(answer.rows)).catch(() => undefined);
-  }, [kind, load]);
+    void api<{ owners: typeof owners }>(paths.owners).then((answer) => setOwners(answer.owners)).catch(() => undefined);
+    void api<{ rows: Partner[] }>(paths.consignees).then((answer) => setConsignees(answer.rows)).catch(() => undefined);
+    void api<{ rows: Partner[] }>(paths.couriers).then((answer) => setCouriers(answer.rows)).catch(() => undefined);
+    void api<{ rows: Vas[] }>(paths.vas).then((answer) => setVas(answer.rows)).catch(() => undefined);
+  }, [paths, load]);
 
   const step = temp?.currentStep ?? 1;
   const data = useMemo(() => temp?.data ?? {}, [temp]);

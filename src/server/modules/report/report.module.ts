@@ -2,6 +2,7 @@ import { defineModule } from '../area.js';
 import { reportErrors } from './report.errors.js';
 import { reportRoutes } from './report.routes.js';
 import * as m0370 from './migrations/0370_report.js';
+import * as m0371 from './migrations/0371_report_menu.js';
 import './report.tables.js';
 
 /**
@@ -12,7 +13,7 @@ import './report.tables.js';
  */
 export const reportModule = defineModule({
   name: 'report',
-  migrations: { '0370_report': m0370 },
+  migrations: { '0370_report': m0370, '0371_report_menu': m0371 },
   routes: reportRoutes,
   errors: reportErrors,
   rights: [{ right: 'report.config:publish', labelCode: 'report.verb.publish' }],

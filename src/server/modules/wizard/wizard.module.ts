@@ -1,5 +1,6 @@
 import { defineModule } from '../area.js';
 import * as m0282 from './migrations/0282_order_wizard.js';
+import * as m0400 from './migrations/0400_order_wizard_menu.js';
 import { wizardRoutes } from './wizard.routes.js';
 import './wizard.tables.js';
 
@@ -13,11 +14,12 @@ const rights = (...pages: string[]) => pages.flatMap((page) => ALL.map((action) 
  */
 export const wizardModule = defineModule({
   name: 'wizard',
-  migrations: { '0282_order_wizard': m0282 },
+  migrations: { '0282_order_wizard': m0282, '0400_order_wizard_menu': m0400 },
   routes: wizardRoutes,
   pages: [
-    { route: 'wineOrder', group: 'outbound', opens: 'screen', right: 'wizard.wineOrder', after: 'so' },
-    { route: 'nonMerOrder', group: 'outbound', opens: 'screen', right: 'wizard.nonMerOrder', after: 'wineOrder' },
+    // At the end of the outbound menu group.
+    { route: 'wineOrder', group: 'outbound', opens: 'screen', right: 'wizard.wineOrder' },
+    { route: 'nonMerOrder', group: 'outbound', opens: 'screen', right: 'wizard.nonMerOrder' },
   ],
   defaultGrants: [
     { role: 'Administrator', rights: rights('wineOrder', 'nonMerOrder') },

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { inTransaction } from '../../db/transaction.js';
 import { requireProject, requireUser, requireWarehouse } from '../../http/access-plugin.js';
+import { Quantity } from '../../http/quantity-schema.js';
 import { routeOptions } from '../../http/route-options.js';
 import { ErrorBodySchema, IdSchema, StrictObject } from '../../http/schemas.js';
 import * as repo from './wizard.repository.js';
@@ -15,7 +16,6 @@ const VIEW = { wine: { right: 'wizard.wineOrder:view', scope: 'warehouse' }, non
 const ADD = { wine: { right: 'wizard.wineOrder:add', scope: 'warehouse' }, nonMer: { right: 'wizard.nonMerOrder:add', scope: 'warehouse' } } as const;
 
 const OptText = (max: number) => Type.Optional(Type.Union([Type.String({ maxLength: max }), Type.Null()]));
-const Qty = Type.String({ pattern: '^[0-9]{1,12}(\\.[0-9]{1,4})?$' });
 const DataSchema = StrictObject({
   ownerId: Type.Optional(IdSchema),
   customerOrderNo: OptText(50),
@@ -25,7 +25,7 @@ const DataSchema = StrictObject({
   shipToAddressCn: OptText(500),
   contact: OptText(100),
   phone: OptText(50),
-  lines: Type.Optional(Type.Array(StrictObject({ skuId: IdSchema, qty: Qty }), { maxItems: 200 })),
+  lines: Type.Optional(Type.Array(StrictObject({ skuId: IdSchema, qty: Quantity() }), { maxItems: 200 })),
   carrierCode: OptText(50),
   vasInstructions: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 50 }), { maxItems: 20 })),
   instructionText: OptText(1000),
