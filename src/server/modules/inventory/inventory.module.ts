@@ -92,6 +92,12 @@ export const inventoryModule = defineModule({
       purpose: 'the balance, enquiry and transaction-log queries shown with SKU, owner, location and warehouse codes',
     },
     {
+      name: 'inventory.storageSnapshot',
+      files: ['storage.repository.ts'],
+      reads: ['location', 'sku'],
+      purpose: 'the location type, pallets, cubic metres and kilograms of the stock a daily storage snapshot records',
+    },
+    {
       name: 'inventory.reportRecipients',
       files: ['report.repository.ts', 'storage.repository.ts'],
       reads: ['app_user', 'project', 'project_warehouse', 'user_project', 'user_warehouse', 'warehouse'],

@@ -105,7 +105,7 @@ export const outboundModule = defineModule({
   readModels: [
     {
       name: 'outbound.allocationCandidates',
-      files: ['outbound.repository.ts', 'so-documents.repository.ts', 'wave.repository.ts'],
+      files: ['outbound.repository.ts', 'pack-order.repository.ts', 'so-documents.repository.ts', 'wave.repository.ts'],
       reads: ['inventory_balance', 'location', 'lot', 'owner', 'partner', 'sku', 'sku_upc'],
       purpose: 'the stock an order line may be allocated from, the pick lists and order lines shown with SKU, lot and location codes, and the owners and carriers a wave is made for',
     },

@@ -17,6 +17,7 @@ export const reportModule = defineModule({
   routes: reportRoutes,
   errors: reportErrors,
   rights: [{ right: 'report.config:publish', labelCode: 'report.verb.publish' }],
+  readModels: [{ name: 'report.assignedProjects', files: ['report.repository.ts'], reads: ['user_project'], purpose: 'which of the projects a report is assigned to the caller holds' }],
   pages: [
     { route: 'blankHome', group: 'homeGroup', opens: 'screen', right: 'report.dashboard', after: 'home' },
     { route: 'userReport', group: 'reports', opens: 'screen', right: 'report.config' },
