@@ -19,6 +19,7 @@ export function formatCell(value: unknown, type: string, decimals: number | unde
 /** Any value of a row as text (a JSON value of the SQL as JSON). */
 export function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  return JSON.stringify(value) ?? '';
 }
