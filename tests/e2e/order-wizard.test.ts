@@ -17,6 +17,8 @@ describe('order wizards in Chromium', () => {
     await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: text }).first().click();
   }
   const stepTitle = (page: Page) => page.getByTestId('wizard-step').textContent();
+  /** The text box of a field, whether the test id sits on the box or on its wrapper. */
+  const box = (page: Page, testId: string) => page.locator(`input[data-testid="${testId}"], [data-testid="${testId}"] input`).first();
 
   for (const kind of ['wine', 'nonMer'] as const) {
     it(`${kind}: resumes at step three after the browser is closed, and submits a sales order`, async () => {
@@ -40,10 +42,10 @@ describe('order wizards in Chromium', () => {
       await page.getByTestId('wizard-address-en').press('Enter');
       await eventually(() => stepTitle(page)).toContain('Step 2 of 5');
 
-      await page.getByTestId('wizard-item-search').locator('input').fill(sku);
-      await page.getByTestId('wizard-item-search').locator('input').press('Enter');
+      await box(page, 'wizard-item-search').fill(sku);
+      await box(page, 'wizard-item-search').press('Enter');
       await page.getByTestId(`wizard-add-${sku}`).click();
-      await page.getByTestId(`wizard-qty-${sku}`).locator('input').fill('3');
+      await box(page, `wizard-qty-${sku}`).fill('3');
       await page.getByTestId('wizard-next').click();
       await eventually(() => stepTitle(page)).toContain('Step 3 of 5');
 
@@ -54,7 +56,7 @@ describe('order wizards in Chromium', () => {
       expect(await stepTitle(page)).toContain('Step 3 of 5');
       await page.getByTestId('wizard-back').click();
       await eventually(() => stepTitle(page)).toContain('Step 2 of 5');
-      await expect.poll(() => page.getByTestId(`wizard-qty-${sku}`).locator('input').inputValue()).toBe('3');
+      await expect.poll(() => box(page, `wizard-qty-${sku}`).inputValue()).toBe('3');
       await page.getByTestId('wizard-next').click();
       await eventually(() => stepTitle(page)).toContain('Step 3 of 5');
 

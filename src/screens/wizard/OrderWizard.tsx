@@ -1,44 +1,12 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { Alert, Button, Card, Checkbox, Descriptions, Form, Input, InputNumber, Result, Select, Space, Steps, Table, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Checkbox, Descriptions, Form, Input, InputNumber, Result, Select, Space, Steps, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api, showConfirm } from '../../app/public';
+import type { TempOrder, WizardData, WizardItem, WizardKind } from '../../common/wizard-api';
 
-type Kind = 'wine' | 'nonMer';
-
-interface Line {
-  skuId: number;
-  qty: string;
-}
-interface Item {
-  id: number;
-  code: string;
-  description: string;
-  base_uom: string;
-  available: string;
-}
-interface WizardData {
-  ownerId?: number;
-  customerOrderNo?: string | null;
-  consigneeId?: number | null;
-  shipToName?: string | null;
-  shipToAddressEn?: string | null;
-  shipToAddressCn?: string | null;
-  contact?: string | null;
-  phone?: string | null;
-  lines?: Line[];
-  carrierCode?: string | null;
-  vasInstructions?: string[];
-  instructionText?: string | null;
-  requiredShipDate?: string | null;
-  remark?: string | null;
-}
-interface TempOrder {
-  kind: Kind;
-  currentStep: number;
-  data: WizardData;
-  updatedAt: string | null;
-  items: Item[];
-}
+type Kind = WizardKind;
+type Line = NonNullable<WizardData['lines']>[number];
+type Item = WizardItem;
 interface Partner {
   id: number;
   code: string;
@@ -191,6 +159,7 @@ export default function OrderWizard({ kind }: { kind: Kind }) {
 
   if (submitted) {
     return (
+      <div data-testid="wizard-submitted">
       <Result
         status="success"
         title={t('ui.wizard.submitted', { orderNo: submitted })}
@@ -199,12 +168,16 @@ export default function OrderWizard({ kind }: { kind: Kind }) {
             {t('ui.wizard.title.' + kind)}
           </Button>
         }
-        data-testid="wizard-submitted"
       />
+      </div>
     );
   }
 
   const lineRows = lines.map((line) => ({ ...line, item: known.get(line.skuId) }));
+  const itemColumns: TableColumnsType<(typeof lineRows)[number]> = [
+    { title: t('ui.wizard.field.sku'), render: (_, row) => row.item?.code ?? row.skuId },
+    { title: t('ui.wizard.field.description'), render: (_, row) => row.item?.description ?? '' },
+  ];
   const nextButton = (
     <Button type="primary" htmlType="submit" loading={busy} data-testid="wizard-next">
       {t('ui.wizard.action.next')}
@@ -259,7 +232,16 @@ export default function OrderWizard({ kind }: { kind: Kind }) {
         )}
         {step === 2 && (
           <>
-            <Input.Search placeholder={t('ui.wizard.field.findItem')} onSearch={search} enterButton data-testid="wizard-item-search" style={{ maxWidth: 480, marginBottom: 12 }} />
+            <Input.Search
+              placeholder={t('ui.wizard.field.findItem')}
+              onSearch={search}
+              // Enter here searches; it must not also submit the step.
+              onPressEnter={(event) => event.preventDefault()}
+              enterButton
+              autoFocus
+              data-testid="wizard-item-search"
+              style={{ maxWidth: 480, marginBottom: 12 }}
+            />
             {found.length > 0 && (
               <Table<Item>
                 size="small"
@@ -291,8 +273,7 @@ export default function OrderWizard({ kind }: { kind: Kind }) {
               data-testid="wizard-lines"
               locale={{ emptyText: t('ui.wizard.noItems') }}
               columns={[
-                { title: t('ui.wizard.field.sku'), render: (_, row) => row.item?.code ?? row.skuId },
-                { title: t('ui.wizard.field.description'), render: (_, row) => row.item?.description ?? '' },
+                ...itemColumns,
                 { title: t('ui.wizard.field.available'), align: 'right', render: (_, row) => row.item?.available ?? '' },
                 {
                   title: t('ui.wizard.field.qty'),
@@ -362,11 +343,7 @@ export default function OrderWizard({ kind }: { kind: Kind }) {
               pagination={false}
               dataSource={lineRows}
               style={{ marginTop: 16 }}
-              columns={[
-                { title: t('ui.wizard.field.sku'), render: (_, row) => row.item?.code ?? row.skuId },
-                { title: t('ui.wizard.field.description'), render: (_, row) => row.item?.description ?? '' },
-                { title: t('ui.wizard.field.qty'), dataIndex: 'qty', align: 'right' },
-              ]}
+              columns={[...itemColumns, { title: t('ui.wizard.field.qty'), dataIndex: 'qty', align: 'right' }]}
             />
           </>
         )}

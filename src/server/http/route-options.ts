@@ -1,6 +1,6 @@
 import type { FastifyContextConfig } from 'fastify';
 import { Type, type TAny, type TSchema } from 'typebox';
-import type { RouteAccess } from './access.js';
+import type { AccessScope, RightName, RouteAccess } from './access.js';
 
 /** The request parts a documented route validates, by their Fastify schema names. */
 export interface RouteRequest {
@@ -27,4 +27,15 @@ export function routeOptions<E extends Record<number, TSchema>>(tags: string[], 
     config: { access, ...config },
     schema: { tags, summary, ...(request as R), response: { 200: (answer ?? Type.Any()) as A, ...errors } },
   });
+}
+
+/** The access a route of one page needs for one of its actions. */
+export type PageActionAccess = { right: RightName; scope: AccessScope };
+
+/**
+ * The access of a page's routes by action, in one scope: `pageAccess('billing.bill', 'project',
+ * 'view', 'post')` gives `{ view: { right: 'billing.bill:view', scope: 'project' }, post: ... }`.
+ */
+export function pageAccess<A extends string>(page: string, scope: AccessScope, ...actions: A[]): Record<A, PageActionAccess> {
+  return Object.fromEntries(actions.map((action) => [action, { right: `${page}:${action}` as RightName, scope }])) as Record<A, PageActionAccess>;
 }

@@ -3,17 +3,14 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { inTransaction } from '../../db/transaction.js';
 import { requireProject, requireUser } from '../../http/access-plugin.js';
-import { routeOptions } from '../../http/route-options.js';
+import { pageAccess, routeOptions } from '../../http/route-options.js';
 import { ErrorBodySchema, IdSchema, StrictObject } from '../../http/schemas.js';
 import { billOf, cancelConfirmedBill, confirmBill, drillDown, postBill, runBilling, type BillingScope } from './billing.service.js';
 
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema };
 const route = routeOptions(['billing'], errors);
 
-const VIEW = { right: 'billing.billingMaintance:view', scope: 'project' } as const;
-const RUN = { right: 'billing.billingMaintance:run', scope: 'project' } as const;
-const CONFIRM = { right: 'billing.billingMaintance:confirm', scope: 'project' } as const;
-const POST = { right: 'billing.billingMaintance:post', scope: 'project' } as const;
+const { view: VIEW, run: RUN, confirm: CONFIRM, post: POST } = pageAccess('billing.billingMaintance', 'project', 'view', 'run', 'confirm', 'post');
 
 const Day = Type.String({ maxLength: 10 });
 

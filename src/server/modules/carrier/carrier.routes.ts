@@ -2,17 +2,15 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { requireProject, requireUser, requireWarehouse } from '../../http/access-plugin.js';
-import { routeOptions } from '../../http/route-options.js';
+import { pageAccess, routeOptions } from '../../http/route-options.js';
 import { ErrorBodySchema, IdSchema, StrictObject } from '../../http/schemas.js';
 import * as carrier from './carrier.service.js';
 
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema, 502: ErrorBodySchema, 503: ErrorBodySchema, 504: ErrorBodySchema };
 const route = routeOptions(['carrier'], errors);
 
-const SHIPMENT_VIEW = { right: 'carrier.shipment:view', scope: 'warehouse' } as const;
-const SHIPMENT_EDIT = { right: 'carrier.shipment:edit', scope: 'warehouse' } as const;
-const CHECK_VIEW = { right: 'carrier.courierCheck:view', scope: 'warehouse' } as const;
-const CHECK_EDIT = { right: 'carrier.courierCheck:edit', scope: 'warehouse' } as const;
+const { view: SHIPMENT_VIEW, edit: SHIPMENT_EDIT } = pageAccess('carrier.shipment', 'warehouse', 'view', 'edit');
+const { view: CHECK_VIEW, edit: CHECK_EDIT } = pageAccess('carrier.courierCheck', 'warehouse', 'view', 'edit');
 
 const Code = Type.String({ minLength: 1, maxLength: 100 });
 const OptCode = Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()]));

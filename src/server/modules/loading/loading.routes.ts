@@ -9,7 +9,7 @@ import type { DB } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import { requireProject, requireUser, requireWarehouse } from '../../http/access-plugin.js';
 import { registerMultipart } from '../../http/multipart.js';
-import { routeOptions } from '../../http/route-options.js';
+import { pageAccess, routeOptions } from '../../http/route-options.js';
 import { ErrorBodySchema, IdSchema, StrictObject } from '../../http/schemas.js';
 import { attachmentMultipartLimits, readUploadWithinLimit } from '../attachment/index.js';
 import type { StockScope } from '../inventory/index.js';
@@ -33,8 +33,7 @@ const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchem
 const route = routeOptions(['loading'], errors);
 
 /** Reading loads needs the loading screen's view right; loading, shipping and delivering its edit right. */
-const LOAD_VIEW = { right: 'loading.load:view', scope: 'warehouse' } as const;
-const LOAD_EDIT = { right: 'loading.load:edit', scope: 'warehouse' } as const;
+const { view: LOAD_VIEW, edit: LOAD_EDIT } = pageAccess('loading.load', 'warehouse', 'view', 'edit');
 
 const OptText = (max: number) => Type.Optional(Type.Union([Type.String({ maxLength: max }), Type.Null()]));
 const OptTime = Type.Optional(Type.Union([Type.String({ format: 'date-time' }), Type.String({ format: 'date' }), Type.Literal(''), Type.Null()]));

@@ -14,6 +14,7 @@ import { spreadsheetCell } from '../../files/spreadsheet-cell.js';
 import { translate } from '../../http/i18n.js';
 import { readMultipart } from '../../http/multipart.js';
 import { Quantity } from '../../http/quantity-schema.js';
+import { pageAccess } from '../../http/route-options.js';
 import { IdSchema, StrictObject } from '../../http/schemas.js';
 import { assertInputs } from './input-checks.js';
 import { OptDate, OptText, route } from './outbound.http.js';
@@ -41,12 +42,8 @@ const Line = {
   requiredDate: OptDate,
 };
 
-const VIEW = { right: 'outbound.so:view', scope: 'warehouse' } as const;
-const ADD = { right: 'outbound.so:add', scope: 'warehouse' } as const;
-const EDIT = { right: 'outbound.so:edit', scope: 'warehouse' } as const;
-const ALLOCATE = { right: 'outbound.so:allocate', scope: 'warehouse' } as const;
-const SHIPMENT_VIEW = { right: 'outbound.shipmentOrder:view', scope: 'warehouse' } as const;
-const SHIPMENT_EDIT = { right: 'outbound.shipmentOrder:edit', scope: 'warehouse' } as const;
+const { view: VIEW, add: ADD, edit: EDIT, allocate: ALLOCATE } = pageAccess('outbound.so', 'warehouse', 'view', 'add', 'edit', 'allocate');
+const { view: SHIPMENT_VIEW, edit: SHIPMENT_EDIT } = pageAccess('outbound.shipmentOrder', 'warehouse', 'view', 'edit');
 
 /** Largest file the order and store-arrival imports read. */
 const IMPORT_LIMIT_BYTES = 10 * 1024 * 1024;

@@ -7,7 +7,7 @@ import type { DB } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import { requireProject, requireUser, requireWarehouse } from '../../http/access-plugin.js';
 import { Quantity } from '../../http/quantity-schema.js';
-import { routeOptions } from '../../http/route-options.js';
+import { pageAccess, routeOptions } from '../../http/route-options.js';
 import { ErrorBodySchema, IdSchema, StrictObject } from '../../http/schemas.js';
 import type { StockScope } from '../inventory/index.js';
 import { labelPrinters } from '../printing/index.js';
@@ -18,11 +18,9 @@ const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchem
 const route = routeOptions(['packing'], errors);
 
 /** Reading what packing shows needs the pack page's view right; packing anything needs its edit right. */
-const PACK_VIEW = { right: 'packing.pack:view', scope: 'warehouse' } as const;
-const PACK_EDIT = { right: 'packing.pack:edit', scope: 'warehouse' } as const;
+const { view: PACK_VIEW, edit: PACK_EDIT } = pageAccess('packing.pack', 'warehouse', 'view', 'edit');
 /** Pallets: the pallet page's view right to read one, its edit right to build one. */
-const PALLET_VIEW = { right: 'packing.pallet:view', scope: 'warehouse' } as const;
-const PALLET_EDIT = { right: 'packing.pallet:edit', scope: 'warehouse' } as const;
+const { view: PALLET_VIEW, edit: PALLET_EDIT } = pageAccess('packing.pallet', 'warehouse', 'view', 'edit');
 const CartonScan = Type.String({ minLength: 1, maxLength: 100 });
 
 const OptText = (max: number) => Type.Optional(Type.Union([Type.String({ maxLength: max }), Type.Null()]));

@@ -6,7 +6,7 @@ import type { DashboardWidget, ReportSpec } from '../../../common/report-api.js'
 import { inTransaction } from '../../db/transaction.js';
 import { TABLE_FILE_CONTENT_TYPES } from '../../files/table-file.js';
 import { requireUser } from '../../http/access-plugin.js';
-import { routeOptions } from '../../http/route-options.js';
+import { pageAccess, routeOptions } from '../../http/route-options.js';
 import { ErrorBodySchema, IdSchema, StrictObject } from '../../http/schemas.js';
 import { hasRight } from '../identity/index.js';
 import { createBackgroundFile, inProcessRunner, produceBackgroundFile } from '../download/index.js';
@@ -35,9 +35,7 @@ const route = routeOptions(['report'], errors);
 
 /** Running published reports; configuring, and publishing, reports and the dashboard (docs/reports.md). */
 const RUN = { right: 'report.generic:view', scope: 'project' } as const;
-const CONFIG_VIEW = { right: 'report.config:view', scope: 'project' } as const;
-const CONFIG_EDIT = { right: 'report.config:edit', scope: 'project' } as const;
-const CONFIG_PUBLISH = { right: 'report.config:publish', scope: 'project' } as const;
+const { view: CONFIG_VIEW, edit: CONFIG_EDIT, publish: CONFIG_PUBLISH } = pageAccess('report.config', 'project', 'view', 'edit', 'publish');
 const DASHBOARD = { right: 'report.dashboard:view', scope: 'project' } as const;
 
 const Name = Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]{0,62}$' });

@@ -9,7 +9,7 @@ import { inTransaction } from '../../db/transaction.js';
 import { requireProject, requireUser, requireWarehouse } from '../../http/access-plugin.js';
 import { registerMultipart } from '../../http/multipart.js';
 import { Quantity } from '../../http/quantity-schema.js';
-import { routeOptions } from '../../http/route-options.js';
+import { pageAccess, routeOptions } from '../../http/route-options.js';
 import { ErrorBodySchema, IdSchema, StrictObject } from '../../http/schemas.js';
 import { attachmentMultipartLimits, readUploadWithinLimit } from '../attachment/index.js';
 import * as service from './transport.service.js';
@@ -19,12 +19,8 @@ const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchem
 const route = routeOptions(['transport'], errors);
 
 /** Delivery orders: the /tmsOrder page's rights; routes: the route planner's (/doOrders). */
-const DO_VIEW = { right: 'transport.tmsOrder:view', scope: 'warehouse' } as const;
-const DO_ADD = { right: 'transport.tmsOrder:add', scope: 'warehouse' } as const;
-const DO_EDIT = { right: 'transport.tmsOrder:edit', scope: 'warehouse' } as const;
-const DO_DELETE = { right: 'transport.tmsOrder:delete', scope: 'warehouse' } as const;
-const PLAN_VIEW = { right: 'transport.doOrders:view', scope: 'warehouse' } as const;
-const PLAN_EDIT = { right: 'transport.doOrders:edit', scope: 'warehouse' } as const;
+const { view: DO_VIEW, add: DO_ADD, edit: DO_EDIT, delete: DO_DELETE } = pageAccess('transport.tmsOrder', 'warehouse', 'view', 'add', 'edit', 'delete');
+const { view: PLAN_VIEW, edit: PLAN_EDIT } = pageAccess('transport.doOrders', 'warehouse', 'view', 'edit');
 
 const OptText = (max: number) => Type.Optional(Type.Union([Type.String({ maxLength: max }), Type.Null()]));
 const OptTime = Type.Optional(Type.Union([Type.String({ format: 'date-time' }), Type.Literal(''), Type.Null()]));

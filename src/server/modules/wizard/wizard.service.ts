@@ -1,13 +1,13 @@
 import Decimal from 'decimal.js';
 import type { Kysely, Transaction } from 'kysely';
 import { AppError, type FieldError } from '../../../common/errors.js';
+import type { TempOrder, WizardData, WizardKind } from '../../../common/wizard-api.js';
 import type { DB } from '../../db/schema.js';
 import { nextDocumentNumber } from '../masterdata/index.js';
 import { checkAddress, createOrder } from '../outbound/index.js';
 import * as repo from './wizard.repository.js';
 
-/** The two order wizards: wine sales and non-merchandise sales. */
-export type WizardKind = 'wine' | 'nonMer';
+export type { TempOrder, WizardData, WizardKind };
 
 /** Whose temporary order: the signed-in user, in the session's project and warehouse. */
 export interface WizardPlace {
@@ -17,35 +17,8 @@ export interface WizardPlace {
   warehouseId: number;
 }
 
-/** What a wizard keeps between steps. Every field is optional until the step that asks for it is left. */
-export interface WizardData {
-  ownerId?: number;
-  customerOrderNo?: string | null;
-  consigneeId?: number | null;
-  shipToName?: string | null;
-  shipToAddressEn?: string | null;
-  shipToAddressCn?: string | null;
-  contact?: string | null;
-  phone?: string | null;
-  lines?: Array<{ skuId: number; qty: string }>;
-  carrierCode?: string | null;
-  vasInstructions?: string[];
-  instructionText?: string | null;
-  requiredShipDate?: string | null;
-  remark?: string | null;
-}
-
 /** The steps: 1 customer and consignee, 2 items, 3 courier and VAS instructions, 4 delivery, 5 review and submit. */
 export const LAST_STEP = 5;
-
-export interface TempOrder {
-  kind: WizardKind;
-  currentStep: number;
-  data: WizardData;
-  updatedAt: string | null;
-  /** The SKUs of its lines with what is available now, for the screen to show. */
-  items: Array<{ id: number; code: string; description: string; base_uom: string; available: string }>;
-}
 
 const blank = (value: string | null | undefined) => value === undefined || value === null || value.trim() === '';
 
