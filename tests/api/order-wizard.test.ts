@@ -84,7 +84,7 @@ describe('the wine order wizard', () => {
       step: 2,
       data: { lines: [{ skuId: giftId, qty: '1' }, { skuId: foreignSkuId, qty: '1' }, { skuId: f.skuIds[0], qty: '0' }] },
     });
-    expect(fields(bad)).toEqual(['lines[2].qty:FIELD_RANGE']);
+    expect(fields(bad)).toEqual(['data.lines[2].qty:QTY_NOT_POSITIVE']);
     const foreign = await call(clerk, 'POST', '/inv/wine/saveTempOrder', { step: 2, data: { lines: [{ skuId: giftId, qty: '1' }, { skuId: foreignSkuId, qty: '1' }] } });
     expect(fields(foreign)).toEqual(['lines[0].skuId:FIELD_FOREIGN', 'lines[1].skuId:FIELD_FOREIGN']);
     const twice = await call(clerk, 'POST', '/inv/wine/saveTempOrder', { step: 2, data: { lines: [{ skuId: f.skuIds[0], qty: '1' }, { skuId: f.skuIds[0], qty: '2' }] } });

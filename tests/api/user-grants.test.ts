@@ -167,6 +167,8 @@ describe('user grants', () => {
           'packing.pack:view', 'packing.pack:edit', 'packing.cmg:view', 'packing.pallet:view', 'packing.pallet:add', 'packing.pallet:edit',
           'loading.load:view', 'loading.load:edit',
           'carrier.shipment:view', 'carrier.shipmentParcel:view', 'carrier.courierCheck:view', 'carrier.courierCheck:edit',
+          'transport.tmsOrder:view', 'transport.doOrders:view', 'report.generic:view', 'report.dashboard:view',
+          'wizard.wineOrder:view', 'wizard.wineOrder:add', 'wizard.nonMerOrder:view', 'wizard.nonMerOrder:add',
         ],
         projectCodes: ['PRJ1'],
         warehouseCodes: ['WH1'],
