@@ -1,7 +1,11 @@
-/** Who is writing, and where: the project and warehouse of the session, and the user's login. */
-export interface Author {
+/** The project and warehouse a query or a write is limited to: the session's. */
+export interface Place {
   projectId: number;
   warehouseId: number;
+}
+
+/** Who is writing, and where: the project and warehouse of the session, and the user's login. */
+export interface Author extends Place {
   login: string;
 }
 

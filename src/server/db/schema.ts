@@ -1,4 +1,4 @@
-import type { ColumnType, Generated } from 'kysely';
+import type { ColumnType, Generated, Kysely, Transaction } from 'kysely';
 
 /** Columns every business table carries. */
 export interface Audit {
@@ -45,3 +45,6 @@ export type NullableTimestamp = ColumnType<Date | null, Date | string | null | u
  */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface DB {}
+
+/** What a read runs on: the database or a transaction of it. */
+export type Db = Kysely<DB> | Transaction<DB>;

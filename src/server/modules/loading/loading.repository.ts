@@ -1,5 +1,6 @@
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import type { DB } from '../../db/schema.js';
+import { sql, type Selectable, type Transaction } from 'kysely';
+import type { DB, Db } from '../../db/schema.js';
+import type { Place } from '../../db/row-stamps.js';
 import type { LoadCartonTable, LoadHeaderTable } from './loading.tables.js';
 import './loading.tables.js';
 
@@ -8,12 +9,7 @@ import './loading.tables.js';
 export type LoadRow = Selectable<LoadHeaderTable>;
 export type LoadCartonRow = Selectable<LoadCartonTable>;
 
-type Db = Kysely<DB> | Transaction<DB>;
-
-interface Scope {
-  projectId: number;
-  warehouseId: number;
-}
+type Scope = Place;
 
 /** The header fields a load is saved with (all optional texts and the two dates). */
 export interface LoadFields {

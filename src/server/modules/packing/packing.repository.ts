@@ -1,6 +1,7 @@
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { sql, type Selectable, type Transaction } from 'kysely';
 import type { Language } from '../../../common/languages.js';
-import type { DB } from '../../db/schema.js';
+import type { DB, Db } from '../../db/schema.js';
+import type { Place } from '../../db/row-stamps.js';
 import type { CartonLineTable, CartonTable, PalletTable } from './packing.tables.js';
 import './packing.tables.js';
 
@@ -10,12 +11,7 @@ export type CartonRow = Selectable<CartonTable>;
 export type CartonLineRow = Selectable<CartonLineTable>;
 export type PalletRow = Selectable<PalletTable>;
 
-type Db = Kysely<DB> | Transaction<DB>;
-
-interface Scope {
-  projectId: number;
-  warehouseId: number;
-}
+type Scope = Place;
 
 /** The active codes of a code-master type with their description in the language (English when it has none). */
 export async function codesOfType(db: Db, codeType: string, language: Language): Promise<Array<{ code: string; description: string }>> {
