@@ -16,5 +16,3 @@ export { useRights, type ActionRights } from './rights';
 export { findPageRoute } from './routes';
 export { openPage, openRoute } from './page-filters';
 export { FormDialog, useBusy, useSubmitAndClose, ViewDialog } from './widgets/FormDialog';
-export { CompactTable, textColumns } from './widgets/CompactTable';
-export { DialogButton, dialogAction, type ToolbarActionProps, type ToolbarActions } from './widgets/DialogButton';

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Alert, Form, Input, Select, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { api, dialogAction, FormDialog, openRoute, useBusy, useSession } from '../../app/public';
+import { api, FormDialog, openRoute, useBusy, useSession } from '../../app/public';
+import { dialogAction } from '../../app/public-widgets';
 import { newPasswordRules, PasswordPolicy } from './PasswordPolicy';
 
 interface Option {

@@ -1,4 +1,4 @@
-import type { ToolbarActions } from '../../app/public';
+import type { ToolbarActions } from '../../app/public-widgets';
 
 /**
  * Actions this area adds to the toolbar of its pages, by `<moduleCode>/<functionCode>`, each a lazy

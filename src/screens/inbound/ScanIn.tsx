@@ -3,7 +3,8 @@ import { Button, Card, Input, Popconfirm, Progress, Radio, Space, Tag, Typograph
 import { useTranslation } from 'react-i18next';
 import type { ContainerCarton, ContainerSku, ReceiveResult, ScanWay } from '../../common/inbound-api';
 import { ReceiptLinks } from './ReceiptLinks';
-import { ApiError, CompactTable, showSuccess, textColumns } from '../../app/public';
+import { ApiError, showSuccess } from '../../app/public';
+import { CompactTable, textColumns } from '../../app/public-widgets';
 import { FeedbackLine, ScanField, messageOf, useFeedback } from './handheld';
 import { qtyColumn } from './columns';
 import * as calls from './inbound-calls';

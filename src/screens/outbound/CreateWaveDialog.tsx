@@ -2,7 +2,8 @@ import { useEffect, useState } from 'react';
 import { Alert, Button, Form, Input, Modal, Select, Space, Table, Typography, type SelectProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { WaveCandidate, WaveCandidatesAnswer, WaveFilterOptions } from '../../common/outbound-api';
-import { api, dialogAction, showConfirm, showSuccess, useBusy } from '../../app/public';
+import { api, showConfirm, showSuccess, useBusy } from '../../app/public';
+import { dialogAction } from '../../app/public-widgets';
 
 /** A filter of the candidate orders: one choice or none (any), found by typing part of its label. */
 function FilterSelect(props: SelectProps & { 'data-testid': string }) {

@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Alert, Button, Popconfirm, Select, Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { api, ApiError, CompactTable, fetchBlob } from '../../app/public';
+import { api, ApiError, fetchBlob } from '../../app/public';
+import { CompactTable } from '../../app/public-widgets';
 import type { PickTasksAnswer, PickTaskView, WaveListAnswer, WaveSummary } from '../../common/outbound-api';
 
 function messageOf(error: unknown): string {

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { Button, Descriptions, Input, Modal, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { api, CompactTable, openPage, useBusy } from '../../app/public';
+import { api, openPage, useBusy } from '../../app/public';
+import { CompactTable } from '../../app/public-widgets';
 import type { ToolbarActionProps } from './toolbar-actions';
 
 /** What `/so/findShipmentReference` answers: the shipment order and the sales orders on it. */

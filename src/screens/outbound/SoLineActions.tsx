@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { ToolbarActionProps } from './toolbar-actions';
 import { ManualAllocationDialog } from './ManualAllocation';
-import { DialogButton } from '../../app/public';
+import { DialogButton } from '../../app/public-widgets';
 
 /**
  * The toolbar of a sales order's lines tab: "Allocate manually" for the one selected line, the

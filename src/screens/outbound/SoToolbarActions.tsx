@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Alert, Button, Input, Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { api, ApiError, CompactTable, fetchBlob, FormDialog, openPage, showSuccess, textColumns, useSubmitAndClose, ViewDialog } from '../../app/public';
+import { api, ApiError, fetchBlob, FormDialog, openPage, showSuccess, useSubmitAndClose, ViewDialog } from '../../app/public';
+import { CompactTable, textColumns } from '../../app/public-widgets';
 import type { ToolbarActionProps } from './toolbar-actions';
 import { ManualAllocationDialog, useOrderBalance, type BalanceLine } from './ManualAllocation';
 import type { OwnerSkuHit } from '../../common/outbound-api';

@@ -1,4 +1,4 @@
-import type { ToolbarActionProps, ToolbarActions } from '../../app/public';
+import type { ToolbarActionProps, ToolbarActions } from '../../app/public-widgets';
 
 export type { ToolbarActionProps };
 

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Select, Space, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { CompactTable } from '../../../app/public';
+import { CompactTable } from '../../../app/public-widgets';
 import { stableStringify } from '../../../common/designer/stable-json';
 import { designerApi, type PageDetail, type PageKey } from '../api';
 import { JsonDiff } from '../monaco/lazy';
