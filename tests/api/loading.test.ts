@@ -242,6 +242,12 @@ describe('an SSCC file', () => {
     expect((await ok<Table>('/loading/table', { loadId: load.id })).cartons).toHaveLength(2);
     const missing = await injectAs(t.app, admin, { method: 'POST', url: '/api/loading/importSscc', ...multipart({ loadId: String(load.id) }) });
     expect(missing.statusCode).toBe(400);
+    // A file that is no spreadsheet at all, and one of another kind: refused with their reason, never a 500.
+    for (const name of ['sscc.xlsx', 'sscc.pdf']) {
+      const unreadable = await injectAs(t.app, admin, { method: 'POST', url: '/api/loading/importSscc', ...multipart({ loadId: String(load.id) }, { field: 'file', name, content: Buffer.from('not a workbook') }) });
+      expect(unreadable.statusCode, unreadable.body).toBe(400);
+      expect(json(unreadable)).toMatchObject({ code: 'IMPORT_FILE_INVALID' });
+    }
   });
 });
 

@@ -66,7 +66,10 @@ function scopeOf(request: FastifyRequest): StockScope {
 
 /** The codes of an uploaded file, one a row from its first column, with their row numbers; empty rows and a header row that is not a code are skipped. */
 async function codesOfFile(fileName: string, data: Buffer): Promise<Array<{ row: number; code: string }>> {
-  const rows = await readSheetRows(fileName, data);
+  // A file that is no readable xlsx or csv is the user's mistake, answered as such.
+  const rows = await readSheetRows(fileName, data).catch(() => {
+    throw new AppError('IMPORT_FILE_INVALID', { reason: 'not a readable xlsx or csv file' });
+  });
   const codes: Array<{ row: number; code: string }> = [];
   rows.forEach((cells, index) => {
     const value = cells[0];
