@@ -106,6 +106,16 @@ describe('import templates', () => {
     expect(await currencies('AAF')).toEqual([['AAF', 'Zeta yen', 2]]);
   });
 
+  it('refuses a file named .xlsx that is no workbook with its reason, never a 500, and writes nothing', async () => {
+    const id = await addTemplate('CUR-XLSX', { file_type: 'xlsx', with_header: true, start_row: 2 }, [{ field_name: 'code', source_column: 'Code', mandatory: true }]);
+    const before = await currencies('');
+    const body = multipart({ templateId: String(id) }, { name: 'currencies.xlsx', content: Buffer.from('not a workbook') });
+    const response = await injectAs(t.app, admin, { method: 'POST', url: '/api/importConfig/import', payload: body.payload, headers: body.headers });
+    expect(response.statusCode, response.body).toBe(400);
+    expect(json(response)).toMatchObject({ code: 'IMPORT_FILE_INVALID' });
+    expect(await currencies('')).toEqual(before);
+  });
+
   it('refuses a file with two bad rows whole, listing both rows, and writes nothing', async () => {
     const before = await currencies('');
     const response = await importWith(admin, slash, 'two-bad-rows.csv');

@@ -40,7 +40,9 @@ function textLines(data: Buffer): string[] {
 async function cellsOf(template: TemplateSpec, fileName: string, data: Buffer): Promise<unknown[][]> {
   if (template.file_type === 'xlsx') {
     if (!fileName.toLowerCase().endsWith('.xlsx')) throw new AppError('IMPORT_FILE_INVALID', { reason: 'xlsx expected' });
-    return readSheetRows(fileName, data);
+    return readSheetRows(fileName, data).catch(() => {
+      throw new AppError('IMPORT_FILE_INVALID', { reason: 'not a readable xlsx file' });
+    });
   }
   if (template.file_type === 'fixed') return textLines(data).map((line) => [line]);
   const delimiter = delimiterOf(template.delimiter);
