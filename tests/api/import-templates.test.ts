@@ -158,7 +158,7 @@ describe('import templates', () => {
   it("lists a page's templates only to who may add to it, and imports only with that right", async () => {
     const list = await injectAs(t.app, admin, { method: 'GET', url: '/api/importConfig/forPage?moduleCode=masterdata&functionCode=currency' });
     expect(list.statusCode, list.body).toBe(200);
-    expect(json<{ templates: { code: string }[] }>(list).templates.map((x) => x.code)).toEqual(['CUR-BLANK', 'CUR-FIXED', 'CUR-SLASH']);
+    expect(json<{ templates: { code: string }[] }>(list).templates.map((x) => x.code)).toEqual(['CUR-BLANK', 'CUR-FIXED', 'CUR-SLASH', 'CUR-XLSX']);
     const viewer = await createUser(t, { loginAccount: 'currency-viewer', rights: ['masterdata.currency:view'], projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] });
     expect((await injectAs(t.app, viewer, { method: 'GET', url: '/api/importConfig/forPage?moduleCode=masterdata&functionCode=currency' })).statusCode).toBe(403);
     expect((await importWith(viewer, slash, 'slash.csv')).statusCode).toBe(403);
