@@ -79,9 +79,10 @@ describe.skipIf(!onRealServer)('one job on two app nodes (real server)', () => {
     expect([...byTick.values()].every((count) => count === 1)).toBe(true);
     expect(byTick.size).toBe(runs.filter((r) => r.status === 'succeeded').length);
     expect(runs.filter((r) => r.status === 'succeeded').length).toBeGreaterThanOrEqual(ticks.length - 1);
-    // The runs travelled through pg-boss (whichever node's worker fetched them first ran them).
+    // Every run that ran travelled through pg-boss (whichever node's worker fetched it first ran it);
+    // the tick cut short by switching the job off may have a run row that was never sent.
     const { rows } = await sql<{ count: number }>`select count(*)::int as count from pgboss.job where name = 'wms-job-run'`.execute(db);
-    expect(rows[0].count).toBeGreaterThanOrEqual(ticks.length);
+    expect(rows[0].count).toBeGreaterThanOrEqual(runs.filter((r) => r.status === 'succeeded').length);
   }, (SECONDS + 60) * 1000);
 });
 
