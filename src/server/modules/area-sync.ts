@@ -51,11 +51,13 @@ export async function installAreas(db: Kysely<DB>, areas: AreaRegistry): Promise
       const firstInstall = !installed.has(module.name);
       const unrecorded = !firstInstall && !recordedAreas.has(module.name);
       for (const grant of module.defaultGrants ?? []) {
+        const roleName = grant.role.toLowerCase();
+        const rights = grant.rights.filter((right) => !recorded.has(`${module.name}|${roleName}|${right}`));
+        // At an ordinary start every right is recorded already: nothing more is read.
+        if (!rights.length) continue;
         const role = await trx.selectFrom('role').select('id').where(sql<boolean>`lower(name) = lower(${grant.role})`).executeTakeFirst();
         if (!role) continue;
-        const roleName = grant.role.toLowerCase();
         const held = await pagesHeld(trx, role.id);
-        const rights = grant.rights.filter((right) => !recorded.has(`${module.name}|${roleName}|${right}`));
         for (const right of rights) {
           const parsed = parseRightName(right)!;
           const page = pageKey(parsed.module, parsed.subModule);

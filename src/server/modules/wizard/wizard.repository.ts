@@ -1,8 +1,6 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { DB } from '../../db/schema.js';
+import { sql, type Transaction } from 'kysely';
+import type { DB, Db } from '../../db/schema.js';
 import type { WizardKind, WizardPlace } from './wizard.service.js';
-
-type Db = Kysely<DB> | Transaction<DB>;
 
 /** The available quantity of a balance row: on hand less allocated, picked and held. */
 const AVAILABLE = sql`(b.on_hand_qty - b.allocated_qty - b.picked_qty - b.held_qty)`;
@@ -72,6 +70,13 @@ export async function partnersOfProject(db: Db, projectId: number, type: 'consig
     .orderBy('code')
     .execute();
   return rows.map((r) => ({ ...r, id: Number(r.id) }));
+}
+
+/** Whether the project has an active partner of the type with this id or code. */
+export async function hasPartner(db: Db, projectId: number, type: 'consignee' | 'carrier', key: { id: number } | { code: string }): Promise<boolean> {
+  let query = db.selectFrom('partner').select('id').where('project_id', '=', projectId).where('partner_type', '=', type).where('active', '=', true);
+  query = 'id' in key ? query.where('id', '=', key.id) : query.where('code', '=', key.code);
+  return (await query.executeTakeFirst()) !== undefined;
 }
 
 export async function vasInstructions(db: Db) {

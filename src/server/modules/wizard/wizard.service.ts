@@ -29,9 +29,8 @@ async function checkStep(db: Kysely<DB> | Transaction<DB>, place: WizardPlace, k
     if (data.ownerId === undefined) details.push({ field: 'ownerId', code: 'FIELD_REQUIRED' });
     else if (!(await repo.findOwner(db, place.projectId, data.ownerId))) details.push({ field: 'ownerId', code: 'FIELD_FOREIGN' });
     if (blank(data.shipToName)) details.push({ field: 'shipToName', code: 'FIELD_REQUIRED' });
-    if (data.consigneeId !== undefined && data.consigneeId !== null) {
-      const consignees = await repo.partnersOfProject(db, place.projectId, 'consignee');
-      if (!consignees.some((c) => c.id === data.consigneeId)) details.push({ field: 'consigneeId', code: 'FIELD_FOREIGN' });
+    if (data.consigneeId !== undefined && data.consigneeId !== null && !(await repo.hasPartner(db, place.projectId, 'consignee', { id: data.consigneeId }))) {
+      details.push({ field: 'consigneeId', code: 'FIELD_FOREIGN' });
     }
     if (details.length) throw new AppError('VALIDATION_FAILED', {}, details);
     // The sales order's address rule: an English address in Latin letters, a Chinese one in Chinese, at least one.
@@ -58,7 +57,7 @@ async function checkStep(db: Kysely<DB> | Transaction<DB>, place: WizardPlace, k
     }
   } else if (step === 3) {
     if (blank(data.carrierCode)) details.push({ field: 'carrierCode', code: 'FIELD_REQUIRED' });
-    else if (!(await repo.partnersOfProject(db, place.projectId, 'carrier')).some((c) => c.code === data.carrierCode)) details.push({ field: 'carrierCode', code: 'FIELD_FOREIGN' });
+    else if (!(await repo.hasPartner(db, place.projectId, 'carrier', { code: data.carrierCode! }))) details.push({ field: 'carrierCode', code: 'FIELD_FOREIGN' });
     const codes = new Set((await repo.vasInstructions(db)).map((v) => v.code));
     (data.vasInstructions ?? []).forEach((code, index) => {
       if (!codes.has(code)) details.push({ field: `vasInstructions[${index}]`, code: 'FIELD_FOREIGN' });
