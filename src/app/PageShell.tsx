@@ -8,6 +8,7 @@ import { loadInstallTexts } from './install-texts';
 import { getToken } from './api/token';
 import { findPageRoute, HOME_ROUTE, loadPageRoutes, usePageRoutes } from './routes';
 import { showConfirm } from './popups';
+import { MOUNTED_TABS } from './shell/mounted-tabs';
 import { closeAllTabs, closeOtherTabs, closeTab, getSessionState, openTab, updateSession, useSession } from './store/session-store';
 import { loadMenu, loadStatus } from './shell/shell-data';
 import { NavMenu } from './shell/NavMenu';
@@ -60,6 +61,14 @@ function SimulationBanner({ onReleased }: { onReleased: () => void }) {
   );
 }
 
+/** The routes of the tabs to keep mounted: the active tab, and with keep-alive the tabs used last. */
+function useMountedTabs(tabs: readonly { route: string }[], activeTab: string | null, keepAlive: boolean): ReadonlySet<string> {
+  const recent = useRef<string[]>([]);
+  const open = new Set(tabs.map((tab) => tab.route));
+  recent.current = [...(activeTab ? [activeTab] : []), ...recent.current.filter((route) => route !== activeTab)].filter((route) => open.has(route));
+  return new Set(keepAlive ? recent.current.slice(0, MOUNTED_TABS) : activeTab ? [activeTab] : []);
+}
+
 function TabsArea({ scopeVersion }: { scopeVersion: number }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -67,6 +76,7 @@ function TabsArea({ scopeVersion }: { scopeVersion: number }) {
   const activeTab = useSession((s) => s.activeTab);
   const keepAlive = useSession((s) => s.keepAlive);
   const title = useTabTitle();
+  const mounted = useMountedTabs(tabs, activeTab, keepAlive);
 
   // The page scrolls as a whole; each tab gets back the scroll position it had when left.
   const scrollOf = useRef(new Map<string, number>());
@@ -121,7 +131,7 @@ function TabsArea({ scopeVersion }: { scopeVersion: number }) {
       {tabs.map((tab) =>
         // Keep-alive: inactive tabs stay mounted, only hidden, so that their
         // filters, scroll position and unsaved input survive switching.
-        keepAlive || tab.route === activeTab ? (
+        mounted.has(tab.route) ? (
           <div
             key={`${tab.route}#${scopeVersion}`}
             hidden={tab.route !== activeTab}

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/accounts.js';
 import { releaseBrowser, sharedBrowser, openPage, startE2eServer, type E2eServer } from '../helpers/browser.js';
 import { ROUTE_TABLE } from '../helpers/route-table.js';
+import { MOUNTED_TABS } from '../../src/app/shell/mounted-tabs.js';
 import { localeBranch, localeText } from '../helpers/locales.js';
 
 type Titles = Record<string, string>;
@@ -183,6 +184,28 @@ describe('application shell in Chromium', () => {
       await page.waitForURL(/#\/page\/sku$/);
       await input.waitFor({ state: 'visible' });
       expect(await input.inputValue()).toBe('KEEP-ME');
+      await page.close();
+    });
+
+    it('keeps the tabs used last mounted and loads an older one again when chosen', async () => {
+      const { page } = await signedInPage(browser, server, '/page/sku');
+      const input = page.locator('[data-tab-pane="/sku"] input:not([type]), [data-tab-pane="/sku"] input[type="text"]').first();
+      await input.waitFor({ timeout: 30_000 });
+      await input.fill('OLDEST-TAB');
+      // sku is now the least recently used of the open tabs: opening MOUNTED_TABS more unmounts it.
+      const others = ROUTE_TABLE.routes.map((r) => r.route).filter((r) => r !== 'sku' && r !== 'home').slice(0, MOUNTED_TABS);
+      for (const route of others) {
+        await page.goto(`${server.url}#/page/${route}`);
+        await page.locator(`[data-tab-pane="/${route}"]`).waitFor({ state: 'attached' });
+      }
+      expect(await page.locator('[data-tab-pane]').count()).toBe(MOUNTED_TABS);
+      expect(await page.locator('[data-tab-pane="/sku"]').count()).toBe(0);
+      // Its tab stays open (the tab bar lists it among the overflow); chosen again, the page loads afresh.
+      expect(await page.locator('[data-tab-route="/sku"]').count()).toBe(1);
+      await page.goto(`${server.url}#/page/sku`);
+      await input.waitFor({ state: 'visible', timeout: 30_000 });
+      expect(await input.inputValue()).toBe('');
+      expect(await page.locator('[data-tab-pane]').count()).toBe(MOUNTED_TABS);
       await page.close();
     });
 
