@@ -247,4 +247,31 @@ describe.skipIf(!onRealServer)('REPORT_DATABASE_URL', () => {
       await replica.close();
     }
   });
+
+  it('a report database that cannot be reached sends the reads to the primary instead of failing them', async () => {
+    // Port 1 refuses at once: nothing listens there.
+    const primary = await buildTestApp({ REPORT_DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' });
+    try {
+      const configurator = await createUserAccount(primary, {
+        loginAccount: `cfg-down-${tag}`,
+        rights: ['report.generic:view', 'report.config:view', 'report.config:edit', 'report.config:publish'],
+        projectCodes: ['PRJ1'],
+        warehouseCodes: ['WH1'],
+      });
+      const as = (url: string, payload: object = {}) => injectAs(primary.app, configurator.token, { method: 'POST', url: `/api${url}`, payload });
+      const saved = await as('/report/generic/save', {
+        code: `DOWN-${tag}`,
+        names: reportLabels('Down'),
+        draft: { sql: "select code from project where code = 'PRJ1'", params: [], columns: [{ name: 'code', labels: reportLabels('Code'), type: 'text' }] },
+      });
+      expect(saved.statusCode, saved.body).toBe(200);
+      const id = json<{ id: number }>(saved).id;
+      expect((await as('/report/generic/publish', { id })).statusCode).toBe(200);
+      const run = await as('/report/generic/run', { id });
+      expect(run.statusCode, run.body).toBe(200);
+      expect(json<ReportPageAnswer>(run).rows).toEqual([{ code: 'PRJ1' }]);
+    } finally {
+      await primary.close();
+    }
+  });
 });

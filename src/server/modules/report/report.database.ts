@@ -3,25 +3,34 @@ import type { Kysely } from 'kysely';
 import { connectPostgres, type Database } from '../../db/database.js';
 import type { DB } from '../../db/schema.js';
 
+/** After the replica could not be reached, reports read from the primary this long before it is tried again. */
+export const REPLICA_RETRY_MS = 30_000;
+
 /**
  * The connection report queries, exports and dashboards read from: REPORT_DATABASE_URL (a read
  * replica) when set, else the primary (docs/reports.md). The replica is connected at the first
- * report read and closed with the app; on the embedded database the setting is not used.
+ * report read and closed with the app; on the embedded database the setting is not used. A replica
+ * that cannot be reached never fails a report: the read goes to the primary, a warning is logged, and
+ * the replica is tried again after REPLICA_RETRY_MS.
  */
-export function reportDatabase(app: Pick<FastifyInstance, 'config' | 'database' | 'addHook'>): () => Promise<Kysely<DB>> {
+export function reportDatabase(app: Pick<FastifyInstance, 'config' | 'database' | 'addHook' | 'log'>): () => Promise<Kysely<DB>> {
   const url = app.config.reportDatabaseUrl;
   if (!url || app.database.kind !== 'postgres') return () => Promise.resolve(app.database.db);
   let opened: Promise<Database> | undefined;
+  let failedAt = 0;
   app.addHook('onClose', async () => {
     if (opened) await (await opened.catch(() => undefined))?.close();
   });
   return async () => {
+    if (!opened && Date.now() - failedAt < REPLICA_RETRY_MS) return app.database.db;
     opened ??= connectPostgres(url, 5);
     try {
       return (await opened).db;
     } catch (error) {
       opened = undefined;
-      throw error;
+      failedAt = Date.now();
+      app.log.warn({ err: error }, 'the report database (REPORT_DATABASE_URL) cannot be reached: reports read from the primary');
+      return app.database.db;
     }
   };
 }
