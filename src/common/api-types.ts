@@ -92,6 +92,16 @@ export interface NotificationView {
   createdAt: string;
 }
 
+/**
+ * The home page's charts of the session's project in its warehouse (`GET /api/inventory/activity`):
+ * quantities received and shipped per day of the last days, oldest first, and on hand per owner.
+ * Quantities are decimal strings.
+ */
+export interface StockActivity {
+  days: { day: string; received: string; shipped: string }[];
+  owners: { owner: string; onHand: string }[];
+}
+
 /** The open work of one kind in the session's warehouse, by status (`GET /api/home/summary`). */
 export interface WorkSummary {
   /** The area's kind of work (its manifest's `homeItems`), e.g. `asn`. */

@@ -1,11 +1,14 @@
-import { useCallback, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { Button, Card, Col, Empty, List, Row, Space, Statistic, Tag, Typography } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import type { MenuItem, WorkSummary } from '../../common/api-types';
+import type { MenuItem, StockActivity, WorkSummary } from '../../common/api-types';
 import { LANGUAGES } from '../../common/languages';
 import { api, findPageRoute, formatDateTime, openRoute, useSession } from '../../app/public';
+
+/** The charts load with echarts, apart from the rest of the home page. */
+const HomeCharts = lazy(() => import('./HomeCharts'));
 
 /** The open inventory documents of the session's warehouse (`/inventory/msg`), by type and status. */
 interface InventoryWork {
@@ -51,6 +54,8 @@ export default function HomeScreen() {
   const menu = useSession((s) => s.menu);
   const mayViewStock = Boolean(status?.warehouse) && menuOffers(menu, 'balance');
   const [shortcuts, setShortcuts] = useState<Shortcut[] | null>(null);
+  const [activity, setActivity] = useState<StockActivity | null>(null);
+  const timeZone = status?.user.timeZone ?? 'UTC';
 
   const load = useCallback(() => {
     api<{ work: WorkSummary[] }>('/home/summary')
@@ -60,15 +65,20 @@ export default function HomeScreen() {
       api<InventoryWork>('/inventory/msg', { quiet: true })
         .then((answer) => setInventoryWork(inventoryWorkItems(answer)))
         .catch(() => setInventoryWork([]));
-    } else setInventoryWork([]);
+      api<StockActivity>(`/inventory/activity?timeZone=${encodeURIComponent(timeZone)}`, { quiet: true })
+        .then(setActivity)
+        .catch(() => setActivity(null));
+    } else {
+      setInventoryWork([]);
+      setActivity(null);
+    }
     api<{ items: Shortcut[] }>('/home/shortcuts')
       .then((answer) => setShortcuts(answer.items.filter((item) => findPageRoute(item.route))))
       .catch(() => setShortcuts([]));
-  }, [mayViewStock]);
+  }, [mayViewStock, timeZone]);
 
   useEffect(load, [load]);
 
-  const timeZone = status?.user.timeZone ?? 'UTC';
   const openWork = [...(work ?? []), ...inventoryWork].filter((w) => w.total > 0);
   // Each area names the text keys of its statuses and the list of its work (its manifest's homeItems).
   const statusLabel = (w: WorkSummary, value: string): string => t(`${w.statusTexts}.${value}`, { defaultValue: value });
@@ -158,6 +168,11 @@ export default function HomeScreen() {
             )}
           </Card>
         </Col>
+      </Row>
+      <Row gutter={[16, 16]} style={{ marginTop: 16 }}>
+        <Suspense fallback={null}>
+          <HomeCharts activity={activity} work={openWork} statusLabel={statusLabel} />
+        </Suspense>
       </Row>
     </div>
   );

@@ -80,6 +80,12 @@ export const inventoryModule = defineModule({
       purpose: 'codes, names and checks of the SKUs, owners, locations and reason codes that stock documents, counts and handheld scans name',
     },
     {
+      name: 'inventory.homeCharts',
+      files: ['activity.repository.ts'],
+      reads: ['owner'],
+      purpose: "the owner codes of the home page's chart of stock by owner",
+    },
+    {
       name: 'inventory.barcodeSearch',
       files: ['barcode.repository.ts'],
       reads: ['location', 'owner'],

@@ -28,7 +28,7 @@ import { LOG_COLUMNS, NUMERIC } from './report.service.js';
 import { Day, errors, LogQuery, ShortText, tags } from './inventory.schemas.js';
 import type { DocType } from './inventory.tables.js';
 import { lookupLocations, lookupSkus } from './lookup.repository.js';
-import { openInventoryWork, standardBalanceList, transactionLog, transactionLogExport, transactionLogFilter, TRANS_TYPES } from './query.service.js';
+import { homeStockActivity, openInventoryWork, standardBalanceList, transactionLog, transactionLogExport, transactionLogFilter, TRANS_TYPES } from './query.service.js';
 
 const IdBody = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2147483647 }) }, { additionalProperties: false });
 const Done = Type.Object({ ok: Type.Literal(true), ledgerRows: Type.Optional(Type.Integer()) });
@@ -207,6 +207,20 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { tags, summary: "Open inventory work of the session's warehouse", response: { 200: Type.Any(), ...errors } },
     },
     async (request) => openInventoryWork(db, requireUser(request)),
+  );
+
+  app.get(
+    '/inventory/activity',
+    {
+      config: { access: { right: 'inventory.balance:view', scope: 'warehouse' } },
+      schema: {
+        tags,
+        summary: "The home page's charts: quantities received and shipped per day of the last two weeks and on hand per owner, in the session's project and warehouse",
+        querystring: Type.Object({ timeZone: Type.Optional(Type.String({ pattern: '^[A-Za-z][A-Za-z0-9_+/-]{0,63}$' })) }, { additionalProperties: false }),
+        response: { 200: Type.Any(), ...errors },
+      },
+    },
+    async (request) => homeStockActivity(db, requireUser(request), request.query.timeZone),
   );
 
   // Cycle count tickets (the handheld's blind count entry and the header actions).

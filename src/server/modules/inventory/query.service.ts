@@ -2,6 +2,8 @@ import type { Kysely } from 'kysely';
 import { AppError, type FieldError } from '../../../common/errors.js';
 import type { DB } from '../../db/schema.js';
 import type { SessionUser } from '../../http/access.js';
+import type { StockActivity } from '../../../common/api-types.js';
+import { stockActivity } from './activity.repository.js';
 import { countOpenTickets } from './count.repository.js';
 import { countOpenDocuments } from './document.repository.js';
 import {
@@ -137,4 +139,17 @@ export async function standardBalanceList(db: Kysely<DB>, user: SessionUser, inp
 export async function openInventoryWork(db: Kysely<DB>, user: SessionUser) {
   if (user.warehouseId === null) return { documents: [], counts: [] };
   return { documents: await countOpenDocuments(db, user.warehouseId), counts: await countOpenTickets(db, user.warehouseId) };
+}
+
+/**
+ * The home page's charts of the session's project and warehouse (src/server/modules/inventory/activity.repository.ts),
+ * days as `timeZone` (an IANA name such as Asia/Bangkok; UTC when not given) sees them.
+ */
+export async function homeStockActivity(db: Kysely<DB>, user: SessionUser, timeZone = 'UTC'): Promise<StockActivity> {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone });
+  } catch {
+    throw new AppError('VALIDATION_FAILED', {}, [{ field: 'timeZone', code: 'FIELD_TYPE' }]);
+  }
+  return stockActivity(db, scope(user), timeZone);
 }
