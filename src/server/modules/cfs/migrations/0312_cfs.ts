@@ -6,7 +6,9 @@ import { createScopedTable, grantConfiguratorAccess } from '../../../db/migratio
  * vessel, voyage, ETD, the reason it was cancelled for), the shippers' cartons scanned in against
  * an order (a carton code once per project and warehouse), and the CFS pallets they are
  * consolidated onto (numbered by the CFS_PALLET rule, with an SSCC). A carton or pallet scanned onto
- * a container names the load it went on. The cancel reasons are the code-master type CANCEL_REASON.
+ * a container names the load it went on (`load_id`, a load of the loading area, whose table is made
+ * by a later migration: the CFS service checks it, no foreign key). The cancel reasons are the
+ * code-master type CANCEL_REASON.
  */
 const CANCEL_REASONS: Array<[string, string, string, string, string, string, string]> = [
   ['CUSTOMER', 'Cancelled by the customer', '客户取消', '客戶取消', '고객 취소', 'ลูกค้ายกเลิก', '顧客によるキャンセル'],
@@ -32,7 +34,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('pallet_no', 'text', (col) => col.notNull())
     .addColumn('sscc', 'text', (col) => col.notNull().unique())
     .addColumn('status', 'text', (col) => col.notNull().defaultTo('open').check(sql`status in ('open', 'loaded')`))
-    .addColumn('load_id', 'bigint', (col) => col.references('load_header.id'))
+    .addColumn('load_id', 'bigint')
     .addColumn('loaded_at', 'timestamptz')
     .addUniqueConstraint('cfs_pallet_warehouse_no_key', ['warehouse_id', 'pallet_no'])
     .execute();
@@ -42,7 +44,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('so_id', 'bigint', (col) => col.notNull().references('so_header.id'))
     .addColumn('status', 'text', (col) => col.notNull().defaultTo('received').check(sql`status in ('received', 'packed', 'loaded')`))
     .addColumn('pallet_id', 'bigint', (col) => col.references('cfs_pallet.id'))
-    .addColumn('load_id', 'bigint', (col) => col.references('load_header.id'))
+    .addColumn('load_id', 'bigint')
     .addColumn('received_at', 'timestamptz', (col) => col.notNull().defaultTo(sql`now()`))
     .addColumn('loaded_at', 'timestamptz')
     .addUniqueConstraint('cfs_carton_scope_code_key', ['project_id', 'warehouse_id', 'code'])
