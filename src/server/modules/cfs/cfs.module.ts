@@ -17,8 +17,9 @@ export const cfsModule = defineModule({
   migrations: { '0312_cfs': m0312, '0313_cfs_menu': m0313 },
   routes: cfsRoutes,
   errors: cfsErrors,
-  // The CFS screen (hand-written): scan-in, scan-pack, scan-load and the order tools as tabs.
-  pages: [{ route: 'cfs', group: 'outbound', opens: 'screen', right: 'cfs.cfs', after: 'loading' }],
+  // The CFS screen (hand-written): scan-in, scan-pack, scan-load and the order tools as tabs; in the
+  // outbound group after the pallet scan, where its menu migration (0313) puts it.
+  pages: [{ route: 'cfs', group: 'outbound', opens: 'screen', right: 'cfs.cfs', after: 'palletScan' }],
   defaultGrants: [
     { role: 'Administrator', rights: ['cfs.cfs:view', 'cfs.cfs:edit'] },
     { role: 'Supervisor', rights: ['cfs.cfs:view', 'cfs.cfs:edit'] },
