@@ -165,7 +165,7 @@ describe('user grants', () => {
           'inbound:view', 'inbound:add', 'inbound:edit', 'inventory:view', 'inventory:add', 'inventory:edit', 'outbound:view', 'outbound:add', 'outbound:edit',
           'inbound.asn:receive', 'inbound.putaway:confirm', 'inventory.move:confirm', 'inventory.hold:confirm', 'inventory.count:create', 'outbound.pick:confirm',
           'packing.pack:view', 'packing.pack:edit', 'packing.cmg:view', 'packing.pallet:view', 'packing.pallet:add', 'packing.pallet:edit',
-          'loading.load:view', 'loading.load:edit',
+          'loading.load:view', 'loading.load:edit', 'cfs.cfs:view', 'cfs.cfs:edit',
           'carrier.shipment:view', 'carrier.shipmentParcel:view', 'carrier.courierCheck:view', 'carrier.courierCheck:edit',
           'transport.tmsOrder:view', 'transport.doOrders:view', 'report.generic:view', 'report.dashboard:view',
           'wizard.wineOrder:view', 'wizard.wineOrder:add', 'wizard.nonMerOrder:view', 'wizard.nonMerOrder:add',

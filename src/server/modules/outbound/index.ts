@@ -12,3 +12,5 @@ export { assertShipmentComplete, BATTERY_VALUES, SHIPMENT_REQUIRED_FIELDS } from
 export { markOrdersBilled } from './billed-orders.service.js';
 export { createOrder, type Actor as OrderActor, type OrderInput } from './so-documents.service.js';
 export { checkAddress } from './address.js';
+export { endOrders } from './outbound.service.js';
+export { addOrdersToShipment } from './so-documents.service.js';

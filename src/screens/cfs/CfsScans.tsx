@@ -1,0 +1,218 @@
+import { useEffect, useRef, useState } from 'react';
+import { Button, Tag, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import type { CfsCarton, CfsContainer, CfsOrderStatus, CfsPallet, CfsScanInAnswer, CfsScanLoadAnswer, CfsScanPackAnswer } from '../../common/cfs-api';
+import { api, useRights } from '../../app/public';
+import { BIG, FeedbackLine, HandheldFrame, useScanCalls } from '../inbound/handheld';
+import { PackScanField } from '../packing/PackScanField';
+
+/** A big target that wraps its caption instead of growing past the handheld's width. */
+const TARGET = { ...BIG, height: 'auto', whiteSpace: 'normal', overflowWrap: 'anywhere' } as const;
+/** The handheld's key for a new pallet, as on the pallet screen. */
+const KEY_NEW = 'F4';
+
+function CartonList({ cartons, testId }: { cartons: CfsCarton[]; testId: string }) {
+  const { t } = useTranslation();
+  return (
+    <div data-testid={testId}>
+      <Typography.Text strong>{t('cfs.scan.cartons', { count: cartons.length })}</Typography.Text>
+      {cartons.map((c) => (
+        <div key={c.id} data-testid={`cfs-carton-${c.code}`} data-status={c.status} style={{ fontSize: 16, padding: '6px 0', borderBottom: '1px solid #eee' }}>
+          <strong>{c.code}</strong> <Tag>{t(`cfs.cartonStatus.${c.status}`)}</Tag> <span style={{ fontSize: 12, color: '#666' }}>{c.orderNo}</span>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+function OrderLine({ order }: { order: CfsOrderStatus }) {
+  const { t } = useTranslation();
+  return (
+    <div data-testid="cfs-order" data-status={order.status} style={{ fontSize: 18 }}>
+      <strong>{order.orderNo}</strong> <Tag>{order.status}</Tag>
+      <div style={{ fontSize: 14, color: '#555' }}>{t('cfs.scan.orderCounts', order.cartons)}</div>
+    </div>
+  );
+}
+
+/** Scan-in: scan an order number, then the shippers' cartons (number or SSCC) received against it. */
+export function ScanIn() {
+  const { t } = useTranslation();
+  const rights = useRights('cfs.cfs');
+  const [order, setOrder] = useState<CfsOrderStatus | null>(null);
+  const [cartons, setCartons] = useState<CfsCarton[]>([]);
+  const { feedback, setFeedback, busy, tell, run } = useScanCalls();
+
+  const scanOrder = async (text: string) => {
+    const answer = await run(() => api<{ order: CfsOrderStatus; cartons: CfsCarton[] }>('/cfs/scanIn/order', { body: { orderNo: text.trim() }, quiet: true }));
+    if (!answer) return;
+    setOrder(answer.order);
+    setCartons(answer.cartons);
+    tell(answer.order.status === 'cancelled' ? 'warning' : 'success', t('cfs.scanIn.orderFound', { orderNo: answer.order.orderNo }));
+  };
+  const scanCarton = async (text: string) => {
+    if (!order) return;
+    const answer = await run(() => api<CfsScanInAnswer>('/cfs/scanIn/scan', { body: { orderNo: order.orderNo, code: text.trim() }, quiet: true }));
+    if (!answer) return;
+    setOrder(answer.order);
+    setCartons((was) => [...was, answer.carton]);
+    tell('success', t('cfs.scanIn.received', { code: answer.carton.code, orderNo: answer.order.orderNo }));
+  };
+  const back = () => {
+    setFeedback(null);
+    setOrder(null);
+    setCartons([]);
+  };
+
+  return (
+    <HandheldFrame title={t('cfs.tab.scanIn')} testId="cfs-scan-in">
+      {!order ? (
+        <PackScanField key="order" testId="cfs-scan" label={t('cfs.scanIn.scanOrder')} disabled={busy} onEscape={back} onScan={(text) => void scanOrder(text)} />
+      ) : (
+        <>
+          <OrderLine order={order} />
+          <PackScanField key="carton" testId="cfs-scan" label={t('cfs.scanIn.scanCarton')} disabled={busy || !rights.edit} onEscape={back} onScan={(text) => void scanCarton(text)} />
+        </>
+      )}
+      <FeedbackLine feedback={feedback} />
+      {order && (
+        <Button style={TARGET} data-testid="cfs-back" onClick={back}>
+          {t('cfs.scan.back')} [Esc]
+        </Button>
+      )}
+      {order && <CartonList cartons={cartons} testId="cfs-cartons" />}
+    </HandheldFrame>
+  );
+}
+
+/** Scan-pack: scan a CFS pallet (or make one, F4), then the scanned-in cartons that go onto it. */
+export function ScanPack() {
+  const { t } = useTranslation();
+  const rights = useRights('cfs.cfs');
+  const [pallet, setPallet] = useState<CfsPallet | null>(null);
+  const { feedback, setFeedback, busy, tell, run } = useScanCalls();
+
+  const scanPallet = async (text: string) => {
+    const answer = await run(() => api<CfsPallet>('/cfs/scanPack/pallet', { body: { code: text.trim() }, quiet: true }));
+    if (!answer) return;
+    setPallet(answer);
+    if (answer.status === 'open') tell('success', t('cfs.scanPack.found', { palletNo: answer.palletNo, count: answer.cartons.length }));
+    else tell('warning', t('cfs.scanPack.foundLoaded', { palletNo: answer.palletNo, loadNo: answer.loadNo ?? '' }));
+  };
+  const newPallet = async () => {
+    if (!rights.edit || busy) return;
+    const answer = await run(() => api<CfsPallet>('/cfs/add/pallet', { body: {}, quiet: true }));
+    if (!answer) return;
+    setPallet(answer);
+    tell('success', t('cfs.scanPack.created', { palletNo: answer.palletNo, sscc: answer.sscc }));
+  };
+  const scanCarton = async (text: string) => {
+    if (!pallet) return;
+    const answer = await run(() => api<CfsScanPackAnswer>('/cfs/scanPack/scan', { body: { palletId: pallet.id, code: text.trim() }, quiet: true }));
+    if (!answer) return;
+    setPallet(answer.pallet);
+    tell('success', t('cfs.scanPack.packed', { code: answer.carton.code, palletNo: answer.pallet.palletNo }));
+  };
+  const back = () => {
+    setFeedback(null);
+    setPallet(null);
+  };
+
+  const keys = useRef<(event: KeyboardEvent) => void>(() => undefined);
+  keys.current = (event) => {
+    if (event.key !== KEY_NEW || document.querySelector('.ant-modal-wrap')) return;
+    event.preventDefault();
+    void newPallet();
+  };
+  useEffect(() => {
+    const listener = (event: KeyboardEvent) => keys.current(event);
+    window.addEventListener('keydown', listener);
+    return () => window.removeEventListener('keydown', listener);
+  }, []);
+
+  return (
+    <HandheldFrame title={t('cfs.tab.scanPack')} testId="cfs-scan-pack">
+      {!pallet ? (
+        <PackScanField key="pallet" testId="cfs-scan" label={t('cfs.scanPack.scanPallet')} disabled={busy} onEscape={back} onScan={(text) => void scanPallet(text)} />
+      ) : (
+        <>
+          <div data-testid="cfs-pallet" data-status={pallet.status} style={{ fontSize: 18 }}>
+            <strong>{pallet.palletNo}</strong> <Tag color={pallet.status === 'open' ? 'green' : 'default'}>{t(`cfs.palletStatus.${pallet.status}`)}</Tag>
+            <div data-testid="cfs-pallet-sscc" style={{ fontSize: 14, color: '#555' }}>
+              SSCC {pallet.sscc}
+            </div>
+          </div>
+          <PackScanField key="carton" testId="cfs-scan" label={t('cfs.scanPack.scanCarton')} disabled={busy || !rights.edit || pallet.status !== 'open'} onEscape={back} onScan={(text) => void scanCarton(text)} />
+        </>
+      )}
+      <FeedbackLine feedback={feedback} />
+      <div style={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr) minmax(0, 1fr)', gap: 8 }}>
+        {rights.edit && (
+          <Button style={TARGET} data-testid="cfs-new-pallet" disabled={busy} onClick={() => void newPallet()}>
+            {t('cfs.scanPack.newPallet')} [{KEY_NEW}]
+          </Button>
+        )}
+        {pallet && (
+          <Button style={TARGET} data-testid="cfs-back" onClick={back}>
+            {t('cfs.scan.back')} [Esc]
+          </Button>
+        )}
+      </div>
+      {pallet && <CartonList cartons={pallet.cartons} testId="cfs-cartons" />}
+    </HandheldFrame>
+  );
+}
+
+/** Scan-load: scan a container (load or container number), then the pallets or cartons that go onto it. */
+export function ScanLoad() {
+  const { t } = useTranslation();
+  const rights = useRights('cfs.cfs');
+  const [container, setContainer] = useState<CfsContainer | null>(null);
+  const [loaded, setLoaded] = useState<CfsCarton[]>([]);
+  const { feedback, setFeedback, busy, tell, run } = useScanCalls();
+
+  const scanContainer = async (text: string) => {
+    const answer = await run(() => api<CfsContainer>('/cfs/scanLoad/container', { body: { code: text.trim() }, quiet: true }));
+    if (!answer) return;
+    setContainer(answer);
+    setLoaded([]);
+    if (answer.status === 'open') tell('success', t('cfs.scanLoad.found', { loadNo: answer.loadNo, containerNo: answer.containerNo ?? '-' }));
+    else tell('warning', t('cfs.scanLoad.foundClosed', { loadNo: answer.loadNo }));
+  };
+  const scanUnit = async (text: string) => {
+    if (!container) return;
+    const answer = await run(() => api<CfsScanLoadAnswer>('/cfs/scanLoad/scan', { body: { loadId: container.id, code: text.trim() }, quiet: true }));
+    if (!answer) return;
+    setContainer(answer.container);
+    setLoaded((was) => [...was, ...answer.loaded]);
+    tell('success', t(answer.palletNo ? 'cfs.scanLoad.palletLoaded' : 'cfs.scanLoad.cartonLoaded', { palletNo: answer.palletNo ?? '', code: answer.loaded[0]?.code ?? '', count: answer.loaded.length, loadNo: answer.container.loadNo }));
+  };
+  const back = () => {
+    setFeedback(null);
+    setContainer(null);
+    setLoaded([]);
+  };
+
+  return (
+    <HandheldFrame title={t('cfs.tab.scanLoad')} testId="cfs-scan-load">
+      {!container ? (
+        <PackScanField key="container" testId="cfs-scan" label={t('cfs.scanLoad.scanContainer')} disabled={busy} onEscape={back} onScan={(text) => void scanContainer(text)} />
+      ) : (
+        <>
+          <div data-testid="cfs-container" data-status={container.status} style={{ fontSize: 18 }}>
+            <strong>{container.loadNo}</strong> {container.containerNo} <Tag>{container.status}</Tag>
+            <div style={{ fontSize: 14, color: '#555' }}>{t('cfs.scanLoad.counts', { cartons: container.cartons, pallets: container.pallets })}</div>
+          </div>
+          <PackScanField key="unit" testId="cfs-scan" label={t('cfs.scanLoad.scanUnit')} disabled={busy || !rights.edit} onEscape={back} onScan={(text) => void scanUnit(text)} />
+        </>
+      )}
+      <FeedbackLine feedback={feedback} />
+      {container && (
+        <Button style={TARGET} data-testid="cfs-back" onClick={back}>
+          {t('cfs.scan.back')} [Esc]
+        </Button>
+      )}
+      {container && <CartonList cartons={loaded} testId="cfs-cartons" />}
+    </HandheldFrame>
+  );
+}
