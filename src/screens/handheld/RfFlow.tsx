@@ -93,8 +93,8 @@ export default function RfFlow() {
   if (device === undefined || flow === null) return <HandheldFrame testId="rf-flow-loading" title={t('hh.run.title')}>{null}</HandheldFrame>;
 
   if (device === null) {
-    const submit = async () => {
-      const id = deviceId.trim();
+    const submit = async (text: string) => {
+      const id = text.trim();
       if (!id) return;
       try {
         const session = await calls.signIn(id, FN);
@@ -107,8 +107,8 @@ export default function RfFlow() {
     };
     return (
       <HandheldFrame testId="rf-sign-in" title={t('hh.run.signInTitle')}>
-        <ScanInput label={t('hh.run.deviceId')} testId="rf-device-id" value={deviceId} onChange={setDeviceId} onScan={() => void submit()} />
-        <Button type="primary" block style={BIG} data-testid="rf-sign-in-button" onClick={() => void submit()}>
+        <ScanInput label={t('hh.run.deviceId')} testId="rf-device-id" value={deviceId} onChange={setDeviceId} onScan={(text) => void submit(text)} />
+        <Button type="primary" block style={BIG} data-testid="rf-sign-in-button" onClick={() => void submit(deviceId)}>
           {t('hh.run.signIn')}
         </Button>
         <FeedbackLine feedback={feedback} />
@@ -258,7 +258,7 @@ export default function RfFlow() {
             {task.asn_no} · <strong>{task.sku_code}</strong> · {Number(task.qty)}
           </div>
           <div>{t('inb.ui.from', { location: task.from_location })}</div>
-          <div data-testid="rf-suggested" style={{ fontSize: 22, fontWeight: 600 }}>
+          <div data-testid="rf-suggested" data-location={fields.suggested ?? ''} style={{ fontSize: 22, fontWeight: 600 }}>
             {fields.suggested ? t('inb.ui.suggested', { location: fields.suggested }) : t('inb.ui.noSuggestion')}
           </div>
         </div>
