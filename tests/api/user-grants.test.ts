@@ -169,6 +169,7 @@ describe('user grants', () => {
           'carrier.shipment:view', 'carrier.shipmentParcel:view', 'carrier.courierCheck:view', 'carrier.courierCheck:edit',
           'transport.tmsOrder:view', 'transport.doOrders:view', 'report.generic:view', 'report.dashboard:view',
           'wizard.wineOrder:view', 'wizard.wineOrder:add', 'wizard.nonMerOrder:view', 'wizard.nonMerOrder:add',
+          'handheld.rfFlow:view',
         ],
         projectCodes: ['PRJ1'],
         warehouseCodes: ['WH1'],

@@ -25,6 +25,7 @@ import { wizardModule } from './wizard/wizard.module.js';
 import { transportModule } from './transport/transport.module.js';
 import { reportModule } from './report/report.module.js';
 import { cfsModule } from './cfs/cfs.module.js';
+import { handheldModule } from './handheld/handheld.module.js';
 
 /**
  * THE list of business areas (src/server/modules/README.md). Adding an area is one line here plus
@@ -57,4 +58,5 @@ export const MODULES: readonly AreaModule[] = [
   transportModule,
   reportModule,
   cfsModule,
+  handheldModule,
 ];

@@ -1,0 +1,27 @@
+import { api } from '../../app/public';
+import type { DeviceSessionRow, HandheldConfigDetail, HandheldConfigRow, HandheldDefinition, HandheldFlowAnswer, HandheldFunction, LocationRule, SuggestLocationAnswer } from '../../common/handheld-api';
+import type { PutawayFindAnswer, PutawayTasksAnswer } from '../../common/inbound-api';
+
+/** The calls of the handheld area's screens (docs/handheld.md, "Configured flows"). */
+const post = <T>(path: string, body: unknown) => api<T>(path, { body, quiet: true });
+
+export const listConfigs = async () => (await api<{ rows: HandheldConfigRow[] }>('/handheld/config/list', { quiet: true })).rows;
+export const getConfig = (id: number) => api<HandheldConfigDetail>(`/handheld/config/get?id=${id}`, { quiet: true });
+export const copyProjects = async () => (await api<{ rows: Array<{ id: number; code: string; name: string }> }>('/handheld/config/projects', { quiet: true })).rows;
+export const createConfig = (body: { code: string; name: string; fn: HandheldFunction }) => post<HandheldConfigDetail>('/handheld/config/create', body);
+export const saveConfig = (body: { id: number; name: string; status: 'active' | 'inactive'; draft: HandheldDefinition }) => post<HandheldConfigDetail>('/handheld/config/save', body);
+export const publishConfig = (id: number) => post<HandheldConfigDetail>('/handheld/config/publish', { id });
+export const copyConfig = (body: { id: number; projectId: number; code?: string }) => post<{ id: number; projectId: number; code: string }>('/handheld/config/copy', body);
+
+export const flowOf = (fn: HandheldFunction) => api<HandheldFlowAnswer>(`/handheld/flow?fn=${fn}`, { quiet: true });
+export const suggestLocation = (body: { rules: LocationRule[]; skuCode?: string; lastLocation?: string | null; storage?: string | null }) =>
+  post<SuggestLocationAnswer>('/handheld/suggestLocation', body);
+
+export const mySession = async () => (await api<{ session: DeviceSessionRow | null }>('/rfUser/me', { quiet: true })).session;
+export const signIn = (deviceId: string, flow: HandheldFunction) => post<DeviceSessionRow>('/rfUser/signIn', { deviceId, flow });
+export const signOut = () => post<{ ended: number }>('/rfUser/signOut', {});
+export const recordScan = (deviceId: string, flow: HandheldFunction) => post<{ recorded: boolean }>('/rfUser/scan', { deviceId, flow });
+export const devices = async () => (await api<{ rows: DeviceSessionRow[] }>('/rfUser/devices', { quiet: true })).rows;
+
+export const putawayTasks = async () => (await api<PutawayTasksAnswer>('/putaway/tasks', { quiet: true })).tasks;
+export const findPutawayTask = (code: string) => post<PutawayFindAnswer>('/putaway/find', { code });

@@ -1,0 +1,40 @@
+import { defineModule } from '../area.js';
+import { handheldErrors } from './handheld.errors.js';
+import { handheldRoutes } from './handheld.routes.js';
+import * as m0381 from './migrations/0381_handheld.js';
+import * as m0382 from './migrations/0382_handheld_menu.js';
+import './handheld.tables.js';
+
+const CONFIG_RIGHTS = ['view', 'add', 'edit'].map((a) => `handheld.handheldConfig:${a}` as const);
+
+/**
+ * Handheld flows a configurator changes without code (docs/handheld.md, "Configured flows"): the
+ * configurations (/handheldConfig: scanning steps, dialogs, location logic; draft, publish, copy),
+ * the one runtime that runs a published configuration (/rfFlow), and the device sessions
+ * (/api/rfUser/*, listed on /rfDevices). Screens: src/screens/handheld.
+ */
+export const handheldModule = defineModule({
+  name: 'handheld',
+  migrations: { '0381_handheld': m0381, '0382_handheld_menu': m0382 },
+  routes: handheldRoutes,
+  errors: handheldErrors,
+  pages: [
+    { route: 'handheldConfig', group: 'inbound', opens: 'screen', right: 'handheld.handheldConfig' },
+    { route: 'rfFlow', group: 'inbound', opens: 'screen', right: 'handheld.rfFlow' },
+    { route: 'rfDevices', group: 'inbound', opens: 'screen', right: 'handheld.rfDevices' },
+  ],
+  defaultGrants: [
+    { role: 'Administrator', rights: [...CONFIG_RIGHTS, 'handheld.rfFlow:view', 'handheld.rfDevices:view'] },
+    { role: 'Supervisor', rights: [...CONFIG_RIGHTS, 'handheld.rfFlow:view', 'handheld.rfDevices:view'] },
+    { role: 'Operator', rights: ['handheld.rfFlow:view'] },
+    { role: 'Read-only', rights: ['handheld.handheldConfig:view', 'handheld.rfDevices:view'] },
+  ],
+  readModels: [
+    {
+      name: 'handheld.locations',
+      files: ['handheld.repository.ts'],
+      reads: ['inventory_balance', 'sku', 'location', 'app_user'],
+      purpose: "the location logic's look-ups (a location holding the same SKU, the next empty storage location) and the user names of the device sessions",
+    },
+  ],
+});

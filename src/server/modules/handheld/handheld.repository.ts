@@ -1,0 +1,214 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { DeviceSessionRow, HandheldConfigRow, HandheldDefinition, HandheldFunction } from '../../../common/handheld-api.js';
+import type { DB } from '../../db/schema.js';
+
+/** The SQL of the handheld area: configurations, their versions, device sessions, and the location look-ups of the location logic. */
+
+export interface Place {
+  projectId: number;
+  warehouseId: number;
+}
+
+const configColumns = ['c.id', 'c.code', 'c.name', 'c.fn', 'c.status', 'c.published_version', 'c.updated_at'] as const;
+type ConfigRowDb = { id: number; code: string; name: string; fn: string; status: string; published_version: number | null; updated_at: Date };
+const toRow = (r: ConfigRowDb): HandheldConfigRow => ({
+  id: Number(r.id),
+  code: r.code,
+  name: r.name,
+  fn: r.fn as HandheldFunction,
+  status: r.status as HandheldConfigRow['status'],
+  publishedVersion: r.published_version,
+  updatedAt: new Date(r.updated_at).toISOString(),
+});
+
+export async function listConfigs(db: Kysely<DB>, place: Place): Promise<HandheldConfigRow[]> {
+  const rows = await db
+    .selectFrom('handheld_config as c')
+    .select(configColumns)
+    .where('c.project_id', '=', place.projectId)
+    .where('c.warehouse_id', '=', place.warehouseId)
+    .orderBy('c.fn')
+    .orderBy('c.code')
+    .execute();
+  return rows.map(toRow);
+}
+
+export async function findConfig(db: Kysely<DB>, place: Place, id: number, lock = false) {
+  let query = db
+    .selectFrom('handheld_config as c')
+    .select([...configColumns, 'c.draft'])
+    .where('c.id', '=', id)
+    .where('c.project_id', '=', place.projectId)
+    .where('c.warehouse_id', '=', place.warehouseId);
+  if (lock) query = query.forUpdate();
+  const row = await query.executeTakeFirst();
+  return row ? { ...toRow(row), draft: row.draft } : undefined;
+}
+
+export async function versionsOf(db: Kysely<DB>, configId: number) {
+  const rows = await db.selectFrom('handheld_config_version').select(['version', 'created_at', 'created_by']).where('config_id', '=', configId).orderBy('version', 'desc').execute();
+  return rows.map((r) => ({ version: r.version, publishedAt: new Date(r.created_at).toISOString(), publishedBy: r.created_by }));
+}
+
+export async function codeTaken(db: Kysely<DB>, place: Place, code: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('handheld_config')
+    .select('id')
+    .where('project_id', '=', place.projectId)
+    .where('warehouse_id', '=', place.warehouseId)
+    .where(sql`lower(code)`, '=', code.toLowerCase())
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function insertConfig(
+  trx: Transaction<DB>,
+  place: Place,
+  values: { code: string; name: string; fn: HandheldFunction; status: string; draft: HandheldDefinition },
+  by: string,
+): Promise<number> {
+  const row = await trx
+    .insertInto('handheld_config')
+    .values({ project_id: place.projectId, warehouse_id: place.warehouseId, code: values.code, name: values.name, fn: values.fn, status: values.status, draft: JSON.stringify(values.draft), created_by: by, updated_by: by })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+export async function updateDraft(trx: Transaction<DB>, id: number, values: { name: string; status: string; draft: HandheldDefinition }, by: string): Promise<void> {
+  await trx
+    .updateTable('handheld_config')
+    .set({ name: values.name, status: values.status, draft: JSON.stringify(values.draft), updated_by: by, updated_at: sql`now()` })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function insertVersion(trx: Transaction<DB>, configId: number, version: number, definition: HandheldDefinition, by: string): Promise<void> {
+  await trx
+    .insertInto('handheld_config_version')
+    .values({ config_id: configId, version, definition: JSON.stringify(definition), created_by: by, updated_by: by })
+    .execute();
+  await trx.updateTable('handheld_config').set({ published_version: version, updated_by: by, updated_at: sql`now()` }).where('id', '=', configId).execute();
+}
+
+/** The published version the runtime runs for a function: the active configuration's, the one published last when there are several. */
+export async function publishedFlow(db: Kysely<DB>, place: Place, fn: HandheldFunction) {
+  return db
+    .selectFrom('handheld_config as c')
+    .innerJoin('handheld_config_version as v', (join) => join.onRef('v.config_id', '=', 'c.id').onRef('v.version', '=', 'c.published_version'))
+    .select(['c.id', 'c.code', 'v.version', 'v.definition'])
+    .where('c.project_id', '=', place.projectId)
+    .where('c.warehouse_id', '=', place.warehouseId)
+    .where('c.fn', '=', fn)
+    .where('c.status', '=', 'active')
+    .orderBy('v.created_at', 'desc')
+    .orderBy('v.id', 'desc')
+    .executeTakeFirst();
+}
+
+// ---------------------------------------------------------------- device sessions
+
+export async function openSessionOfDevice(trx: Transaction<DB>, deviceId: string) {
+  return trx.selectFrom('handheld_device_session').select(['id', 'user_id', 'warehouse_id']).where('device_id', '=', deviceId).where('ended_at', 'is', null).forUpdate().executeTakeFirst();
+}
+
+export async function endSessions(trx: Transaction<DB>, where: { deviceId?: string; userId?: number; id?: number }, by: string): Promise<number> {
+  let query = trx.updateTable('handheld_device_session').set({ ended_at: sql`now()`, updated_by: by, updated_at: sql`now()` }).where('ended_at', 'is', null);
+  if (where.deviceId !== undefined) query = query.where('device_id', '=', where.deviceId);
+  if (where.userId !== undefined) query = query.where('user_id', '=', where.userId);
+  if (where.id !== undefined) query = query.where('id', '=', where.id);
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+export async function insertSession(trx: Transaction<DB>, place: Place, userId: number, deviceId: string, flow: string | null, by: string): Promise<number> {
+  const row = await trx
+    .insertInto('handheld_device_session')
+    .values({ project_id: place.projectId, warehouse_id: place.warehouseId, user_id: userId, device_id: deviceId, flow, created_by: by, updated_by: by })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+export async function touchSession(trx: Transaction<DB>, userId: number, deviceId: string, flow: string | null, by: string): Promise<number> {
+  const result = await trx
+    .updateTable('handheld_device_session')
+    .set({ last_scan_at: sql`now()`, ...(flow ? { flow } : {}), updated_by: by, updated_at: sql`now()` })
+    .where('device_id', '=', deviceId)
+    .where('user_id', '=', userId)
+    .where('ended_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+const sessionColumns = ['s.id', 's.device_id', 'u.login_account', 'u.display_name', 's.flow', 's.signed_in_at', 's.last_scan_at'] as const;
+type SessionDb = { id: number; device_id: string; login_account: string; display_name: string | null; flow: string | null; signed_in_at: Date; last_scan_at: Date | null };
+const toSession = (r: SessionDb): DeviceSessionRow => ({
+  id: Number(r.id),
+  deviceId: r.device_id,
+  login: r.login_account,
+  userName: r.display_name ?? r.login_account,
+  flow: r.flow,
+  signedInAt: new Date(r.signed_in_at).toISOString(),
+  lastScanAt: r.last_scan_at ? new Date(r.last_scan_at).toISOString() : null,
+});
+
+/** The devices signed in now in the warehouse (of any project), the last scanned first. */
+export async function activeSessions(db: Kysely<DB>, warehouseId: number): Promise<DeviceSessionRow[]> {
+  const rows = await db
+    .selectFrom('handheld_device_session as s')
+    .innerJoin('app_user as u', 'u.id', 's.user_id')
+    .select(sessionColumns)
+    .where('s.warehouse_id', '=', warehouseId)
+    .where('s.ended_at', 'is', null)
+    .orderBy(sql`coalesce(s.last_scan_at, s.signed_in_at)`, 'desc')
+    .execute();
+  return rows.map(toSession);
+}
+
+export async function sessionOfUser(db: Kysely<DB>, userId: number, warehouseId: number): Promise<DeviceSessionRow | null> {
+  const row = await db
+    .selectFrom('handheld_device_session as s')
+    .innerJoin('app_user as u', 'u.id', 's.user_id')
+    .select(sessionColumns)
+    .where('s.user_id', '=', userId)
+    .where('s.warehouse_id', '=', warehouseId)
+    .where('s.ended_at', 'is', null)
+    .orderBy('s.id', 'desc')
+    .executeTakeFirst();
+  return row ? toSession(row) : null;
+}
+
+// ---------------------------------------------------------------- location logic (read model handheld.locations)
+
+/** The active location of the warehouse holding most of the SKU in the project (`sameSku`), or of a type (`pick`). */
+export async function locationHoldingSku(db: Kysely<DB>, place: Place, skuCode: string, type: 'storage' | 'pick' | null): Promise<string | null> {
+  let query = db
+    .selectFrom('inventory_balance as b')
+    .innerJoin('sku as s', 's.id', 'b.sku_id')
+    .innerJoin('location as l', 'l.id', 'b.location_id')
+    .select('l.code')
+    .where('b.project_id', '=', place.projectId)
+    .where('b.warehouse_id', '=', place.warehouseId)
+    .where('s.code', '=', skuCode)
+    .where('l.status', '=', 'active')
+    .where('b.on_hand_qty', '>', '0')
+    .where('l.location_type', 'in', type ? [type] : ['storage', 'pick']);
+  query = query.groupBy('l.code').orderBy(sql`sum(b.on_hand_qty)`, 'desc').orderBy('l.code');
+  const row = await query.executeTakeFirst();
+  return row?.code ?? null;
+}
+
+/** The first active storage location (by code) of the warehouse holding nothing. */
+export async function nextEmptyLocation(db: Kysely<DB>, warehouseId: number): Promise<string | null> {
+  const row = await db
+    .selectFrom('location as l')
+    .select('l.code')
+    .where('l.warehouse_id', '=', warehouseId)
+    .where('l.status', '=', 'active')
+    .where('l.location_type', '=', 'storage')
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('inventory_balance as b').select('b.id').whereRef('b.location_id', '=', 'l.id').where('b.on_hand_qty', '>', '0'))))
+    .orderBy('l.code')
+    .executeTakeFirst();
+  return row?.code ?? null;
+}

@@ -1,0 +1,47 @@
+import type { ColumnType, Generated } from 'kysely';
+import type { HandheldDefinition } from '../../../common/handheld-api.js';
+import type { Audit, Id, Timestamp } from '../../db/schema.js';
+
+declare module '../../db/schema.js' {
+  interface DB {
+    handheld_config: HandheldConfigTable;
+    handheld_config_version: HandheldConfigVersionTable;
+    handheld_device_session: HandheldDeviceSessionTable;
+  }
+}
+
+type Json<T> = ColumnType<T, string, string>;
+
+/** A handheld configuration of a project and warehouse, with its draft (migrations/0381_handheld.ts). */
+export interface HandheldConfigTable extends Audit {
+  id: Id;
+  project_id: number;
+  warehouse_id: number;
+  code: string;
+  name: string;
+  fn: string;
+  status: Generated<string>;
+  draft: Json<HandheldDefinition>;
+  published_version: number | null;
+}
+
+/** A published version of a configuration: what the runtime runs. */
+export interface HandheldConfigVersionTable extends Audit {
+  id: Id;
+  config_id: number;
+  version: number;
+  definition: Json<HandheldDefinition>;
+}
+
+/** A handheld signed in by a user for a shift, with the flow it runs and its last scan. */
+export interface HandheldDeviceSessionTable extends Audit {
+  id: Id;
+  project_id: number;
+  warehouse_id: number;
+  user_id: number;
+  device_id: string;
+  flow: string | null;
+  signed_in_at: Generated<Date>;
+  last_scan_at: Timestamp | null;
+  ended_at: Timestamp | null;
+}

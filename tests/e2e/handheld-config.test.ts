@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import type { DeviceSessionRow, HandheldFlowAnswer } from '../../src/common/handheld-api.js';
+import { apiCall, apiSignIn, eventually, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
+
+/**
+ * A configured handheld flow in Chromium at 360x640 on demo data: putaway through the one runtime
+ * with the shipped configuration (scan the LPN, the location, the quantity); a configurator removes
+ * the quantity step and renames the location prompt on /handheldConfig and publishes; the runtime,
+ * reloaded, follows the new configuration; both putaways write the same ledger rows; the device's
+ * scans show on the supervisor's list.
+ */
+describe('handheld flows a configurator changes without code, in Chromium', () => {
+  const e2e = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }), { freshServerOnRetry: true });
+  const TAG = Date.now().toString(36).slice(-6).toUpperCase();
+  let token = '';
+  const call = <T>(path: string, body?: unknown): Promise<T> => apiCall<T>(e2e.server, token, path, body);
+
+  type Task = { id: number; asn_no: string; sku_code: string; lpn: string; qty: string };
+  type LogRow = { trans_type: string; sku_code: string; location_code: string; qty: string; lpn: string };
+
+  const scan = async (page: Page, text: string) => {
+    const field = page.locator('[data-testid="scan-field"]');
+    await field.waitFor();
+    await expect.poll(() => field.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.type(text);
+    await page.keyboard.press('Enter');
+  };
+  const step = (page: Page) => page.locator('[data-testid="rf-prompt"]').getAttribute('data-step');
+  const feedback = (page: Page) => page.locator('[data-testid="handheld-feedback"]');
+
+  it('puts away with the shipped flow, then follows a published change after a reload, with the same ledger', async () => {
+    token = await apiSignIn(e2e.server);
+    const owner = (await call<{ rows: { _key: number; code: string }[] }>('/generic/selection', { moduleCode: 'masterdata', functionCode: 'ogr', page: 1, pageSize: 10 })).rows[0];
+    const skus = (await call<{ rows: { _key: number; code: string; owner_id: number }[] }>('/generic/selection', { moduleCode: 'masterdata', functionCode: 'sku', page: 1, pageSize: 100 })).rows.filter(
+      (s) => s.owner_id === owner._key,
+    );
+    const [skuA, skuB] = [skus[10], skus[11]];
+    const asn = await call<{ id: number; asn_no: string }>('/asn/saveHeader', { ownerCode: owner.code, remark: `E2E handheld ${TAG}` });
+    const detail = await call<{ lines: { id: number; sku_code: string }[] }>('/asn/saveDetail', {
+      asnId: asn.id,
+      lines: [
+        { skuCode: skuA.code, expectedQty: 4 },
+        { skuCode: skuB.code, expectedQty: 4 },
+      ],
+    });
+    const lpnOf = (skuCode: string) => `LPN-${TAG}-${skuCode === skuA.code ? 'A' : 'B'}`;
+    await call('/inbound/batch/receive', { lines: detail.lines.map((l) => ({ asnLineId: l.id, qty: '4', locationCode: 'DOCK-01', lpn: lpnOf(l.sku_code) })) });
+    const tasks = (await call<{ tasks: Task[] }>('/putaway/tasks')).tasks.filter((t) => t.asn_no === asn.asn_no);
+    expect(tasks.map((t) => [t.sku_code, t.lpn, Number(t.qty)]).sort()).toEqual([
+      [skuA.code, lpnOf(skuA.code), 4],
+      [skuB.code, lpnOf(skuB.code), 4],
+    ]);
+
+    // The handheld signs in once for the shift with its device id, then runs the shipped flow.
+    const device = `RF-${TAG}`;
+    const handheld = await signedInPage(e2e.browser, e2e.server, '/page/rfFlow', { viewport: { width: 360, height: 640 } });
+    await handheld.locator('[data-testid="rf-sign-in"]').waitFor({ timeout: 60_000 });
+    await handheld.getByTestId('rf-device-id').fill(device);
+    await handheld.getByTestId('rf-device-id').press('Enter');
+    await handheld.locator('[data-testid="rf-flow"]').waitFor();
+    expect(await handheld.getByTestId('rf-version').innerText()).toContain('Standard flow');
+    expect(await handheld.locator('[data-testid="rf-prompt"] label').innerText()).toContain('Scan LPN, pallet or carton');
+
+    const putAway = async (sku: string, expectQtyStep: boolean): Promise<string> => {
+      await scan(handheld, lpnOf(sku));
+      await eventually(() => step(handheld)).toBe('location');
+      const location = (await handheld.getByTestId('rf-suggested').getAttribute('data-location'))!;
+      expect(location).not.toBe('');
+      const label = await handheld.locator('[data-testid="rf-prompt"] label').innerText();
+      await scan(handheld, location);
+      if (expectQtyStep) {
+        await eventually(() => step(handheld)).toBe('qty');
+        expect(await handheld.locator('[data-testid="rf-prompt"] label').innerText()).toContain('Quantity to put away (all: 4)');
+        await scan(handheld, '4');
+      }
+      await eventually(() => feedback(handheld).getAttribute('data-tone')).toBe('success');
+      expect(await feedback(handheld).innerText()).toContain(location);
+      await eventually(() => step(handheld)).toBe('search');
+      return `${label}|${location}`;
+    };
+    const [, locationA] = (await putAway(skuA.code, true)).split('|');
+
+    // The configurator, on a desk screen: a configuration of putaway (its draft is the shipped flow), the
+    // quantity step removed (after its confirmation) and the location prompt renamed, published.
+    const desk = await signedInPage(e2e.browser, e2e.server, '/page/handheldConfig', { viewport: { width: 1440, height: 900 } });
+    await desk.locator('[data-testid="hh-config"]').waitFor({ timeout: 60_000 });
+    await desk.getByTestId('hh-new-code').fill(`PUT-${TAG}`);
+    await desk.getByTestId('hh-new-name').fill('Putaway without quantity');
+    await desk.getByTestId('hh-new').click();
+    await desk.locator('[data-testid="hh-editor"]').waitFor();
+    expect(await desk.getByTestId('hh-step-1-scanName').inputValue()).toBe('qty');
+    await desk.getByTestId('hh-step-1-remove').click();
+    await desk.locator('[data-popup-id="hh-step-remove-confirm"]').waitFor();
+    await desk.locator('.wms-popup-ok').click();
+    await eventually(() => desk.getByTestId('hh-step-1-scanName').count()).toBe(0);
+    await desk.getByTestId('hh-step-0-prompt').fill(`Scan the bin ${TAG}`);
+    await desk.getByTestId('hh-publish').click();
+    await eventually(() => desk.locator('[data-testid="hh-editor"]').innerText()).toContain('version 1 published');
+    expect(await desk.getByTestId('hh-problems').count()).toBe(0);
+    const flow = await call<HandheldFlowAnswer>('/handheld/flow?fn=putaway');
+    expect(flow).toMatchObject({ code: `PUT-${TAG}`, version: 1 });
+    expect(flow.definition.steps.map((s) => [s.scanName, s.prompt])).toEqual([['location', `Scan the bin ${TAG}`]]);
+
+    // The runtime, reloaded (no restart of anything): the new prompt, and no quantity step.
+    await handheld.reload();
+    await handheld.locator('[data-testid="rf-flow"]').waitFor({ timeout: 60_000 });
+    expect(await handheld.getByTestId('rf-version').innerText()).toContain(`Configuration PUT-${TAG}, version 1`);
+    const [labelB, locationB] = (await putAway(skuB.code, false)).split('|');
+    expect(labelB).toContain(`Scan the bin ${TAG}`);
+    expect((await call<{ tasks: Task[] }>('/putaway/tasks')).tasks.filter((t) => t.asn_no === asn.asn_no)).toEqual([]);
+
+    // The same ledger through both flows: the whole quantity from the dock to the scanned location.
+    const today = new Date().toISOString().slice(0, 10);
+    const log = (await call<{ rows: LogRow[] }>('/inventory/transactionLog', { transType: 'all', from: today, to: today, orderNo: asn.asn_no, pageSize: 100 })).rows;
+    const shape = (sku: string, location: string) =>
+      log
+        .filter((r) => r.sku_code === sku && r.trans_type !== 'receive')
+        .map((r) => [r.trans_type, Number(r.qty), r.location_code === 'DOCK-01' ? 'dock' : r.location_code === location ? 'scanned' : r.location_code, r.lpn === lpnOf(sku) ? 'lpn' : r.lpn])
+        .sort();
+    expect(shape(skuA.code, locationA).length).toBeGreaterThan(0);
+    expect(shape(skuB.code, locationB)).toEqual(shape(skuA.code, locationA));
+
+    // The supervisor's list: the device, its user, its flow and its last scan.
+    const devices = (await call<{ rows: DeviceSessionRow[] }>('/rfUser/devices')).rows.filter((r) => r.deviceId === device);
+    expect(devices.map((r) => [r.login, r.flow])).toEqual([['admin', 'putaway']]);
+    expect(devices[0].lastScanAt).not.toBeNull();
+    const list = await signedInPage(e2e.browser, e2e.server, '/page/rfDevices', { viewport: { width: 1440, height: 900 } });
+    await list.locator(`[data-testid="rf-last-scan-${device}"]`).waitFor({ timeout: 60_000 });
+    expect(await list.locator(`[data-testid="rf-last-scan-${device}"]`).innerText()).not.toBe('—');
+  });
+});
