@@ -53,8 +53,14 @@ export const billingModule = defineModule({
     {
       name: 'billing.masters',
       files: ['billing.repository.ts'],
-      reads: ['currency', 'owner', 'sku'],
-      purpose: 'the customer a bill goes to (name, address, contact), the decimals of the bill currency, and the case, pallet, volume and weight measures of the SKUs counted per carton, pallet, cubic metre or kg',
+      reads: ['currency', 'owner'],
+      purpose: 'the customer a bill goes to (name, address, contact) and the decimals of the bill currency',
+    },
+    {
+      name: 'billing.events',
+      files: ['billing-events.repository.ts'],
+      reads: ['inventory_transaction', 'storage_snapshot', 'so_header', 'so_line', 'sku'],
+      purpose: 'the events a billing run counts set-based in the database (receipts and shipments of the ledger, storage snapshot days, outbound orders and their lines) with the SKU measures they are counted by',
     },
   ],
 });
