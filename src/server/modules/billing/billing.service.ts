@@ -297,6 +297,13 @@ export async function billOf(db: Kysely<DB> | Transaction<DB>, projectId: number
   return { header, lines: await headerLines(db, id) };
 }
 
+/** A confirmed or posted bill with its lines, for its invoice and export; a draft has no invoice yet (BILL_NOT_CONFIRMED). */
+export async function issuedBillOf(db: Kysely<DB> | Transaction<DB>, projectId: number, id: number) {
+  const bill = await billOf(db, projectId, id);
+  if (bill.header.status === 'draft') throw new AppError('BILL_NOT_CONFIRMED', { billId: bill.header.bill_id });
+  return bill;
+}
+
 /** Draft to confirmed: every event the lines counted is recorded as billed; refused when another confirmed bill has one. */
 export async function confirmBill(trx: Transaction<DB>, scope: BillingScope, id: number) {
   const header = await lockHeader(trx, scope.projectId, { id });
