@@ -126,7 +126,7 @@ export async function renderLinesXlsx(bill: BillView, language: Language): Promi
     { key: 'reference', header: t('billing.field.reference') },
   ];
   async function* batches() {
-    yield bill.lines.map((l) => ({ ...l }) as Record<string, unknown>);
+    yield bill.lines.map((l) => ({ ...l }));
   }
   const file = await renderTableFile(bill.header.bill_id.replace(/[:\\/?*[\]]/g, '_') || 'lines', columns, batches(), 'xlsx', () => {});
   return { content: file.content, contentType: TABLE_FILE_CONTENT_TYPES.xlsx };
