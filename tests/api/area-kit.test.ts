@@ -157,7 +157,7 @@ describe('a new area is its folder plus one line', () => {
 
   it('counts its open work on the home page', async () => {
     const { work } = json<{ work: { kind: string; available: boolean; total: number }[] }>(await injectAs(t.app, admin, { method: 'GET', url: '/api/home/summary' }));
-    expect(work.map((w) => w.kind)).toEqual(['asn', 'order', 'task', 'count', 'putaway', 'wave', 'pick', 'load', 'toShip', 'tmsOrder', 'crate']);
+    expect(work.map((w) => w.kind)).toEqual(['asn', 'order', 'task', 'count', 'putaway', 'wave', 'pick', 'load', 'toShip', 'tmsOrder', 'unbilled', 'crate']);
     expect(work.at(-1)).toMatchObject({ kind: 'crate', available: true, total: 2 });
   });
 

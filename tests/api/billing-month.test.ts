@@ -1,4 +1,9 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import Decimal from 'decimal.js';
+import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inTransaction } from '../../src/server/db/transaction.js';
@@ -325,5 +330,41 @@ describe('a scripted month of one customer', () => {
     const headers = await ok<{ rows: Array<{ _key: number; _version: string }> }>('/generic/selection', { moduleCode: 'billing', functionCode: 'billingMaintance', page: 1, pageSize: 10, conditions: { combinator: 'and', rules: [{ field: 'bill_id', operator: '=', value: `SEP-${tag}` }] } });
     await refused('/generic/updating', { moduleCode: 'billing', functionCode: 'billingMaintance', key: headers.rows[0]._key, version: headers.rows[0]._version, record: { bill_to_name: 'Changed' } }, 'BILL_POSTED_READ_ONLY', `Bill SEP-${tag} is posted and cannot be changed.`);
     expect(await state()).toEqual(before);
+  });
+
+  it('gives the invoice of the posted bill as PDF and its lines as xlsx; a draft has no invoice, another project and no right are refused', async () => {
+    const get = (token: string, url: string) => injectAs(t.app, token, { method: 'GET', url: `/api${url}`, headers: { 'x-language': 'en' } });
+    const posted = await ok<Bill>('/billing/bill', { id: september.header.id });
+    const pdf = await get(biller, `/billing/invoice.pdf?id=${september.header.id}`);
+    expect(pdf.statusCode, pdf.body).toBe(200);
+    expect(pdf.headers['content-type']).toContain('application/pdf');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wms-invoice-'));
+    fs.writeFileSync(path.join(dir, 'invoice.pdf'), pdf.rawPayload);
+    const text = execFileSync('pdftotext', ['-enc', 'UTF-8', '-layout', path.join(dir, 'invoice.pdf'), '-'], { encoding: 'utf8' });
+    expect(text).toContain(String(posted.header.invoice_no));
+    expect(text).toContain(`Total: ${posted.header.local_total_amount} EUR`);
+    expect(text).toContain(`Total in contract currency: ${posted.header.total_amount} USD`);
+    expect(text).toContain(`INB-${tag}`);
+    fs.rmSync(dir, { recursive: true, force: true });
+
+    const xlsx = await get(biller, `/billing/lines.xlsx?id=${september.header.id}`);
+    expect(xlsx.statusCode, xlsx.body).toBe(200);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
+    const sheet = workbook.worksheets[0];
+    const rows = posted.lines.map((_, i) => [sheet.getRow(i + 2).getCell(2).value, sheet.getRow(i + 2).getCell(9).value]);
+    expect(rows).toEqual(posted.lines.map((l) => [l.charge_code, Number(l.amount)]));
+    expect(sheet.rowCount).toBe(posted.lines.length + 1);
+
+    // A draft has no invoice yet; another project's bill is not found; a user without the page right is refused.
+    const draft = await t.database.db.selectFrom('billing_header').select('id').where('project_id', '=', projectId).where('bill_id', '=', `SEP2-${tag}`).executeTakeFirstOrThrow();
+    const refusedDraft = await get(biller, `/billing/invoice.pdf?id=${draft.id}`);
+    expect(refusedDraft.statusCode).toBe(409);
+    expect(json<{ code: string }>(refusedDraft).code).toBe('BILL_NOT_CONFIRMED');
+    expect((await get(admin, `/billing/invoice.pdf?id=${september.header.id}`)).statusCode).toBe(404);
+    expect((await get(admin, `/billing/lines.xlsx?id=${september.header.id}`)).statusCode).toBe(404);
+    const outsider = await createUser(t, { loginAccount: `month-out-${tag}`, rights: ['billing.chargeCode:view'], projectCodes: [`MP-${tag}`.slice(0, 20)], warehouseCodes: [whCode] });
+    expect((await get(outsider, `/billing/invoice.pdf?id=${september.header.id}`)).statusCode).toBe(403);
+    expect((await get(biller, '/billing/invoice.pdf?id=abc')).statusCode).toBe(400);
   });
 });

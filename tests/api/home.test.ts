@@ -28,7 +28,7 @@ describe('home API', () => {
     const response = await injectAs(t.app, token, { method: 'GET', url: '/api/home/summary' });
     expect(response.statusCode).toBe(200);
     const { work } = json<{ work: { kind: string; available: boolean; total: number }[] }>(response);
-    expect(work.map((w) => w.kind)).toEqual(['asn', 'order', 'task', 'count', 'putaway', 'wave', 'pick', 'load', 'toShip', 'tmsOrder']);
+    expect(work.map((w) => w.kind)).toEqual(['asn', 'order', 'task', 'count', 'putaway', 'wave', 'pick', 'load', 'toShip', 'tmsOrder', 'unbilled']);
     for (const w of work) expect(w.total).toBe(0);
   });
 

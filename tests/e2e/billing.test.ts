@@ -1,3 +1,8 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/accounts.js';
 import {
@@ -18,7 +23,9 @@ import {
 /**
  * Billing maintenance in Chromium: a contract with a fixed monthly fee is set up through the API;
  * the bill page's Run billing form makes the draft bill, its Lines tab shows the line, Confirm
- * (after its confirmation) and Post (giving the invoice number) move the bill on.
+ * (after its confirmation) and Post (giving the invoice number) move the bill on, the Drill-down tab
+ * shows the month the fee counted; the invoice PDF opens from the toolbar (its text shows the
+ * invoice number and total) and the lines export as an xlsx workbook read back with exceljs.
  */
 describe('billing maintenance in Chromium', () => {
   const e2e = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }), { freshServerOnRetry: true });
@@ -61,6 +68,10 @@ describe('billing maintenance in Chromium', () => {
     const lines = subPages.locator('[data-testid="engine-page"][data-function="billingLine"]').first();
     await eventually(() => lines.locator('.ag-row:not(.ag-row-loading)').filter({ hasText: `FIX-${tag}` }).count()).toBeGreaterThan(0);
     expect(await lines.locator('.ag-row:not(.ag-row-loading)').filter({ hasText: `FIX-${tag}` }).first().innerText()).toContain('250');
+    // The drill-down: the fixed fee counted the month of the period's start.
+    await subPages.locator('.ant-tabs-tab').filter({ hasText: 'Drill-down' }).click();
+    const sources = subPages.locator('[data-testid="engine-page"][data-function="billingLineSource"]').first();
+    await eventually(() => sources.locator('.ag-row:not(.ag-row-loading)').filter({ hasText: `${year}-03` }).count()).toBeGreaterThan(0);
 
     const confirm = page.locator('.wms-popup-confirm.wms-popup-top');
     await engineToolbar(page, 'billingMaintance').getByTestId('engine-behaviour-confirm').click();
@@ -79,6 +90,45 @@ describe('billing maintenance in Chromium', () => {
     await confirm.locator('.wms-popup-ok').click();
     await eventually(async () => (await bill()).status).toBe('posted');
     expect((await bill()).invoice_no).toMatch(/^INV\d{11}$/);
+    const { _key: id, invoice_no: invoiceNo } = await bill();
+
+    // The invoice PDF from the toolbar: a new tab shows it; its text has the invoice number and the total.
+    await page.reload();
+    await openEnginePage(page, e2e.server, '/page/billingMaintance', 'billingMaintance');
+    await eventually(async () => (await engineRowTexts(page, 'billingMaintance'))[0] ?? '').toContain(billId);
+    await selectFirstEngineRow(page, 'billingMaintance');
+    const opened = page.context().waitForEvent('page');
+    await engineToolbar(page, 'billingMaintance').getByTestId('billing-invoice-pdf').click();
+    const tab = await opened;
+    await eventually(() => tab.url()).toMatch(/^blob:/);
+    await tab.close();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wms-e2e-invoice-'));
+    const response = await fetch(new URL(`api/billing/invoice.pdf?id=${id}`, e2e.server.url), { headers: { authorization: `Bearer ${token}` } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('application/pdf');
+    const pdfFile = path.join(dir, 'invoice.pdf');
+    fs.writeFileSync(pdfFile, Buffer.from(await response.arrayBuffer()));
+    const text = execFileSync('pdftotext', ['-enc', 'UTF-8', pdfFile, '-'], { encoding: 'utf8' });
+    expect(text).toContain(invoiceNo);
+    expect(text).toContain('Total: 250.0000 USD');
+    execFileSync('pdftoppm', ['-r', '50', '-gray', '-singlefile', '-png', pdfFile, path.join(dir, 'invoice')]);
+    expect(fs.statSync(path.join(dir, 'invoice.png')).size).toBeGreaterThan(1000);
+
+    // The lines as xlsx, downloaded from the toolbar and read back.
+    const downloading = page.waitForEvent('download');
+    await engineToolbar(page, 'billingMaintance').getByTestId('billing-export-lines').click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toMatch(/-lines\.xlsx$/);
+    const xlsxFile = path.join(dir, 'lines.xlsx');
+    await download.saveAs(xlsxFile);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.readFile(xlsxFile);
+    const sheet = workbook.worksheets[0];
+    expect(sheet.getRow(1).getCell(2).value).toBe('Charge code');
+    expect(sheet.getRow(2).getCell(2).value).toBe(`FIX-${tag}`);
+    expect(sheet.getRow(2).getCell(9).value).toBe(250);
+    expect(sheet.rowCount).toBe(2);
+    fs.rmSync(dir, { recursive: true, force: true });
     await page.context().close();
   });
 });

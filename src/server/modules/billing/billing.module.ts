@@ -1,4 +1,5 @@
 import { defineModule } from '../area.js';
+import * as m0292 from './migrations/0292_billing_unbilled_view.js';
 import * as m0360 from './migrations/0360_billing.js';
 import * as m0361 from './migrations/0361_billing_menu.js';
 import * as m0362 from './migrations/0362_billing_exchange_rate.js';
@@ -24,7 +25,7 @@ const VERBS = ['billing.billingMaintance:run', 'billing.billingMaintance:confirm
 
 export const billingModule = defineModule({
   name: 'billing',
-  migrations: { '0360_billing': m0360, '0361_billing_menu': m0361, '0362_billing_exchange_rate': m0362, '0363_exchange_rate_menu': m0363 },
+  migrations: { '0292_billing_unbilled_view': m0292, '0360_billing': m0360, '0361_billing_menu': m0361, '0362_billing_exchange_rate': m0362, '0363_exchange_rate_menu': m0363 },
   routes: billingRoutes,
   behaviours: billingBehaviours,
   writers: billingWriters,
@@ -49,12 +50,20 @@ export const billingModule = defineModule({
     role,
     rights: [...PAGES.flatMap((p) => ['view', 'add', 'edit', 'delete'].map((a) => `billing.${p}:${a}` as const)), ...VERBS, 'masterdata.currency:view'],
   })),
+  // Unbilled activity of this month: orders shipped or delivered this month and not yet billed (the view of migration 0292).
+  homeItems: [{ kind: 'unbilled', tables: ['billing_unbilled_activity'], terminal: [], position: 90, statusTexts: 'outbound.status', listRoute: 'billingMaintance' }],
   readModels: [
     {
       name: 'billing.masters',
       files: ['billing.repository.ts'],
-      reads: ['currency', 'owner', 'sku'],
-      purpose: 'the customer a bill goes to (name, address, contact), the decimals of the bill currency, and the case, pallet, volume and weight measures of the SKUs counted per carton, pallet, cubic metre or kg',
+      reads: ['currency', 'owner'],
+      purpose: 'the customer a bill goes to (name, address, contact) and the decimals of the bill currency',
+    },
+    {
+      name: 'billing.events',
+      files: ['billing-events.repository.ts'],
+      reads: ['inventory_transaction', 'storage_snapshot', 'so_header', 'so_line', 'sku'],
+      purpose: 'the events a billing run counts set-based in the database (receipts and shipments of the ledger, storage snapshot days, outbound orders and their lines) with the SKU measures they are counted by',
     },
   ],
 });

@@ -26,32 +26,6 @@ export async function currencyDecimals(db: Db, code: string): Promise<number | u
   return row ? Number(row.decimals) : undefined;
 }
 
-export interface SkuMeasures {
-  caseQty: string | null;
-  palletCases: string | null;
-  volumeCm3: string | null;
-  lengthCm: string | null;
-  widthCm: string | null;
-  heightCm: string | null;
-  grossWeightKg: string | null;
-}
-
-export async function skuMeasures(db: Db, projectId: number, skuIds: readonly number[]): Promise<Map<number, SkuMeasures>> {
-  if (skuIds.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('sku')
-    .select(['id', 'case_qty', 'pallet_cases', 'volume_cm3', 'length_cm', 'width_cm', 'height_cm', 'gross_weight_kg'])
-    .where('project_id', '=', projectId)
-    .where('id', 'in', [...new Set(skuIds)])
-    .execute();
-  return new Map(
-    rows.map((r) => [
-      Number(r.id),
-      { caseQty: r.case_qty, palletCases: r.pallet_cases, volumeCm3: r.volume_cm3, lengthCm: r.length_cm, widthCm: r.width_cm, heightCm: r.height_cm, grossWeightKg: r.gross_weight_kg },
-    ]),
-  );
-}
-
 /** A contract of the owner in the project that is active and valid for some of the period; the one asked for, or the latest valid. */
 export async function findContract(db: Db, input: { projectId: number; ownerId: number; contractId?: number; from: string; to: string }) {
   let query = db
@@ -164,13 +138,32 @@ export async function insertLine(trx: Transaction<DB>, header: { id: number; pro
     .values({ ...line, project_id: header.projectId, header_id: header.id, created_by: header.by, updated_by: header.by })
     .returning('id')
     .executeTakeFirstOrThrow();
+  await insertLineSources(trx, header, Number(row.id), sources);
+  return Number(row.id);
+}
+
+/** Writes what a line counted (a few rows; a run links the many events of a line set-based, billing-events.repository.ts). */
+export async function insertLineSources(trx: Transaction<DB>, header: { id: number; projectId: number }, lineId: number, sources: readonly NewSource[]) {
   for (let start = 0; start < sources.length; start += 1000) {
     await trx
       .insertInto('billing_line_source')
-      .values(sources.slice(start, start + 1000).map((s) => ({ ...s, project_id: header.projectId, header_id: header.id, line_id: row.id })))
+      .values(sources.slice(start, start + 1000).map((s) => ({ ...s, project_id: header.projectId, header_id: header.id, line_id: lineId })))
       .execute();
   }
-  return Number(row.id);
+}
+
+export async function updateLine(trx: Transaction<DB>, lineId: number, values: Pick<NewLine, 'qty' | 'rate' | 'amount' | 'local_amount' | 'reference'>) {
+  await trx
+    .updateTable('billing_line')
+    .set({ ...values, updated_at: sql`now()` })
+    .where('id', '=', lineId)
+    .execute();
+}
+
+/** Deletes a line and what it counted. */
+export async function deleteLine(trx: Transaction<DB>, lineId: number) {
+  await trx.deleteFrom('billing_line_source').where('line_id', '=', lineId).execute();
+  await trx.deleteFrom('billing_line').where('id', '=', lineId).execute();
 }
 
 export async function headerLines(db: Db, headerId: number) {

@@ -5,7 +5,8 @@ import { inTransaction } from '../../db/transaction.js';
 import { requireProject, requireUser } from '../../http/access-plugin.js';
 import { pageAccess, routeOptions } from '../../http/route-options.js';
 import { ErrorBodySchema, IdSchema, StrictObject } from '../../http/schemas.js';
-import { billOf, cancelConfirmedBill, confirmBill, drillDown, postBill, runBilling, type BillingScope } from './billing.service.js';
+import { renderInvoicePdf, renderLinesXlsx } from './billing.documents.js';
+import { billOf, cancelConfirmedBill, confirmBill, drillDown, issuedBillOf, postBill, runBilling, type BillingScope } from './billing.service.js';
 
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema };
 const route = routeOptions(['billing'], errors);
@@ -13,6 +14,12 @@ const route = routeOptions(['billing'], errors);
 const { view: VIEW, run: RUN, confirm: CONFIRM, post: POST } = pageAccess('billing.billingMaintance', 'project', 'view', 'run', 'confirm', 'post');
 
 const Day = Type.String({ maxLength: 10 });
+const BillQuery = StrictObject({ id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) });
+
+/** A file name of a bill's document: its invoice number, else its bill id, in safe characters. */
+function fileName(bill: { header: { invoice_no: string | null; bill_id: string } }, suffix: string): string {
+  return `${(bill.header.invoice_no ?? bill.header.bill_id).replace(/[^A-Za-z0-9_-]/g, '_')}${suffix}`;
+}
 
 function scopeOf(request: FastifyRequest): BillingScope {
   const user = requireUser(request);
@@ -61,5 +68,17 @@ export const billingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/billing/post', route(POST, 'Posts a confirmed bill: invoice number and date; the bill is read only from then on', { body: StrictObject({ id: IdSchema }) }), (request) => {
     const scope = scopeOf(request);
     return inTransaction(db, (trx) => postBill(trx, scope, request.body.id));
+  });
+
+  app.get('/billing/invoice.pdf', route(VIEW, 'The invoice of a confirmed or posted bill as PDF: header, bill-to, lines and total in the bill currency', { querystring: BillQuery }), async (request, reply) => {
+    const bill = await issuedBillOf(db, scopeOf(request).projectId, request.query.id);
+    const pdf = await renderInvoicePdf(bill, request.language);
+    return reply.header('content-type', 'application/pdf').header('content-disposition', `inline; filename="${fileName(bill, '.pdf')}"`).send(pdf);
+  });
+
+  app.get('/billing/lines.xlsx', route(VIEW, 'The lines of a bill as an xlsx workbook', { querystring: BillQuery }), async (request, reply) => {
+    const bill = await billOf(db, scopeOf(request).projectId, request.query.id);
+    const file = await renderLinesXlsx(bill, request.language);
+    return reply.header('content-type', file.contentType).header('content-disposition', `attachment; filename="${fileName(bill, '-lines.xlsx')}"`).send(file.content);
   });
 };

@@ -2,14 +2,16 @@ import Decimal from 'decimal.js';
 import type { Kysely, Transaction } from 'kysely';
 import { AppError } from '../../../common/errors.js';
 import type { DB } from '../../db/schema.js';
-import { billableLedgerRows, storageSnapshotRows, type BillableLedgerRow, type StorageSnapshotRow } from '../inventory/index.js';
+import { billableLedgerRows } from '../inventory/index.js';
 import { nextDocumentNumber } from '../masterdata/index.js';
-import { billableOrders, markOrdersBilled, type BillableOrder } from '../outbound/index.js';
+import { markOrdersBilled } from '../outbound/index.js';
+import { eventsSql, insertLineEvents, type EventWindow } from './billing-events.repository.js';
 import {
   billedOrderSources,
   billedSourceIds,
   contractTariffs,
   currencyDecimals,
+  deleteLine,
   deleteLines,
   exchangeRateOn,
   findContract,
@@ -19,18 +21,16 @@ import {
   headerLines,
   insertHeader,
   insertLine,
+  insertLineSources,
   lineSources,
   lockHeader,
   recordBilledEvents,
   releaseBilledEvents,
-  skuMeasures,
   updateHeader,
+  updateLine,
   type NewLine,
-  type NewSource,
-  type SkuMeasures,
   type TariffRow,
 } from './billing.repository.js';
-import type { BillBase, ChargeMethod, SourceKind } from './billing.tables.js';
 
 /**
  * The billing run and the life of a bill. A run computes, for a customer (owner) of a project and a
@@ -86,184 +86,9 @@ export function checkRunInput(input: RunInput): RunInput {
   return { ...input, billId };
 }
 
-/** One counted event: what it is, and the quantity it adds under the tariff's method. */
-interface Counted {
-  kind: SourceKind;
-  id: number;
-  day: string | null;
-  ref: string | null;
-  qty: Decimal;
-}
-
-function dec(value: string | null | undefined): Decimal | null {
-  if (value === null || value === undefined || value === '') return null;
-  const d = new Decimal(value);
-  return d.isZero() ? null : d;
-}
-
-function volumeM3(m: SkuMeasures | undefined): Decimal {
-  if (!m) return ZERO;
-  const volume = dec(m.volumeCm3);
-  if (volume) return volume.div(1_000_000);
-  const [l, w, h] = [dec(m.lengthCm), dec(m.widthCm), dec(m.heightCm)];
-  return l && w && h ? l.times(w).times(h).div(1_000_000) : ZERO;
-}
-
-function palletQty(m: SkuMeasures | undefined): Decimal | null {
-  const cases = dec(m?.caseQty);
-  const perPallet = dec(m?.palletCases);
-  return cases && perPallet ? cases.times(perPallet) : null;
-}
-
-/** The quantity one unit-carrying event (a ledger row, a snapshot row) adds under a method. */
-function measured(method: ChargeMethod, qty: Decimal, m: SkuMeasures | undefined, pallets: number | null): Decimal {
-  switch (method) {
-    case 'per_unit':
-      return qty;
-    case 'per_carton': {
-      const cases = dec(m?.caseQty);
-      return cases ? qty.div(cases).ceil() : qty;
-    }
-    case 'per_pallet':
-    case 'per_pallet_day': {
-      if (pallets !== null && pallets > 0) return new Decimal(pallets);
-      const size = palletQty(m);
-      return size ? qty.div(size).ceil() : new Decimal(1);
-    }
-    case 'per_cbm':
-      return qty.times(volumeM3(m));
-    case 'per_kg':
-      return qty.times(dec(m?.grossWeightKg) ?? ZERO);
-    case 'per_line':
-      return new Decimal(1);
-    default:
-      return ZERO;
-  }
-}
-
-function countLedger(method: ChargeMethod, rows: readonly BillableLedgerRow[], measures: Map<number, SkuMeasures>): Counted[] {
-  const seenOrders = new Set<string>();
-  return rows.map((r) => {
-    const ref = [r.referenceType, r.orderNo, r.referenceLine].filter((p) => p !== null && p !== '').join(' ');
-    let qty: Decimal;
-    if (method === 'per_order') {
-      // An order (document number) counts once, on its first row; a row of no document counts alone.
-      const key = r.orderNo ? `${r.referenceType ?? ''}|${r.orderNo}` : `row|${r.id}`;
-      qty = seenOrders.has(key) ? ZERO : new Decimal(1);
-      seenOrders.add(key);
-    } else {
-      qty = measured(method, new Decimal(r.qty), measures.get(r.skuId), null);
-    }
-    return { kind: 'ledger', id: r.id, day: r.transTime.toISOString().slice(0, 10), ref: ref || null, qty };
-  });
-}
-
-/**
- * A snapshot row under a method: per pallet and pallet-day take the pallets the snapshot counted,
- * per cubic metre and kg the cubic metres and kilograms it kept (the SKU's measures on the day);
- * when the snapshot has none of them, the SKU's measures now.
- */
-function snapshotQty(method: ChargeMethod, r: StorageSnapshotRow, m: SkuMeasures | undefined): Decimal {
-  const qty = new Decimal(r.onHandQty);
-  switch (method) {
-    case 'per_pallet':
-    case 'per_pallet_day':
-      return measured(method, qty, m, r.palletCount);
-    case 'per_cbm':
-      return dec(r.cbm) ?? measured(method, qty, m, null);
-    case 'per_kg':
-      return dec(r.weightKg) ?? measured(method, qty, m, null);
-    default:
-      return measured(method, qty, m, null);
-  }
-}
-
-function countSnapshots(method: ChargeMethod, rows: readonly StorageSnapshotRow[], measures: Map<number, SkuMeasures>): Counted[] {
-  return rows.map((r) => ({ kind: 'snapshot', id: r.id, day: r.day, ref: null, qty: snapshotQty(method, r, measures.get(r.skuId)) }));
-}
-
-function countOrders(base: BillBase, rows: readonly BillableOrder[]): Counted[] {
-  return rows.map((o) => ({ kind: 'order', id: o.id, day: o.createdAt.toISOString().slice(0, 10), ref: o.orderNo, qty: new Decimal(base === 'lines' ? o.lineCount : 1) }));
-}
-
 /** The month a fixed fee is charged for, as a number (202611): a fixed fee is billed once per calendar month. */
 function monthKey(day: string): number {
   return Number(day.slice(0, 4)) * 100 + Number(day.slice(5, 7));
-}
-
-interface Window {
-  projectId: number;
-  ownerId: number;
-  fromDay: string;
-  /** The last day billed: the earlier of the period's end and the cut-off date. */
-  toDay: string;
-}
-
-/** What the run reads, once per kind, whatever number of tariff lines use it. */
-class Sources {
-  private ledger = new Map<string, Promise<BillableLedgerRow[]>>();
-  private snapshots?: Promise<StorageSnapshotRow[]>;
-  private orders?: Promise<BillableOrder[]>;
-  private measures = new Map<number, SkuMeasures>();
-
-  constructor(
-    private readonly db: Kysely<DB> | Transaction<DB>,
-    private readonly window: Window,
-  ) {}
-
-  private range() {
-    return { from: new Date(`${this.window.fromDay}T00:00:00Z`), until: new Date(`${nextDay(this.window.toDay)}T00:00:00Z`) };
-  }
-
-  ledgerRows(type: 'receive' | 'ship'): Promise<BillableLedgerRow[]> {
-    let rows = this.ledger.get(type);
-    if (!rows) {
-      rows = billableLedgerRows(this.db, { projectId: this.window.projectId, ownerId: this.window.ownerId, ...this.range(), transTypes: [type] });
-      this.ledger.set(type, rows);
-    }
-    return rows;
-  }
-
-  snapshotRows(): Promise<StorageSnapshotRow[]> {
-    this.snapshots ??= storageSnapshotRows(this.db, { projectId: this.window.projectId, ownerId: this.window.ownerId, fromDay: this.window.fromDay, toDay: this.window.toDay });
-    return this.snapshots;
-  }
-
-  orderRows(): Promise<BillableOrder[]> {
-    this.orders ??= billableOrders(this.db, { projectId: this.window.projectId, ownerId: this.window.ownerId, ...this.range() });
-    return this.orders;
-  }
-
-  async skuMeasures(skuIds: number[]): Promise<Map<number, SkuMeasures>> {
-    const missing = skuIds.filter((id) => !this.measures.has(id));
-    if (missing.length) for (const [id, m] of await skuMeasures(this.db, this.window.projectId, missing)) this.measures.set(id, m);
-    return this.measures;
-  }
-}
-
-async function countedOf(tariff: TariffRow, sources: Sources, window: Window): Promise<Counted[]> {
-  const method = tariff.charge_method;
-  switch (tariff.bill_base) {
-    case 'received_qty':
-    case 'shipped_qty': {
-      const rows = await sources.ledgerRows(tariff.bill_base === 'received_qty' ? 'receive' : 'ship');
-      return countLedger(method, rows, await sources.skuMeasures(rows.map((r) => r.skuId)));
-    }
-    case 'on_hand_snapshot': {
-      const rows = await sources.snapshotRows();
-      return countSnapshots(method, rows, await sources.skuMeasures(rows.map((r) => r.skuId)));
-    }
-    case 'orders':
-    case 'lines':
-      return countOrders(tariff.bill_base, await sources.orderRows());
-    case 'none':
-      return [{ kind: 'period', id: monthKey(window.fromDay), day: window.fromDay, ref: window.fromDay.slice(0, 7), qty: new Decimal(1) }];
-  }
-}
-
-export interface ComputedLine {
-  line: Omit<NewLine, 'line_no' | 'local_amount'>;
-  sources: NewSource[];
 }
 
 /** Amount of a quantity under a tariff: the rate up to the overflow threshold, the overflow rate above it; answers the split. */
@@ -292,57 +117,91 @@ function lineOfTariff(tariff: TariffRow, currency: string) {
   };
 }
 
-/** The bill lines of a contract's tariffs for a window: one per tariff with something to charge (two above an overflow threshold), then the minimum charge. */
-export async function computeLines(db: Kysely<DB> | Transaction<DB>, window: Window, tariffs: readonly TariffRow[], currency: string, decimals: number): Promise<ComputedLine[]> {
-  const sources = new Sources(db, window);
-  const round = (d: Decimal) => d.toDecimalPlaces(decimals, Decimal.ROUND_HALF_UP);
-  const lines: ComputedLine[] = [];
+interface LineTarget {
+  projectId: number;
+  headerId: number;
+  by: string;
+  /** The contract currency's decimals (amounts), and the bill currency's rate and decimals (local amounts). */
+  decimals: number;
+  rate: Decimal;
+  localDecimals: number;
+}
+
+/**
+ * Counts a tariff line's events into the (already written) bill line `lineId`: the events are
+ * selected, measured and written as its drill-down rows in the database; answers their quantity.
+ * A fixed fee counts the month of the period's start, once per calendar month.
+ */
+async function countInto(trx: Transaction<DB>, target: LineTarget, lineId: number, tariff: TariffRow, window: EventWindow): Promise<Decimal> {
+  const chargeCodeId = Number(tariff.charge_code_id);
+  if (tariff.bill_base === 'none') {
+    const month = monthKey(window.fromDay);
+    if ((await billedSourceIds(trx, window.projectId, chargeCodeId, 'period', [month])).size > 0) return ZERO;
+    await insertLineSources(trx, { id: target.headerId, projectId: target.projectId }, lineId, [
+      { source_kind: 'period', source_id: month, source_day: window.fromDay, source_ref: window.fromDay.slice(0, 7), qty: '1.0000' },
+    ]);
+    return new Decimal(1);
+  }
+  const counted = await insertLineEvents(trx, { projectId: target.projectId, headerId: target.headerId, lineId }, eventsSql(tariff.bill_base, tariff.charge_method, window, chargeCodeId));
+  return new Decimal(counted.qty);
+}
+
+/**
+ * Writes the bill lines of a contract's tariffs for a window, set-based: per tariff line one bill
+ * line whose events are counted and linked in the database (two above an overflow threshold; none
+ * when nothing is to be charged), then the minimum charge. Answers the base and local totals.
+ */
+export async function writeLines(trx: Transaction<DB>, target: LineTarget, window: EventWindow, tariffs: readonly TariffRow[], currency: string) {
+  const round = (d: Decimal) => d.toDecimalPlaces(target.decimals, Decimal.ROUND_HALF_UP);
+  const local = (amount: Decimal) => amount.times(target.rate).toDecimalPlaces(target.localDecimals, Decimal.ROUND_HALF_UP);
+  const header = { id: target.headerId, projectId: target.projectId, by: target.by };
   let total = ZERO;
+  let localTotal = ZERO;
+  let lineNo = 0;
+  const add = async (line: Omit<NewLine, 'line_no' | 'local_amount'>) => {
+    const localAmount = local(new Decimal(line.amount));
+    localTotal = localTotal.plus(localAmount);
+    lineNo += 1;
+    return insertLine(trx, header, { ...line, line_no: lineNo, local_amount: localAmount.toFixed(target.localDecimals) }, []);
+  };
   for (const tariff of tariffs) {
     if (tariff.charge_type === 'minimum') continue;
-    const all = await countedOf(tariff, sources, window);
-    const billed = await billedSourceIds(db, window.projectId, Number(tariff.charge_code_id), all[0]?.kind ?? 'ledger', all.map((c) => c.id));
-    const counted = all.filter((c) => !billed.has(c.id));
-    const qty = counted.reduce((sum, c) => sum.plus(c.qty), ZERO).toDecimalPlaces(4, Decimal.ROUND_HALF_UP);
-    if (qty.lte(0)) continue;
+    const base = lineOfTariff(tariff, currency);
+    // The line is written first, so that its events can be linked to it by the statement that counts them.
+    const lineId = await insertLine(trx, header, { ...base, line_no: lineNo + 1, qty: '0', rate: tariff.rate, amount: '0', local_amount: '0', reference: null }, []);
+    const qty = (await countInto(trx, target, lineId, tariff, window)).toDecimalPlaces(4, Decimal.ROUND_HALF_UP);
+    if (qty.lte(0)) {
+      await deleteLine(trx, lineId);
+      continue;
+    }
+    lineNo += 1;
     const parts = priceOf(qty, tariff);
     const amounts = parts.map((p) => round(p.qty.times(p.rate)));
     const minimum = tariff.min_charge === null ? null : new Decimal(tariff.min_charge);
     const sum = amounts.reduce((a, b) => a.plus(b), ZERO);
     const topUp = minimum && sum.lt(minimum) ? round(minimum.minus(sum)) : ZERO;
-    const base = lineOfTariff(tariff, currency);
-    parts.forEach((part, i) => {
-      lines.push({
-        line: {
-          ...base,
-          qty: part.qty.toFixed(4),
-          rate: part.rate.toString(),
-          amount: amounts[i].plus(i === 0 ? topUp : ZERO).toFixed(decimals),
-          reference: part.overflow ? 'overflow' : topUp.gt(0) && i === 0 ? 'minimum' : null,
-        },
-        // The events are on the first line of the tariff; an overflow line charges the same events above the threshold.
-        sources: i === 0 ? counted.map((c) => ({ source_kind: c.kind, source_id: c.id, source_day: c.day, source_ref: c.ref, qty: c.qty.toFixed(4) })) : [],
-      });
+    const first = amounts[0].plus(topUp);
+    const firstLocal = local(first);
+    localTotal = localTotal.plus(firstLocal);
+    await updateLine(trx, lineId, {
+      qty: parts[0].qty.toFixed(4),
+      rate: parts[0].rate.toString(),
+      amount: first.toFixed(target.decimals),
+      local_amount: firstLocal.toFixed(target.localDecimals),
+      reference: topUp.gt(0) ? 'minimum' : null,
     });
+    // An overflow line charges the same events above the threshold; the events are on the first line.
+    if (parts[1]) await add({ ...base, qty: parts[1].qty.toFixed(4), rate: parts[1].rate.toString(), amount: amounts[1].toFixed(target.decimals), reference: 'overflow' });
     total = total.plus(sum).plus(topUp);
   }
   for (const tariff of tariffs.filter((t) => t.charge_type === 'minimum')) {
     const minimum = new Decimal(tariff.rate);
     if (total.gte(minimum)) continue;
     const amount = round(minimum.minus(total));
-    lines.push({
-      line: {
-        ...lineOfTariff(tariff, currency),
-        qty: '1.0000',
-        rate: amount.toString(),
-        amount: amount.toFixed(decimals),
-        reference: 'minimum',
-      },
-      sources: [],
-    });
+    await add({ ...lineOfTariff(tariff, currency), qty: '1.0000', rate: amount.toString(), amount: amount.toFixed(target.decimals), reference: 'minimum' });
     total = total.plus(amount);
   }
-  return lines;
+  return { total, localTotal, lines: lineNo };
 }
 
 /**
@@ -377,13 +236,9 @@ export async function runBilling(trx: Transaction<DB>, scope: BillingScope, raw:
   if (existing && existing.status !== 'draft') throw new AppError('BILL_ID_TAKEN', { billId: input.billId });
 
   const toDay = input.cutoffDate < input.periodTo ? input.cutoffDate : input.periodTo;
-  const window: Window = { projectId: scope.projectId, ownerId: owner.id, fromDay: input.periodFrom, toDay };
+  const window: EventWindow = { projectId: scope.projectId, ownerId: owner.id, fromDay: input.periodFrom, toDay };
   const tariffs = await contractTariffs(trx, scope.projectId, Number(contract.id), input.periodFrom, input.periodTo);
-  const computed = await computeLines(trx, window, tariffs, contract.currency_code, decimals);
-  const total = computed.reduce((sum, c) => sum.plus(c.line.amount), ZERO).toFixed(decimals);
   const local = await localCurrency(trx, scope.projectId, contract.currency_code, input.billCurrency, input.cutoffDate);
-  const localAmounts = computed.map((c) => new Decimal(c.line.amount).times(local.rate).toDecimalPlaces(local.decimals, Decimal.ROUND_HALF_UP));
-  const localTotal = localAmounts.reduce((sum, a) => sum.plus(a), ZERO).toFixed(local.decimals);
 
   const header = {
     owner_id: owner.id,
@@ -392,9 +247,9 @@ export async function runBilling(trx: Transaction<DB>, scope: BillingScope, raw:
     period_from: input.periodFrom,
     period_to: input.periodTo,
     currency_code: contract.currency_code,
-    total_amount: total,
+    total_amount: '0',
     local_currency_code: local.currency,
-    local_total_amount: localTotal,
+    local_total_amount: '0',
     exchange_rate: local.rate.toString(),
     updated_by: scope.by,
   };
@@ -429,11 +284,9 @@ export async function runBilling(trx: Transaction<DB>, scope: BillingScope, raw:
     });
     headerId = Number(created.id);
   }
-  let lineNo = 0;
-  for (const { line, sources } of computed) {
-    await insertLine(trx, { id: headerId, projectId: scope.projectId, by: scope.by }, { ...line, line_no: lineNo + 1, local_amount: localAmounts[lineNo].toFixed(local.decimals) }, sources);
-    lineNo += 1;
-  }
+  const target = { projectId: scope.projectId, headerId, by: scope.by, decimals, rate: local.rate, localDecimals: local.decimals };
+  const { total, localTotal } = await writeLines(trx, target, window, tariffs, contract.currency_code);
+  await updateHeader(trx, headerId, { total_amount: total.toFixed(decimals), local_total_amount: localTotal.toFixed(local.decimals) });
   return billOf(trx, scope.projectId, headerId);
 }
 
@@ -442,6 +295,13 @@ export async function billOf(db: Kysely<DB> | Transaction<DB>, projectId: number
   const header = await findHeader(db, projectId, id);
   if (!header) throw new AppError('NO_RECORD');
   return { header, lines: await headerLines(db, id) };
+}
+
+/** A confirmed or posted bill with its lines, for its invoice and export; a draft has no invoice yet (BILL_NOT_CONFIRMED). */
+export async function issuedBillOf(db: Kysely<DB> | Transaction<DB>, projectId: number, id: number) {
+  const bill = await billOf(db, projectId, id);
+  if (bill.header.status === 'draft') throw new AppError('BILL_NOT_CONFIRMED', { billId: bill.header.bill_id });
+  return bill;
 }
 
 /** Draft to confirmed: every event the lines counted is recorded as billed; refused when another confirmed bill has one. */
