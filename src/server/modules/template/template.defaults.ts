@@ -43,7 +43,7 @@ export function defaultTemplate(kind: TemplateKind): TemplateJson {
           textField('title', 10, 10, 120, 9, 16, 'Pick list W0001'),
           textField('printed', 10, 20, 120, 6, 9, 'Printed 2026-01-01 08:00 by admin'),
           { name: 'number', type: 'code128', position: { x: 140, y: 8 }, width: 60, height: 16, content: 'W0001' },
-          tableField('lines', 30, ['Zone', 'Location', 'LPN', 'SKU', 'Description', 'Lot / expiry', 'Qty', 'Order'], [8, 13, 10, 13, 20, 14, 10, 12]),
+          tableField('lines', 30, ['Zone', 'Location', 'LPN', 'SKU', 'Description', 'Lot / expiry', 'Qty', 'Order'], [7, 12, 10, 16, 21, 12, 10, 12]),
         ],
       ],
     };

@@ -64,7 +64,7 @@ export function publishedTemplate(db: Kysely<DB>, projectId: number, id: number)
     .executeTakeFirst();
 }
 
-/** The published template of a kind that prints the project's documents of that kind: the first by code. */
+/** The template that prints the project's documents of a kind: of those published, the one published last. */
 export function publishedOfKind(db: Kysely<DB>, projectId: number, kind: string) {
   return db
     .selectFrom('doc_template as t')
@@ -72,7 +72,8 @@ export function publishedOfKind(db: Kysely<DB>, projectId: number, kind: string)
     .select(['t.id', 't.code', 'v.version', 'v.template'])
     .where('t.project_id', '=', projectId)
     .where('t.kind', '=', kind)
-    .orderBy('t.code')
+    .orderBy('v.created_at', 'desc')
+    .orderBy('v.id', 'desc')
     .limit(1)
     .executeTakeFirst();
 }

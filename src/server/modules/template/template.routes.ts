@@ -4,9 +4,10 @@ import { AppError } from '../../../common/errors.js';
 import { inTransaction } from '../../db/transaction.js';
 import { requireProject, requireUser } from '../../http/access-plugin.js';
 import { pageAccess, routeOptions } from '../../http/route-options.js';
+import { registerMultipart } from '../../http/multipart.js';
 import { ErrorBodySchema, IdSchema, StrictObject } from '../../http/schemas.js';
 import { hasRight } from '../identity/index.js';
-import { readUploadWithinLimit } from '../attachment/index.js';
+import { attachmentMultipartLimits, readUploadWithinLimit } from '../attachment/index.js';
 import { TEMPLATE_KINDS, defaultTemplate, type TemplateKind } from './template.defaults.js';
 import { TEMPLATE_FONT_NAMES, TEMPLATE_JSON_MAX, TEMPLATE_SCHEMA_TYPES, renderTemplate, type TemplateInputs } from './template.pdf.js';
 import {
@@ -41,6 +42,7 @@ const Documents = Type.Array(
 
 export const templateRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.database.db;
+  await registerMultipart(app, attachmentMultipartLimits(JRXML_MAX_BYTES));
 
   app.post('/template/list', route(DESIGN.view, "The session project's document templates"), (request) => listTemplates(db, requireUser(request)));
 

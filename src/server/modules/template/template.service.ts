@@ -143,8 +143,8 @@ export async function templateToRender(db: Kysely<DB>, user: SessionUser, id: nu
 }
 
 /**
- * Prints documents of a kind for a project: its published template of that kind (the first by
- * code), else the shipped one. Read at every print, so a newly published version prints next.
+ * Prints documents of a kind for a project: of its templates of that kind, the one published last,
+ * else the shipped one. Read at every print, so a newly published version prints next.
  */
 export async function printDocuments(db: Kysely<DB>, projectId: number, kind: TemplateKind, documents: readonly TemplateInputs[], language: Language): Promise<Buffer> {
   const published = await publishedOfKind(db, projectId, kind);
