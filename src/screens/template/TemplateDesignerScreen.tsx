@@ -45,6 +45,8 @@ export default function TemplateDesignerScreen() {
   const [error, setError] = useState<string | null>(null);
   const [previewUrl, setPreviewUrl] = useState<string | null>(null);
   const [starting, setStarting] = useState(false);
+  const [targets, setTargets] = useState<Array<{ id: number; code: string; name: string }>>([]);
+  const [target, setTarget] = useState<number | undefined>();
   const [form] = Form.useForm<{ code: string; kind: string; name: string }>();
   const container = useRef<HTMLDivElement>(null);
   const designer = useRef<DesignerHandle | null>(null);
@@ -53,6 +55,9 @@ export default function TemplateDesignerScreen() {
   const reload = useCallback(() => api<TemplateSummary[]>('/template/list', { body: {} }).then(setList), []);
   useEffect(() => {
     void reload();
+    api<Array<{ id: number; code: string; name: string }>>('/template/copyTargets', { body: {}, quiet: true })
+      .then(setTargets)
+      .catch(() => setTargets([]));
     return () => designer.current?.destroy();
   }, [reload]);
   useEffect(() => () => void (previewUrl && URL.revokeObjectURL(previewUrl)), [previewUrl]);
@@ -117,10 +122,22 @@ export default function TemplateDesignerScreen() {
     if (!(await showConfirm({ content: t('template.designer.publishConfirm', { code: current?.code }) }))) return;
     try {
       const { version } = await api<{ version: number }>('/template/publish', { body: { id }, quiet: true });
-      showSuccess({ type: 'success', content: t('template.designer.published', { version }) });
+      void showSuccess({ type: 'success', content: t('template.designer.published', { version }) });
       setCurrent((c) => (c ? { ...c, publishedVersion: version } : c));
       setVersions(await api<Version[]>('/template/versions', { body: { id } }));
       await reload();
+    } catch (e) {
+      setError(messageOf(e));
+    }
+  };
+
+  const copy = async () => {
+    const project = targets.find((p) => p.id === target);
+    if (!current?.id || !project) return;
+    if (!(await showConfirm({ content: t('template.designer.copyConfirm', { code: current.code, project: project.code }) }))) return;
+    try {
+      await api('/template/copy', { body: { id: current.id, projectId: project.id }, quiet: true });
+      void showSuccess({ type: 'success', content: t('template.designer.copied', { project: project.code }) });
     } catch (e) {
       setError(messageOf(e));
     }
@@ -153,6 +170,21 @@ export default function TemplateDesignerScreen() {
               <Button type="primary" onClick={() => void publish()}>
                 {t('template.designer.publish')}
               </Button>
+              {current.id !== undefined && targets.length > 0 && (
+                <>
+                  <Select
+                    aria-label={t('template.designer.copyTo')}
+                    placeholder={t('template.designer.copyTo')}
+                    style={{ minWidth: 180 }}
+                    value={target}
+                    onChange={setTarget}
+                    options={targets.map((p) => ({ value: p.id, label: `${p.code} - ${p.name}` }))}
+                  />
+                  <Button disabled={target === undefined} onClick={() => void copy()}>
+                    {t('template.designer.copy')}
+                  </Button>
+                </>
+              )}
             </>
           )}
         </Space>

@@ -83,16 +83,19 @@ export function validateTemplate(value: unknown): TemplateJson {
         if (!isNumber(schema.width) || schema.width <= 0) bad(`${at}.width`, 'width in mm');
         if (!isNumber(schema.height) || schema.height <= 0) bad(`${at}.height`, 'height in mm');
         const fonts: Array<[string, unknown]> = [[`${at}.fontName`, schema.fontName]];
-        for (const part of ['headStyles', 'bodyStyles']) if (isObject(schema[part])) fonts.push([`${at}.${part}.fontName`, (schema[part] as Record<string, unknown>).fontName]);
+        for (const part of ['headStyles', 'bodyStyles']) {
+          const styles = schema[part];
+          if (isObject(styles)) fonts.push([`${at}.${part}.fontName`, styles.fontName]);
+        }
         for (const [field, font] of fonts) {
-          if (font !== undefined && font !== '' && font !== DESIGNER_FONT && !TEMPLATE_FONT_NAMES.includes(String(font))) bad(field, String(font));
+          if (font !== undefined && font !== '' && font !== DESIGNER_FONT && !(typeof font === 'string' && TEMPLATE_FONT_NAMES.includes(font))) bad(field, typeof font === 'string' ? font : JSON.stringify(font));
         }
       });
     });
   }
   if (problems.length === 0) {
     try {
-      checkTemplate(structuredClone(value) as Template);
+      checkTemplate(structuredClone(value));
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       const position = /ERROR POSITION: ([^\n]*)/.exec(message)?.[1];
@@ -142,7 +145,7 @@ function inputText(value: TemplateValue): string {
  */
 export async function renderTemplate(template: TemplateJson, documents: readonly TemplateInputs[], language: Language): Promise<Buffer> {
   const used = new Set<string>();
-  const copy = structuredClone(template) as TemplateJson;
+  const copy = structuredClone(template);
   const inputs = documents.map((doc) => {
     const entry: Record<string, string> = {};
     for (const page of copy.schemas) for (const s of page) if (s.name in doc) entry[s.name] = inputText(doc[s.name]);
@@ -159,7 +162,7 @@ export async function renderTemplate(template: TemplateJson, documents: readonly
       if (s.type === 'table') {
         for (const part of ['headStyles', 'bodyStyles']) {
           const styles = (s[part] ?? {}) as Record<string, unknown>;
-          styles.fontName = pick(styles.fontName, { ...s, content: `${JSON.stringify(s.head ?? [])} ${String(s.content ?? '')}` });
+          styles.fontName = pick(styles.fontName, { ...s, content: `${JSON.stringify(s.head ?? [])} ${typeof s.content === 'string' ? s.content : ''}` });
           s[part] = styles;
         }
       }

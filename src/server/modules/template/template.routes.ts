@@ -12,6 +12,7 @@ import { TEMPLATE_KINDS, defaultTemplate, type TemplateKind } from './template.d
 import { TEMPLATE_FONT_NAMES, TEMPLATE_JSON_MAX, TEMPLATE_SCHEMA_TYPES, renderTemplate, type TemplateInputs } from './template.pdf.js';
 import {
   JRXML_MAX_BYTES,
+  copyTargets,
   copyToProject,
   getTemplate,
   listJrxml,
@@ -72,7 +73,7 @@ export const templateRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const body = request.body;
       if (body.id === undefined && !(await hasRight(db, user, DESIGN.add.right))) throw new AppError('FORBIDDEN', { right: DESIGN.add.right });
       if (JSON.stringify(body.template ?? null).length > TEMPLATE_JSON_MAX) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'template', code: 'TEMPLATE_INVALID', params: { reason: 'too large' } }]);
-      return inTransaction(db, (trx) => saveDraft(trx, user, { ...body, kind: body.kind as TemplateKind }));
+      return inTransaction(db, (trx) => saveDraft(trx, user, { ...body, kind: body.kind }));
     },
   );
 
@@ -90,6 +91,8 @@ export const templateRoutes: FastifyPluginAsyncTypebox = async (app) => {
     (request) => inTransaction(db, (trx) => copyToProject(trx, requireUser(request), request.body.id, request.body.projectId)),
   );
 
+  app.post('/template/copyTargets', route(DESIGN.edit, 'The projects besides the session one that the caller holds, to copy a template to'), (request) => copyTargets(db, requireUser(request)));
+
   app.post(
     '/report/generic/print/preview',
     route(DESIGN.view, "A template rendered with documents' data as PDF: a template's published version (its draft with `draft`), or the project's template of a kind (the shipped one while none is published)", {
@@ -104,7 +107,7 @@ export const templateRoutes: FastifyPluginAsyncTypebox = async (app) => {
         if (body.draft === true && !(await hasRight(db, user, DESIGN.edit.right))) throw new AppError('FORBIDDEN', { right: DESIGN.edit.right });
         pdf = await renderTemplate(await templateToRender(db, user, body.templateId, body.draft === true), documents, request.language);
       } else if (body.kind !== undefined) {
-        pdf = await printDocuments(db, requireProject(user).projectId, body.kind as TemplateKind, documents, request.language);
+        pdf = await printDocuments(db, requireProject(user).projectId, body.kind, documents, request.language);
       } else throw new AppError('VALIDATION_FAILED', {}, [{ field: 'templateId', code: 'FIELD_REQUIRED' }]);
       return reply.header('content-type', 'application/pdf').header('content-disposition', 'inline; filename="preview.pdf"').send(pdf);
     },

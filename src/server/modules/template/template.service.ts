@@ -126,6 +126,13 @@ export async function copyToProject(trx: Transaction<DB>, user: SessionUser, id:
   return { id: await insertTemplate(trx, targetProjectId, values), projectId: targetProjectId };
 }
 
+/** The projects besides the session's that a template may be copied to: those the caller holds. */
+export async function copyTargets(db: Kysely<DB>, user: SessionUser) {
+  const projectId = projectOf(user);
+  const held = await findUserProjects(db, user.userId, user.isAdmin);
+  return held.filter((p) => p.id !== projectId).map((p) => ({ id: p.id, code: p.code, name: p.name }));
+}
+
 /** The template a preview renders: the draft (for its designer) or the published version. */
 export async function templateToRender(db: Kysely<DB>, user: SessionUser, id: number, draft: boolean): Promise<TemplateJson> {
   const projectId = projectOf(user);
