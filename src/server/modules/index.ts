@@ -26,6 +26,7 @@ import { transportModule } from './transport/transport.module.js';
 import { reportModule } from './report/report.module.js';
 import { cfsModule } from './cfs/cfs.module.js';
 import { handheldModule } from './handheld/handheld.module.js';
+import { templateModule } from './template/template.module.js';
 
 /**
  * THE list of business areas (src/server/modules/README.md). Adding an area is one line here plus
@@ -59,4 +60,5 @@ export const MODULES: readonly AreaModule[] = [
   reportModule,
   cfsModule,
   handheldModule,
+  templateModule,
 ];
