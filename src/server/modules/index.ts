@@ -24,6 +24,7 @@ import { carrierModule } from './carrier/carrier.module.js';
 import { wizardModule } from './wizard/wizard.module.js';
 import { transportModule } from './transport/transport.module.js';
 import { reportModule } from './report/report.module.js';
+import { laundryModule } from './laundry/laundry.module.js';
 
 /**
  * THE list of business areas (src/server/modules/README.md). Adding an area is one line here plus
@@ -55,4 +56,5 @@ export const MODULES: readonly AreaModule[] = [
   wizardModule,
   transportModule,
   reportModule,
+  laundryModule,
 ];
