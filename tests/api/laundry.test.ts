@@ -177,7 +177,7 @@ describe('the laundry flow with a device key', () => {
       .execute();
     expect(events).toHaveLength(12);
     expect(events.every((e) => Number(e.device_id) === device.id && e.at instanceof Date)).toBe(true);
-    expect(events.filter((e) => Number(e.garment_id) === Number(garments[0]!.id)).map((e) => `${e.from_status}>${e.to_status}`)).toEqual([
+    expect(events.filter((e) => Number(e.garment_id) === Number(garments[0].id)).map((e) => `${e.from_status}>${e.to_status}`)).toEqual([
       'null>received',
       'received>washing',
       'washing>cleaned',
@@ -185,7 +185,7 @@ describe('the laundry flow with a device key', () => {
     ]);
 
     // A returned tag can come in again, as a new garment of the laundry.
-    expect((await mooseOk<{ status: string }>('/moose/receive', { customerCode: customer.code, tag: tags[0]! }, key, ip)).status).toBe('received');
+    expect((await mooseOk<{ status: string }>('/moose/receive', { customerCode: customer.code, tag: tags[0] }, key, ip)).status).toBe('received');
   });
 
   it('enforces the order of the steps on the server, changing nothing on a refusal', async () => {
@@ -350,11 +350,11 @@ describe('the safety of the public routes', () => {
   it('reads and writes only the laundry tables on the public routes', () => {
     // The public services are typed against the laundry tables only (LaundryDb); this reads their source too.
     const folder = resolve(import.meta.dirname, '../../src/server/modules/laundry');
-    const files = ['laundry.public-routes.ts', 'laundry.service.ts', 'laundry.device-key.ts'];
+    const files = ['laundry.public-routes.ts', 'laundry.repository.ts', 'laundry.device-key.ts'];
     const named: string[] = [];
     for (const file of files) {
       const source = readFileSync(resolve(folder, file), 'utf8');
-      for (const match of source.matchAll(/\.(?:selectFrom|insertInto|updateTable|deleteFrom|innerJoin|leftJoin|rightJoin|fullJoin|with)\(\s*'([a-z_]+)/g)) named.push(match[1]!);
+      for (const match of source.matchAll(/\.(?:selectFrom|insertInto|updateTable|deleteFrom|innerJoin|leftJoin|rightJoin|fullJoin|with)\(\s*'([a-z_]+)/g)) named.push(match[1]);
       expect(source).not.toMatch(/sql`[^`]*\b(from|join|into|update)\b/i);
       expect(source).not.toMatch(/import .* from '\.\.\/(?!\.\.)(?!laundry)/);
     }

@@ -23,7 +23,7 @@ import {
   touchDevice,
   type LaundryDb,
   type LaundryDevice,
-} from './laundry.service.js';
+} from './laundry.repository.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
