@@ -58,7 +58,7 @@ describe('the laundry in Chromium', () => {
     await scan(phone, 'laundry-key', key);
     await phone.getByTestId('laundry-device-name').filter({ hasText: `Counter ${run}` }).waitFor();
     expect(await phone.evaluate(() => window.localStorage.getItem('wms.laundry.deviceKey'))).toBe(key);
-    expect(await phone.getByTestId('laundry-count-received').innerText()).toBe('0');
+    await expect.poll(() => phone.getByTestId('laundry-count-received').innerText()).toBe('0');
     // Phone-sized: nothing wider than the screen.
     expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 
