@@ -21,8 +21,10 @@ const PageShell = lazy(afterTexts(() => import('./PageShell')));
 const ForgotScreen = lazy(afterTexts(() => import('../screens/identity/ForgotScreen').then((m) => ({ default: m.ForgotScreen }))));
 const SignScreen = lazy(afterTexts(() => import('../screens/identity/SignScreen').then((m) => ({ default: m.SignScreen }))));
 const NotFoundScreen = lazy(afterTexts(() => import('../screens/NotFoundScreen').then((m) => ({ default: m.NotFoundScreen }))));
-const NotAvailableScreen = lazy(afterTexts(() => import('../screens/NotAvailableScreen').then((m) => ({ default: m.NotAvailableScreen }))));
 const PreviewScreen = lazy(afterTexts(() => import('../screens/preview/PreviewScreen')));
+// The laundry's public phone screens (docs/laundry.md): no session, a device key kept in the browser.
+const MooseScreen = lazy(afterTexts(() => import('../screens/laundry/MooseScreen')));
+const MOOSE_VIEWS = ['home', 'customerInfo', 'washing', 'scan'] as const;
 
 /**
  * No motion: dialogs, menus and drop-downs appear at once, so that a scan or a click right after
@@ -50,9 +52,9 @@ export function App() {
               <Route path="/forgot" element={<ForgotScreen />} />
               <Route path="/sign" element={<SignScreen />} />
               <Route path="/notfound" element={<NotFoundScreen />} />
-              {/* The laundry flow is public; its screens are not built yet. */}
-              {['/moose/home', '/moose/customerInfo', '/moose/washing', '/moose/scan'].map((path) => (
-                <Route key={path} path={path} element={<NotAvailableScreen route={path} />} />
+              {/* The laundry flow is public: its screens work with a device key instead of a session. */}
+              {MOOSE_VIEWS.map((view) => (
+                <Route key={view} path={`/moose/${view}`} element={<MooseScreen view={view} />} />
               ))}
               <Route
                 path="/page/*"

@@ -14,14 +14,15 @@ export function RequireToken({ children }: { children: ReactNode }) {
 }
 
 /**
- * Where the app starts: with a stored token, every path but /previewImgFile goes
- * to /page. A path already under /page counts as /page, so a reload keeps the open screen.
+ * Where the app starts: with a stored token, every path but /previewImgFile and the laundry's
+ * public screens (/moose/..., which work with a device key, not a session) goes to /page. A path already under /page counts as /page, so a reload keeps the open screen.
  * Returns the hash path to replace the current one with, or undefined to stay.
  */
 export function startRedirect(hashPath: string, hasToken: boolean): string | undefined {
   if (!hasToken) return undefined;
   const path = hashPath.split('?')[0] || '/';
   if (path === '/previewImgFile' || path.startsWith('/previewImgFile/')) return undefined;
+  if (path.startsWith('/moose/')) return undefined;
   if (path === '/page' || path.startsWith('/page/')) return undefined;
   return '/page';
 }

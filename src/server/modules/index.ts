@@ -27,6 +27,7 @@ import { reportModule } from './report/report.module.js';
 import { cfsModule } from './cfs/cfs.module.js';
 import { handheldModule } from './handheld/handheld.module.js';
 import { templateModule } from './template/template.module.js';
+import { laundryModule } from './laundry/laundry.module.js';
 
 /**
  * THE list of business areas (src/server/modules/README.md). Adding an area is one line here plus
@@ -61,4 +62,5 @@ export const MODULES: readonly AreaModule[] = [
   cfsModule,
   handheldModule,
   templateModule,
+  laundryModule,
 ];

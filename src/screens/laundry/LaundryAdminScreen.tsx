@@ -1,0 +1,184 @@
+import { useCallback, useEffect, useState } from 'react';
+import { Alert, Button, Form, Input, Modal, Popconfirm, Space, Table, Tabs, Tag, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import type { LaundryCustomerRow, LaundryDeviceRow, LaundryIssuedDevice } from '../../common/laundry-api';
+import { api } from '../../app/public';
+
+const when = (value: string | null) => (value ? new Date(value).toLocaleString() : '');
+
+/** The issued key, this once: as text and as a QR code a phone's scanner can read into the key field. */
+function IssuedKey({ issued, onClose }: { issued: LaundryIssuedDevice; onClose: () => void }) {
+  const { t } = useTranslation();
+  const [qr, setQr] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    void import('qrcode').then(({ default: QRCode }) => QRCode.toDataURL(issued.key, { margin: 1, width: 220 })).then((url) => live && setQr(url));
+    return () => {
+      live = false;
+    };
+  }, [issued.key]);
+  return (
+    <Modal open title={t('laundry.admin.keyTitle', { name: issued.device.name })} onCancel={onClose} footer={<Button onClick={onClose}>{t('laundry.admin.close')}</Button>}>
+      <Space direction="vertical" style={{ width: '100%' }} data-testid="laundry-issued-key">
+        <Alert type="warning" showIcon message={t('laundry.admin.keyOnce')} />
+        <Typography.Paragraph copyable={{ text: issued.key }} code data-testid="laundry-key-text" style={{ wordBreak: 'break-all' }}>
+          {issued.key}
+        </Typography.Paragraph>
+        {qr && <img src={qr} alt="" width={220} height={220} data-testid="laundry-key-qr" />}
+      </Space>
+    </Modal>
+  );
+}
+
+function DevicesTab() {
+  const { t } = useTranslation();
+  const [rows, setRows] = useState<LaundryDeviceRow[]>([]);
+  const [issued, setIssued] = useState<LaundryIssuedDevice | null>(null);
+  const [form] = Form.useForm<{ name: string }>();
+  const load = useCallback(() => api<{ rows: LaundryDeviceRow[] }>('/laundry/devices', { body: {} }).then((answer) => setRows(answer.rows)), []);
+  useEffect(() => void load(), [load]);
+  const issue = async ({ name }: { name: string }) => {
+    setIssued(await api<LaundryIssuedDevice>('/laundry/device/issue', { body: { name: name.trim() } }));
+    form.resetFields();
+    await load();
+  };
+  const revoke = async (deviceId: number) => {
+    await api('/laundry/device/revoke', { body: { deviceId } });
+    await load();
+  };
+  return (
+    <Space direction="vertical" style={{ width: '100%' }}>
+      <Form form={form} layout="inline" onFinish={(values) => void issue(values)}>
+        <Form.Item name="name" label={t('laundry.admin.deviceName')} rules={[{ required: true, whitespace: true, max: 100 }]}>
+          <Input id="laundry-device-name" maxLength={100} />
+        </Form.Item>
+        <Button type="primary" htmlType="submit" data-testid="laundry-issue-device">
+          {t('laundry.admin.issueDevice')}
+        </Button>
+      </Form>
+      <Table
+        size="small"
+        rowKey="id"
+        data-testid="laundry-devices"
+        dataSource={rows}
+        pagination={{ pageSize: 20 }}
+        columns={[
+          { title: t('laundry.admin.deviceName'), dataIndex: 'name' },
+          { title: t('laundry.admin.keyHint'), dataIndex: 'keyHint', render: (hint: string) => <code>{hint}…</code> },
+          { title: t('laundry.admin.issued'), dataIndex: 'createdAt', render: when },
+          { title: t('laundry.admin.lastUsed'), dataIndex: 'lastUsedAt', render: when },
+          {
+            title: t('laundry.admin.state'),
+            key: 'state',
+            render: (_: unknown, row: LaundryDeviceRow) =>
+              row.revokedAt ? <Tag>{`${t('laundry.admin.revoked')} ${when(row.revokedAt)}`}</Tag> : <Tag color="green">{t('laundry.admin.inUse')}</Tag>,
+          },
+          {
+            key: 'actions',
+            render: (_: unknown, row: LaundryDeviceRow) =>
+              row.revokedAt ? null : (
+                <Popconfirm title={t('laundry.admin.revokeConfirm', { name: row.name })} onConfirm={() => void revoke(row.id)}>
+                  <Button danger size="small" data-testid={`laundry-revoke-${row.id}`}>
+                    {t('laundry.admin.revoke')}
+                  </Button>
+                </Popconfirm>
+              ),
+          },
+        ]}
+      />
+      {issued && <IssuedKey issued={issued} onClose={() => setIssued(null)} />}
+    </Space>
+  );
+}
+
+function CustomersTab() {
+  const { t } = useTranslation();
+  const [rows, setRows] = useState<LaundryCustomerRow[]>([]);
+  const [issued, setIssued] = useState<LaundryCustomerRow | null>(null);
+  const [form] = Form.useForm<{ name: string; phone?: string }>();
+  const load = useCallback(() => api<{ rows: LaundryCustomerRow[] }>('/laundry/customers', { body: {} }).then((answer) => setRows(answer.rows)), []);
+  useEffect(() => void load(), [load]);
+  const issue = async ({ name, phone }: { name: string; phone?: string }) => {
+    setIssued(await api<LaundryCustomerRow>('/laundry/customer/issue', { body: { name: name.trim(), phone: phone?.trim() || null } }));
+    form.resetFields();
+    await load();
+  };
+  const setActive = async (customerId: number, active: boolean) => {
+    await api('/laundry/customer/active', { body: { customerId, active } });
+    await load();
+  };
+  return (
+    <Space direction="vertical" style={{ width: '100%' }}>
+      <Form form={form} layout="inline" onFinish={(values) => void issue(values)}>
+        <Form.Item name="name" label={t('laundry.admin.customerName')} rules={[{ required: true, whitespace: true, max: 100 }]}>
+          <Input id="laundry-customer-name" maxLength={100} />
+        </Form.Item>
+        <Form.Item name="phone" label={t('laundry.admin.phone')} rules={[{ pattern: /^[0-9 +()-]*$/, max: 40 }]}>
+          <Input id="laundry-customer-phone" maxLength={40} />
+        </Form.Item>
+        <Button type="primary" htmlType="submit" data-testid="laundry-issue-customer">
+          {t('laundry.admin.issueCustomer')}
+        </Button>
+      </Form>
+      {issued && (
+        <Alert
+          type="success"
+          showIcon
+          closable
+          onClose={() => setIssued(null)}
+          data-testid="laundry-customer-issued"
+          data-code={issued.code}
+          message={t('laundry.admin.customerIssued', { name: issued.name, code: issued.code })}
+        />
+      )}
+      <Table
+        size="small"
+        rowKey="id"
+        data-testid="laundry-customers"
+        dataSource={rows}
+        pagination={{ pageSize: 20 }}
+        columns={[
+          { title: t('laundry.admin.code'), dataIndex: 'code', render: (code: string) => <code>{code}</code> },
+          { title: t('laundry.admin.customerName'), dataIndex: 'name' },
+          { title: t('laundry.admin.phone'), dataIndex: 'phone' },
+          { title: t('laundry.admin.issued'), dataIndex: 'createdAt', render: when },
+          {
+            title: t('laundry.admin.state'),
+            dataIndex: 'active',
+            render: (active: boolean) => (active ? <Tag color="green">{t('laundry.admin.active')}</Tag> : <Tag>{t('laundry.admin.withdrawn')}</Tag>),
+          },
+          {
+            key: 'actions',
+            render: (_: unknown, row: LaundryCustomerRow) =>
+              row.active ? (
+                <Popconfirm title={t('laundry.admin.withdrawConfirm', { name: row.name })} onConfirm={() => void setActive(row.id, false)}>
+                  <Button danger size="small">
+                    {t('laundry.admin.withdraw')}
+                  </Button>
+                </Popconfirm>
+              ) : (
+                <Button size="small" onClick={() => void setActive(row.id, true)}>
+                  {t('laundry.admin.restore')}
+                </Button>
+              ),
+          },
+        ]}
+      />
+    </Space>
+  );
+}
+
+/** The laundry's administration: devices of this warehouse (the key shown once) and customers with their codes (docs/laundry.md). */
+export default function LaundryAdminScreen() {
+  const { t } = useTranslation();
+  return (
+    <div data-testid="laundry-admin" style={{ padding: 12 }}>
+      <Tabs
+        items={[
+          { key: 'devices', label: t('laundry.admin.devices'), children: <DevicesTab /> },
+          { key: 'customers', label: t('laundry.admin.customers'), children: <CustomersTab /> },
+        ]}
+      />
+    </div>
+  );
+}
