@@ -12,6 +12,8 @@ interface LabelPrinter {
 }
 interface Printed {
   jobId: number;
+  kind: 'carton' | 'pallet';
+  palletNo: string | null;
   sscc: string;
   cartonNo: number;
   cartonCount: number;
@@ -28,10 +30,11 @@ function lastPrinter(): number | null {
 }
 
 /**
- * Scan to print (handheld, 360x640): scan a closed carton's number or SSCC and its label prints on
+ * Scan to print (handheld, 360x640): scan a closed carton's or pallet's number or SSCC and its label prints on
  * the chosen printer of the warehouse (the last choice is kept on the device; without one, the
- * printer for automatic carton labels). Enter prints; each outcome is shown and beeped; Escape
- * clears the message.
+ * printer for automatic labels). Enter prints; each outcome is shown and beeped; Escape clears the
+ * message. The scan field keeps the focus after every scan, print and refusal (a scanner alone
+ * drives it).
  */
 export default function ScanToPrint() {
   const { t } = useTranslation();
@@ -59,7 +62,8 @@ export default function ScanToPrint() {
   const print = async (scanned: string) => {
     try {
       const answer = await api<Printed>('/pack/label/print', { body: { code: scanned.trim(), printerId }, quiet: true });
-      tell('success', t('pack.scanPrint.printed', { sscc: answer.sscc, printer: answer.printerName, cartonNo: answer.cartonNo, cartonCount: answer.cartonCount, orderNo: answer.orderNo }));
+      const params = { sscc: answer.sscc, printer: answer.printerName, cartonNo: answer.cartonNo, cartonCount: answer.cartonCount, orderNo: answer.orderNo, palletNo: answer.palletNo ?? '' };
+      tell('success', t(answer.kind === 'pallet' ? 'pack.scanPrint.palletPrinted' : 'pack.scanPrint.printed', params));
     } catch (error) {
       fail(error);
     }
