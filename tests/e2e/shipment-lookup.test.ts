@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { apiCall, apiSelection, apiSignIn, eventually, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
+import { apiCall, apiSelection, apiSignIn, eventually, popupText, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
 import { startFakeCarrier, type FakeCarrier } from '../helpers/fake-carrier.js';
 
 /**
@@ -65,12 +65,12 @@ describe('shipment look-up at the carrier in Chromium', () => {
       // The carrier answers an error: its message, no answer window, nothing changed.
       carrier.mode = 'fail';
       await toolbar(page).getByTestId('shipment-lookup').click();
-      await eventually(() => page.locator('body').innerText()).toMatch(/did not accept the request .*carrier is down.*Nothing was changed/);
+      expect(await popupText(page)).toMatch(/did not accept the request .*carrier is down.*Nothing was changed/);
       expect(await answer.count()).toBe(0);
       // The carrier does not answer within the account's time-out.
       carrier.mode = 'hang';
       await toolbar(page).getByTestId('shipment-lookup').click();
-      await eventually(() => page.locator('body').innerText(), 15_000).toContain('did not answer in time. Nothing was changed; try again.');
+      expect(await popupText(page)).toContain('did not answer in time. Nothing was changed; try again.');
       expect(await answer.count()).toBe(0);
       expect(await stored()).toEqual(booked);
     } finally {

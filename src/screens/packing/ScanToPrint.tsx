@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
-import { Select, Typography } from 'antd';
+import { useEffect, useRef, useState } from 'react';
+import { Select, Typography, type RefSelectProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../app/public';
 import { FeedbackLine, HandheldFrame, ScanField, useFeedback } from '../inbound/handheld';
@@ -41,6 +41,7 @@ export default function ScanToPrint() {
   const { feedback, setFeedback, tell, fail } = useFeedback();
   const [printers, setPrinters] = useState<LabelPrinter[]>([]);
   const [printerId, setPrinterId] = useState<number | null>(lastPrinter);
+  const select = useRef<RefSelectProps>(null);
 
   useEffect(() => {
     void api<{ rows: LabelPrinter[] }>('/pack/label/printer', { quiet: true })
@@ -56,7 +57,11 @@ export default function ScanToPrint() {
   const choose = (id: number) => {
     setPrinterId(id);
     window.localStorage.setItem(LAST_PRINTER, String(id));
-    window.setTimeout(() => document.querySelector<HTMLInputElement>('input[data-testid="scan-print-scan"]')?.focus(), 0);
+    // The list closes and gives the focus back to itself first: leave it, then take the scan field.
+    window.setTimeout(() => {
+      select.current?.blur();
+      document.querySelector<HTMLInputElement>('input[data-testid="scan-print-scan"]')?.focus();
+    }, 0);
   };
 
   const print = async (scanned: string) => {
@@ -74,6 +79,7 @@ export default function ScanToPrint() {
       <label>
         <div style={{ fontSize: 16, marginBottom: 4 }}>{t('pack.scanPrint.printer')}</div>
         <Select
+          ref={select}
           data-testid="scan-print-printer"
           size="large"
           style={{ width: '100%' }}
