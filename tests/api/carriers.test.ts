@@ -145,6 +145,16 @@ describe('parcel carriers', () => {
     const found = await ok<{ shipments: Array<{ id: number; atCarrier: { parcels: unknown[] } | null; parcels: unknown[] }> }>('/so/findDhlShipmentReference', { reference });
     expect(found.shipments).toHaveLength(1);
     expect(found.shipments[0].atCarrier?.parcels).toHaveLength(1);
+    // The look-up at the carrier: an error or a time-out is a message, and nothing here changes.
+    const before = await db().selectFrom('carrier_shipment').selectAll().where('id', '=', shipmentId).executeTakeFirstOrThrow();
+    for (const [mode, status, code] of [['fail', 502, 'CARRIER_FAILED'], ['hang', 504, 'CARRIER_TIMEOUT']] as const) {
+      carrier.mode = mode;
+      const refused = await call('/so/findDhlShipmentReference', { reference });
+      expect(refused.statusCode).toBe(status);
+      expect(json<{ code: string; message: string }>(refused)).toMatchObject({ code, message: expect.any(String) });
+    }
+    carrier.mode = 'ok';
+    expect(await db().selectFrom('carrier_shipment').selectAll().where('id', '=', shipmentId).executeTakeFirstOrThrow()).toEqual(before);
 
     const tracking = added.parcels[0].tracking_no;
     const byTracking = await ok<{ order: { orderNo: string }; parcel: { cartonNo: string; trackingNo: string }; shipment: { carrierShipmentId: string }; belongs: null }>('/carrier/courierCheck', { code: tracking });

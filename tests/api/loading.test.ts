@@ -175,6 +175,23 @@ describe('scanning onto a load', () => {
     await refused('/loading/close', { loadId: load.id }, 409, 'LOAD_EMPTY');
   });
 
+  it('refuses an open pallet, changing nothing, and loads it once it is closed', async () => {
+    const order = await packing.packedOrder([[0, 1]]);
+    const pallet = await ok<{ id: number; palletNo: string; sscc: string }>('/pallet/create', { locationCode: STAGE });
+    await ok('/pallet/addCarton', { palletId: pallet.id, carton: order.cartons[0].cartonNo });
+    const load = await newLoad();
+    for (const code of [pallet.sscc, pallet.palletNo]) {
+      const refusal = await refused('/loading/scan', { loadId: load.id, code }, 409, 'LOAD_PALLET_OPEN');
+      expect(refusal.message).toBe(`Pallet ${pallet.palletNo} is still open: close it before loading it.`);
+    }
+    const inThai = await injectAs(t.app, admin, { method: 'POST', url: '/api/loading/scan', payload: { loadId: load.id, code: pallet.sscc }, headers: { 'x-language': 'th' } });
+    expect(json<{ message: string }>(inThai).message).toBe(`พาเลท ${pallet.palletNo} ยังเปิดอยู่: ปิดพาเลทก่อนขึ้นของ`);
+    expect(await statusOf(order.soId)).toBe('packed');
+    await ok('/pallet/close', { palletId: pallet.id });
+    const scan = await ok<Scan>('/loading/scan', { loadId: load.id, code: pallet.sscc });
+    expect(scan.loaded.map((c) => c.cartonNo)).toEqual([order.cartons[0].cartonNo]);
+  });
+
   it('loads every carton of a pallet by its SSCC', async () => {
     const order = await packing.packedOrder([[0, 2], [1, 1]]);
     const pallet = await packing.palletOf(STAGE, order.cartons.map((c) => c.cartonNo));

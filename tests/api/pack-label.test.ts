@@ -183,3 +183,77 @@ describe('pallet labels', () => {
     expect(job).toEqual({ reference: pallet.sscc, document_kind: 'palletLabel' });
   });
 });
+
+describe('pallet gross weight and label reprint', () => {
+  interface Pallet {
+    id: number;
+    palletNo: string;
+    sscc: string;
+    status: string;
+    grossWeight: string | null;
+    weightUom: string | null;
+    label?: { jobId: number; printerName: string } | null;
+  }
+  const palletJobs = (sscc: string) => db().selectFrom('print_job').select(['id', 'document_kind']).where('reference', '=', sscc).orderBy('id').execute();
+
+  it('weighs a pallet closed without a weight as its cartons plus the tare, shows it on /pallet and its label, and prints the label again by its SSCC', async () => {
+    const { soId, orderNo } = await pickedOrder(f, `SOPW-${RUN}`, [[0, 3]], { tote: `${TOTE}-W` });
+    await ok('/scanPack', { orderNo });
+    const first = (await ok('/pack/scan/open', { soId })).openCarton!;
+    await ok('/pack/scan/sku', { cartonId: first.id, barcode: skuCodes[0], qty: 2 });
+    await ok('/pack/scan/close', { cartonId: first.id, grossWeight: 2, netWeight: 1.5, weightUom: 'KG' });
+    const second = (await ok('/pack/scan/open', { soId })).openCarton!;
+    await ok('/pack/scan/sku', { cartonId: second.id, barcode: skuCodes[0], qty: 1 });
+    await ok('/pack/scan/close', { cartonId: second.id, grossWeight: 500, netWeight: 400, weightUom: 'G' });
+    const location = await db().selectFrom('location').select('code').where('id', '=', f.locationIds[0]).executeTakeFirstOrThrow();
+    const pallet = await ok<Pallet>('/pallet/create', { locationCode: location.code });
+    for (const carton of [first, second]) await ok('/pallet/addCarton', { palletId: pallet.id, carton: carton.cartonNo });
+
+    // An open pallet has no final label yet: refused, nothing queued.
+    const open = await call('/pack/label/print', { code: pallet.sscc });
+    expect(open.statusCode).toBe(409);
+    expect(json<{ code: string; message: string }>(open)).toMatchObject({ code: 'PALLET_OPEN', message: expect.stringContaining(pallet.palletNo) });
+    expect(await palletJobs(pallet.sscc)).toEqual([]);
+
+    // 2 kg + 500 g + the tare of an empty pallet (kg).
+    const tare = await db().selectFrom('sys_param').select('param_value').where('param_code', '=', 'PALLET_TARE_KG').where('organization_id', 'is', null).executeTakeFirstOrThrow();
+    expect(Number(tare.param_value)).toBeGreaterThan(0);
+    const expected = String(2.5 + Number(tare.param_value));
+    const sent = printer.received.length;
+    const closed = await ok<Pallet>('/pallet/close', { palletId: pallet.id });
+    expect(closed).toMatchObject({ status: 'closed', grossWeight: expected, weightUom: 'KG', label: { printerName: `LBL-${RUN}` } });
+    expect(await ok<Pallet>('/pallet/detail', { palletId: pallet.id })).toMatchObject({ grossWeight: expected, weightUom: 'KG' });
+    const [label] = (await printer.documents(sent + 1)).slice(sent);
+    expect(label).toContain(`>;>800${pallet.sscc}`);
+    expect(label).toContain(`GROSS WEIGHT: ${expected} KG`);
+
+    // Reprint by the SSCC as its barcode hands it on: a new job on the chosen printer, the same label.
+    const printed = await ok<{ jobId: number; kind: string; palletNo: string; sscc: string; printerName: string }>('/pack/label/print', { code: `(00)${pallet.sscc}`, printerId });
+    expect(printed).toMatchObject({ kind: 'pallet', palletNo: pallet.palletNo, sscc: pallet.sscc, printerName: `LBL-${RUN}` });
+    const [again] = (await printer.documents(sent + 2)).slice(sent + 1);
+    expect(again).toContain(`GROSS WEIGHT: ${expected} KG`);
+    expect(again).toContain('PALLET 1 OF 1');
+    const jobs = await palletJobs(pallet.sscc);
+    expect(jobs.map((j) => j.document_kind)).toEqual(['palletLabel', 'palletLabel']);
+    expect(Number(jobs[1].id)).toBe(printed.jobId);
+
+    // From the /pallet page: "Print label" queues it on the printer for automatic labels.
+    const behave = await injectAs(t.app, admin, { method: 'POST', url: '/api/generic/behavior', payload: { moduleCode: 'packing', functionCode: 'pallet', behaviour: 'printLabel', keys: [pallet.id], inputs: {} } });
+    expect(behave.statusCode, behave.body).toBe(200);
+    expect(behave.body).toContain(pallet.palletNo);
+    expect(await palletJobs(pallet.sscc)).toHaveLength(3);
+  });
+
+  it('keeps the gross weight entered at close as entered', async () => {
+    const { soId, orderNo } = await pickedOrder(f, `SOPE-${RUN}`, [[0, 1]], { tote: `${TOTE}-E` });
+    await ok('/scanPack', { orderNo });
+    const carton = (await ok('/pack/scan/open', { soId })).openCarton!;
+    await ok('/pack/scan/sku', { cartonId: carton.id, barcode: skuCodes[0], qty: 1 });
+    await ok('/pack/scan/close', { cartonId: carton.id, grossWeight: 3, netWeight: 2, weightUom: 'LB' });
+    const location = await db().selectFrom('location').select('code').where('id', '=', f.locationIds[0]).executeTakeFirstOrThrow();
+    const pallet = await ok<Pallet>('/pallet/create', { locationCode: location.code });
+    await ok('/pallet/addCarton', { palletId: pallet.id, carton: carton.cartonNo });
+    const closed = await ok<Pallet>('/pallet/close', { palletId: pallet.id, grossWeight: '41.5', weightUom: 'LB' });
+    expect(closed).toMatchObject({ grossWeight: '41.5', weightUom: 'LB' });
+  });
+});

@@ -18,6 +18,7 @@ const FRENCH: Record<string, string> = {
   'printing.label.shipTo': 'Destinataire',
   'printing.label.order': 'Commande',
   'printing.label.sscc': 'SSCC',
+  'printing.label.grossWeight': 'Poids brut',
   'printing.label.cartonOf': 'Colis {{no}} sur {{count}}',
   'printing.label.palletOf': 'Palette {{no}} sur {{count}}',
 };

@@ -1,11 +1,25 @@
 import { useState } from 'react';
-import { App, Button, Input, Modal, Space } from 'antd';
+import { App, Button, Descriptions, Input, Modal, Space, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../app/public';
 import type { ToolbarActionProps } from './toolbar-actions';
 
+/** What `/so/findDhlShipmentReference` answers: our shipments of the reference and what the carrier knows of each. */
+interface LookedUp {
+  shipments: Array<{
+    id: number;
+    shipmentNo: string;
+    carrierShipmentId: string | null;
+    status: string;
+    parcels: unknown[];
+    atCarrier: { shipmentId: string; status: string | null; parcels: Array<{ parcelNo: string; trackingNo: string | null }> } | null;
+  }>;
+}
+
 /**
- * The /shipment page's carrier actions for the one selected shipment: book it with its carrier (its
+ * The /shipment page's carrier actions for the one selected shipment: look it up at its carrier by
+ * its shipment reference (with the view right: what the carrier knows of it, its status and
+ * parcels with their tracking numbers, read only), book it with its carrier (its
  * carrier shipment id), add the closed cartons of orders typed by number as parcels, and cancel it
  * at the carrier after a confirmation. A carrier error or time-out is shown as the server's message
  * and changes nothing.
@@ -16,8 +30,61 @@ export default function ShipmentActions({ rights, selected, reload }: ToolbarAct
   const [adding, setAdding] = useState(false);
   const [orderNos, setOrderNos] = useState('');
   const [busy, setBusy] = useState(false);
+  const [found, setFound] = useState<LookedUp | null>(null);
   const id = selected.length === 1 ? Number(selected[0]._key) : null;
-  if (!rights.edit) return null;
+  const typed = selected.length === 1 ? selected[0].shipment_reference : undefined;
+  const reference = typeof typed === 'string' ? typed.trim() : '';
+  if (!rights.view) return null;
+
+  // The carrier is asked and nothing is written: an error or a time-out shows the server's message.
+  const lookUp = async () => {
+    setBusy(true);
+    try {
+      setFound(await api<LookedUp>('/so/findDhlShipmentReference', { body: { reference } }));
+    } catch {
+      // The client showed the server's message.
+    } finally {
+      setBusy(false);
+    }
+  };
+  const lookUpButton = (
+    <Button disabled={!reference || busy} onClick={() => void lookUp()} data-testid="shipment-lookup">
+      {t('carrier.action.lookUp')}
+    </Button>
+  );
+  const answer = (
+    <Modal open={found !== null} title={t('carrier.action.lookUpTitle', { reference })} footer={null} onCancel={() => setFound(null)} destroyOnHidden>
+      <div data-testid="shipment-lookup-result">
+        {found?.shipments.map((s) => (
+          <Descriptions key={s.id} size="small" column={1} bordered style={{ marginBottom: 12 }} title={s.shipmentNo}>
+            <Descriptions.Item label={t('carrier.field.carrierShipmentId')}>{s.carrierShipmentId ?? '-'}</Descriptions.Item>
+            <Descriptions.Item label={t('carrier.action.atCarrier')}>
+              {s.atCarrier ? (
+                <span data-testid={`shipment-lookup-${s.shipmentNo}`}>
+                  <Tag>{s.atCarrier.status ?? '-'}</Tag>
+                  {t('carrier.action.atCarrierParcels', { count: s.atCarrier.parcels.length })}
+                  {s.atCarrier.parcels.map((p) => (
+                    <div key={p.parcelNo}>
+                      {p.parcelNo}: {p.trackingNo ?? '-'}
+                    </div>
+                  ))}
+                </span>
+              ) : (
+                <span data-testid={`shipment-lookup-${s.shipmentNo}`}>{t('carrier.action.notAtCarrier')}</span>
+              )}
+            </Descriptions.Item>
+          </Descriptions>
+        ))}
+      </div>
+    </Modal>
+  );
+  if (!rights.edit)
+    return (
+      <Space wrap>
+        {lookUpButton}
+        {answer}
+      </Space>
+    );
 
   const run = async (work: () => Promise<void>) => {
     setBusy(true);
@@ -57,6 +124,8 @@ export default function ShipmentActions({ rights, selected, reload }: ToolbarAct
 
   return (
     <Space wrap>
+      {lookUpButton}
+      {answer}
       <Button disabled={id === null || busy} onClick={() => void book()} data-testid="shipment-book">
         {t('carrier.action.book')}
       </Button>

@@ -3,7 +3,7 @@ import type { ComponentType } from 'react';
 /** What a toolbar action of a page gets from the engine (its HostToolbarActionProps). */
 export interface ToolbarActionProps {
   rights: { view: boolean; add: boolean; edit: boolean; delete: boolean };
-  selected: readonly { _key?: unknown; status?: unknown }[];
+  selected: readonly { _key?: unknown; status?: unknown; shipment_reference?: unknown }[];
   reload: () => void;
 }
 

@@ -12,6 +12,8 @@ interface Pallet {
   sscc: string;
   status: string;
   soId: number | null;
+  grossWeight: string | null;
+  weightUom: string | null;
   cartons: Array<{ id: number; cartonNo: string; sscc: string | null }>;
 }
 
@@ -21,6 +23,8 @@ type Step = 'pallet' | 'location' | 'carton';
 /** A handheld's function keys, as on the scan-pack screen: F2 closes, F4 makes a new one. */
 const KEY_CLOSE = 'F2';
 const KEY_NEW = 'F4';
+/** Prints a closed pallet's label again. */
+const KEY_REPRINT = 'F9';
 
 /** A big target that wraps its caption instead of growing past the handheld's width. */
 const TARGET = { ...BIG, height: 'auto', whiteSpace: 'normal', overflowWrap: 'anywhere' } as const;
@@ -29,7 +33,9 @@ const TARGET = { ...BIG, height: 'auto', whiteSpace: 'normal', overflowWrap: 'an
  * /palletScan: pallets on a handheld (360x640). Scan a pallet's number or SSCC, or make a new one
  * (F4, then scan the location it stands at), then scan closed cartons (number or SSCC) onto it;
  * `-` switches to taking a scanned carton off. F2 closes the pallet after a confirmation: its
- * label, with its own SSCC, prints on the warehouse's printer for automatic labels. The scan field
+ * label, with its own SSCC and its gross weight (entered on the desk, else its cartons' plus the
+ * pallet tare), prints on the warehouse's printer for automatic labels; a closed pallet scanned
+ * shows its gross weight and F9 prints its label again (through the print queue). The scan field
  * keeps the focus, Enter submits, Escape steps back, and every outcome beeps.
  */
 export default function PalletScreen() {
@@ -92,9 +98,18 @@ export default function PalletScreen() {
     if (!answer) return;
     setPallet(answer);
     setRemoving(false);
-    const closed = t('packing.palletScan.closed', { palletNo: answer.palletNo, sscc: answer.sscc });
+    const weighed = answer.grossWeight === null ? '' : ` ${t('packing.palletScan.grossWeight', { weight: answer.grossWeight, uom: answer.weightUom ?? '' })}.`;
+    const closed = t('packing.palletScan.closed', { palletNo: answer.palletNo, sscc: answer.sscc }) + weighed;
     tell('success', answer.label ? `${closed} ${t('packing.screen.labelSent', { printer: answer.label.printerName })}` : closed);
     setStep('pallet');
+  };
+
+  /** A closed pallet's label again, on the printer for automatic labels, through the print queue. */
+  const reprint = async () => {
+    if (!pallet || !rights.edit || busy || pallet.status !== 'closed') return;
+    const answer = await run(() => api<{ printerName: string }>('/pack/label/print', { body: { code: pallet.sscc }, quiet: true }));
+    if (!answer) return;
+    tell('success', t('packing.palletScan.reprinted', { palletNo: pallet.palletNo, printer: answer.printerName }));
   };
 
   /** Escape: taking off ends first, then back to scanning a pallet. */
@@ -112,6 +127,7 @@ export default function PalletScreen() {
     if (document.querySelector('.ant-modal-wrap') || !rights.edit) return;
     if (event.key === KEY_NEW && step !== 'location') newPallet();
     else if (event.key === KEY_CLOSE && step === 'carton') void close();
+    else if (event.key === KEY_REPRINT && step === 'carton') void reprint();
     else return;
     event.preventDefault();
   };
@@ -142,6 +158,11 @@ export default function PalletScreen() {
             <div data-testid="pallet-sscc" style={{ fontSize: 14, color: '#555' }}>
               SSCC {pallet.sscc}
             </div>
+            {pallet.grossWeight !== null && (
+              <div data-testid="pallet-weight" style={{ fontSize: 14, color: '#555' }}>
+                {t('packing.palletScan.grossWeight', { weight: pallet.grossWeight, uom: pallet.weightUom ?? '' })}
+              </div>
+            )}
           </div>
           {removing && (
             <Tag color="red" data-testid="pallet-removing" style={{ fontSize: 16, padding: 4 }}>
@@ -171,6 +192,11 @@ export default function PalletScreen() {
                 {t('packing.pallet.close')} [{KEY_CLOSE}]
               </Button>
             </>
+          )}
+          {step === 'carton' && pallet?.status === 'closed' && (
+            <Button style={TARGET} data-testid="pallet-reprint" disabled={busy} onClick={() => void reprint()}>
+              {t('packing.palletScan.reprint')} [{KEY_REPRINT}]
+            </Button>
           )}
           {step !== 'location' && (
             <Button style={TARGET} data-testid="pallet-new" onClick={newPallet}>

@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
-import { Select, Typography } from 'antd';
+import { useEffect, useRef, useState } from 'react';
+import { Select, Typography, type RefSelectProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../app/public';
 import { FeedbackLine, HandheldFrame, ScanField, useFeedback } from '../inbound/handheld';
@@ -12,6 +12,8 @@ interface LabelPrinter {
 }
 interface Printed {
   jobId: number;
+  kind: 'carton' | 'pallet';
+  palletNo: string | null;
   sscc: string;
   cartonNo: number;
   cartonCount: number;
@@ -28,16 +30,18 @@ function lastPrinter(): number | null {
 }
 
 /**
- * Scan to print (handheld, 360x640): scan a closed carton's number or SSCC and its label prints on
+ * Scan to print (handheld, 360x640): scan a closed carton's or pallet's number or SSCC and its label prints on
  * the chosen printer of the warehouse (the last choice is kept on the device; without one, the
- * printer for automatic carton labels). Enter prints; each outcome is shown and beeped; Escape
- * clears the message.
+ * printer for automatic labels). Enter prints; each outcome is shown and beeped; Escape clears the
+ * message. The scan field keeps the focus after every scan, print and refusal (a scanner alone
+ * drives it).
  */
 export default function ScanToPrint() {
   const { t } = useTranslation();
   const { feedback, setFeedback, tell, fail } = useFeedback();
   const [printers, setPrinters] = useState<LabelPrinter[]>([]);
   const [printerId, setPrinterId] = useState<number | null>(lastPrinter);
+  const select = useRef<RefSelectProps>(null);
 
   useEffect(() => {
     void api<{ rows: LabelPrinter[] }>('/pack/label/printer', { quiet: true })
@@ -53,13 +57,18 @@ export default function ScanToPrint() {
   const choose = (id: number) => {
     setPrinterId(id);
     window.localStorage.setItem(LAST_PRINTER, String(id));
-    window.setTimeout(() => document.querySelector<HTMLInputElement>('input[data-testid="scan-print-scan"]')?.focus(), 0);
+    // The list closes and gives the focus back to itself first: leave it, then take the scan field.
+    window.setTimeout(() => {
+      select.current?.blur();
+      document.querySelector<HTMLInputElement>('input[data-testid="scan-print-scan"]')?.focus();
+    }, 0);
   };
 
   const print = async (scanned: string) => {
     try {
       const answer = await api<Printed>('/pack/label/print', { body: { code: scanned.trim(), printerId }, quiet: true });
-      tell('success', t('pack.scanPrint.printed', { sscc: answer.sscc, printer: answer.printerName, cartonNo: answer.cartonNo, cartonCount: answer.cartonCount, orderNo: answer.orderNo }));
+      const params = { sscc: answer.sscc, printer: answer.printerName, cartonNo: answer.cartonNo, cartonCount: answer.cartonCount, orderNo: answer.orderNo, palletNo: answer.palletNo ?? '' };
+      tell('success', t(answer.kind === 'pallet' ? 'pack.scanPrint.palletPrinted' : 'pack.scanPrint.printed', params));
     } catch (error) {
       fail(error);
     }
@@ -70,6 +79,7 @@ export default function ScanToPrint() {
       <label>
         <div style={{ fontSize: 16, marginBottom: 4 }}>{t('pack.scanPrint.printer')}</div>
         <Select
+          ref={select}
           data-testid="scan-print-printer"
           size="large"
           style={{ width: '100%' }}

@@ -12,6 +12,7 @@ declare module '../../../common/errors.js' {
     LOAD_IMPORT_REJECTED: true;
     LOAD_ORDER_NOT_SHIPPED: true;
     LOAD_PALLET_EMPTY: true;
+    LOAD_PALLET_OPEN: true;
   }
 }
 
@@ -26,4 +27,5 @@ export const loadingErrors = {
   LOAD_IMPORT_REJECTED: 400,
   LOAD_ORDER_NOT_SHIPPED: 409,
   LOAD_PALLET_EMPTY: 409,
+  LOAD_PALLET_OPEN: 409,
 } as const satisfies AreaErrorStatuses;

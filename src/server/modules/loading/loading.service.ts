@@ -191,12 +191,14 @@ async function refusalOf(carton: LoadableCarton, order: PackingOrder | undefined
   return undefined;
 }
 
-/** The cartons a scanned code names: a carton by its number or SSCC, or every carton of a pallet by its SSCC or number. */
+/** The cartons a scanned code names: a carton by its number or SSCC, or every carton of a closed pallet by its SSCC or number. */
 async function cartonsOfCode(trx: Transaction<DB>, scope: StockScope, code: string): Promise<{ cartons: LoadableCarton[]; palletSscc: string | null }> {
   const carton = await cartonForLoading(trx, scope, code);
   if (carton) return { cartons: [carton], palletSscc: null };
   const pallet = await palletForLoading(trx, scope, code);
   if (!pallet) throw new AppError('NO_RECORD');
+  // A pallet is loaded once it is closed: its cartons and its gross weight are final then.
+  if (pallet.status !== 'closed') throw new AppError('LOAD_PALLET_OPEN', { palletNo: pallet.palletNo });
   if (pallet.cartons.length === 0) throw new AppError('LOAD_PALLET_EMPTY', { palletNo: pallet.palletNo });
   return { cartons: pallet.cartons, palletSscc: pallet.sscc };
 }

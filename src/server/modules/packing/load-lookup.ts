@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../../db/schema.js';
-import './packing.tables.js';
+import type { PalletStatus } from './packing.tables.js';
 
 /**
  * What loading reads of cartons and pallets: a carton by its number or SSCC, a pallet by its SSCC or
@@ -89,18 +89,18 @@ export async function cartonsForLoadingByCodes(db: Db, scope: Scope, codes: read
   return found;
 }
 
-/** The pallet of the scope whose SSCC or number is the code, with its cartons; undefined when there is none. */
-export async function palletForLoading(db: Db, scope: Scope, code: string): Promise<{ id: number; palletNo: string; sscc: string; cartons: LoadableCarton[] } | undefined> {
+/** The pallet of the scope whose SSCC or number is the code, with its status (open or closed) and its cartons; undefined when there is none. */
+export async function palletForLoading(db: Db, scope: Scope, code: string): Promise<{ id: number; palletNo: string; sscc: string; status: PalletStatus; cartons: LoadableCarton[] } | undefined> {
   const pallet = await db
     .selectFrom('pallet')
-    .select(['id', 'pallet_no', 'sscc'])
+    .select(['id', 'pallet_no', 'sscc', 'status'])
     .where('project_id', '=', scope.projectId)
     .where('warehouse_id', '=', scope.warehouseId)
     .where((eb) => eb.or([eb('sscc', '=', code), eb('pallet_no', '=', code)]))
     .executeTakeFirst();
   if (!pallet) return undefined;
   const rows = await cartonQuery(db, scope).where('c.pallet_id', '=', pallet.id).orderBy('c.id').execute();
-  return { id: Number(pallet.id), palletNo: pallet.pallet_no, sscc: pallet.sscc, cartons: rows.map(toCarton) };
+  return { id: Number(pallet.id), palletNo: pallet.pallet_no, sscc: pallet.sscc, status: pallet.status, cartons: rows.map(toCarton) };
 }
 
 /** The cartons of these orders in the scope, in the order they were opened. */

@@ -4,7 +4,7 @@ import { isLanguage } from '../../../common/languages.js';
 import type { EngineSession } from '../../../../engine/server/index.js';
 import { defineBehaviour } from '../area.js';
 import type { StockScope } from '../inventory/index.js';
-import { addCartonToPallet, closePallet, createPallet, removeCartonFromPallet } from './pallet.service.js';
+import { addCartonToPallet, closePallet, createPallet, queuePalletLabel, removeCartonFromPallet } from './pallet.service.js';
 
 /** The scope a pallet action works in: the caller's project, warehouse and login; refused without a project or a warehouse. */
 function scopeOf(session: EngineSession): StockScope {
@@ -64,4 +64,15 @@ export const closePalletBehaviour = defineBehaviour({
   },
 });
 
-export const packingBehaviours = [createPalletBehaviour, addCartonBehaviour, removeCartonBehaviour, closePalletBehaviour];
+/** Print label: the selected closed pallet's label again, queued on the printer for automatic labels. */
+export const printPalletLabelBehaviour = defineBehaviour({
+  name: 'packing.pallet.printLabel',
+  inputs: Type.Object({}),
+  async run({ trx, session, rows }) {
+    const language = isLanguage(session.language) ? session.language : 'en';
+    const result = await queuePalletLabel(trx, scopeOf(session), onePallet(rows), language);
+    return { result, messageCode: 'packing.pallet.labelQueued', messageParams: { palletNo: result.palletNo, printer: result.label.printerName } };
+  },
+});
+
+export const packingBehaviours = [createPalletBehaviour, addCartonBehaviour, removeCartonBehaviour, closePalletBehaviour, printPalletLabelBehaviour];

@@ -13,6 +13,7 @@ declare module '../../../common/errors.js' {
     CARTON_NOT_ON_PALLET: true;
     PALLET_CLOSED: true;
     PALLET_EMPTY: true;
+    PALLET_OPEN: true;
     PACK_CARTON_EMPTY: true;
     PACK_ANTI_COUNTERFEIT_REQUIRED: true;
     PACK_ANTI_COUNTERFEIT_USED: true;
@@ -33,6 +34,7 @@ export const packingErrors = {
   CARTON_NOT_ON_PALLET: 409,
   PALLET_CLOSED: 409,
   PALLET_EMPTY: 409,
+  PALLET_OPEN: 409,
   PACK_CARTON_EMPTY: 409,
   PACK_ANTI_COUNTERFEIT_REQUIRED: 400,
   PACK_ANTI_COUNTERFEIT_USED: 409,

@@ -4,6 +4,7 @@ import * as m0286 from './migrations/0286_pack_split_menu.js';
 import * as m0291 from './migrations/0291_pallet_scan_menu.js';
 import * as m0300 from './migrations/0300_packing.js';
 import * as m0301 from './migrations/0301_sscc_pallet.js';
+import * as m0302 from './migrations/0302_pallet_tare.js';
 import * as m0330 from './migrations/0330_scan_to_print_menu.js';
 import * as m0331 from './migrations/0331_pack_scan_checks.js';
 import { packingBehaviours } from './packing.behaviours.js';
@@ -24,7 +25,7 @@ const PACKING = { definitionOf: 'packing' } as const;
 
 export const packingModule = defineModule({
   name: 'packing',
-  migrations: { '0281_pack_menu_right': m0281, '0286_pack_split_menu': m0286, '0291_pallet_scan_menu': m0291, '0300_packing': m0300, '0301_sscc_pallet': m0301, '0330_scan_to_print_menu': m0330, '0331_pack_scan_checks': m0331 },
+  migrations: { '0281_pack_menu_right': m0281, '0286_pack_split_menu': m0286, '0291_pallet_scan_menu': m0291, '0300_packing': m0300, '0301_sscc_pallet': m0301, '0302_pallet_tare': m0302, '0330_scan_to_print_menu': m0330, '0331_pack_scan_checks': m0331 },
   async routes(app, options) {
     await packingRoutes(app, options);
     await splitRoutes(app, options);
@@ -58,8 +59,8 @@ export const packingModule = defineModule({
     {
       name: 'packing.scan',
       files: ['packing.repository.ts', 'split.repository.ts'],
-      reads: ['code_master', 'location', 'lot', 'sku', 'sku_upc'],
-      purpose: 'the carton types and weight units offered, the SKU, package quantity and lots a scanned code or GS1 label names, the location a pallet stands at, the GTIN, lot and expiry on a carton label, and the codes of packed SKUs and the lots a carton line names',
+      reads: ['code_master', 'location', 'lot', 'sku', 'sku_upc', 'sys_param', 'warehouse'],
+      purpose: 'the carton types and weight units offered, the SKU, package quantity and lots a scanned code or GS1 label names, the location a pallet stands at, the GTIN, lot and expiry on a carton label, the codes of packed SKUs and the lots a carton line names, and the pallet tare (system parameter PALLET_TARE_KG of the warehouse\'s organization)',
     },
   ],
 });

@@ -11,8 +11,8 @@ import { pageAccess, routeOptions } from '../../http/route-options.js';
 import { ErrorBodySchema, IdSchema, StrictObject } from '../../http/schemas.js';
 import type { StockScope } from '../inventory/index.js';
 import { labelPrinters } from '../printing/index.js';
-import { addCartonToPallet, closePallet, createPallet, findScannedPallet, palletDetail, removeCartonFromPallet } from './pallet.service.js';
-import { cancelCheckComplete, CARTON_TYPE, checkComplete, closeCartonOf, codeList, openCarton, packItem, printCartonLabel, removeItem, reopenCartonOf, startPacking, WEIGHT_UOM } from './packing.service.js';
+import { addCartonToPallet, closePallet, createPallet, findScannedPallet, palletDetail, printScannedLabel, removeCartonFromPallet } from './pallet.service.js';
+import { cancelCheckComplete, CARTON_TYPE, checkComplete, closeCartonOf, codeList, openCarton, packItem, removeItem, reopenCartonOf, startPacking, WEIGHT_UOM } from './packing.service.js';
 
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema };
 const route = routeOptions(['packing'], errors);
@@ -114,10 +114,10 @@ export const packingRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/pack/label/print',
-    route(PACK_EDIT, 'Prints the label of a closed carton, scanned by carton number or SSCC, on the chosen printer (else the one for automatic carton labels)', {
+    route(PACK_EDIT, 'Prints the label of a closed carton (scanned by carton number or SSCC) or of a closed pallet (pallet number or SSCC) again, through the print queue, on the chosen printer (else the one for automatic labels)', {
       body: StrictObject({ code: CartonScan, printerId: Type.Optional(Type.Union([IdSchema, Type.Null()])) }),
     }),
-    (request) => printCartonLabel(db, scopeOf(request), request.body, { language: request.language }),
+    (request) => printScannedLabel(db, scopeOf(request), request.body, { language: request.language }),
   );
 
   app.post('/scanPack/closeOrder', route(PACK_EDIT, 'Checks packing of the order complete: packed, or partially packed', { body: StrictObject({ soId: IdSchema }) }), (request) =>

@@ -3,12 +3,11 @@ import type { Kysely, Transaction } from 'kysely';
 import { AppError } from '../../../common/errors.js';
 import type { Language } from '../../../common/languages.js';
 import type { DB } from '../../db/schema.js';
-import { inTransaction } from '../../db/transaction.js';
 import type { EventBus } from '../../events/events.js';
 import { applyStockChanges, type StockScope } from '../inventory/index.js';
 import { nextDocumentNumber, readBarcode, skusOfBarcode } from '../masterdata/index.js';
 import { cancelPackingStatus, findPackingOrder, pickedSourcesOfLines, setPackingStatus, shipToOfOrder, unpickOrder, type PackingOrder, type PackingOrderLine } from '../outbound/index.js';
-import { nextSscc, printerOfJob, printLabel, sendPrintJobs, type CartonLabel } from '../printing/index.js';
+import { nextSscc, printerOfJob, printLabel, type CartonLabel } from '../printing/index.js';
 import type { CartonAnswer } from '../../../common/packing-api.js';
 import * as repo from './packing.repository.js';
 import type { CartonRow } from './packing.repository.js';
@@ -444,32 +443,6 @@ export async function closeCartonOf(trx: Transaction<DB>, scope: StockScope, inp
   const jobId = await printLabel(trx, { warehouseId: scope.warehouseId, by: scope.operator, kind: 'carton', label, auto: true, language: options.language }, { sendWith: options.sendWith });
   const printer = jobId === null ? null : await printerOfJob(trx, scope.warehouseId, jobId);
   return { ...(await packAnswer(trx, order)), label: jobId === null || !printer ? null : { jobId, printerId: printer.id, printerName: printer.name } };
-}
-
-/**
- * `/pack/label/print`: prints the label of a closed carton, scanned by its carton number or SSCC, on
- * the chosen printer of the warehouse (else its printer for automatic carton labels). The job is
- * queued in one transaction and sent right after it committed; a printer that does not take it
- * answers PRINTER_UNAVAILABLE and the job stays queued for the print queue to send. An unknown
- * carton answers NO_RECORD, a carton not closed yet CARTON_OPEN.
- */
-export async function printCartonLabel(
-  db: Kysely<DB>,
-  scope: StockScope,
-  input: { code: string; printerId?: number | null },
-  options: { language?: Language } = {},
-): Promise<{ jobId: number; sscc: string; cartonNo: number; cartonCount: number; orderNo: string; printerId: number; printerName: string }> {
-  if (!input.code.trim()) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'code', code: 'FIELD_REQUIRED' }]);
-  const queued = await inTransaction(db, async (trx) => {
-    const label = await cartonLabelOf(trx, scope, input.code);
-    const jobId = (await printLabel(trx, { warehouseId: scope.warehouseId, by: scope.operator, kind: 'carton', label, printerId: input.printerId ?? null, language: options.language }))!;
-    const printer = (await printerOfJob(trx, scope.warehouseId, jobId))!;
-    return { jobId, label, printer };
-  });
-  const [outcome] = await sendPrintJobs(db, [queued.jobId], { by: scope.operator });
-  if (outcome && 'error' in outcome && outcome.error) throw new AppError('PRINTER_UNAVAILABLE');
-  const { label, printer } = queued;
-  return { jobId: queued.jobId, sscc: label.sscc, cartonNo: label.cartonNo, cartonCount: label.cartonCount, orderNo: label.orderNo, printerId: printer.id, printerName: printer.name };
 }
 
 /**

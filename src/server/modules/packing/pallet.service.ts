@@ -1,15 +1,17 @@
 import Decimal from 'decimal.js';
 import type { Kysely, Transaction } from 'kysely';
 import { AppError } from '../../../common/errors.js';
+import type { Language } from '../../../common/languages.js';
 import type { DB } from '../../db/schema.js';
+import { inTransaction } from '../../db/transaction.js';
 import type { StockScope } from '../inventory/index.js';
 import { nextDocumentNumber } from '../masterdata/index.js';
 import { looksLikeGs1, parseGs1 } from '../../../common/gs1.js';
 import { shipToOfOrder } from '../outbound/index.js';
-import { nextSscc, printerOfJob, printLabel, type CartonLabel } from '../printing/index.js';
+import { nextSscc, printerOfJob, printLabel, sendPrintJobs, type CartonLabel } from '../printing/index.js';
 import * as repo from './packing.repository.js';
 import type { CartonRow, PalletRow } from './packing.repository.js';
-import { WEIGHT_UOM, type LabelOptions, type QueuedLabel } from './packing.service.js';
+import { cartonLabelOf, WEIGHT_UOM, type LabelOptions, type QueuedLabel } from './packing.service.js';
 
 /**
  * Pallets: closed cartons of one order go onto a pallet that stands at a location of the warehouse.
@@ -154,11 +156,44 @@ export async function removeCartonFromPallet(trx: Transaction<DB>, scope: StockS
   return palletAnswer(trx, (await repo.findPallet(trx, scope, Number(pallet.id)))!);
 }
 
+/** The system parameter holding the tare of an empty pallet, in kilograms. */
+export const PALLET_TARE_PARAM = 'PALLET_TARE_KG';
+
+/** Kilograms per unit of the weight units (code master WEIGHT_UOM) a pallet's weight can be worked out in. */
+const KG_PER_UNIT: Record<string, string> = { KG: '1', G: '0.001', LB: '0.45359237' };
+
 /**
- * `/pallet/close`: closes an open pallet that holds cartons, with its gross weight when given. Its
- * label (the pallet's SSCC, its order's ship-to, pallet x of y of the order) is printed on the
- * warehouse's printer for automatic labels, in the same transaction; without one nothing is
- * printed. The answer says which label job was queued (`label`), or null.
+ * The gross weight of a pallet closed without one: its cartons' gross weights plus the pallet's
+ * tare (`PALLET_TARE_KG`, 0 when unset), in the unit asked for, else the cartons' one unit, else
+ * kilograms; 4 decimals. A carton without a gross weight or in a unit not convertible leaves the
+ * weight to be entered (`VALIDATION_FAILED` on `grossWeight`).
+ */
+async function computedGrossWeight(trx: Transaction<DB>, scope: StockScope, cartons: CartonRow[], unit: string | null): Promise<{ grossWeight: string; weightUom: string }> {
+  const units = new Set(cartons.map((c) => c.weight_uom));
+  const uom = unit ?? (units.size === 1 ? [...units][0] : null) ?? 'KG';
+  const inUnit = (value: string, from: string | null) => {
+    if (from === uom) return new Decimal(value);
+    const factor = from === null ? undefined : KG_PER_UNIT[from];
+    if (factor === undefined || KG_PER_UNIT[uom] === undefined) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'grossWeight', code: 'FIELD_REQUIRED' }]);
+    return new Decimal(value).times(factor).dividedBy(KG_PER_UNIT[uom]);
+  };
+  let total = new Decimal(0);
+  for (const carton of cartons) {
+    if (carton.gross_weight === null) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'grossWeight', code: 'FIELD_REQUIRED' }]);
+    total = total.plus(inUnit(carton.gross_weight, carton.weight_uom));
+  }
+  const tare = (await repo.paramOfWarehouse(trx, scope.warehouseId, PALLET_TARE_PARAM)) ?? '0';
+  if (!new Decimal(tare).isZero()) total = total.plus(inUnit(tare, 'KG'));
+  return { grossWeight: total.toDecimalPlaces(4).toString(), weightUom: uom };
+}
+
+/**
+ * `/pallet/close`: closes an open pallet that holds cartons, with its gross weight: the one given
+ * now, else the one given when it was made, else its cartons' gross weights plus the pallet tare
+ * (`computedGrossWeight`). Its label (the pallet's SSCC, its order's ship-to, pallet x of y of the
+ * order, the gross weight) is printed on the warehouse's printer for automatic labels, in the same
+ * transaction; without one nothing is printed. The answer says which label job was queued
+ * (`label`), or null.
  */
 export async function closePallet(
   trx: Transaction<DB>,
@@ -167,15 +202,13 @@ export async function closePallet(
   options: LabelOptions = {},
 ): Promise<PalletAnswer & { label: QueuedLabel | null }> {
   const pallet = await openPallet(trx, scope, input.palletId);
-  if ((await repo.cartonsOfPallet(trx, Number(pallet.id))).length === 0) throw new AppError('PALLET_EMPTY', { palletNo: pallet.pallet_no });
+  const cartons = await repo.cartonsOfPallet(trx, Number(pallet.id));
+  if (cartons.length === 0) throw new AppError('PALLET_EMPTY', { palletNo: pallet.pallet_no });
   const weightUom = input.weightUom?.trim() || null;
   if (weightUom !== null && !(await repo.isActiveCode(trx, WEIGHT_UOM, weightUom))) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'weightUom', code: 'FIELD_FOREIGN' }]);
-  await repo.updatePallet(
-    trx,
-    Number(pallet.id),
-    { status: 'closed', closed: true, closed_by: scope.operator, ...(input.grossWeight ? { gross_weight: input.grossWeight } : {}), ...(weightUom ? { weight_uom: weightUom } : {}) },
-    scope.operator,
-  );
+  const entered = input.grossWeight || pallet.gross_weight;
+  const weight = entered ? { grossWeight: entered, weightUom: weightUom ?? pallet.weight_uom } : await computedGrossWeight(trx, scope, cartons, weightUom ?? pallet.weight_uom);
+  await repo.updatePallet(trx, Number(pallet.id), { status: 'closed', closed: true, closed_by: scope.operator, gross_weight: weight.grossWeight, weight_uom: weight.weightUom }, scope.operator);
   const closed = (await repo.findPallet(trx, scope, Number(pallet.id)))!;
   const label = () => palletLabelOf(trx, scope, closed);
   const jobId = await printLabel(trx, { warehouseId: scope.warehouseId, by: scope.operator, kind: 'pallet', label, auto: true, language: options.language }, { sendWith: options.sendWith });
@@ -183,8 +216,9 @@ export async function closePallet(
   return { ...(await palletAnswer(trx, closed)), label: jobId === null || !printer ? null : { jobId, printerId: printer.id, printerName: printer.name } };
 }
 
-/** What a pallet's label shows: its SSCC, its order's ship-to and number, and pallet x of y among the order's pallets. */
-async function palletLabelOf(db: Kysely<DB> | Transaction<DB>, scope: StockScope, pallet: PalletRow): Promise<CartonLabel> {
+/** What a closed pallet's label shows: its SSCC, its order's ship-to and number, pallet x of y among the order's pallets, and its gross weight. */
+async function palletLabelOf(db: Kysely<DB> | Transaction<DB>, scope: Pick<StockScope, 'projectId' | 'warehouseId'>, pallet: PalletRow): Promise<CartonLabel> {
+  if (pallet.status !== 'closed') throw new AppError('PALLET_OPEN', { palletNo: pallet.pallet_no });
   const soId = Number(pallet.so_id);
   const shipTo = await shipToOfOrder(db, scope, soId);
   if (!shipTo) throw new AppError('NO_RECORD');
@@ -195,7 +229,59 @@ async function palletLabelOf(db: Kysely<DB> | Transaction<DB>, scope: StockScope
     orderNo: shipTo.orderNo,
     cartonNo: pallets.indexOf(Number(pallet.id)) + 1,
     cartonCount: pallets.length,
+    ...(pallet.gross_weight === null ? {} : { grossWeight: { value: new Decimal(pallet.gross_weight).toString(), uom: pallet.weight_uom ?? '' } }),
   };
+}
+
+/**
+ * The pallet page's "Print label": the closed pallet's label queued again in the caller's
+ * transaction on the warehouse's printer for automatic labels (`PRINTER_NOT_FOUND` without one);
+ * the print queue sends it. An open pallet answers `PALLET_OPEN`.
+ */
+export async function queuePalletLabel(trx: Transaction<DB>, scope: StockScope, palletId: number, language?: Language): Promise<PalletAnswer & { label: QueuedLabel }> {
+  const pallet = await repo.findPallet(trx, scope, palletId);
+  if (!pallet) throw new AppError('NO_RECORD');
+  const label = await palletLabelOf(trx, scope, pallet);
+  const jobId = (await printLabel(trx, { warehouseId: scope.warehouseId, by: scope.operator, kind: 'pallet', label, language }))!;
+  const printer = (await printerOfJob(trx, scope.warehouseId, jobId))!;
+  return { ...(await palletAnswer(trx, pallet)), label: { jobId, printerId: printer.id, printerName: printer.name } };
+}
+
+/** What `/pack/label/print` answers: the label job, the unit it is of and the printer it went to. */
+export interface PrintedLabel {
+  jobId: number;
+  kind: 'carton' | 'pallet';
+  sscc: string;
+  /** The carton's (or pallet's) number among its order's, counted from 1, of `cartonCount`. */
+  cartonNo: number;
+  cartonCount: number;
+  orderNo: string;
+  palletNo: string | null;
+  printerId: number;
+  printerName: string;
+}
+
+/**
+ * `/pack/label/print`: the label of a closed pallet (scanned by pallet number or SSCC) or of a
+ * closed carton (number or SSCC) printed again on the chosen printer, else the one for automatic
+ * labels. The job is queued in one transaction (the print queue) and sent right after the commit;
+ * a printer that does not take it answers `PRINTER_UNAVAILABLE`, the job staying queued. An open
+ * pallet has no final label yet (`PALLET_OPEN`), nor an open carton (`CARTON_OPEN`).
+ */
+export async function printScannedLabel(db: Kysely<DB>, scope: StockScope, input: { code: string; printerId?: number | null }, options: { language?: Language } = {}): Promise<PrintedLabel> {
+  if (!input.code.trim()) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'code', code: 'FIELD_REQUIRED' }]);
+  const queued = await inTransaction(db, async (trx) => {
+    const pallet = await repo.findPalletByCode(trx, scope, scannedUnitCode(input.code));
+    const label = pallet ? await palletLabelOf(trx, scope, pallet) : await cartonLabelOf(trx, scope, input.code);
+    const kind = pallet ? ('pallet' as const) : ('carton' as const);
+    const jobId = (await printLabel(trx, { warehouseId: scope.warehouseId, by: scope.operator, kind, label, printerId: input.printerId ?? null, language: options.language }))!;
+    const printer = (await printerOfJob(trx, scope.warehouseId, jobId))!;
+    return { jobId, kind, label, printer, palletNo: pallet?.pallet_no ?? null };
+  });
+  const [outcome] = await sendPrintJobs(db, [queued.jobId], { by: scope.operator });
+  if (outcome && 'error' in outcome && outcome.error) throw new AppError('PRINTER_UNAVAILABLE');
+  const { label, printer } = queued;
+  return { jobId: queued.jobId, kind: queued.kind, sscc: label.sscc, cartonNo: label.cartonNo, cartonCount: label.cartonCount, orderNo: label.orderNo, palletNo: queued.palletNo, printerId: printer.id, printerName: printer.name };
 }
 
 /** `/pallet/find`: the pallet of the scope a scan names (its number or SSCC), with its cartons. Reads only. */

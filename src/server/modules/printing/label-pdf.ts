@@ -67,6 +67,10 @@ export async function labelPdf(label: CartonLabel, kind: LabelKind, language: La
   const ofKey = kind === 'pallet' ? 'palletOf' : 'cartonOf';
   pdfText(out, t(ofKey, { no: label.cartonNo, count: label.cartonCount }), { x: MARGIN + inner / 2, y: y + 6, size: 10, bold: true, width: inner / 2, align: 'right' });
   y += 26;
+  if (label.grossWeight) {
+    pdfText(out, `${t('grossWeight')}: ${label.grossWeight.value} ${label.grossWeight.uom}`.trim(), { x: MARGIN, y: y + 2, size: 10, bold: true, width: inner });
+    y += 18;
+  }
   if (content.length) {
     rule(out, y);
     pdfText(out, humanReadable(content), { x: MARGIN, y: y + 5, size: 8, width: inner });

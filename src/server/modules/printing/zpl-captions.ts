@@ -24,9 +24,10 @@ export function zplCaptions(language: Language, texts: Translator = translate): 
     shipTo: t('shipTo'),
     order: t('order'),
     sscc: t('sscc'),
+    grossWeight: t('grossWeight'),
     cartonOf: (no, count) => t('cartonOf', { no, count }),
     palletOf: (no, count) => t('palletOf', { no, count }),
   };
-  const printed = [captions.pallet, captions.shipFrom, captions.shipTo, captions.order, captions.sscc, captions.cartonOf(1, 1), captions.palletOf(1, 1)];
+  const printed = [captions.pallet, captions.shipFrom, captions.shipTo, captions.order, captions.sscc, captions.grossWeight, captions.cartonOf(1, 1), captions.palletOf(1, 1)];
   return printed.every((text) => LATIN_ONLY.test(text)) ? captions : ENGLISH_CAPTIONS;
 }

@@ -15,6 +15,8 @@ export interface CartonLabel {
   cartonCount: number;
   /** The trade item the carton holds, when it holds one: GTIN-14 (AI 02), lot (AI 10), expiry YYYY-MM-DD (AI 17), count (AI 37). */
   content?: { gtin?: string; lot?: string; expiry?: string; qty?: number };
+  /** The unit's gross weight and its unit (a pallet's label shows it). */
+  grossWeight?: { value: string; uom: string };
 }
 
 /**
@@ -136,6 +138,7 @@ export interface ZplCaptions {
   shipTo: string;
   order: string;
   sscc: string;
+  grossWeight: string;
   cartonOf: (no: number, count: number) => string;
   palletOf: (no: number, count: number) => string;
 }
@@ -147,6 +150,7 @@ export const ENGLISH_CAPTIONS: ZplCaptions = {
   shipTo: 'SHIP TO',
   order: 'ORDER',
   sscc: 'SSCC',
+  grossWeight: 'GROSS WEIGHT',
   cartonOf: (no, count) => `CARTON ${no} OF ${count}`,
   palletOf: (no, count) => `PALLET ${no} OF ${count}`,
 };
@@ -205,6 +209,10 @@ function labelZpl(label: CartonLabel, kind: LabelKind, captions: ZplCaptions): s
   lines.push(textField(40, y + 20, 30, `${captions.order}: ${label.orderNo}`));
   lines.push(textField(560, y + 20, 30, (kind === 'pallet' ? captions.palletOf : captions.cartonOf)(label.cartonNo, label.cartonCount)));
   y += 70;
+  if (label.grossWeight) {
+    lines.push(textField(40, y, 30, `${captions.grossWeight}: ${label.grossWeight.value} ${label.grossWeight.uom}`.trim()));
+    y += 45;
+  }
   if (content.length) {
     lines.push(`^FO30,${y}^GB752,3,3^FS`);
     for (const e of content) {
