@@ -156,7 +156,6 @@ const API_ONLY: Record<string, ApiOnly> = {
 
 /** Routes a screen should call but none does yet, with the screen that should; this list only shrinks. */
 const NOT_YET_ON_A_SCREEN: Record<string, string> = {
-  'POST /api/so/findDhlShipmentReference': "shipment page's look-up at the carrier by reference (the page's search finds it here)",
   'POST /api/report/generic/get': 'report editor opening one report by id (the report list answers every draft with its assignments today)',
   'POST /api/report/generic/versions': "report editor's list of published versions",
 };
