@@ -98,6 +98,11 @@ describe('pack bench: Send EDI and scan to print in Chromium', () => {
       await toldOn(page, 'error', 'No record');
       await eventually(() => focused(page, 'scan-print-scan')).toBe(true);
 
+      // The printer chosen again from the list: the list closes and the scan field has the focus.
+      await page.getByTestId('scan-print-printer').click();
+      await page.locator('.ant-select-item-option', { hasText: name }).click();
+      await eventually(() => focused(page, 'scan-print-scan')).toBe(true);
+
       await scanInto(page, 'scan-print-scan', pallet.sscc);
       await toldOn(page, 'success', `Label of pallet ${pallet.palletNo} (${pallet.sscc}, pallet 1 of 1, order ${orderNo}) sent to ${name}.`);
       await eventually(() => printer.received.length).toBe(2);

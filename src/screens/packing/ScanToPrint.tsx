@@ -57,11 +57,18 @@ export default function ScanToPrint() {
   const choose = (id: number) => {
     setPrinterId(id);
     window.localStorage.setItem(LAST_PRINTER, String(id));
-    // The list closes and gives the focus back to itself first: leave it, then take the scan field.
+  };
+
+  /**
+   * The list closed (a printer chosen, or Escape, or a click elsewhere): the scan field takes the focus
+   * back once the list has given it back to the select, which it does after closing.
+   */
+  const closed = (open: boolean) => {
+    if (open) return;
     window.setTimeout(() => {
       select.current?.blur();
       document.querySelector<HTMLInputElement>('input[data-testid="scan-print-scan"]')?.focus();
-    }, 0);
+    }, 50);
   };
 
   const print = async (scanned: string) => {
@@ -76,7 +83,7 @@ export default function ScanToPrint() {
 
   return (
     <HandheldFrame title={t('pack.scanPrint.title')} testId="scan-print">
-      <label>
+      <div>
         <div style={{ fontSize: 16, marginBottom: 4 }}>{t('pack.scanPrint.printer')}</div>
         <Select
           ref={select}
@@ -86,9 +93,10 @@ export default function ScanToPrint() {
           value={printerId ?? undefined}
           placeholder={t('pack.scanPrint.noPrinter')}
           onChange={(value: number) => choose(value)}
+          onOpenChange={closed}
           options={printers.map((p) => ({ value: p.id, label: p.name }))}
         />
-      </label>
+      </div>
       <ScanField label={t('pack.scanPrint.scan')} testId="scan-print-scan" onScan={(text) => void print(text)} onEscape={() => setFeedback(null)} />
       <FeedbackLine feedback={feedback} />
       {printers.length === 0 && <Typography.Text type="secondary">{t('pack.scanPrint.noPrinter')}</Typography.Text>}
