@@ -13,7 +13,8 @@ import type { StockScope } from '../inventory/index.js';
 import { assertInputs } from './input-checks.js';
 import { OptDate, OptText, route } from './outbound.http.js';
 import Decimal from 'decimal.js';
-import { printDocuments } from '../template/index.js';
+import { printPublished } from '../template/index.js';
+import { renderPickList } from './pick-list.pdf.js';
 import { confirmPick, orderPickTasks, pickListOf, pickTasks, unpickTask } from './pick.service.js';
 import { SELECTION_CAP } from './wave.repository.js';
 import { batchUpdateReference, candidateOrders, filterOptions, releaseWave, saveWave, unwaveOrders, wavesOf } from './wave.service.js';
@@ -144,10 +145,12 @@ export const waveRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const scope = scopeOf(request);
       const list = await pickListOf(db, scope, request.query);
-      // The project's published pick-list template prints it (the shipped one while none is): docs/templates.md.
+      // The project's published pick-list template prints it; while none is, the built-in layout does (docs/templates.md).
       const lines = list.rows.map((r) => [r.zone ?? '-', r.location_code, r.lpn, r.sku_code, r.sku_description, [r.lot_no, r.expiry_date ?? ''].filter(Boolean).join(' '), `${new Decimal(r.qty).toString()} ${r.uom}`, `${r.order_no}/${r.line_no}`]);
       const printed = `Printed ${new Date().toISOString().slice(0, 16).replace('T', ' ')} by ${scope.operator}`;
-      const pdf = await printDocuments(db, scope.projectId, 'pickList', [{ title: `Pick list ${list.title}`, printed, number: /^[\x20-\x7E]{1,80}$/.test(list.title) ? list.title : '', lines }], request.language);
+      const pdf =
+        (await printPublished(db, scope.projectId, 'pickList', [{ title: `Pick list ${list.title}`, printed, number: /^[\x20-\x7E]{1,80}$/.test(list.title) ? list.title : '', lines }], request.language)) ??
+        (await renderPickList(list.title, list.rows, scope.operator, request.language));
       const name = `pick-list-${list.title.replace(/[^A-Za-z0-9_-]/g, '_')}.pdf`;
       return reply.header('content-type', 'application/pdf').header('content-disposition', `inline; filename="${name}"`).send(pdf);
     },

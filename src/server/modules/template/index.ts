@@ -2,5 +2,5 @@
  * The public entry of the template area: what other areas may use of it. Another area imports this
  * file and nothing else of the folder (lint: local/import-boundaries).
  */
-export { printDocuments } from './template.service.js';
+export { printDocuments, printPublished } from './template.service.js';
 export type { TemplateInputs } from './template.pdf.js';

@@ -153,6 +153,17 @@ export async function templateToRender(db: Kysely<DB>, user: SessionUser, id: nu
  * Prints documents of a kind for a project: of its templates of that kind, the one published last,
  * else the shipped one. Read at every print, so a newly published version prints next.
  */
+/**
+ * The documents printed through the project's published template of the kind, or null while none is
+ * published: the caller then prints its own layout, which writes each run of text in the font of its
+ * script (a pdfme field prints in one font, so a table mixing Thai and Chinese descriptions needs a
+ * template whose fields a configurator chose the fonts of).
+ */
+export async function printPublished(db: Kysely<DB>, projectId: number, kind: TemplateKind, documents: readonly TemplateInputs[], language: Language): Promise<Buffer | null> {
+  const published = await publishedOfKind(db, projectId, kind);
+  return published ? renderTemplate(published.template as TemplateJson, documents, language) : null;
+}
+
 export async function printDocuments(db: Kysely<DB>, projectId: number, kind: TemplateKind, documents: readonly TemplateInputs[], language: Language): Promise<Buffer> {
   const published = await publishedOfKind(db, projectId, kind);
   const template = published ? (published.template as TemplateJson) : defaultTemplate(kind);
