@@ -133,10 +133,28 @@ describe('delivery orders', () => {
       .values({ project_id: owner.project_id, warehouse_id: warehouseId, order_no: `SO-TMS-${RUN}`, owner_id: owner.id, status: 'shipped', ship_to_name: 'Shop A', ship_to_address_en: '1 Road, Chiang Mai', created_by: 't', updated_by: 't' })
       .returning('id')
       .executeTakeFirstOrThrow();
+    // Its cartons: 12.5 kg and 10 lb on one pallet, and 500 g on none.
+    const location = await db().insertInto('location').values({ warehouse_id: warehouseId, code: `LOC-TMS-${RUN}`, location_type: 'stage', created_by: 't', updated_by: 't' }).returning('id').executeTakeFirstOrThrow();
+    const stamp = { project_id: owner.project_id, warehouse_id: warehouseId, created_by: 't', updated_by: 't' };
+    const pallet = await db()
+      .insertInto('pallet')
+      .values({ ...stamp, pallet_no: `PT-TMS-${RUN}`, sscc: `39${Date.now()}`.padEnd(18, '0').slice(0, 18), location_id: location.id, so_id: Number(so.id) })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db()
+      .insertInto('carton')
+      .values([
+        { ...stamp, so_id: Number(so.id), carton_no: `CT-TMS-${RUN}-1`, gross_weight: '12.5', weight_uom: 'KG', pallet_id: pallet.id },
+        { ...stamp, so_id: Number(so.id), carton_no: `CT-TMS-${RUN}-2`, gross_weight: '10', weight_uom: 'LB', pallet_id: pallet.id },
+        { ...stamp, so_id: Number(so.id), carton_no: `CT-TMS-${RUN}-3`, gross_weight: '500', weight_uom: 'G', pallet_id: null },
+      ])
+      .execute();
     const made = await ok<{ created: number; doNos: string[] }>('/tms/createFromShippedOrders', { soIds: [Number(so.id)] });
     expect(made.created).toBe(1);
     const [row] = json<{ rows: DeliveryOrder[] }>(await get(`/tms/findDeliveries?q=SO-TMS-${RUN}`)).rows;
     expect(row).toMatchObject({ customerName: 'Shop A', soNo: `SO-TMS-${RUN}`, city: 'Chiang Mai', status: 'unplanned' });
+    // 12.5 + 10 x 0.45359237 + 0.5 kg, to the gram; one pallet.
+    expect([row.weightKg, row.palletCount]).toEqual(['17.536', 1]);
     expect((await ok<{ created: number }>('/tms/createFromShippedOrders', { soIds: [Number(so.id)] })).created).toBe(0);
   });
 });

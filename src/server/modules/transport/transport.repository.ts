@@ -129,7 +129,21 @@ export async function setDoStatus(trx: Transaction<DB>, ids: readonly number[], 
 
 /** Shipped (or delivered) sales orders of the scope that no delivery order was made from yet, oldest first. */
 export async function shippedOrdersWithoutDo(db: Db, scope: Scope, soIds: readonly number[] | undefined, limit: number) {
-  let query = whereInScope(db.selectFrom('so_header as h').select(['h.id', 'h.order_no', 'h.ship_to_name', 'h.ship_to_address_en', 'h.ship_to_address_cn', 'h.consignee_id']), 'h', scope)
+  // What the order's cartons weigh (in kg, from their own weight unit) and how many pallets they stand on.
+  let query = whereInScope(
+    db.selectFrom('so_header as h').select([
+      'h.id',
+      'h.order_no',
+      'h.ship_to_name',
+      'h.ship_to_address_en',
+      'h.ship_to_address_cn',
+      'h.consignee_id',
+      sql<string>`(select coalesce(sum(c.gross_weight * case upper(coalesce(c.weight_uom, 'KG')) when 'G' then 0.001 when 'LB' then 0.45359237 else 1 end), 0) from carton c where c.so_id = h.id)`.as('weight_kg'),
+      sql<number>`(select count(distinct c.pallet_id)::int from carton c where c.so_id = h.id)`.as('pallet_count'),
+    ]),
+    'h',
+    scope,
+  )
     .where('h.status', 'in', ['shipped', 'delivered'])
     .where((eb) => eb.not(eb.exists(eb.selectFrom('tms_do_header as d').select('d.id').whereRef('d.so_id', '=', 'h.id'))));
   if (soIds) query = soIds.length ? query.where('h.id', 'in', [...soIds]) : query.where(sql<boolean>`false`);

@@ -256,6 +256,8 @@ export async function createFromShippedOrders(trx: Transaction<DB>, scope: TmsSc
       city: address ? (address.split(/,\s*|\r?\n/).filter(Boolean).at(-1) ?? null) : null,
       so_id: Number(order.id),
       so_no: order.order_no,
+      weight_kg: new Decimal(order.weight_kg ?? 0).toDecimalPlaces(3).toString(),
+      pallet_count: Number(order.pallet_count ?? 0),
     });
   }
   await repo.insertDos(trx, scope, values, scope.operator);
