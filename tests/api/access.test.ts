@@ -55,6 +55,7 @@ describe('access model', () => {
       ['all_rule', '/all_rule', 'menu.all_rule'],
       ['printer', '/printer', 'menu.printer'],
       ['printJob', '/printJob', 'menu.printJob'],
+      ['laundry', '/laundry', 'menu.laundry'],
     ]);
     const routes = menu.items.flatMap((i) => i.children ?? []).map((c) => c.route);
     expect(routes).toHaveLength(new Set(routes).size);
