@@ -1,10 +1,13 @@
 // @vitest-environment jsdom
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, configure, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { PageDefinition } from '../../../engine/schema/index.js';
 import { RecordForm } from '../../../engine/client/RecordForm.js';
 import { EngineServicesContext, type EngineServices } from '../../../engine/client/services.js';
 import { prepareAntdInJsdom } from '../../helpers/jsdom-antd.js';
+
+// antd's list in jsdom can take seconds to show on a loaded machine: wait up to 15 s, not 1 s.
+configure({ asyncUtilTimeout: 15_000 });
 
 /**
  * The engine form's dropdown filters by the label the user reads (never the stored key) and, when
