@@ -5,3 +5,4 @@
  */
 export { CompactTable, textColumns } from './widgets/CompactTable';
 export { DialogButton, dialogAction, type ToolbarActionProps, type ToolbarActions } from './widgets/DialogButton';
+export { EChart } from './widgets/EChart';

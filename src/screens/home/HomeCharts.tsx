@@ -1,38 +1,7 @@
-import { useEffect, useRef } from 'react';
-import { Card, Col, Empty, theme } from 'antd';
+import { Card, Col, Empty } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { StockActivity, WorkSummary } from '../../common/api-types';
-
-type ChartOption = Record<string, unknown>;
-
-/** One chart; echarts is loaded when the first chart of the home page shows, never with the sign-in page. */
-function Chart({ option, testId }: { option: ChartOption; testId: string }) {
-  const box = useRef<HTMLDivElement>(null);
-  const { token } = theme.useToken();
-  useEffect(() => {
-    let disposed = false;
-    let chart: { dispose(): void; resize(): void } | undefined;
-    const onResize = () => chart?.resize();
-    void import('echarts').then((echarts) => {
-      if (disposed || !box.current) return;
-      const instance = echarts.init(box.current, undefined, { renderer: 'svg' });
-      chart = instance;
-      instance.setOption({
-        color: [token.colorPrimary, token.colorSuccess, token.colorWarning, token.colorError, token.colorInfo],
-        textStyle: { fontFamily: token.fontFamily, color: token.colorText },
-        grid: { left: 48, right: 16, top: 32, bottom: 32 },
-        ...option,
-      });
-      window.addEventListener('resize', onResize);
-    });
-    return () => {
-      disposed = true;
-      window.removeEventListener('resize', onResize);
-      chart?.dispose();
-    };
-  }, [option, token]);
-  return <div ref={box} style={{ width: '100%', height: 240 }} data-testid={testId} />;
-}
+import { EChart as Chart } from '../../app/public-widgets';
 
 /**
  * The home page's charts: received and shipped per day and stock by owner (when the user may see the
