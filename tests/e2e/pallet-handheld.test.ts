@@ -110,7 +110,9 @@ describe('the handheld pallet screen in Chromium', () => {
       await expect(confirm.innerText()).resolves.toContain('Close this pallet?');
       await expect.poll(() => confirm.locator('.wms-popup-ok').evaluate((el) => el === document.activeElement)).toBe(true);
       await page.keyboard.press('Space');
-      await toldOn(page, 'success', `Pallet ${pallet.palletNo} is closed, SSCC ${sscc}. Label sent to E2E-PLH-${run}.`);
+      // Its gross weight (the cartons' and the pallet's tare) is said with it.
+      await toldOn(page, 'success', `Pallet ${pallet.palletNo} is closed, SSCC ${sscc}. Gross weight `);
+      expect(await page.getByTestId('handheld-feedback').innerText()).toMatch(new RegExp(`Gross weight [0-9.]+ KG\\. Label sent to E2E-PLH-${run}\\.$`));
       await eventually(() => step(page)).toBe('pallet');
       await eventually(() => printer.received.length).toBe(3);
       const label = printer.received[2];
