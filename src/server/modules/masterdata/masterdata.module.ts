@@ -44,5 +44,6 @@ export const masterdataModule = defineModule({
   ],
   readModels: [
     { name: 'masterdata.warehouses', files: ['masterdata.repository.ts', 'masterdata.demo.ts'], reads: ['warehouse'], purpose: 'the warehouse that locations and the demonstration data belong to' },
+    { name: 'masterdata.systemParams', files: ['system-param.ts'], reads: ['warehouse'], purpose: "the organization of the warehouse whose system parameter is asked for" },
   ],
 });

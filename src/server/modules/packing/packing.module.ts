@@ -59,8 +59,8 @@ export const packingModule = defineModule({
     {
       name: 'packing.scan',
       files: ['packing.repository.ts', 'split.repository.ts'],
-      reads: ['code_master', 'location', 'lot', 'sku', 'sku_upc', 'sys_param', 'warehouse'],
-      purpose: 'the carton types and weight units offered, the SKU, package quantity and lots a scanned code or GS1 label names, the location a pallet stands at, the GTIN, lot and expiry on a carton label, the codes of packed SKUs and the lots a carton line names, and the pallet tare (system parameter PALLET_TARE_KG of the warehouse\'s organization)',
+      reads: ['code_master', 'location', 'lot', 'sku', 'sku_upc'],
+      purpose: 'the carton types and weight units offered, the SKU, package quantity and lots a scanned code or GS1 label names, the location a pallet stands at, the GTIN, lot and expiry on a carton label, the codes of packed SKUs and the lots a carton line names',
     },
   ],
 });

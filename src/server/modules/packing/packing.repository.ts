@@ -321,17 +321,6 @@ export async function cartonsOfPallet(db: Db, palletId: number): Promise<CartonR
   return db.selectFrom('carton').selectAll().where('pallet_id', '=', palletId).orderBy('id').execute();
 }
 
-/** A system parameter's value for the warehouse: its organization's own row before the global one; null when unset. */
-export async function paramOfWarehouse(db: Db, warehouseId: number, code: string): Promise<string | null> {
-  const rows = await db
-    .selectFrom('sys_param')
-    .select(['organization_id', 'param_value'])
-    .where('param_code', '=', code)
-    .where((eb) => eb.or([eb('organization_id', 'is', null), eb('organization_id', '=', eb.selectFrom('warehouse').select('organization_id').where('id', '=', warehouseId))]))
-    .execute();
-  const value = (rows.find((r) => r.organization_id !== null) ?? rows[0])?.param_value?.trim();
-  return value ? value : null;
-}
 
 /** A location of the warehouse by its code. */
 export async function locationByCode(db: Db, warehouseId: number, code: string): Promise<{ id: number; code: string } | undefined> {

@@ -5,7 +5,7 @@ import type { Language } from '../../../common/languages.js';
 import type { DB } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import type { StockScope } from '../inventory/index.js';
-import { nextDocumentNumber } from '../masterdata/index.js';
+import { nextDocumentNumber, warehouseParam } from '../masterdata/index.js';
 import { looksLikeGs1, parseGs1 } from '../../../common/gs1.js';
 import { shipToOfOrder } from '../outbound/index.js';
 import { nextSscc, printerOfJob, printLabel, sendPrintJobs, type CartonLabel } from '../printing/index.js';
@@ -182,7 +182,7 @@ async function computedGrossWeight(trx: Transaction<DB>, scope: StockScope, cart
     if (carton.gross_weight === null) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'grossWeight', code: 'FIELD_REQUIRED' }]);
     total = total.plus(inUnit(carton.gross_weight, carton.weight_uom));
   }
-  const tare = (await repo.paramOfWarehouse(trx, scope.warehouseId, PALLET_TARE_PARAM)) ?? '0';
+  const tare = (await warehouseParam(trx, scope.warehouseId, PALLET_TARE_PARAM)) ?? '0';
   if (!new Decimal(tare).isZero()) total = total.plus(inUnit(tare, 'KG'));
   return { grossWeight: total.toDecimalPlaces(4).toString(), weightUom: uom };
 }

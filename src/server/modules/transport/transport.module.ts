@@ -50,8 +50,8 @@ export const transportModule = defineModule({
     {
       name: 'transport.sources',
       files: ['transport.repository.ts'],
-      reads: ['vehicle', 'driver', 'so_header', 'carton', 'sys_param', 'warehouse'],
-      purpose: "the vehicles (with their capacity) and drivers of a route, the shipped sales orders delivery orders are made from (with their cartons' weight and pallets), and the map's system parameters",
+      reads: ['vehicle', 'driver', 'so_header', 'carton'],
+      purpose: "the vehicles (with their capacity) and drivers of a route, the shipped sales orders delivery orders are made from (with their cartons' weight and pallets)",
     },
   ],
 });

@@ -233,14 +233,3 @@ export async function driversOf(db: Db, warehouseId: number) {
   return db.selectFrom('driver').select(['id', 'code', 'name', 'active']).where('warehouse_id', '=', warehouseId).orderBy('code').execute();
 }
 
-/** A system parameter's value: the organization's own before the global one. */
-export async function paramValue(db: Db, warehouseId: number, code: string): Promise<string | null> {
-  const rows = await db
-    .selectFrom('sys_param')
-    .select(['organization_id', 'param_value'])
-    .where('param_code', '=', code)
-    .where((eb) => eb.or([eb('organization_id', 'is', null), eb('organization_id', '=', eb.selectFrom('warehouse').select('organization_id').where('id', '=', warehouseId))]))
-    .execute();
-  const value = (rows.find((r) => r.organization_id !== null) ?? rows[0])?.param_value?.trim();
-  return value ? value : null;
-}

@@ -4,7 +4,7 @@ import { AppError, type FieldError } from '../../../common/errors.js';
 import { pathKm, type GeoPoint } from '../../../common/route-plan.js';
 import type { Choice, DeliveryOrder, RoutesAnswer, TmsRoute } from '../../../common/transport-api.js';
 import type { DB } from '../../db/schema.js';
-import { nextDocumentNumber } from '../masterdata/index.js';
+import { nextDocumentNumber, warehouseParam } from '../masterdata/index.js';
 import * as repo from './transport.repository.js';
 import type { DoRow, DoValues, RouteRow } from './transport.repository.js';
 import type { DoStatus } from './transport.tables.js';
@@ -304,7 +304,7 @@ function routeOf(row: RouteRow, stops: DeliveryOrder[], warehouse: GeoPoint | nu
 
 /** The warehouse's coordinates, from the system parameters TMS_WAREHOUSE_LAT and TMS_WAREHOUSE_LNG. */
 async function warehousePoint(db: Db, warehouseId: number): Promise<GeoPoint | null> {
-  const [latText, lngText] = [await repo.paramValue(db, warehouseId, 'TMS_WAREHOUSE_LAT'), await repo.paramValue(db, warehouseId, 'TMS_WAREHOUSE_LNG')];
+  const [latText, lngText] = [await warehouseParam(db, warehouseId, 'TMS_WAREHOUSE_LAT'), await warehouseParam(db, warehouseId, 'TMS_WAREHOUSE_LNG')];
   if (latText === null || lngText === null) return null;
   const [lat, lng] = [Number(latText), Number(lngText)];
   return Number.isFinite(lat) && Number.isFinite(lng) && Math.abs(lat) <= 90 && Math.abs(lng) <= 180 ? { lat, lng } : null;
@@ -321,7 +321,7 @@ export async function getRoutes(db: Db, scope: repo.Scope, filter: { date?: stri
     list.push(deliveryOrderOf(stop));
     byRoute.set(Number(stop.route_id), list);
   }
-  const tileUrl = (await repo.paramValue(db, scope.warehouseId, 'MAP_TILE_URL')) ?? envTileUrl;
+  const tileUrl = (await warehouseParam(db, scope.warehouseId, 'MAP_TILE_URL')) ?? envTileUrl;
   return { routes: rows.map((row) => routeOf(row, byRoute.get(Number(row.id)) ?? [], warehouse)), warehouse, tileUrl };
 }
 
