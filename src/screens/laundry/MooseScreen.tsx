@@ -36,22 +36,39 @@ function OutcomeLine({ outcome }: { outcome: Outcome }) {
   return <Alert data-testid={`laundry-${outcome.type}`} type={outcome.type} message={outcome.text} showIcon />;
 }
 
-/** A scanner-friendly input: Enter sends, the field empties and keeps the focus for the next scan. */
+/**
+ * A scanner-friendly input: Enter sends, the field empties at once and keeps the focus for the next
+ * scan. A scan that arrives while the previous one is still being answered waits in a queue and is
+ * sent after it, in order, so a fast scanner never loses a tag.
+ */
 function ScanInput(props: { testId: string; placeholder: string; onScan: (value: string) => Promise<void>; disabled?: boolean; keep?: boolean }) {
   const [value, setValue] = useState('');
   const [busy, setBusy] = useState(false);
   const ref = useRef<InputRef>(null);
-  const send = async () => {
-    const text = value.trim();
-    if (!text || busy) return;
+  const queue = useRef<string[]>([]);
+  const running = useRef(false);
+  const onScan = useRef(props.onScan);
+  onScan.current = props.onScan;
+  const drain = async () => {
+    if (running.current) return;
+    running.current = true;
     setBusy(true);
     try {
-      await props.onScan(text);
+      for (let next = queue.current.shift(); next !== undefined; next = queue.current.shift()) {
+        await onScan.current(next);
+      }
     } finally {
+      running.current = false;
       setBusy(false);
-      if (!props.keep) setValue('');
       ref.current?.focus();
     }
+  };
+  const send = () => {
+    const text = value.trim();
+    if (!text) return;
+    if (!props.keep) setValue('');
+    queue.current.push(text);
+    void drain();
   };
   return (
     <Input.Search
@@ -65,7 +82,7 @@ function ScanInput(props: { testId: string; placeholder: string; onScan: (value:
       autoFocus
       enterButton
       onChange={(event) => setValue(event.target.value)}
-      onSearch={() => void send()}
+      onSearch={send}
     />
   );
 }
