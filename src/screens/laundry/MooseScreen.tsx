@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import { Alert, Button, Card, Col, Input, List, Modal, Row, Segmented, Space, Statistic, Tag, Typography, type InputRef } from 'antd';
+import { Alert, Button, Card, Col, Input, List, Modal, Row, Segmented, Space, Spin, Statistic, Tag, Typography, type InputRef } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
 import type { GarmentStatus, LaundryBatch, LaundryCounts, LaundryCustomerInfo, LaundryDeviceSelf, LaundryScanAnswer } from '../../common/laundry-api';
@@ -78,7 +78,8 @@ function ScanInput(props: { testId: string; placeholder: string; onScan: (value:
       placeholder={props.placeholder}
       value={value}
       disabled={props.disabled}
-      loading={busy}
+      // Not antd's `loading`: a Search that is loading ignores Enter, which would drop a scan.
+      suffix={busy ? <Spin size="small" /> : <span />}
       autoFocus
       enterButton
       onChange={(event) => setValue(event.target.value)}
