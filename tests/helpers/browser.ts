@@ -4,7 +4,7 @@ import { chromium, type Browser, type BrowserContext, type Locator, type Page } 
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { spawnServer, tempDataDir, type ServerProcess } from './server-process.js';
 import { ADMIN } from './accounts.js';
-import { copyE2eTemplate } from './e2e-template.js';
+import { copyE2eTemplate, e2eServerDatabase } from './e2e-template.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -68,18 +68,26 @@ export async function startE2eServer(env: Record<string, string> = {}): Promise<
     throw new Error(`${distDir}/index.html is missing: run \`npm run build\` before the browser tests`);
   }
   const dataDir = tempDataDir('wms-e2e-');
-  const serverEnv = { ADMIN_PASSWORD: ADMIN.password, ...env };
-  copyE2eTemplate(serverEnv, dataDir);
+  const serverEnv: Record<string, string> = { ADMIN_PASSWORD: ADMIN.password, ...env };
+  const database = await e2eServerDatabase(serverEnv);
+  if (database) serverEnv.DATABASE_URL = database.url;
+  if (!database || database.fromTemplate) copyE2eTemplate(serverEnv, dataDir, Boolean(database));
   const server = spawnServer({ DATA_DIR: dataDir, ...serverEnv });
-  const url = await server.ready;
-  return {
-    server,
-    url,
-    dataDir,
-    async stop() {
-      await server.stop('SIGTERM');
-    },
-  };
+  try {
+    const url = await server.ready;
+    return {
+      server,
+      url,
+      dataDir,
+      async stop() {
+        await server.stop('SIGTERM');
+        await database?.drop();
+      },
+    };
+  } catch (error) {
+    await database?.drop().catch(() => undefined);
+    throw error;
+  }
 }
 
 /** Opens a hash route of the app in a new page and waits for the network to settle. */

@@ -8,10 +8,10 @@ import { SERVER_BUNDLE_ENV } from './server-process.js';
  * then makes the servers' data directory templates with it (tests/helpers/e2e-template.ts), again
  * when watch mode runs the tests again, and removes both at the end.
  */
-export default async function setup(project: TestProject): Promise<() => void> {
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   let current = await make();
   project.onTestsRerun(async () => {
-    remove(current);
+    await remove(current);
     current = await make();
   });
   return () => remove(current);
@@ -30,11 +30,11 @@ async function make(): Promise<Made> {
   started = performance.now();
   const templates = await makeE2eTemplates();
   process.env[E2E_TEMPLATE_ENV] = JSON.stringify(templates);
-  console.log(`browser test data directory templates made in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(`browser test templates (${templates.server ? 'PostgreSQL' : 'embedded database'}) made in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return { bundle, templates };
 }
 
-function remove(made: Made): void {
-  removeE2eTemplates(made.templates);
+async function remove(made: Made): Promise<void> {
   removeServerBundle(made.bundle);
+  await removeE2eTemplates(made.templates);
 }
