@@ -44,6 +44,7 @@ export async function makeE2eTemplates(): Promise<E2eTemplates> {
   const adminUrl = process.env[E2E_DATABASE_ENV];
   const prefix = `wms_e2e_${Date.now().toString(36)}_${crypto.randomBytes(3).toString('hex')}`;
   const server = adminUrl ? { adminUrl, prefix, databases: { demo: `${prefix}_tdemo`, plain: `${prefix}_tplain` } } : undefined;
+  if (adminUrl) await dropStaleDatabases(adminUrl);
   await Promise.all(
     (['demo', 'plain'] as const).map(async (variant) => {
       const env: Record<string, string> = {};
@@ -61,6 +62,19 @@ export async function makeE2eTemplates(): Promise<E2eTemplates> {
     }),
   );
   return { day: today(), dirs, server };
+}
+
+/** Databases of a run that was killed, left on a shared server, are dropped by a later run once half a day old. */
+async function dropStaleDatabases(adminUrl: string): Promise<void> {
+  await withAdminClient(adminUrl, async (client) => {
+    const { rows } = await client.query<{ datname: string }>(`select datname from pg_database where datname like 'wms\\_e2e\\_%'`);
+    for (const { datname } of rows) {
+      const made = parseInt(datname.split('_')[2] ?? '', 36);
+      if (!Number.isFinite(made) || Date.now() - made < 12 * 60 * 60 * 1000) continue;
+      await client.query(`alter database ${datname} with is_template false`).catch(() => undefined);
+      await client.query(`drop database if exists ${datname} with (force)`).catch(() => undefined);
+    }
+  });
 }
 
 export async function removeE2eTemplates(templates: E2eTemplates): Promise<void> {
