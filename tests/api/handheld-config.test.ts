@@ -18,6 +18,8 @@ let operator: string;
 let operator2: string;
 let supervisor: string;
 let elsewhere: string;
+let ender: string;
+let enderElsewhere: string;
 const ids = { projectA: 0, projectB: 0, projectC: 0 };
 
 const call = (token: string, method: 'GET' | 'POST', url: string, payload?: Record<string, unknown>) => injectAs(t.app, token, { method, url: `/api${url}`, ...(payload ? { payload } : {}) });
@@ -45,6 +47,8 @@ beforeAll(async () => {
   operator2 = await createUser(t, { loginAccount: `hh-op2-${TAG}`, rights: ['handheld.rfFlow:view'], projectCodes: [`PB-${TAG}`], warehouseCodes: [`W-${TAG}`] });
   supervisor = await createUser(t, { loginAccount: `hh-sup-${TAG}`, rights: ['handheld.rfDevices:view'], projectCodes: [`PA-${TAG}`], warehouseCodes: [`W-${TAG}`] });
   elsewhere = await createUser(t, { loginAccount: `hh-else-${TAG}`, rights: ['handheld.rfDevices:view', 'handheld.rfFlow:view'], projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] });
+  ender = await createUser(t, { loginAccount: `hh-end-${TAG}`, rights: ['handheld.rfDevices:view', 'handheld.rfDevices:edit'], projectCodes: [`PB-${TAG}`], warehouseCodes: [`W-${TAG}`] });
+  enderElsewhere = await createUser(t, { loginAccount: `hh-endx-${TAG}`, rights: ['handheld.rfDevices:view', 'handheld.rfDevices:edit'], projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] });
 });
 
 afterAll(async () => {
@@ -191,5 +195,33 @@ describe('device sessions (/rfUser)', () => {
       const refused = await call(operator, 'POST', '/rfUser/signIn', { deviceId });
       expect(refused.statusCode, deviceId).toBe(400);
     }
+  });
+
+  it("lets a supervisor end a device's session: its next scan is refused until it signs in again", async () => {
+    const tablet = `HH-${TAG}-END`;
+    const session = await ok<DeviceSessionRow>(operator, 'POST', '/rfUser/signIn', { deviceId: tablet, flow: 'putaway' });
+    expect(await ok(operator, 'POST', '/rfUser/scan', { deviceId: tablet })).toEqual({ recorded: true });
+    // Without the edit right, refused; another warehouse's supervisor does not find it.
+    expect((await call(supervisor, 'POST', '/rfUser/end', { id: session.id })).statusCode).toBe(403);
+    const foreign = await call(enderElsewhere, 'POST', '/rfUser/end', { id: session.id });
+    expect(foreign.statusCode, foreign.body).toBe(404);
+    expect(json<{ code: string }>(foreign).code).toBe('NO_RECORD');
+    expect((await devicesOf(supervisor)).map((r) => r.deviceId)).toContain(tablet);
+
+    // A supervisor of the warehouse (another project) ends it.
+    expect(await ok<DeviceSessionRow>(ender, 'POST', '/rfUser/end', { id: session.id })).toMatchObject({ id: session.id, deviceId: tablet, login: `hh-op-${TAG}` });
+    expect((await devicesOf(supervisor)).map((r) => r.deviceId)).not.toContain(tablet);
+    expect((await ok<{ session: DeviceSessionRow | null }>(operator, 'GET', '/rfUser/me')).session).toBeNull();
+    const refused = await call(operator, 'POST', '/rfUser/scan', { deviceId: tablet, flow: 'putaway' });
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(json<{ code: string; message: string }>(refused)).toMatchObject({ code: 'HH_SESSION_ENDED', message: `A supervisor ended the session of handheld ${tablet}: sign in again.` });
+    // Ended already: not found a second time.
+    expect((await call(ender, 'POST', '/rfUser/end', { id: session.id })).statusCode).toBe(404);
+
+    // Signed in again, the device scans.
+    await ok(operator, 'POST', '/rfUser/signIn', { deviceId: tablet, flow: 'putaway' });
+    expect(await ok(operator, 'POST', '/rfUser/scan', { deviceId: tablet })).toEqual({ recorded: true });
+    await ok(operator, 'POST', '/rfUser/signOut');
+    expect(await ok(operator, 'POST', '/rfUser/scan', { deviceId: tablet })).toEqual({ recorded: false });
   });
 });

@@ -112,8 +112,9 @@ export async function openSessionOfDevice(trx: Transaction<DB>, deviceId: string
   return trx.selectFrom('handheld_device_session').select(['id', 'user_id', 'warehouse_id']).where('device_id', '=', deviceId).where('ended_at', 'is', null).forUpdate().executeTakeFirst();
 }
 
-export async function endSessions(trx: Transaction<DB>, where: { deviceId?: string; userId?: number; id?: number }, by: string): Promise<number> {
-  let query = trx.updateTable('handheld_device_session').set({ ended_at: sql`now()`, updated_by: by, updated_at: sql`now()` }).where('ended_at', 'is', null);
+export async function endSessions(trx: Transaction<DB>, where: { deviceId?: string; userId?: number; id?: number; warehouseId?: number }, by: string, reason: 'supervisor' | null = null): Promise<number> {
+  let query = trx.updateTable('handheld_device_session').set({ ended_at: sql`now()`, ended_reason: reason, updated_by: by, updated_at: sql`now()` }).where('ended_at', 'is', null);
+  if (where.warehouseId !== undefined) query = query.where('warehouse_id', '=', where.warehouseId);
   if (where.deviceId !== undefined) query = query.where('device_id', '=', where.deviceId);
   if (where.userId !== undefined) query = query.where('user_id', '=', where.userId);
   if (where.id !== undefined) query = query.where('id', '=', where.id);
@@ -139,6 +140,31 @@ export async function touchSession(trx: Transaction<DB>, userId: number, deviceI
     .where('ended_at', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
+}
+
+/** The device's last session of the user, when a supervisor ended it (and the device has not been signed in since). */
+export async function endedBySupervisor(db: Kysely<DB>, userId: number, deviceId: string): Promise<boolean> {
+  const last = await db
+    .selectFrom('handheld_device_session')
+    .select(['user_id', 'ended_reason', 'ended_at'])
+    .where('device_id', '=', deviceId)
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+  return last !== undefined && Number(last.user_id) === userId && last.ended_at !== null && last.ended_reason === 'supervisor';
+}
+
+/** An open session of the warehouse by its id (the supervisor's list). */
+export async function openSessionInWarehouse(trx: Transaction<DB>, id: number, warehouseId: number): Promise<DeviceSessionRow | null> {
+  const row = await trx
+    .selectFrom('handheld_device_session as s')
+    .innerJoin('app_user as u', 'u.id', 's.user_id')
+    .select(sessionColumns)
+    .where('s.id', '=', id)
+    .where('s.warehouse_id', '=', warehouseId)
+    .where('s.ended_at', 'is', null)
+    .forUpdate('s')
+    .executeTakeFirst();
+  return row ? toSession(row) : null;
 }
 
 const sessionColumns = ['s.id', 's.device_id', 'u.login_account', 'u.display_name', 's.flow', 's.signed_in_at', 's.last_scan_at'] as const;

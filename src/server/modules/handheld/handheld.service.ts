@@ -148,9 +148,27 @@ export async function signOutDevice(trx: Transaction<DB>, place: HandheldPlace):
   return { ended: await repo.endSessions(trx, { userId: place.userId }, place.login) };
 }
 
-/** A scan of the runtime: the device's last scan time (and its flow). */
+/**
+ * A scan of the runtime: the device's last scan time (and its flow). A device whose session a
+ * supervisor ended is refused until it signs in again; a device another user has signed in since
+ * records nothing.
+ */
 export async function recordScan(trx: Transaction<DB>, place: HandheldPlace, deviceId: string, flow: string | null): Promise<{ recorded: boolean }> {
-  return { recorded: (await repo.touchSession(trx, place.userId, deviceId, flow, place.login)) > 0 };
+  if ((await repo.touchSession(trx, place.userId, deviceId, flow, place.login)) > 0) return { recorded: true };
+  if (await repo.endedBySupervisor(trx, place.userId, deviceId)) throw new AppError('HH_SESSION_ENDED', { deviceId });
+  return { recorded: false };
+}
+
+/**
+ * A supervisor ends a device session of the warehouse (/rfDevices): the device's next scan is
+ * refused with `HH_SESSION_ENDED` and it signs in again. A session of another warehouse, or one
+ * already ended, is not found.
+ */
+export async function endDeviceSession(trx: Transaction<DB>, place: HandheldPlace, id: number): Promise<DeviceSessionRow> {
+  const session = await repo.openSessionInWarehouse(trx, id, place.warehouseId);
+  if (!session) throw new AppError('NO_RECORD');
+  await repo.endSessions(trx, { id, warehouseId: place.warehouseId }, place.login, 'supervisor');
+  return session;
 }
 
 export const activeDevices = (db: Kysely<DB>, place: HandheldPlace) => repo.activeSessions(db, place.warehouseId);
