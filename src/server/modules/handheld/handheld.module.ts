@@ -34,8 +34,9 @@ export const handheldModule = defineModule({
     {
       name: 'handheld.locations',
       files: ['handheld.repository.ts'],
-      reads: ['inventory_balance', 'sku', 'location', 'app_user'],
-      purpose: "the location logic's look-ups (a location holding the same SKU, the next empty storage location) and the user names of the device sessions",
+      reads: ['inventory_balance', 'sku', 'location', 'app_user', 'project', 'warehouse'],
+      purpose:
+        "the location logic's look-ups (a location holding the same SKU, the next empty storage location, the zone of the SKU's group, the codes naming the project's and warehouse's location parameters) and the user names of the device sessions",
     },
   ],
 });

@@ -238,3 +238,39 @@ export async function nextEmptyLocation(db: Kysely<DB>, warehouseId: number): Pr
     .executeTakeFirst();
   return row?.code ?? null;
 }
+
+/** The SKU's group in the project (its item type for the location logic), or null. */
+export async function skuGroupOf(db: Kysely<DB>, place: Place, skuCode: string): Promise<string | null> {
+  const row = await db.selectFrom('sku').select('sku_group').where('project_id', '=', place.projectId).where('code', '=', skuCode).executeTakeFirst();
+  return row?.sku_group?.trim() || null;
+}
+
+/** An active storage or pick location of the warehouse whose zone is the item type: an empty one first, then by code. */
+export async function locationOfZone(db: Kysely<DB>, warehouseId: number, zone: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('location as l')
+    .select('l.code')
+    .where('l.warehouse_id', '=', warehouseId)
+    .where('l.status', '=', 'active')
+    .where('l.location_type', 'in', ['storage', 'pick'])
+    .where('l.zone', '=', zone)
+    .orderBy(sql`exists (select 1 from inventory_balance b where b.location_id = l.id and b.on_hand_qty > 0)`)
+    .orderBy('l.code')
+    .executeTakeFirst();
+  return row?.code ?? null;
+}
+
+/** The code of an active location of the warehouse, as the location master spells it, or null. */
+export async function activeLocationCode(db: Kysely<DB>, warehouseId: number, code: string): Promise<string | null> {
+  const row = await db.selectFrom('location').select('code').where('warehouse_id', '=', warehouseId).where('status', '=', 'active').where(sql`lower(code)`, '=', code.toLowerCase()).executeTakeFirst();
+  return row?.code ?? null;
+}
+
+/** The codes of the session's project and warehouse (they name the location parameters). */
+export async function placeCodes(db: Kysely<DB>, place: Place): Promise<{ project: string | null; warehouse: string | null }> {
+  const [project, warehouse] = await Promise.all([
+    db.selectFrom('project').select('code').where('id', '=', place.projectId).executeTakeFirst(),
+    db.selectFrom('warehouse').select('code').where('id', '=', place.warehouseId).executeTakeFirst(),
+  ]);
+  return { project: project?.code ?? null, warehouse: warehouse?.code ?? null };
+}
