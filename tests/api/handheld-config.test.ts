@@ -18,6 +18,8 @@ let operator: string;
 let operator2: string;
 let supervisor: string;
 let elsewhere: string;
+let ender: string;
+let enderElsewhere: string;
 const ids = { projectA: 0, projectB: 0, projectC: 0 };
 
 const call = (token: string, method: 'GET' | 'POST', url: string, payload?: Record<string, unknown>) => injectAs(t.app, token, { method, url: `/api${url}`, ...(payload ? { payload } : {}) });
@@ -45,6 +47,8 @@ beforeAll(async () => {
   operator2 = await createUser(t, { loginAccount: `hh-op2-${TAG}`, rights: ['handheld.rfFlow:view'], projectCodes: [`PB-${TAG}`], warehouseCodes: [`W-${TAG}`] });
   supervisor = await createUser(t, { loginAccount: `hh-sup-${TAG}`, rights: ['handheld.rfDevices:view'], projectCodes: [`PA-${TAG}`], warehouseCodes: [`W-${TAG}`] });
   elsewhere = await createUser(t, { loginAccount: `hh-else-${TAG}`, rights: ['handheld.rfDevices:view', 'handheld.rfFlow:view'], projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] });
+  ender = await createUser(t, { loginAccount: `hh-end-${TAG}`, rights: ['handheld.rfDevices:view', 'handheld.rfDevices:edit'], projectCodes: [`PB-${TAG}`], warehouseCodes: [`W-${TAG}`] });
+  enderElsewhere = await createUser(t, { loginAccount: `hh-endx-${TAG}`, rights: ['handheld.rfDevices:view', 'handheld.rfDevices:edit'], projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] });
 });
 
 afterAll(async () => {
@@ -191,5 +195,90 @@ describe('device sessions (/rfUser)', () => {
       const refused = await call(operator, 'POST', '/rfUser/signIn', { deviceId });
       expect(refused.statusCode, deviceId).toBe(400);
     }
+  });
+
+  it("lets a supervisor end a device's session: its next scan is refused until it signs in again", async () => {
+    const tablet = `HH-${TAG}-END`;
+    const session = await ok<DeviceSessionRow>(operator, 'POST', '/rfUser/signIn', { deviceId: tablet, flow: 'putaway' });
+    expect(await ok(operator, 'POST', '/rfUser/scan', { deviceId: tablet })).toEqual({ recorded: true });
+    // Without the edit right, refused; another warehouse's supervisor does not find it.
+    expect((await call(supervisor, 'POST', '/rfUser/end', { id: session.id })).statusCode).toBe(403);
+    const foreign = await call(enderElsewhere, 'POST', '/rfUser/end', { id: session.id });
+    expect(foreign.statusCode, foreign.body).toBe(404);
+    expect(json<{ code: string }>(foreign).code).toBe('NO_RECORD');
+    expect((await devicesOf(supervisor)).map((r) => r.deviceId)).toContain(tablet);
+
+    // A supervisor of the warehouse (another project) ends it.
+    expect(await ok<DeviceSessionRow>(ender, 'POST', '/rfUser/end', { id: session.id })).toMatchObject({ id: session.id, deviceId: tablet, login: `hh-op-${TAG}` });
+    expect((await devicesOf(supervisor)).map((r) => r.deviceId)).not.toContain(tablet);
+    expect((await ok<{ session: DeviceSessionRow | null }>(operator, 'GET', '/rfUser/me')).session).toBeNull();
+    const refused = await call(operator, 'POST', '/rfUser/scan', { deviceId: tablet, flow: 'putaway' });
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(json<{ code: string; message: string }>(refused)).toMatchObject({ code: 'HH_SESSION_ENDED', message: `A supervisor ended the session of handheld ${tablet}: sign in again.` });
+    // Ended already: not found a second time.
+    expect((await call(ender, 'POST', '/rfUser/end', { id: session.id })).statusCode).toBe(404);
+
+    // Signed in again, the device scans.
+    await ok(operator, 'POST', '/rfUser/signIn', { deviceId: tablet, flow: 'putaway' });
+    expect(await ok(operator, 'POST', '/rfUser/scan', { deviceId: tablet })).toEqual({ recorded: true });
+    await ok(operator, 'POST', '/rfUser/signOut');
+    expect(await ok(operator, 'POST', '/rfUser/scan', { deviceId: tablet })).toEqual({ recorded: false });
+  });
+});
+
+describe('location logic: item type, project and warehouse locations', () => {
+  const suggest = (token: string, rules: string[], skuCode?: string) => ok<{ locationCode: string | null; rule: string | null }>(token, 'POST', '/handheld/suggestLocation', { rules, ...(skuCode ? { skuCode } : {}) });
+  const GROUP = `G${TAG}`;
+
+  beforeAll(async () => {
+    const db = t.database.db;
+    const warehouse = await db.selectFrom('warehouse').select(['id', 'organization_id']).where('code', '=', `W-${TAG}`).executeTakeFirstOrThrow();
+    const location = (code: string, zone: string | null, status: 'active' | 'inactive' = 'active', type: 'storage' | 'pick' | 'stage' = 'storage') =>
+      db.insertInto('location').values({ warehouse_id: warehouse.id, code, zone, status, location_type: type, created_by: 'test', updated_by: 'test' }).execute();
+    // The zone of the SKU group: two storage locations (the first by code wins), an inactive and a staging one that do not count.
+    await location(`IT2-${TAG}`, GROUP);
+    await location(`IT1-${TAG}`, GROUP);
+    await location(`IT0-${TAG}`, GROUP, 'inactive');
+    await location(`IS0-${TAG}`, GROUP, 'active', 'stage');
+    await location(`PRJ-${TAG}`, null, 'active', 'stage');
+    await location(`RCV-${TAG}`, null, 'active', 'stage');
+    await location(`OLD-${TAG}`, null, 'inactive', 'stage');
+    const owner = await db
+      .insertInto('owner')
+      .values({ project_id: ids.projectA, code: `O-${TAG}`, name: 'Owner', created_by: 'test', updated_by: 'test' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    for (const [code, group] of [[`SKU-G-${TAG}`, GROUP], [`SKU-N-${TAG}`, null]] as const) {
+      await db.insertInto('sku').values({ project_id: ids.projectA, owner_id: owner.id, code, description: code, sku_group: group, created_by: 'test', updated_by: 'test' }).execute();
+    }
+    await db
+      .insertInto('sys_param')
+      .values([
+        { organization_id: warehouse.organization_id, param_code: `HH_PROJECT_LOCATION.PA-${TAG}`, param_value: `prj-${TAG}`.toLowerCase(), created_by: 'test', updated_by: 'test' },
+        { organization_id: warehouse.organization_id, param_code: `HH_WAREHOUSE_LOCATION.W-${TAG}`, param_value: `RCV-${TAG}`, created_by: 'test', updated_by: 'test' },
+        { organization_id: warehouse.organization_id, param_code: `HH_PROJECT_LOCATION.PB-${TAG}`, param_value: `OLD-${TAG}`, created_by: 'test', updated_by: 'test' },
+      ])
+      .execute();
+  });
+
+  it("itemType: an active storage or pick location in the zone of the SKU's group", async () => {
+    expect(await suggest(operator, ['itemType'], `SKU-G-${TAG}`)).toEqual({ locationCode: `IT1-${TAG}`, rule: 'itemType' });
+    // A SKU without a group, or none scanned: the next rule is tried.
+    expect(await suggest(operator, ['itemType', 'warehouse'], `SKU-N-${TAG}`)).toEqual({ locationCode: `RCV-${TAG}`, rule: 'warehouse' });
+    expect(await suggest(operator, ['itemType'])).toEqual({ locationCode: null, rule: null });
+    // Another project's SKU of that code is not this project's.
+    expect(await suggest(operator2, ['itemType'], `SKU-G-${TAG}`)).toEqual({ locationCode: null, rule: null });
+  });
+
+  it("project: the location the project's parameter names, when it is active in the warehouse", async () => {
+    expect(await suggest(operator, ['project', 'itemType'], `SKU-G-${TAG}`)).toEqual({ locationCode: `PRJ-${TAG}`, rule: 'project' });
+    // Project B's parameter names an inactive location: skipped.
+    expect(await suggest(operator2, ['project', 'warehouse'])).toEqual({ locationCode: `RCV-${TAG}`, rule: 'warehouse' });
+    // Another warehouse has no such parameters.
+    expect(await suggest(elsewhere, ['project', 'warehouse'])).toEqual({ locationCode: null, rule: null });
+  });
+
+  it("warehouse: the warehouse's location parameter", async () => {
+    expect(await suggest(operator, ['warehouse', 'project'])).toEqual({ locationCode: `RCV-${TAG}`, rule: 'warehouse' });
   });
 });

@@ -21,6 +21,7 @@ export const mySession = async () => (await api<{ session: DeviceSessionRow | nu
 export const signIn = (deviceId: string, flow: HandheldFunction) => post<DeviceSessionRow>('/rfUser/signIn', { deviceId, flow });
 export const signOut = () => post<{ ended: number }>('/rfUser/signOut', {});
 export const recordScan = (deviceId: string, flow: HandheldFunction) => post<{ recorded: boolean }>('/rfUser/scan', { deviceId, flow });
+export const endDevice = (id: number) => post<DeviceSessionRow>('/rfUser/end', { id });
 export const devices = async () => (await api<{ rows: DeviceSessionRow[] }>('/rfUser/devices', { quiet: true })).rows;
 
 export const putawayTasks = async () => (await api<PutawayTasksAnswer>('/putaway/tasks', { quiet: true })).tasks;

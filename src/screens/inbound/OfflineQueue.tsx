@@ -20,10 +20,16 @@ export function useScanQueue(onApplied?: () => void | Promise<void>): QueueState
   return state;
 }
 
-/** "Offline — N scans waiting" (or sending), and the refusals of replayed scans the user must acknowledge. */
-export function OfflineQueueView({ state }: { state: QueueState }) {
+/**
+ * "Offline — N scans waiting" (or sending), and the refusals of replayed scans the user must
+ * acknowledge. `showWaiting` lists the waiting scans themselves (those of one flow when it names
+ * it), for a screen whose view needs the server's answer to a scan: what it shows leaves them out
+ * until they apply.
+ */
+export function OfflineQueueView({ state, showWaiting }: { state: QueueState; showWaiting?: boolean | string }) {
   const { t } = useTranslation();
   const count = state.waiting.length;
+  const listed = showWaiting === undefined || showWaiting === false ? [] : state.waiting.filter((scan) => showWaiting === true || scan.flow === showWaiting);
   return (
     <>
       {(!state.online || count > 0) && (
@@ -35,6 +41,21 @@ export function OfflineQueueView({ state }: { state: QueueState }) {
           style={{ fontSize: 18, fontWeight: 600 }}
           message={state.online ? t('inb.offline.sending', { count }) : t('inb.offline.waiting', { count })}
         />
+      )}
+      {listed.length > 0 && (
+        <div data-testid="waiting-scans">
+          <Typography.Text strong>{t('inb.offline.pendingTitle')}</Typography.Text>
+          <List
+            size="small"
+            bordered
+            dataSource={listed}
+            renderItem={(scan) => (
+              <List.Item data-testid="waiting-scan">
+                <Typography.Text type="secondary">{scan.label}</Typography.Text>
+              </List.Item>
+            )}
+          />
+        </div>
       )}
       {state.refused.length > 0 && (
         <div data-testid="refused-scans">

@@ -1,10 +1,12 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Button, Progress, Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { looksLikeGs1, parseGs1 } from '../../common/gs1';
 import type { BlindCountLine, BlindCountTicket, CountTicketsAnswer, CountTicketSummary } from '../../common/inventory-api';
 import { api } from '../../app/public';
 import { BIG, beep, FeedbackLine, HandheldFrame, messageOf, ScanField, type Feedback, type Tone } from '../inbound/handheld';
+import { isUnreachable, sendScan } from '../inbound/offline-queue';
+import { OfflineQueueView, useScanQueue } from '../inbound/OfflineQueue';
 import { LookupScanField } from './lookup';
 
 type Step = { kind: 'ticket' } | { kind: 'location'; ticket: BlindCountTicket } | { kind: 'item'; ticket: BlindCountTicket; location: string } | { kind: 'qty'; ticket: BlindCountTicket; location: string; line: BlindCountLine };
@@ -47,12 +49,28 @@ function linesFor(ticket: BlindCountTicket, location: string, scanned: string): 
  * empty). The expected quantity is never shown. When the ticket was sent to recount, only
  * the lines to recount are asked again. Progress: locations counted of the ticket's locations.
  * Typing part of a location or SKU code lists the ticket's matches there to tap instead.
+ *
+ * A count goes through the offline queue (docs/handheld.md): without a connection it waits with
+ * its idempotency key, the line counts as done on the handheld and the operator goes on with the
+ * ticket already open; the waiting counts are sent in order when the connection is back and the
+ * ticket is read again.
  */
 export default function HandheldCount() {
   const { t } = useTranslation();
   const [tickets, setTickets] = useState<CountTicketSummary[]>([]);
   const [step, setStep] = useState<Step>({ kind: 'ticket' });
   const [feedback, setFeedback] = useState<Feedback | null>(null);
+  const stepNow = useRef(step);
+  stepNow.current = step;
+
+  /** Waiting counts applied: the open ticket is read again, the operator stays where he is. */
+  const reread = useCallback(async () => {
+    const open = stepNow.current;
+    if (open.kind === 'ticket') return;
+    const fresh = await api<BlindCountTicket>('/inventory/handheld/countTicket', { body: { id: open.ticket.id }, quiet: true }).catch(() => null);
+    if (fresh && stepNow.current.kind !== 'ticket' && stepNow.current.ticket.id === fresh.id) setStep({ ...stepNow.current, ticket: fresh });
+  }, []);
+  const queue = useScanQueue(reread);
 
   const say = (tone: Tone, text: string) => {
     setFeedback({ tone, text });
@@ -63,7 +81,8 @@ export default function HandheldCount() {
     try {
       setTickets((await api<CountTicketsAnswer>('/inventory/handheld/countTickets', { quiet: true })).tickets);
     } catch (error) {
-      setFeedback({ tone: 'error', text: messageOf(error) });
+      // Without a connection the list stays as it was; the offline banner says why.
+      if (!isUnreachable(error)) setFeedback({ tone: 'error', text: messageOf(error) });
     }
   }, []);
 
@@ -115,16 +134,21 @@ export default function HandheldCount() {
 
   /** After a count is recorded: the next line of the location, the next location, or the ticket done. */
   const advance = async (ticket: BlindCountTicket, location: string, done: string) => {
-    const fresh = await api<BlindCountTicket>('/inventory/handheld/countTicket', { body: { id: ticket.id }, quiet: true });
+    moveOn(await api<BlindCountTicket>('/inventory/handheld/countTicket', { body: { id: ticket.id }, quiet: true }), location, done);
+  };
+
+  /** The next step after a count, from the ticket as it is now (`stored`: the count waits in the offline queue). */
+  const moveOn = (fresh: BlindCountTicket, location: string, done: string, stored = false) => {
     const progress = progressOf(fresh);
     const left = fresh.lines.some((l) => l.locationCode === location && l.toCount);
     if (progress.pending.length === 0) {
-      say('success', t('inv.handheld.ticketCounted', { ticket: fresh.ticketNo, done: progress.done, total: progress.total }));
+      if (stored) say('warning', done);
+      else say('success', t('inv.handheld.ticketCounted', { ticket: fresh.ticketNo, done: progress.done, total: progress.total }));
       void loadTickets();
       setStep({ kind: 'ticket' });
       return;
     }
-    say('success', done);
+    say(stored ? 'warning' : 'success', done);
     setStep(left ? { kind: 'item', ticket: fresh, location } : { kind: 'location', ticket: fresh });
   };
 
@@ -134,7 +158,17 @@ export default function HandheldCount() {
     // recorded with its own button, never by typing 0.
     if (!/^\d+(\.\d+)?$/.test(qty) || Number(qty) <= 0) return say('error', t('errors.QTY_NOT_POSITIVE'));
     try {
-      await api('/inventory/cycleCount/count', { body: { lineId: line.id, qty }, quiet: true });
+      const outcome = await sendScan({
+        flow: 'count',
+        label: `${ticket.ticketNo} · ${location} · ${line.skuCode}${line.lotNo ? ` · ${line.lotNo}` : ''} × ${qty}`,
+        path: '/inventory/cycleCount/count',
+        body: { lineId: line.id, qty },
+      });
+      if (outcome.queued) {
+        // Counted on the handheld; the server records it when the count is sent.
+        const local = { ...ticket, lines: ticket.lines.map((l) => (l.id === line.id ? { ...l, toCount: false } : l)) };
+        return moveOn(local, location, t('inb.offline.stored'), true);
+      }
       await advance(ticket, location, t('inv.handheld.counted', { qty, sku: line.skuCode, location }));
     } catch (error) {
       say('error', messageOf(error));
@@ -158,6 +192,7 @@ export default function HandheldCount() {
 
   return (
     <HandheldFrame testId="handheld-count" title={t('inv.handheld.countTitle')}>
+      <OfflineQueueView state={queue} />
       {ticket && progress && (
         <div data-testid="count-ticket" style={{ fontSize: 16 }}>
           <div>

@@ -5,6 +5,8 @@ import { looksLikeGs1, parseGs1 } from '../../common/gs1';
 import type { HandheldMoveAnswer, HandheldStockAnswer, HandheldStockRow } from '../../common/inventory-api';
 import { api } from '../../app/public';
 import { BIG, beep, FeedbackLine, HandheldFrame, messageOf, ScanField, type Feedback, type Tone } from '../inbound/handheld';
+import { isUnreachable, sendScan } from '../inbound/offline-queue';
+import { OfflineQueueView, useScanQueue } from '../inbound/OfflineQueue';
 import { LookupScanField } from './lookup';
 
 /** What the operator scanned for the item: a SKU (code, barcode or GTIN), maybe a lot, an LPN, a label count. */
@@ -31,11 +33,17 @@ const sum = (rows: HandheldStockRow[]) => rows.reduce((total, r) => total + Numb
  * location holds one lot of it), and the to-location; Enter moves the stock as a move document
  * confirmed at once (there must be enough inventory). Typing part of a location or SKU code lists
  * the matches (the SKUs the from-location holds) to tap instead.
+ *
+ * Without a connection the move goes through the offline queue (docs/handheld.md): the locations
+ * and the item are taken as scanned (the stock cannot be looked up, the quantity is typed), the
+ * move waits with its idempotency key and is checked by the server when it is sent; a refusal then
+ * is listed with its reason.
  */
 export default function HandheldMove() {
   const { t } = useTranslation();
   const [step, setStep] = useState<Step>({ kind: 'from' });
   const [feedback, setFeedback] = useState<Feedback | null>(null);
+  const queue = useScanQueue();
 
   const say = (tone: Tone, text: string) => {
     setFeedback({ tone, text });
@@ -56,7 +64,10 @@ export default function HandheldMove() {
       beep('success');
       setStep({ kind: 'item', from: answer.location, rows: answer.rows });
     } catch (error) {
-      say('error', messageOf(error));
+      if (!isUnreachable(error)) return say('error', messageOf(error));
+      // No connection: the location is taken as scanned, its stock is checked when the move is sent.
+      say('warning', t('inv.handheld.unchecked'));
+      setStep({ kind: 'item', from: location, rows: [] });
     }
   };
 
@@ -93,7 +104,9 @@ export default function HandheldMove() {
       beep('success');
       setStep({ kind: 'qty', from, item: { sku, skuCode: answer.sku ?? sku, lotNo, lpn, rows: answer.rows, defaultQty } });
     } catch (error) {
-      say('error', messageOf(error));
+      if (!isUnreachable(error)) return say('error', messageOf(error));
+      say('warning', t('inv.handheld.unchecked'));
+      setStep({ kind: 'qty', from, item: { sku, skuCode: sku, lotNo, lpn, rows: [], defaultQty: count !== null ? String(count) : null } });
     }
   };
 
@@ -107,11 +120,14 @@ export default function HandheldMove() {
   const move = async (from: string, item: Item, qty: string, scanned: string) => {
     const toLocation = scanned.trim();
     try {
-      const answer = await api<HandheldMoveAnswer>('/inventory/handheld/move', {
-        quiet: true,
+      const outcome = await sendScan<HandheldMoveAnswer>({
+        flow: 'move',
+        label: `${from} → ${toLocation} · ${item.skuCode}${item.lotNo ? ` · ${item.lotNo}` : ''}${item.lpn ? ` · ${item.lpn}` : ''} × ${qty}`,
+        path: '/inventory/handheld/move',
         body: { fromLocation: from, sku: item.sku, lotNo: item.lotNo, lpn: item.lpn, qty, toLocation },
       });
-      say('success', t('inv.handheld.moved', { qty, sku: item.skuCode, from, to: toLocation, docNo: answer.docNo }));
+      if (outcome.queued) say('warning', t('inb.offline.stored'));
+      else say('success', t('inv.handheld.moved', { qty, sku: item.skuCode, from, to: toLocation, docNo: outcome.answer.docNo }));
       setStep({ kind: 'from' });
     } catch (error) {
       // Refused (not enough stock, unknown location): nothing moved; the quantity may be corrected.
@@ -127,6 +143,7 @@ export default function HandheldMove() {
 
   return (
     <HandheldFrame testId="handheld-move" title={t('inv.handheld.moveTitle')}>
+      <OfflineQueueView state={queue} />
       {step.kind !== 'from' && (
         <div data-testid="move-summary" style={{ fontSize: 16 }}>
           <div>{t('inv.handheld.from', { location: step.from })}</div>
@@ -135,7 +152,7 @@ export default function HandheldMove() {
               <strong>{item.skuCode}</strong>
               {item.lotNo ? ` · ${t('inv.handheld.lot', { lot: item.lotNo })}` : ''}
               {item.lpn ? ` · ${t('inv.handheld.lpn', { lpn: item.lpn })}` : ''}
-              {` · ${t('inv.handheld.available', { qty: sum(item.rows) })}`}
+              {item.rows.length > 0 && ` · ${t('inv.handheld.available', { qty: sum(item.rows) })}`}
             </div>
           )}
           {step.kind === 'to' && <div style={{ fontSize: 22, fontWeight: 600 }}>{t('inv.handheld.qty', { qty: step.qty })}</div>}

@@ -3,6 +3,8 @@ import { Alert, Button, Col, Row, Segmented, Space, Table, Tag, Typography } fro
 import { useTranslation } from 'react-i18next';
 import { api, ApiError, showConfirm, useRights } from '../../app/public';
 import { BIG, FeedbackLine, ScanField, useScanCalls } from '../inbound/handheld';
+import { sendScan } from '../inbound/offline-queue';
+import { OfflineQueueView, useScanQueue } from '../inbound/OfflineQueue';
 import { DeliverDialog } from './DeliverDialog';
 import { LoadHeaderForm } from './LoadHeaderForm';
 import type { HeaderValues, LoadHeader, LoadTable, ScanAnswer, WaveCarton } from '../../common/loading-api';
@@ -20,6 +22,9 @@ const STATUS_COLORS: Record<string, string> = { open: 'green', loaded: 'blue', s
  * failing row is listed, nothing is loaded then); take an order off the load; ship the load; mark
  * shipped orders delivered with the receiver's name and a photo. The scan field keeps the focus,
  * Enter submits, Escape steps back, and each outcome beeps. Below 600 px the screen is one column.
+ * A carton scan goes through the offline queue (docs/handheld.md): without a connection it waits
+ * with its idempotency key, listed as waiting under the scan field, and the operator keeps
+ * scanning; the load's table is read again when the waiting scans apply.
  */
 export default function LoadingScreen() {
   const { t } = useTranslation();
@@ -36,6 +41,20 @@ export default function LoadingScreen() {
   const { feedback, setFeedback, busy, tell, run } = useScanCalls();
   const fileInput = useRef<HTMLInputElement>(null);
   const load = table?.load ?? null;
+  // What a replay of waiting scans refreshes: the load and wave on screen now.
+  const shown = useRef<{ loadId: number | null; waveNo: string | null }>({ loadId: null, waveNo: null });
+  shown.current = { loadId: load?.id ?? null, waveNo: mode === 'wave' ? waveNo : null };
+  const queue = useScanQueue(
+    useCallback(async () => {
+      const { loadId, waveNo: wave } = shown.current;
+      try {
+        if (loadId !== null) setTable(await api<LoadTable>('/loading/table', { body: { loadId }, quiet: true }));
+        if (wave) setWaveCartons((await api<{ rows: WaveCarton[] }>('/loading/searchWaveCarton', { body: { waveNo: wave }, quiet: true })).rows);
+      } catch {
+        // The connection went again: the next replay reads them.
+      }
+    }, []),
+  );
 
   const refreshLoads = useCallback(async () => {
     const answer = await api<{ rows: LoadHeader[] }>('/loading/list', { body: {}, quiet: true }).catch(() => undefined);
@@ -81,8 +100,12 @@ export default function LoadingScreen() {
     if (!load) return;
     const code = text.trim();
     const body = mode === 'wave' && waveNo ? { loadId: load.id, waveNo, code } : { loadId: load.id, code };
-    const answer = await run(() => api<ScanAnswer>(mode === 'wave' && waveNo ? '/loading/scanByWave' : '/loading/scan', { body, quiet: true }));
-    if (!answer) return;
+    const outcome = await run(() =>
+      sendScan<ScanAnswer>({ flow: 'load', label: `${load.loadNo} · ${code}`, path: mode === 'wave' && waveNo ? '/loading/scanByWave' : '/loading/scan', body }),
+    );
+    if (!outcome) return;
+    if (outcome.queued) return tell('warning', t('inb.offline.stored'));
+    const answer = outcome.answer;
     await refreshTable(load.id);
     if (mode === 'wave' && waveNo) await refreshWave(waveNo);
     const statuses = answer.orders.map((o) => `${o.orderNo}: ${t(`outbound.status.${o.status}`)}`).join(', ');
@@ -246,6 +269,7 @@ export default function LoadingScreen() {
         </>
       )}
       <FeedbackLine feedback={feedback} />
+      <OfflineQueueView state={queue} showWaiting="load" />
       {importErrors.length > 0 && (
         <Alert
           type="error"

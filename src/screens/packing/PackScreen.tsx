@@ -6,6 +6,8 @@ import { BIG, beep, FeedbackLine, messageOf, type Feedback, type Tone } from '..
 import { amount, cartonChange, leftToPack, parseQty, type CodeRow, type PackAnswer, type PackCarton } from './pack-api';
 import { CloseCartonForm, type CloseValues } from './CloseCartonForm';
 import { PackScanField } from './PackScanField';
+import { sendScan } from '../inbound/offline-queue';
+import { OfflineQueueView, useScanQueue } from '../inbound/OfflineQueue';
 
 /**
  * The steps of the flow. Escape steps back: quantity → scan → order (→ wave when packing by wave);
@@ -41,7 +43,10 @@ const WRAP = { ...BIG, height: 'auto', whiteSpace: 'normal' } as const;
  * targets; a desk gets the flow beside the lists. An item whose units carry an anti-counterfeit code
  * asks for the code as a second scan, an item with a woolen collar barcode for the collar; F6 reopens
  * a closed carton to append to it (after a confirmation), F7 scans the card the next carton carries.
- * A scan whose call gets no answer says "not saved" and keeps its text in the field.
+ * A scan whose call gets no answer says "not saved" and keeps its text in the field. While the
+ * browser is offline (or pack scans wait already) an item scan goes to the offline queue instead
+ * (docs/handheld.md): it is listed as waiting, the carton's contents leave it out until it applies,
+ * and the order is read again then.
  */
 export default function PackScreen() {
   const { t } = useTranslation();
@@ -72,6 +77,17 @@ export default function PackScreen() {
   const calling = useRef(false);
   // The last call got no answer (the network): nothing was saved.
   const lost = useRef(false);
+  // The order on screen, read again when waiting pack scans apply.
+  const shown = useRef<{ orderNo: string; waveNo: string | null; packPicked: boolean } | null>(null);
+  shown.current = pack ? { orderNo: pack.order.orderNo, waveNo: byWave ? waveNo : null, packPicked } : null;
+  const queue = useScanQueue(
+    useCallback(async () => {
+      const order = shown.current;
+      if (!order) return;
+      const answer = await api<PackAnswer>('/scanPack', { body: order, quiet: true }).catch(() => null);
+      if (answer && shown.current?.orderNo === answer.order.orderNo) setPack(answer);
+    }, []),
+  );
 
   useEffect(() => {
     if (!rights.view) return;
@@ -223,6 +239,24 @@ export default function PackScreen() {
       ...(!removing && item.antiCounterfeitCode ? { antiCounterfeitCode: item.antiCounterfeitCode } : {}),
       ...(!removing && item.collarBarcode ? { collarBarcode: item.collarBarcode } : {}),
     };
+    if (!removing && (!navigator.onLine || queue.waiting.length > 0)) {
+      // No connection (or pack scans wait already): the scan waits in the offline queue, in order.
+      const stored = await run(() =>
+        sendScan<PackAnswer>({ flow: 'pack', label: `${before?.cartonNo ?? ''} · ${item.barcode}${item.qty ? ` × ${item.qty}` : ''}`, path: '/pack/scan/sku', body }),
+      );
+      if (stored?.queued) {
+        setPending(null);
+        setStep('item');
+        tell('warning', t('inb.offline.stored'));
+        return true;
+      }
+      if (stored) {
+        take(stored.answer, target);
+        setStep('item');
+        return true;
+      }
+      return true;
+    }
     const answer = await run(() =>
       api<PackAnswer>(url, { body, quiet: true }).catch((error: unknown) => {
         const code = error instanceof ApiError ? error.body.code : undefined;
@@ -568,6 +602,7 @@ export default function PackScreen() {
         <CloseCartonForm carton={targetCarton} cartonTypes={cartonTypes} units={units} busy={busy} narrow={narrow} onSubmit={(values) => void closeCarton(values)} onCancel={back} />
       )}
       <FeedbackLine feedback={feedback} />
+      <OfflineQueueView state={queue} showWaiting="pack" />
       {pack && rights.edit && checkCompleted && (
         <Space direction="vertical" data-testid="pack-cancel-cc-panel" style={{ width: '100%' }}>
           {!cancelling ? (

@@ -112,8 +112,9 @@ export async function openSessionOfDevice(trx: Transaction<DB>, deviceId: string
   return trx.selectFrom('handheld_device_session').select(['id', 'user_id', 'warehouse_id']).where('device_id', '=', deviceId).where('ended_at', 'is', null).forUpdate().executeTakeFirst();
 }
 
-export async function endSessions(trx: Transaction<DB>, where: { deviceId?: string; userId?: number; id?: number }, by: string): Promise<number> {
-  let query = trx.updateTable('handheld_device_session').set({ ended_at: sql`now()`, updated_by: by, updated_at: sql`now()` }).where('ended_at', 'is', null);
+export async function endSessions(trx: Transaction<DB>, where: { deviceId?: string; userId?: number; id?: number; warehouseId?: number }, by: string, reason: 'supervisor' | null = null): Promise<number> {
+  let query = trx.updateTable('handheld_device_session').set({ ended_at: sql`now()`, ended_reason: reason, updated_by: by, updated_at: sql`now()` }).where('ended_at', 'is', null);
+  if (where.warehouseId !== undefined) query = query.where('warehouse_id', '=', where.warehouseId);
   if (where.deviceId !== undefined) query = query.where('device_id', '=', where.deviceId);
   if (where.userId !== undefined) query = query.where('user_id', '=', where.userId);
   if (where.id !== undefined) query = query.where('id', '=', where.id);
@@ -139,6 +140,31 @@ export async function touchSession(trx: Transaction<DB>, userId: number, deviceI
     .where('ended_at', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
+}
+
+/** The device's last session of the user, when a supervisor ended it (and the device has not been signed in since). */
+export async function endedBySupervisor(db: Kysely<DB>, userId: number, deviceId: string): Promise<boolean> {
+  const last = await db
+    .selectFrom('handheld_device_session')
+    .select(['user_id', 'ended_reason', 'ended_at'])
+    .where('device_id', '=', deviceId)
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+  return last !== undefined && Number(last.user_id) === userId && last.ended_at !== null && last.ended_reason === 'supervisor';
+}
+
+/** An open session of the warehouse by its id (the supervisor's list). */
+export async function openSessionInWarehouse(trx: Transaction<DB>, id: number, warehouseId: number): Promise<DeviceSessionRow | null> {
+  const row = await trx
+    .selectFrom('handheld_device_session as s')
+    .innerJoin('app_user as u', 'u.id', 's.user_id')
+    .select(sessionColumns)
+    .where('s.id', '=', id)
+    .where('s.warehouse_id', '=', warehouseId)
+    .where('s.ended_at', 'is', null)
+    .forUpdate('s')
+    .executeTakeFirst();
+  return row ? toSession(row) : null;
 }
 
 const sessionColumns = ['s.id', 's.device_id', 'u.login_account', 'u.display_name', 's.flow', 's.signed_in_at', 's.last_scan_at'] as const;
@@ -211,4 +237,40 @@ export async function nextEmptyLocation(db: Kysely<DB>, warehouseId: number): Pr
     .orderBy('l.code')
     .executeTakeFirst();
   return row?.code ?? null;
+}
+
+/** The SKU's group in the project (its item type for the location logic), or null. */
+export async function skuGroupOf(db: Kysely<DB>, place: Place, skuCode: string): Promise<string | null> {
+  const row = await db.selectFrom('sku').select('sku_group').where('project_id', '=', place.projectId).where('code', '=', skuCode).executeTakeFirst();
+  return row?.sku_group?.trim() || null;
+}
+
+/** An active storage or pick location of the warehouse whose zone is the item type: an empty one first, then by code. */
+export async function locationOfZone(db: Kysely<DB>, warehouseId: number, zone: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('location as l')
+    .select('l.code')
+    .where('l.warehouse_id', '=', warehouseId)
+    .where('l.status', '=', 'active')
+    .where('l.location_type', 'in', ['storage', 'pick'])
+    .where('l.zone', '=', zone)
+    .orderBy(sql`exists (select 1 from inventory_balance b where b.location_id = l.id and b.on_hand_qty > 0)`)
+    .orderBy('l.code')
+    .executeTakeFirst();
+  return row?.code ?? null;
+}
+
+/** The code of an active location of the warehouse, as the location master spells it, or null. */
+export async function activeLocationCode(db: Kysely<DB>, warehouseId: number, code: string): Promise<string | null> {
+  const row = await db.selectFrom('location').select('code').where('warehouse_id', '=', warehouseId).where('status', '=', 'active').where(sql`lower(code)`, '=', code.toLowerCase()).executeTakeFirst();
+  return row?.code ?? null;
+}
+
+/** The codes of the session's project and warehouse (they name the location parameters). */
+export async function placeCodes(db: Kysely<DB>, place: Place): Promise<{ project: string | null; warehouse: string | null }> {
+  const [project, warehouse] = await Promise.all([
+    db.selectFrom('project').select('code').where('id', '=', place.projectId).executeTakeFirst(),
+    db.selectFrom('warehouse').select('code').where('id', '=', place.warehouseId).executeTakeFirst(),
+  ]);
+  return { project: project?.code ?? null, warehouse: warehouse?.code ?? null };
 }

@@ -17,6 +17,7 @@ const route = routeOptions(['handheld'], errors);
 const CONFIG = (action: 'view' | 'add' | 'edit') => ({ right: `handheld.handheldConfig:${action}`, scope: 'warehouse' }) as const;
 const FLOW = { right: 'handheld.rfFlow:view', scope: 'warehouse' } as const;
 const DEVICES = { right: 'handheld.rfDevices:view', scope: 'warehouse' } as const;
+const END_DEVICE = { right: 'handheld.rfDevices:edit', scope: 'warehouse' } as const;
 
 const literals = <T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v)));
 const Fn = literals(HANDHELD_FUNCTIONS);
@@ -122,4 +123,9 @@ export const handheldRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/rfUser/devices', route(DEVICES, 'The devices signed in now in the warehouse: user, flow and last scan time'), async (request) => ({
     rows: await service.activeDevices(db, placeOf(request)),
   }));
+  app.post(
+    '/rfUser/end',
+    route(END_DEVICE, "A supervisor ends a device session of the warehouse: the device's next scan is refused and it signs in again", { body: StrictObject({ id: IdSchema }) }),
+    (request) => write(request, (trx, place) => service.endDeviceSession(trx, place, request.body.id)),
+  );
 };

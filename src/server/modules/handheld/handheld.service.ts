@@ -14,6 +14,7 @@ import {
 } from '../../../common/handheld-api.js';
 import type { DB } from '../../db/schema.js';
 import { findUserProjects } from '../identity/index.js';
+import { warehouseParam } from '../masterdata/index.js';
 import * as repo from './handheld.repository.js';
 
 /** Who works where: the session's user, project and warehouse. */
@@ -110,6 +111,26 @@ export async function flowOf(db: Kysely<DB>, place: HandheldPlace, fn: HandheldF
   return { configId: Number(found.id), code: found.code, version: found.version, definition: found.definition };
 }
 
+/** The system parameters naming a project's and a warehouse's handheld location (docs/handheld.md). */
+export const PROJECT_LOCATION_PARAM = 'HH_PROJECT_LOCATION';
+export const WAREHOUSE_LOCATION_PARAM = 'HH_WAREHOUSE_LOCATION';
+
+/**
+ * The location a parameter names for this project or warehouse: `<param>.<code>` first, then
+ * `<param>` itself (for the organization's warehouses alike); only an active location of the
+ * session's warehouse counts.
+ */
+async function locationOfParam(db: Kysely<DB>, place: HandheldPlace, param: string, code: string | null): Promise<string | null> {
+  const value = (code ? await warehouseParam(db, place.warehouseId, `${param}.${code}`) : null) ?? (await warehouseParam(db, place.warehouseId, param));
+  return value ? repo.activeLocationCode(db, place.warehouseId, value) : null;
+}
+
+/** The location of the SKU's item type: its SKU group names the zone of the locations kept for it. */
+async function itemTypeLocation(db: Kysely<DB>, place: HandheldPlace, skuCode: string): Promise<string | null> {
+  const group = await repo.skuGroupOf(db, place, skuCode);
+  return group ? repo.locationOfZone(db, place.warehouseId, group) : null;
+}
+
 /** The first rule of the location logic, in its order, that finds a location. */
 export async function suggestLocation(
   db: Kysely<DB>,
@@ -123,7 +144,9 @@ export async function suggestLocation(
     else if (rule === 'sameSku' && input.skuCode) code = await repo.locationHoldingSku(db, place, input.skuCode, null);
     else if (rule === 'pick' && input.skuCode) code = await repo.locationHoldingSku(db, place, input.skuCode, 'pick');
     else if (rule === 'nextEmpty') code = await repo.nextEmptyLocation(db, place.warehouseId);
-    // itemType, project and warehouse locations: no location rule of that kind is kept yet; the next rule is tried.
+    else if (rule === 'itemType' && input.skuCode) code = await itemTypeLocation(db, place, input.skuCode);
+    else if (rule === 'project') code = await locationOfParam(db, place, PROJECT_LOCATION_PARAM, (await repo.placeCodes(db, place)).project);
+    else if (rule === 'warehouse') code = await locationOfParam(db, place, WAREHOUSE_LOCATION_PARAM, (await repo.placeCodes(db, place)).warehouse);
     if (code) return { locationCode: code, rule };
   }
   return { locationCode: null, rule: null };
@@ -148,9 +171,27 @@ export async function signOutDevice(trx: Transaction<DB>, place: HandheldPlace):
   return { ended: await repo.endSessions(trx, { userId: place.userId }, place.login) };
 }
 
-/** A scan of the runtime: the device's last scan time (and its flow). */
+/**
+ * A scan of the runtime: the device's last scan time (and its flow). A device whose session a
+ * supervisor ended is refused until it signs in again; a device another user has signed in since
+ * records nothing.
+ */
 export async function recordScan(trx: Transaction<DB>, place: HandheldPlace, deviceId: string, flow: string | null): Promise<{ recorded: boolean }> {
-  return { recorded: (await repo.touchSession(trx, place.userId, deviceId, flow, place.login)) > 0 };
+  if ((await repo.touchSession(trx, place.userId, deviceId, flow, place.login)) > 0) return { recorded: true };
+  if (await repo.endedBySupervisor(trx, place.userId, deviceId)) throw new AppError('HH_SESSION_ENDED', { deviceId });
+  return { recorded: false };
+}
+
+/**
+ * A supervisor ends a device session of the warehouse (/rfDevices): the device's next scan is
+ * refused with `HH_SESSION_ENDED` and it signs in again. A session of another warehouse, or one
+ * already ended, is not found.
+ */
+export async function endDeviceSession(trx: Transaction<DB>, place: HandheldPlace, id: number): Promise<DeviceSessionRow> {
+  const session = await repo.openSessionInWarehouse(trx, id, place.warehouseId);
+  if (!session) throw new AppError('NO_RECORD');
+  await repo.endSessions(trx, { id, warehouseId: place.warehouseId }, place.login, 'supervisor');
+  return session;
 }
 
 export const activeDevices = (db: Kysely<DB>, place: HandheldPlace) => repo.activeSessions(db, place.warehouseId);

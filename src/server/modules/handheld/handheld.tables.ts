@@ -44,4 +44,6 @@ export interface HandheldDeviceSessionTable extends Audit {
   signed_in_at: Generated<Date>;
   last_scan_at: Timestamp | null;
   ended_at: Timestamp | null;
+  /** `supervisor`: ended on /rfDevices (migrations/0386_handheld_session_end.ts). */
+  ended_reason: string | null;
 }
