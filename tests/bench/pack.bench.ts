@@ -16,8 +16,10 @@
  * postgres://postgres@127.0.0.1:5432/postgres; BENCH_SECONDS (pgbench run, default 10).
  */
 import fs from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { loadConfig } from '../../src/server/config.js';
 import { inTransaction } from '../../src/server/db/transaction.js';
 import { lotFor, receiveStock } from '../../src/server/modules/inventory/inventory.service.js';
@@ -36,6 +38,41 @@ const PASSWORD = 'Bench!Passw0rd1';
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+/**
+ * Counts the queries every pg client of this process sends until `stop` (the server under test runs
+ * in this process); with `show`, keeps the text of the statements of one scan in the middle of the run.
+ */
+function countStatements(show: boolean): { stop: () => { count: number; shown: string[] } } {
+  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const original = proto.query;
+  let count = 0;
+  const timed = new Map<string, { n: number; ms: number }>();
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    count += 1;
+    const result = original.apply(this, args);
+    if (show && result instanceof Promise) {
+      const first = args[0] as string | { text?: string };
+      const text = (typeof first === 'string' ? first : (first?.text ?? '')).replace(/\s+/g, ' ').trim().slice(0, 90);
+      const t0 = performance.now();
+      const done = () => {
+        const entry = timed.get(text) ?? { n: 0, ms: 0 };
+        entry.n += 1;
+        entry.ms += performance.now() - t0;
+        timed.set(text, entry);
+      };
+      result.then(done, done);
+    }
+    return result;
+  };
+  return {
+    stop: () => {
+      proto.query = original;
+      const shown = [...timed.entries()].map(([text, { n, ms }]) => `  ${n} x ${(ms / n).toFixed(2)} ms: ${text}`);
+      return { count, shown };
+    },
+  };
 }
 
 export async function run(): Promise<BenchReport> {
@@ -87,7 +124,18 @@ export async function run(): Promise<BenchReport> {
       cartons.push({ cartonId: opened.openCarton.id, skuCode: sku.code });
     }
 
+    // Every statement the server sends while the scanners scan (begin and commit included) is
+    // counted at the driver, so the figure is the round trips to the database per scan.
+    const counter = countStatements(process.env.BENCH_PACK_SHOW_SQL === '1');
+    // BENCH_PACK_PROFILE=<file.cpuprofile>: a CPU profile of this process over the scans only.
+    const profile = process.env.BENCH_PACK_PROFILE ? new Session() : undefined;
+    if (profile) {
+      profile.connect();
+      await profile.post('Profiler.enable');
+      await profile.post('Profiler.start');
+    }
     const latencies: number[] = [];
+    const cpuBefore = process.cpuUsage();
     const started = performance.now();
     await Promise.all(
       cartons.map(async ({ cartonId, skuCode }) => {
@@ -100,6 +148,13 @@ export async function run(): Promise<BenchReport> {
       }),
     );
     const seconds = (performance.now() - started) / 1000;
+    const cpu = process.cpuUsage(cpuBefore);
+    const statements = counter.stop();
+    if (profile) {
+      const { profile: taken } = await profile.post('Profiler.stop');
+      fs.writeFileSync(process.env.BENCH_PACK_PROFILE!, JSON.stringify(taken));
+      profile.disconnect();
+    }
     const orders = new Set((await db.selectFrom('carton').select('so_id').where('id', 'in', cartons.map((c) => c.cartonId)).execute()).map((r) => Number(r.so_id)));
     const packed = await db.selectFrom('carton_line').select((eb) => eb.fn.sum<string>('qty').as('qty')).executeTakeFirstOrThrow();
     latencies.sort((a, b) => a - b);
@@ -116,12 +171,15 @@ export async function run(): Promise<BenchReport> {
       p99Ms: percentile(latencies, 99),
       maxMs: latencies.at(-1) ?? 0,
       unitsPacked: Number(packed.qty),
+      statementsPerScan: statements.count / Math.max(1, latencies.length),
+      nodeCpuMsPerScan: (cpu.user + cpu.system) / 1000 / Math.max(1, latencies.length),
     };
 
     const tps = pgbenchTps(pgbenchTarget.url, SCANNERS, SECONDS);
     return {
       summary: [
-        `scan and pack, HTTP POST /api/pack/scan/sku, ${SCANNERS} concurrent scanners x ${SCANS} scans, each scanner packing its own order (${orders.size} orders)${PAUSE_MS > 0 ? `, ${PAUSE_MS} ms between a scanner's scans` : ', no pause between scans'} (${figures.scans} scans, ${figures.unitsPacked} units packed): p50 ${figures.p50Ms.toFixed(1)} ms, p95 ${figures.p95Ms.toFixed(1)} ms, p99 ${figures.p99Ms.toFixed(1)} ms, max ${figures.maxMs.toFixed(1)} ms; ${figures.scansPerSecond.toFixed(0)} scans/s in ${seconds.toFixed(2)} s`,
+        `scan and pack, HTTP POST /api/pack/scan/sku, ${SCANNERS} concurrent scanners x ${SCANS} scans, each scanner packing its own order (${orders.size} orders)${PAUSE_MS > 0 ? `, ${PAUSE_MS} ms between a scanner's scans` : ', no pause between scans'} (${figures.scans} scans, ${figures.unitsPacked} units packed): p50 ${figures.p50Ms.toFixed(1)} ms, p95 ${figures.p95Ms.toFixed(1)} ms, p99 ${figures.p99Ms.toFixed(1)} ms, max ${figures.maxMs.toFixed(1)} ms; ${figures.scansPerSecond.toFixed(0)} scans/s in ${seconds.toFixed(2)} s; ${figures.statementsPerScan.toFixed(1)} statements per scan (begin and commit included); server and client process CPU ${figures.nodeCpuMsPerScan.toFixed(2)} ms per scan`,
+        ...statements.shown,
         `pgbench TPC-B-like, ${SCANNERS} clients, ${SECONDS} s: ${tps.toFixed(0)} tps (scans/s per pgbench tps ${(figures.scansPerSecond / tps).toFixed(3)})`,
       ],
       figures: { ...figures, pgbenchSeconds: SECONDS, pgbenchClients: SCANNERS, pgbenchTps: tps },
