@@ -259,6 +259,8 @@ describe('cancel check-complete', () => {
     });
     expect(answer).toMatchObject({ order: { status: 'allocated' }, removedCartons: order.cartons.map((c) => c.cartonNo), unpacked: '5', movedBack: true });
     expect(await db().selectFrom('carton').select('id').where('so_id', '=', order.soId).execute()).toEqual([]);
+    // A removed carton the server packed into before takes no scan: it is gone, not of its old order.
+    await refused('/pack/scan/sku', { cartonId: order.cartons[0].id, barcode: skuCodes[0] }, 404, 'NO_RECORD');
     // The three units picked for the order are back at the pick face, allocated to it again; nothing stays on the tote or the cartons.
     const after = await stockOf(0);
     const face = (rows: typeof after) => rows.find((r) => r.at === `L-PL${RUN}-0/`);

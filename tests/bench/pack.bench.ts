@@ -12,12 +12,23 @@
  * answered, after BENCH_PACK_PAUSE_MS (default 0): without a pause every scanner is always waiting
  * on the server, so a scan's latency is about scanners / scans per second of the whole server.
  *
+ * The scanners are HTTP clients on a thread of their own (as handhelds are other machines, their
+ * requests and answers do not take the server's event loop). Each first scans BENCH_PACK_WARMUP
+ * units (default 5), not measured (connections opened, code compiled, the server's carton orders
+ * seen), then all measured scans start together. Also printed: the statements the server sends
+ * the database per scan (counted at the driver, begin and commit included) and the CPU time of
+ * this process (server and scanner thread) per scan; BENCH_PACK_SHOW_SQL=1 prints each statement with its mean time,
+ * BENCH_PACK_PROFILE=<file> writes a CPU profile of the server's process over the measured scans.
+ *
  * Environment: BENCH_DATABASE_URL, else DATABASE_URL, else TEST_DATABASE_URL, else
  * postgres://postgres@127.0.0.1:5432/postgres; BENCH_SECONDS (pgbench run, default 10).
  */
 import fs from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import pg from 'pg';
 import { loadConfig } from '../../src/server/config.js';
 import { inTransaction } from '../../src/server/db/transaction.js';
 import { lotFor, receiveStock } from '../../src/server/modules/inventory/inventory.service.js';
@@ -32,10 +43,81 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const SCANNERS = Number(process.env.BENCH_PACK_SCANNERS ?? 20);
 const SCANS = Number(process.env.BENCH_PACK_SCANS ?? 40);
 const PAUSE_MS = Number(process.env.BENCH_PACK_PAUSE_MS ?? 0);
+const WARMUP = Number(process.env.BENCH_PACK_WARMUP ?? 5);
+
+/**
+ * The scanners, on a thread of their own: the warm-up scans, then (on 'go') the measured scans,
+ * answering each scan's latency in ms and the seconds of the measured scans.
+ */
+const SCANNER_THREAD = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { base, token, cartons, scans, warmup, pauseMs } = workerData;
+const scan = async (cartonId, barcode) => {
+  const response = await fetch(base + '/api/pack/scan/sku', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: 'Bearer ' + token },
+    body: JSON.stringify({ cartonId, barcode }),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error('/pack/scan/sku answered ' + response.status + ': ' + text);
+};
+const pass = (count, latencies) => Promise.all(cartons.map(async ({ cartonId, skuCode }) => {
+  for (let s = 0; s < count; s += 1) {
+    const t0 = performance.now();
+    await scan(cartonId, skuCode);
+    if (latencies) latencies.push(performance.now() - t0);
+    if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
+  }
+}));
+(async () => {
+  await pass(warmup);
+  parentPort.postMessage({ warm: true });
+  await new Promise((resolve) => parentPort.once('message', resolve));
+  const latencies = [];
+  const started = performance.now();
+  await pass(scans, latencies);
+  parentPort.postMessage({ latencies, seconds: (performance.now() - started) / 1000 });
+})().catch((error) => parentPort.postMessage({ error: String(error && error.stack || error) }));
+`;
 const PASSWORD = 'Bench!Passw0rd1';
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+/**
+ * Counts the queries every pg client of this process sends until `stop` (the server under test runs
+ * in this process); with `show`, keeps the text of the statements of one scan in the middle of the run.
+ */
+function countStatements(show: boolean): { stop: () => { count: number; shown: string[] } } {
+  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const original = proto.query;
+  let count = 0;
+  const timed = new Map<string, { n: number; ms: number }>();
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    count += 1;
+    const result = original.apply(this, args);
+    if (show && result instanceof Promise) {
+      const first = args[0] as string | { text?: string };
+      const text = (typeof first === 'string' ? first : (first?.text ?? '')).replace(/\s+/g, ' ').trim().slice(0, 90);
+      const t0 = performance.now();
+      const done = () => {
+        const entry = timed.get(text) ?? { n: 0, ms: 0 };
+        entry.n += 1;
+        entry.ms += performance.now() - t0;
+        timed.set(text, entry);
+      };
+      result.then(done, done);
+    }
+    return result;
+  };
+  return {
+    stop: () => {
+      proto.query = original;
+      const shown = [...timed.entries()].map(([text, { n, ms }]) => `  ${n} x ${(ms / n).toFixed(2)} ms: ${text}`);
+      return { count, shown };
+    },
+  };
 }
 
 export async function run(): Promise<BenchReport> {
@@ -67,7 +149,7 @@ export async function run(): Promise<BenchReport> {
     await inTransaction(db, async (trx) => {
       for (const sku of skus) {
         const lot = await lotFor(trx, f.scope, f.ownerId, sku.id, {});
-        await receiveStock(trx, f.scope, { key: { ownerId: f.ownerId, skuId: sku.id, lotId: lot.id, locationId: f.locationIds[0] }, qty: SCANS, reference: { type: 'bench', orderNo: 'RCV' } });
+        await receiveStock(trx, f.scope, { key: { ownerId: f.ownerId, skuId: sku.id, lotId: lot.id, locationId: f.locationIds[0] }, qty: SCANS + WARMUP, reference: { type: 'bench', orderNo: 'RCV' } });
       }
     });
     const cartons: Array<{ cartonId: number; skuCode: string }> = [];
@@ -78,7 +160,7 @@ export async function run(): Promise<BenchReport> {
         token,
       );
       const soId = added.row._key;
-      await call('/so/save/soDetail', { soId, lines: [{ skuCode: sku.code, qty: SCANS }] }, token);
+      await call('/so/save/soDetail', { soId, lines: [{ skuCode: sku.code, qty: SCANS + WARMUP }] }, token);
       await call('/so/header/allocation', { soIds: [soId] }, token);
       await call('/so/pick', { soId }, token);
       const tasks = await db.selectFrom('pick_task as t').innerJoin('location as l', 'l.id', 't.location_id').select(['t.id', 't.qty', 'l.code']).where('t.so_id', '=', soId).where('t.status', '=', 'open').execute();
@@ -87,25 +169,46 @@ export async function run(): Promise<BenchReport> {
       cartons.push({ cartonId: opened.openCarton.id, skuCode: sku.code });
     }
 
-    const latencies: number[] = [];
-    const started = performance.now();
-    await Promise.all(
-      cartons.map(async ({ cartonId, skuCode }) => {
-        for (let s = 0; s < SCANS; s += 1) {
-          const t0 = performance.now();
-          await call('/pack/scan/sku', { cartonId, barcode: skuCode }, token);
-          latencies.push(performance.now() - t0);
-          if (PAUSE_MS > 0) await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
-        }
-      }),
-    );
-    const seconds = (performance.now() - started) / 1000;
+    const scanners = new Worker(SCANNER_THREAD, { eval: true, workerData: { base, token, cartons, scans: SCANS, warmup: WARMUP, pauseMs: PAUSE_MS } });
+    const answer = () =>
+      new Promise<{ warm?: boolean; latencies?: number[]; seconds?: number; error?: string }>((resolve, reject) => {
+        scanners.once('message', resolve);
+        scanners.once('error', reject);
+      });
+    const warm = await answer();
+    if (warm.error) throw new Error(warm.error);
+
+    // Every statement the server sends while the scanners scan (begin and commit included) is
+    // counted at the driver, so the figure is the round trips to the database per scan.
+    const counter = countStatements(process.env.BENCH_PACK_SHOW_SQL === '1');
+    const profile = process.env.BENCH_PACK_PROFILE ? new Session() : undefined;
+    if (profile) {
+      profile.connect();
+      await profile.post('Profiler.enable');
+      await profile.post('Profiler.start');
+    }
+    const cpuBefore = process.cpuUsage();
+    const measured = answer();
+    scanners.postMessage('go');
+    const done = await measured;
+    const cpu = process.cpuUsage(cpuBefore);
+    const statements = counter.stop();
+    if (profile) {
+      const { profile: taken } = await profile.post('Profiler.stop');
+      fs.writeFileSync(process.env.BENCH_PACK_PROFILE!, JSON.stringify(taken));
+      profile.disconnect();
+    }
+    await scanners.terminate();
+    if (done.error || !done.latencies || done.seconds === undefined) throw new Error(done.error ?? 'the scanners answered nothing');
+    const latencies = done.latencies;
+    const seconds = done.seconds;
     const orders = new Set((await db.selectFrom('carton').select('so_id').where('id', 'in', cartons.map((c) => c.cartonId)).execute()).map((r) => Number(r.so_id)));
     const packed = await db.selectFrom('carton_line').select((eb) => eb.fn.sum<string>('qty').as('qty')).executeTakeFirstOrThrow();
     latencies.sort((a, b) => a - b);
     const figures = {
       scanners: SCANNERS,
       scansPerScanner: SCANS,
+      warmupScansPerScanner: WARMUP,
       ordersPacked: orders.size,
       pauseMs: PAUSE_MS,
       scans: latencies.length,
@@ -116,12 +219,15 @@ export async function run(): Promise<BenchReport> {
       p99Ms: percentile(latencies, 99),
       maxMs: latencies.at(-1) ?? 0,
       unitsPacked: Number(packed.qty),
+      statementsPerScan: statements.count / Math.max(1, latencies.length),
+      processCpuMsPerScan: (cpu.user + cpu.system) / 1000 / Math.max(1, latencies.length),
     };
 
     const tps = pgbenchTps(pgbenchTarget.url, SCANNERS, SECONDS);
     return {
       summary: [
-        `scan and pack, HTTP POST /api/pack/scan/sku, ${SCANNERS} concurrent scanners x ${SCANS} scans, each scanner packing its own order (${orders.size} orders)${PAUSE_MS > 0 ? `, ${PAUSE_MS} ms between a scanner's scans` : ', no pause between scans'} (${figures.scans} scans, ${figures.unitsPacked} units packed): p50 ${figures.p50Ms.toFixed(1)} ms, p95 ${figures.p95Ms.toFixed(1)} ms, p99 ${figures.p99Ms.toFixed(1)} ms, max ${figures.maxMs.toFixed(1)} ms; ${figures.scansPerSecond.toFixed(0)} scans/s in ${seconds.toFixed(2)} s`,
+        `scan and pack, HTTP POST /api/pack/scan/sku, ${SCANNERS} concurrent scanners x ${SCANS} scans (after ${WARMUP} not measured), each scanner packing its own order (${orders.size} orders)${PAUSE_MS > 0 ? `, ${PAUSE_MS} ms between a scanner's scans` : ', no pause between scans'} (${figures.scans} scans measured, ${figures.unitsPacked} units packed): p50 ${figures.p50Ms.toFixed(1)} ms, p95 ${figures.p95Ms.toFixed(1)} ms, p99 ${figures.p99Ms.toFixed(1)} ms, max ${figures.maxMs.toFixed(1)} ms; ${figures.scansPerSecond.toFixed(0)} scans/s in ${seconds.toFixed(2)} s; ${figures.statementsPerScan.toFixed(1)} statements per scan (begin and commit included); CPU of this process (server and scanner thread) ${figures.processCpuMsPerScan.toFixed(2)} ms per scan`,
+        ...statements.shown,
         `pgbench TPC-B-like, ${SCANNERS} clients, ${SECONDS} s: ${tps.toFixed(0)} tps (scans/s per pgbench tps ${(figures.scansPerSecond / tps).toFixed(3)})`,
       ],
       figures: { ...figures, pgbenchSeconds: SECONDS, pgbenchClients: SCANNERS, pgbenchTps: tps },

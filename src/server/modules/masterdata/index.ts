@@ -7,4 +7,4 @@ export { ensureVirtualLocation } from './location.service.js';
 export { warehouseParam } from './system-param.js';
 export { DEMO } from './masterdata.demo.js';
 export type { LocationType } from './masterdata.tables.js';
-export { findSkuByCode, gtinForms, readBarcode, skuHasBarcode, skusOfBarcode, type ReadBarcode, type SkuCodeOptions, type SkuOfBarcode, type SkuOfCode } from './sku-lookup.js';
+export { findSkuByCode, gtinForms, readBarcode, skuHasBarcode, skuOfBarcodeRow, skusOfBarcode, skusOfBarcodeSql, type ReadBarcode, type SkuCodeOptions, type SkuOfBarcode, type SkuOfBarcodeRow, type SkuOfCode } from './sku-lookup.js';

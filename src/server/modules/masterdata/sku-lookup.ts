@@ -96,26 +96,43 @@ export interface SkuOfBarcode {
   perScan: string;
 }
 
+/** A row of the barcode lookup, as `skusOfBarcodeSql` selects it. */
+export interface SkuOfBarcodeRow {
+  id: number;
+  code: string;
+  owner_id: number;
+  description: string;
+  base_uom: string;
+  upc: string | null;
+  uom: string;
+  qty: string;
+}
+
 /**
- * Every SKU of the project (of the owner, when given) that a looked-up code names: by its own code
- * first (not for a GS1 label's GTIN), then by its barcodes, the default barcode of a SKU before its
- * others. The first is what a scan into a flow means.
+ * The statement of `skusOfBarcode`, for a caller that reads it within a statement of its own (a
+ * scan that reads the SKU together with what it packs): every SKU of the project (of the owner,
+ * when given) the code names, in the order a scan means them (see `skusOfBarcode`); the package
+ * quantity as text. Read its rows with `skuOfBarcodeRow`.
  */
-export async function skusOfBarcode(db: Kysely<DB>, projectId: number, code: string, options: SkuCodeOptions = {}): Promise<SkuOfBarcode[]> {
+export function skusOfBarcodeSql(projectId: number, code: string, options: SkuCodeOptions = {}): RawBuilder<SkuOfBarcodeRow> {
   const gs1Label = options.gs1Label === true;
   const owner = options.ownerId === undefined ? sql`` : sql` and s.owner_id = ${options.ownerId}`;
-  // One statement: the SKUs of that own code (ordered by id), then those of that barcode.
+  // The SKUs of that own code (ordered by id), then those of that barcode.
   const own = gs1Label
     ? sql``
-    : sql`select 0 as part, false as exact, false as is_default, s.id as row_id, s.id, s.code, s.owner_id, s.description, s.base_uom, null::text as upc, s.base_uom as uom, 1::numeric as qty
+    : sql`select 0 as part, false as exact, false as is_default, s.id as row_id, s.id, s.code, s.owner_id, s.description, s.base_uom, null::text as upc, s.base_uom as uom, '1'::text as qty
           from sku s where s.project_id = ${projectId} and s.code = ${code}${owner}
           union all `;
-  const { rows } = await sql<{ id: number; code: string; owner_id: number; description: string; base_uom: string; upc: string | null; uom: string; qty: string }>`
-    ${own}select 1 as part, u.upc = ${code} as exact, u.is_default, u.id as row_id, s.id, s.code, s.owner_id, s.description, s.base_uom, u.upc, u.uom, u.qty
+  return sql<SkuOfBarcodeRow>`
+    ${own}select 1 as part, u.upc = ${code} as exact, u.is_default, u.id as row_id, s.id, s.code, s.owner_id, s.description, s.base_uom, u.upc, u.uom, u.qty::text
       from sku_upc u join sku s on s.id = u.sku_id
      where s.project_id = ${projectId} and ${barcodeIn(code, gs1Label)}${owner}
-     order by part, exact desc, is_default desc, row_id`.execute(db);
-  return rows.map((r) => ({
+     order by part, exact desc, is_default desc, row_id`;
+}
+
+/** A row of `skusOfBarcodeSql` as the SKU and what one scan of the code is. */
+export function skuOfBarcodeRow(r: SkuOfBarcodeRow): SkuOfBarcode {
+  return {
     skuId: Number(r.id),
     skuCode: r.code,
     ownerId: Number(r.owner_id),
@@ -124,5 +141,15 @@ export async function skusOfBarcode(db: Kysely<DB>, projectId: number, code: str
     barcode: r.upc,
     uom: r.upc === null ? r.base_uom : r.uom,
     perScan: r.upc === null ? '1' : String(r.qty),
-  }));
+  };
+}
+
+/**
+ * Every SKU of the project (of the owner, when given) that a looked-up code names: by its own code
+ * first (not for a GS1 label's GTIN), then by its barcodes, the default barcode of a SKU before its
+ * others. The first is what a scan into a flow means. One statement.
+ */
+export async function skusOfBarcode(db: Kysely<DB>, projectId: number, code: string, options: SkuCodeOptions = {}): Promise<SkuOfBarcode[]> {
+  const { rows } = await skusOfBarcodeSql(projectId, code, options).execute(db);
+  return rows.map(skuOfBarcodeRow);
 }

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import './outbound.tables.js';
 import './wave.tables.js';
@@ -63,6 +63,36 @@ export async function pickedPlacesOfLines(db: Db, soLineIds: readonly number[]) 
     .orderBy('so_line_id')
     .orderBy('first')
     .execute();
+}
+
+/** A row of `pickedPlacesOfOrderSkuSql`. */
+export interface PickedPlaceRow {
+  so_line_id: number;
+  owner_id: number;
+  sku_id: number;
+  lot_id: number;
+  to_location_id: number;
+  to_lpn: string | null;
+  qty: string;
+  /** The line's first task there: the order the places are taken in. */
+  first: number;
+}
+
+/**
+ * The statement of `pickedPlacesOfLines` for the order's lines of one SKU (`skuId`, a value or an
+ * expression of the caller's statement), for a caller that reads it within a statement of its own:
+ * per line, per balance key, the qty picked there (as text), in the order of the line's first task
+ * there. Found through the order's tasks (index on the order).
+ */
+export function pickedPlacesOfOrderSkuSql(soId: number, skuId: RawBuilder<unknown>): RawBuilder<PickedPlaceRow> {
+  return sql<PickedPlaceRow>`
+    select so_line_id, owner_id, sku_id, lot_id, to_location_id, to_lpn, sum(picked_qty)::text as qty, min(id) as first
+      from pick_task
+     where so_id = ${soId}
+       and so_line_id in (select l.id from so_line l where l.so_id = ${soId} and l.sku_id = ${skuId})
+       and picked_qty > 0 and to_location_id is not null
+     group by so_line_id, owner_id, sku_id, lot_id, to_location_id, to_lpn
+     order by so_line_id, first`;
 }
 
 /** The pick tasks of an order that picked something, newest first. */

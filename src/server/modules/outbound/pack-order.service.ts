@@ -86,6 +86,18 @@ export async function pickedSourcesOfLines(db: Kysely<DB> | Transaction<DB>, soL
   return sources;
 }
 
+/** Rows of `pickedPlacesOfOrderSkuSql` as the picked sources of each line (in task order). */
+export function pickedSourcesOfRows(rows: readonly repo.PickedPlaceRow[]): Map<number, PickedSource[]> {
+  const sources = new Map<number, PickedSource[]>();
+  for (const r of rows) {
+    const line = Number(r.so_line_id);
+    const list = sources.get(line) ?? [];
+    list.push({ ownerId: Number(r.owner_id), skuId: Number(r.sku_id), lotId: Number(r.lot_id), locationId: Number(r.to_location_id), lpn: r.to_lpn ?? '', qty: String(r.qty) });
+    sources.set(line, list);
+  }
+  return sources;
+}
+
 /**
  * Check-complete of packing: the order becomes packed when every line's picked quantity is packed,
  * partially packed otherwise. Refused (ORDER_STATUS_ERROR) where the status table does not allow

@@ -7,6 +7,7 @@ import * as m0301 from './migrations/0301_sscc_pallet.js';
 import * as m0302 from './migrations/0302_pallet_tare.js';
 import * as m0330 from './migrations/0330_scan_to_print_menu.js';
 import * as m0331 from './migrations/0331_pack_scan_checks.js';
+import * as m0404 from './migrations/0404_carton_line_carton_idx.js';
 import { packingBehaviours } from './packing.behaviours.js';
 import { packingErrors } from './packing.errors.js';
 import { PACKING_ROW_FILTERS } from './packing.row-filters.js';
@@ -25,7 +26,7 @@ const PACKING = { definitionOf: 'packing' } as const;
 
 export const packingModule = defineModule({
   name: 'packing',
-  migrations: { '0281_pack_menu_right': m0281, '0286_pack_split_menu': m0286, '0291_pallet_scan_menu': m0291, '0300_packing': m0300, '0301_sscc_pallet': m0301, '0302_pallet_tare': m0302, '0330_scan_to_print_menu': m0330, '0331_pack_scan_checks': m0331 },
+  migrations: { '0281_pack_menu_right': m0281, '0286_pack_split_menu': m0286, '0291_pallet_scan_menu': m0291, '0300_packing': m0300, '0301_sscc_pallet': m0301, '0302_pallet_tare': m0302, '0330_scan_to_print_menu': m0330, '0331_pack_scan_checks': m0331, '0404_carton_line_carton_idx': m0404 },
   async routes(app, options) {
     await packingRoutes(app, options);
     await splitRoutes(app, options);

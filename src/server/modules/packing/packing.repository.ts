@@ -4,6 +4,8 @@ import type { DB, Db } from '../../db/schema.js';
 import type { Place } from '../../db/row-stamps.js';
 import type { CartonLineTable, CartonTable, PalletTable } from './packing.tables.js';
 import './packing.tables.js';
+import { skuOfBarcodeRow, skusOfBarcodeSql, type SkuCodeOptions, type SkuOfBarcode, type SkuOfBarcodeRow } from '../masterdata/index.js';
+import { pickedPlacesOfOrderSkuSql, pickedSourcesOfRows, type PickedPlaceRow, type PickedSource } from '../outbound/index.js';
 
 /** The packing area's SQL: nothing else of the area writes queries. */
 
@@ -125,10 +127,26 @@ export interface PackedLine {
   qty: string;
 }
 
+/** A carton as scan-pack reads it under its order's lock: what the answer shows and the scan checks. */
+export type CartonView = Pick<
+  CartonRow,
+  'id' | 'carton_no' | 'carton_type' | 'status' | 'gross_weight' | 'net_weight' | 'weight_uom' | 'length' | 'width' | 'height' | 'sscc' | 'tracking_no' | 'card_id' | 'pallet_id'
+>;
+
+/** What a scan looks up in the same statement: the scanned code's SKU (of the order's owner) and where the order's lines of that SKU were picked to. */
+export interface ScanLookup {
+  projectId: number;
+  soId: number;
+  code: string;
+  options: SkuCodeOptions;
+}
+
 /**
  * In one statement: marks the carton changed by `by` (which locks it until the transaction ends) and
- * reads every carton of its order with their lines. The caller holds the order's lock, so the
- * cartons read are as they stand (a carton's status changes only under its order's lock).
+ * reads every carton of its order with their lines; with `scan`, also the SKU the scanned code names
+ * (the first, as `skusOfBarcode` orders them) and where the picked stock of the order's lines of
+ * that SKU stands (as `pickedSourcesOfLines`). The caller holds the order's lock, so what is read is
+ * as it stands (a carton's status, its lines and the order's picks change only under that lock).
  * `touched` is false when the carton is not of the order in the scope.
  */
 export async function touchCartonReadingOrder(
@@ -137,38 +155,38 @@ export async function touchCartonReadingOrder(
   id: number,
   soId: number,
   by: string,
-): Promise<{ touched: boolean; cartons: CartonRow[]; lines: PackedLine[] }> {
-  const rows = await trx
-    .with('t', (qb) =>
-      qb
-        .updateTable('carton')
-        .set({ updated_at: sql`now()`, updated_by: by })
-        .where('id', '=', id)
-        .where('so_id', '=', soId)
-        .where('project_id', '=', scope.projectId)
-        .where('warehouse_id', '=', scope.warehouseId)
-        .returning('id'),
-    )
-    .selectFrom('carton as c')
-    .leftJoin('carton_line as cl', 'cl.carton_id', 'c.id')
-    .selectAll('c')
-    .select(['cl.id as line_id', 'cl.so_line_id as line_so_line_id', 'cl.sku_id as line_sku_id', 'cl.lot_id as line_lot_id', 'cl.from_location_id as line_location_id', 'cl.from_lpn as line_lpn', 'cl.qty as line_qty'])
-    .select((eb) => eb.selectFrom('t').select((t) => t.fn.countAll<number>().as('n')).as('touched'))
-    .where('c.so_id', '=', soId)
-    .orderBy('c.id')
-    .orderBy('cl.id')
-    .execute();
-  const cartons = new Map<number, CartonRow>();
-  const lines: PackedLine[] = [];
-  let touched = false;
-  for (const { line_id, line_so_line_id, line_sku_id, line_lot_id, line_location_id, line_lpn, line_qty, touched: n, ...carton } of rows) {
-    if (Number(n) > 0) touched = true;
-    if (!cartons.has(Number(carton.id))) cartons.set(Number(carton.id), carton);
-    if (line_id !== null) {
-      lines.push({ carton_id: Number(carton.id), so_line_id: Number(line_so_line_id), sku_id: Number(line_sku_id), lot_id: Number(line_lot_id), from_location_id: Number(line_location_id), from_lpn: String(line_lpn), qty: String(line_qty) });
-    }
-  }
-  return { touched, cartons: [...cartons.values()], lines };
+  scan?: ScanLookup,
+): Promise<{ touched: boolean; cartons: CartonView[]; lines: PackedLine[]; sku?: SkuOfBarcode; places?: Map<number, PickedSource[]> }> {
+  const lookup = scan
+    ? sql`,
+      k as (${skusOfBarcodeSql(scan.projectId, scan.code, scan.options)} limit 1),
+      p as (${pickedPlacesOfOrderSkuSql(scan.soId, sql`(select k.id from k)`)})`
+    : sql``;
+  const found = scan
+    ? sql`,
+      (select row_to_json(k) from k) as sku,
+      (select coalesce(json_agg(p order by p.so_line_id, p.first), '[]') from p) as places`
+    : sql``;
+  const { rows } = await sql<{ touched: number; cartons: CartonView[]; lines: PackedLine[]; sku?: SkuOfBarcodeRow | null; places?: PickedPlaceRow[] }>`
+    with t as (
+      update carton set updated_at = now(), updated_by = ${by}
+       where id = ${id} and so_id = ${soId} and project_id = ${scope.projectId} and warehouse_id = ${scope.warehouseId}
+      returning id),
+    c as (
+      select id, carton_no, carton_type, status, gross_weight::text, net_weight::text, weight_uom, length::text, width::text, height::text, sscc, tracking_no, card_id, pallet_id
+        from carton where so_id = ${soId})${lookup}
+    select (select count(*) from t)::int as touched,
+      (select coalesce(json_agg(c order by c.id), '[]') from c) as cartons,
+      (select coalesce(json_agg(json_build_object('carton_id', cl.carton_id, 'so_line_id', cl.so_line_id, 'sku_id', cl.sku_id, 'lot_id', cl.lot_id,
+                'from_location_id', cl.from_location_id, 'from_lpn', cl.from_lpn, 'qty', cl.qty::text) order by cl.id), '[]')
+         from carton_line cl where cl.carton_id in (select c.id from c)) as lines${found}`.execute(trx);
+  const row = rows[0];
+  return {
+    touched: Number(row.touched) > 0,
+    cartons: row.cartons,
+    lines: row.lines,
+    ...(scan ? { sku: row.sku ? skuOfBarcodeRow(row.sku) : undefined, places: pickedSourcesOfRows(row.places ?? []) } : {}),
+  };
 }
 
 /**

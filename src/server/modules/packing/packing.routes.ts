@@ -12,7 +12,7 @@ import { ErrorBodySchema, IdSchema, StrictObject } from '../../http/schemas.js';
 import type { StockScope } from '../inventory/index.js';
 import { labelPrinters } from '../printing/index.js';
 import { addCartonToPallet, closePallet, createPallet, findScannedPallet, palletDetail, printScannedLabel, removeCartonFromPallet } from './pallet.service.js';
-import { cancelCheckComplete, CARTON_TYPE, checkComplete, closeCartonOf, codeList, openCarton, packItem, removeItem, reopenCartonOf, startPacking, WEIGHT_UOM } from './packing.service.js';
+import { cancelCheckComplete, CARTON_TYPE, CartonOrders, checkComplete, closeCartonOf, codeList, openCarton, packItem, removeItem, reopenCartonOf, startPacking, WEIGHT_UOM } from './packing.service.js';
 
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema };
 const route = routeOptions(['packing'], errors);
@@ -39,6 +39,8 @@ function scopeOf(request: FastifyRequest): StockScope {
  */
 export const packingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.database.db;
+  // Which order each carton packs, as this server has seen it (a carton never changes order).
+  const cartonOrders = new CartonOrders();
   const write = <T>(request: FastifyRequest, work: (trx: Transaction<DB>, scope: StockScope) => Promise<T>) => {
     const scope = scopeOf(request);
     return inTransaction(db, (trx) => work(trx, scope));
@@ -75,7 +77,7 @@ export const packingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     route(PACK_EDIT, 'Packs a scanned SKU code, barcode or GS1-128 label into an open carton, with the anti-counterfeit code and the collar barcode the item asks for', {
       body: StrictObject({ ...Scan, antiCounterfeitCode: OptText(100), collarBarcode: OptText(200) }),
     }),
-    (request) => write(request, (trx, scope) => withIdempotency(request, trx, () => packItem(trx, scope, request.body))),
+    (request) => write(request, (trx, scope) => withIdempotency(request, trx, () => packItem(trx, scope, request.body, { cartonOrders }))),
   );
 
   app.post(

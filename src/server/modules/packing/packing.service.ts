@@ -5,12 +5,12 @@ import type { Language } from '../../../common/languages.js';
 import type { DB } from '../../db/schema.js';
 import type { EventBus } from '../../events/events.js';
 import { applyStockChanges, type StockScope } from '../inventory/index.js';
-import { nextDocumentNumber, readBarcode, skusOfBarcode } from '../masterdata/index.js';
-import { cancelPackingStatus, findPackingOrder, pickedSourcesOfLines, setPackingStatus, shipToOfOrder, unpickOrder, type PackingOrder, type PackingOrderLine } from '../outbound/index.js';
+import { nextDocumentNumber, readBarcode, skusOfBarcode, type ReadBarcode, type SkuOfBarcode } from '../masterdata/index.js';
+import { cancelPackingStatus, findPackingOrder, setPackingStatus, shipToOfOrder, unpickOrder, type PackingOrder, type PackingOrderLine, type PickedSource } from '../outbound/index.js';
 import { nextSscc, printerOfJob, printLabel, type CartonLabel } from '../printing/index.js';
 import type { CartonAnswer } from '../../../common/packing-api.js';
 import * as repo from './packing.repository.js';
-import type { CartonRow } from './packing.repository.js';
+import type { CartonView } from './packing.repository.js';
 
 /**
  * Scan and pack: an order that is picked is packed into cartons by scanning its items. Packed stock
@@ -54,7 +54,7 @@ const num = (value: string | null): string | null => (value === null ? null : ne
 
 /** The cartons of an order with their lines, as read under the order's lock. */
 interface OrderCartons {
-  cartons: CartonRow[];
+  cartons: CartonView[];
   lines: Array<{ carton_id: number; so_line_id: number; sku_id: number; qty: string }>;
 }
 
@@ -185,21 +185,70 @@ export async function reopenCartonOf(trx: Transaction<DB>, scope: StockScope, in
 }
 
 /**
+ * Which order each carton packs, as this server has seen it: a carton never changes order, project
+ * or warehouse, so a scan locks the carton's order without asking the database which it is. One per
+ * application (per database); the oldest are forgotten beyond `max`. What it answers is checked
+ * again under the lock (the carton is touched only as a carton of that order in the scope).
+ */
+export class CartonOrders {
+  private readonly known = new Map<number, { soId: number; projectId: number; warehouseId: number }>();
+
+  constructor(private readonly max = 20_000) {}
+
+  /** The order of the carton when seen in this scope, else undefined. */
+  get(cartonId: number, scope: Pick<StockScope, 'projectId' | 'warehouseId'>): number | undefined {
+    const seen = this.known.get(cartonId);
+    return seen && seen.projectId === scope.projectId && seen.warehouseId === scope.warehouseId ? seen.soId : undefined;
+  }
+
+  set(cartonId: number, scope: Pick<StockScope, 'projectId' | 'warehouseId'>, soId: number): void {
+    if (this.known.size >= this.max && !this.known.has(cartonId)) this.known.delete(this.known.keys().next().value!);
+    this.known.set(cartonId, { soId, projectId: scope.projectId, warehouseId: scope.warehouseId });
+  }
+
+  forget(cartonId: number): void {
+    this.known.delete(cartonId);
+  }
+}
+
+/** What a scan call may pass to the carton lock: the server's carton orders, and the scanned code to look up under the lock. */
+interface LockOptions {
+  cartonOrders?: CartonOrders;
+  scan?: { code: string; gs1Label: boolean };
+}
+
+/**
  * The carton and its order, locked in the order allocation and picking lock (order, then carton,
  * then stock), the carton marked changed by the operator, with every carton of the order and their
- * lines as they stand under that lock. Refuses a carton of another project or warehouse (NO_RECORD)
- * and a closed carton.
+ * lines as they stand under that lock; with `scan`, in the same statement, the SKU of the order's
+ * owner the code names and where the picked stock of the order's lines of that SKU stands.
+ * Refuses a carton of another project or warehouse (NO_RECORD) and a closed carton.
  */
-async function lockedCarton(trx: Transaction<DB>, scope: StockScope, cartonId: number): Promise<{ carton: CartonRow; order: PackingOrder; read: { cartons: CartonRow[]; lines: repo.PackedLine[] } }> {
-  const soId = await repo.orderOfCarton(trx, scope, cartonId);
+async function lockedCarton(
+  trx: Transaction<DB>,
+  scope: StockScope,
+  cartonId: number,
+  options: LockOptions = {},
+): Promise<{ carton: CartonView; order: PackingOrder; read: { cartons: CartonView[]; lines: repo.PackedLine[] }; sku?: SkuOfBarcode; places?: Map<number, PickedSource[]> }> {
+  const cached = options.cartonOrders?.get(cartonId, scope);
+  const soId = cached ?? (await repo.orderOfCarton(trx, scope, cartonId));
   if (soId === undefined) throw new AppError('NO_RECORD');
   const order = await lockedOrder(trx, scope, soId);
+  const scan = options.scan ? { projectId: scope.projectId, soId: order.id, code: options.scan.code, options: { ownerId: order.ownerId, gs1Label: options.scan.gs1Label } } : undefined;
   // Every caller changes the carton: it is marked changed as it is locked (rolled back with a refused scan).
-  const { touched, ...read } = await repo.touchCartonReadingOrder(trx, scope, cartonId, order.id, scope.operator);
+  const { touched, sku, places, ...read } = await repo.touchCartonReadingOrder(trx, scope, cartonId, order.id, scope.operator, scan);
   const carton = read.cartons.find((c) => Number(c.id) === cartonId);
-  if (!touched || !carton) throw new AppError('NO_RECORD');
+  if (!touched || !carton) {
+    // A carton seen before and gone since (its order's check-complete was cancelled with its cartons removed).
+    if (cached !== undefined) {
+      options.cartonOrders?.forget(cartonId);
+      return lockedCarton(trx, scope, cartonId, { ...options, cartonOrders: undefined });
+    }
+    throw new AppError('NO_RECORD');
+  }
+  options.cartonOrders?.set(cartonId, scope, order.id);
   if (carton.status !== 'open') throw new AppError('CARTON_CLOSED', { cartonNo: carton.carton_no });
-  return { carton, order, read };
+  return { carton, order, read, sku, places };
 }
 
 /**
@@ -207,7 +256,8 @@ async function lockedCarton(trx: Transaction<DB>, scope: StockScope, cartonId: n
  * barcodes (times the scanned qty, 1 when not given, times the barcode's package quantity), or a
  * GS1-128 label whose GTIN is one of its barcodes (its count, else the scanned qty, times the package
  * quantity; a batch on the label is the lot number of the stock it is). A label that does not parse,
- * or has no GTIN, is a wrong barcode format.
+ * or has no GTIN, is a wrong barcode format. `found` is the SKU the code was looked up as, when
+ * it was looked up already (undefined: none).
  */
 async function scannedItem(
   trx: Transaction<DB>,
@@ -215,6 +265,7 @@ async function scannedItem(
   order: PackingOrder,
   barcode: string,
   qty: string | undefined,
+  found?: { sku: SkuOfBarcode | undefined },
 ): Promise<{ skuId: number; skuCode: string; qty: Decimal; batch?: string }> {
   if (!barcode.trim()) throw new AppError('INVALID_SKU');
   const read = readBarcode(barcode);
@@ -226,9 +277,17 @@ async function scannedItem(
     if (count <= 0) throw new AppError('BARCODE_FORMAT');
     scans = new Decimal(count);
   }
-  const [sku] = await skusOfBarcode(trx, scope.projectId, read.code, { ownerId: order.ownerId, gs1Label: read.gs1 !== null });
+  const sku = found ? found.sku : (await skusOfBarcode(trx, scope.projectId, read.code, { ownerId: order.ownerId, gs1Label: read.gs1 !== null }))[0];
   if (!sku) throw new AppError('INVALID_SKU');
   return { skuId: sku.skuId, skuCode: sku.skuCode, qty: scans.times(sku.perScan), batch };
+}
+
+/** What a scan looks up: the code of a scan that reads (a SKU code, a barcode, a GS1 label's GTIN), or undefined for one refused before any lookup. */
+function lookupOf(barcode: string): LockOptions['scan'] {
+  if (!barcode.trim()) return undefined;
+  const read: ReadBarcode = readBarcode(barcode);
+  if (!read.ok) return undefined;
+  return { code: read.code, gs1Label: read.gs1 !== null };
 }
 
 /** A collar barcode against the SKU's: equal, or matching its pattern (`*` any characters, `?` one). */
@@ -281,14 +340,17 @@ async function checkItemCodes(
 
 /**
  * `/pack/scan/sku`: packs the scanned item into the open carton, from the picked stock of the order's
- * lines of that SKU. What the scan needs is read under the order's lock in a few statements (the
- * order with its lines and SKUs, the carton with the order's cartons and lines, the scanned SKU, where
- * the lines' picked stock stands); the answer is made from them and what the scan wrote, not read again.
+ * lines of that SKU. What the scan needs is read under the order's lock in two statements (the order
+ * locked with its lines and SKUs; then the carton touched with the order's cartons and lines, the
+ * scanned SKU and where the lines' picked stock stands); the carton's order comes from
+ * `cartonOrders` when this server has seen the carton. The answer is made from what was read and
+ * what the scan wrote, not read again.
  */
-export async function packItem(trx: Transaction<DB>, scope: StockScope, input: PackItemInput): Promise<PackAnswer> {
-  const { carton, order, read } = await lockedCarton(trx, scope, input.cartonId);
+export async function packItem(trx: Transaction<DB>, scope: StockScope, input: PackItemInput, options: { cartonOrders?: CartonOrders } = {}): Promise<PackAnswer> {
+  const lookup = lookupOf(input.barcode);
+  const { carton, order, read, sku, places } = await lockedCarton(trx, scope, input.cartonId, { cartonOrders: options.cartonOrders, scan: lookup });
   assertPackable(order, true);
-  const item = await scannedItem(trx, scope, order, input.barcode, input.qty);
+  const item = await scannedItem(trx, scope, order, input.barcode, input.qty, lookup ? { sku } : undefined);
   const lines = order.lines.filter((l) => l.skuId === item.skuId);
   if (lines.length === 0) throw new AppError('PACK_ITEM_NOT_ON_ORDER', { sku: item.skuCode, orderNo: order.orderNo });
   // What is packed of these lines, per place their picked stock stood and in all.
@@ -304,7 +366,8 @@ export async function packItem(trx: Transaction<DB>, scope: StockScope, input: P
 
   // A label naming a batch packs only picked stock of the lots of that number.
   const lots = item.batch === undefined ? undefined : new Set(await repo.lotIdsOfNumber(trx, scope.projectId, item.skuId, item.batch));
-  const sourcesOf = await pickedSourcesOfLines(trx, lines.map((l) => l.id));
+  // Where the picked stock of the order's lines of the scanned SKU stands, read with the carton.
+  const sourcesOf = places ?? new Map<number, PickedSource[]>();
   let left = item.qty;
   for (const line of lines) {
     if (left.isZero()) break;
@@ -336,7 +399,7 @@ interface Source {
 }
 
 /** Picked stock moves from where it stood onto the carton's licence plate at the same location, and stays picked. */
-async function moveToCarton(trx: Transaction<DB>, scope: StockScope, carton: CartonRow, soLineId: number, source: Source, qty: Decimal, antiCounterfeitCode: string | null = null): Promise<void> {
+async function moveToCarton(trx: Transaction<DB>, scope: StockScope, carton: CartonView, soLineId: number, source: Source, qty: Decimal, antiCounterfeitCode: string | null = null): Promise<void> {
   const reference = { type: 'pack', orderNo: carton.carton_no };
   const from = { ownerId: source.ownerId, skuId: source.skuId, lotId: source.lotId, locationId: source.locationId, lpn: source.lpn };
   await applyStockChanges(trx, scope, [
