@@ -1,5 +1,7 @@
 import { defineModule } from '../area.js';
 import * as m0292 from './migrations/0292_billing_unbilled_view.js';
+import * as m0293 from './migrations/0293_billing_run_events.js';
+import * as m0294 from './migrations/0294_billing_currency_amounts.js';
 import * as m0360 from './migrations/0360_billing.js';
 import * as m0361 from './migrations/0361_billing_menu.js';
 import * as m0362 from './migrations/0362_billing_exchange_rate.js';
@@ -25,7 +27,7 @@ const VERBS = ['billing.billingMaintance:run', 'billing.billingMaintance:confirm
 
 export const billingModule = defineModule({
   name: 'billing',
-  migrations: { '0292_billing_unbilled_view': m0292, '0360_billing': m0360, '0361_billing_menu': m0361, '0362_billing_exchange_rate': m0362, '0363_exchange_rate_menu': m0363 },
+  migrations: { '0292_billing_unbilled_view': m0292, '0293_billing_run_events': m0293, '0294_billing_currency_amounts': m0294, '0360_billing': m0360, '0361_billing_menu': m0361, '0362_billing_exchange_rate': m0362, '0363_exchange_rate_menu': m0363 },
   routes: billingRoutes,
   behaviours: billingBehaviours,
   writers: billingWriters,
