@@ -27,6 +27,14 @@ export interface EventWindow {
   toDay: string;
 }
 
+/**
+ * Gives the run's transaction the sort memory of its statements (ordering and numbering a year of
+ * ledger rows per order), so that they sort in memory instead of on disk.
+ */
+export async function prepareRun(trx: Transaction<DB>): Promise<void> {
+  await sql`set local work_mem = '128MB'`.execute(trx);
+}
+
 export type EventGroup = 'receive' | 'ship' | 'snapshot' | 'order' | 'period';
 
 /** The event group a bill base counts. */

@@ -5,7 +5,7 @@ import type { DB } from '../../db/schema.js';
 import { billableLedgerRows } from '../inventory/index.js';
 import { nextDocumentNumber } from '../masterdata/index.js';
 import { markOrdersBilled } from '../outbound/index.js';
-import { dropUncountedEvents, eventGroupOf, excludeBilledEvents, groupQuantities, insertRunEvents, type EventGroup, type EventWindow } from './billing-events.repository.js';
+import { dropUncountedEvents, eventGroupOf, prepareRun, excludeBilledEvents, groupQuantities, insertRunEvents, type EventGroup, type EventWindow } from './billing-events.repository.js';
 import {
   billedOrderSources,
   contractTariffs,
@@ -141,6 +141,7 @@ export async function writeLines(trx: Transaction<DB>, target: LineTarget, windo
   let step = 0;
   const report = (stage: string) => target.progress?.(stage, ++step, steps);
 
+  await prepareRun(trx);
   // The lines are written first (numbered in the negative until they are priced), so that their events can be counted for them.
   const written: Array<{ tariff: TariffRow; lineId: number; group: EventGroup; qty: Decimal }> = [];
   for (const [i, tariff] of counting.entries()) {

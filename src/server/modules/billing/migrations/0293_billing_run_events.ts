@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { CONFIGURATOR_READ_ROLE, CONFIGURATOR_WRITE_ROLE, grantConfiguratorAccess } from '../../../db/migrations/helpers.js';
 
 /**
  * What a billing run counted, stored once per run instead of once per tariff line.
@@ -97,12 +98,15 @@ export async function runEventsSchema(db: Kysely<unknown>): Promise<void> {
   await sql`drop table billing_line_source`.execute(db);
 
   await sql`
-    create view billing_line_source as
+    create view billing_line_source with (security_invoker = true) as
     select e.id * 4096 + l.line_no as id, l.project_id, l.header_id, l.id as line_id, e.source_kind, e.source_id, e.source_day, e.source_ref,
       round(billing_event_qty(l.bill_base, l.charge_method, e), 4) as qty
     from billing_line l
     join billing_run_event e on e.header_id = l.header_id and e.event_group = l.event_group
     where not exists (select 1 from billing_line_excluded x where x.line_id = l.id and x.event_id = e.id)`.execute(db);
+  // Configurator roles read the view as themselves (security_invoker), under the row policies of its tables.
+  await grantConfiguratorAccess(db, ['billing_run_event', 'billing_line_excluded'], 'read');
+  await sql`grant select on billing_line_source to ${sql.id(CONFIGURATOR_READ_ROLE)}, ${sql.id(CONFIGURATOR_WRITE_ROLE)}`.execute(db);
 
   await sql`
     create function billing_run_event_drop() returns trigger language plpgsql as $$
