@@ -75,6 +75,15 @@ export async function contractTariffs(db: Db, projectId: number, contractId: num
 
 export type TariffRow = Awaited<ReturnType<typeof contractTariffs>>[number];
 
+/**
+ * Takes the transaction's advisory lock of a customer's billing run, answering false when another
+ * transaction (on any server) holds it: one run per customer at a time.
+ */
+export async function tryLockCustomerRun(trx: Transaction<DB>, projectId: number, ownerId: number): Promise<boolean> {
+  const row = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(hashtextextended(${`billing.run:${projectId}:${ownerId}`}, 0)) as locked`.execute(trx);
+  return row.rows[0]?.locked === true;
+}
+
 export async function lockHeader(trx: Transaction<DB>, projectId: number, where: { id: number } | { billId: string }) {
   let query = trx.selectFrom('billing_header').selectAll().where('project_id', '=', projectId);
   query = 'id' in where ? query.where('id', '=', where.id) : query.where('bill_id', '=', where.billId);

@@ -22,6 +22,7 @@ import {
   insertLine,
   lineSources,
   lockHeader,
+  tryLockCustomerRun,
   recordBilledEvents,
   releaseBilledEvents,
   updateHeader,
@@ -242,10 +243,11 @@ async function localCurrency(trx: Transaction<DB>, projectId: number, contractCu
  * Runs billing for a customer and period under the bill id: a new draft bill, or the draft of that
  * id computed again. A confirmed or posted bill of the id is refused.
  */
-export async function runBilling(trx: Transaction<DB>, scope: BillingScope, raw: RunInput) {
+export async function runBilling(trx: Transaction<DB>, scope: BillingScope, raw: RunInput, progress?: RunProgress) {
   const input = checkRunInput(raw);
   const owner = await findOwner(trx, scope.projectId, input.ownerId);
   if (!owner) throw new AppError('NO_RECORD');
+  if (!(await tryLockCustomerRun(trx, scope.projectId, owner.id))) throw new AppError('BILL_RUN_RUNNING', { billId: input.billId, percent: 0 });
   const contract = await findContract(trx, { projectId: scope.projectId, ownerId: owner.id, contractId: input.contractId, from: input.periodFrom, to: input.periodTo });
   if (!contract) throw new AppError('BILL_NO_CONTRACT', { owner: owner.code });
   const decimals = await currencyDecimals(trx, contract.currency_code);
@@ -303,7 +305,7 @@ export async function runBilling(trx: Transaction<DB>, scope: BillingScope, raw:
     });
     headerId = Number(created.id);
   }
-  const target = { projectId: scope.projectId, headerId, by: scope.by, decimals, rate: local.rate, localDecimals: local.decimals };
+  const target = { projectId: scope.projectId, headerId, by: scope.by, decimals, rate: local.rate, localDecimals: local.decimals, progress };
   const { total, localTotal } = await writeLines(trx, target, window, tariffs, contract.currency_code);
   await updateHeader(trx, headerId, { total_amount: total.toFixed(decimals), local_total_amount: localTotal.toFixed(local.decimals) });
   return billOf(trx, scope.projectId, headerId);
