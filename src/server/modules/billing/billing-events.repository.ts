@@ -9,7 +9,7 @@ import './billing.tables.js';
  * INSERT ... SELECT selects the customer's events of the window in the database and writes each
  * once for the run (`billing_run_event`) with the figures every charge method measures it by; one
  * aggregate then answers, per bill line of the group, the summed quantity under its charge method
- * (`billing_event_qty`, migration 0293). Nothing is read or written row by row in the server.
+ * (`billing_event_qty`, migration 0365). Nothing is read or written row by row in the server.
  *
  * Events: the owner's ledger rows of type `receive` / `ship` (quantity as a positive number, left
  * out when 0), its storage snapshot rows, and its outbound orders entered in the window (not

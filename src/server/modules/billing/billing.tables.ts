@@ -1,7 +1,7 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { Audit, Id, Numeric, NullableDate, NullableNumeric, NullableTimestamp } from '../../db/schema.js';
 
-/** The billing area's tables; migrations 0360, 0362 and 0293 create them (billing_line_source is a view since 0293). */
+/** The billing area's tables; migrations 0360, 0362 and 0365 create them (billing_line_source is a view since 0365). */
 declare module '../../db/schema.js' {
   interface DB {
     charge_code: ChargeCodeTable;
@@ -129,7 +129,7 @@ export interface BillingLineTable extends Audit {
   event_group: string | null;
 }
 
-/** A view (migration 0293): per bill line, each event it counted with the quantity it added under the line's charge method. */
+/** A view (migration 0365): per bill line, each event it counted with the quantity it added under the line's charge method. */
 export interface BillingLineSourceTable {
   id: Id;
   project_id: number;
@@ -142,7 +142,7 @@ export interface BillingLineSourceTable {
   qty: Numeric;
 }
 
-/** An event a run counted, once per run (migration 0293), with the figures the charge methods measure it by. */
+/** An event a run counted, once per run (migration 0365), with the figures the charge methods measure it by. */
 export interface BillingRunEventTable {
   id: Generated<number>;
   project_id: number;

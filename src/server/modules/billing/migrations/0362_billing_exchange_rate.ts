@@ -1,7 +1,5 @@
 import { sql, type Kysely } from 'kysely';
 import { createScopedTable, grantConfiguratorAccess } from '../../../db/migrations/helpers.js';
-import { runEventsSchema } from './0293_billing_run_events.js';
-import { amountsInCurrencyDecimals } from './0294_billing_currency_amounts.js';
 
 /**
  * Exchange rates by date: per project, the rate of one currency (the contract's) into another (the
@@ -27,10 +25,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`alter table billing_line alter column local_amount set not null`.execute(db);
 
   await grantConfiguratorAccess(db, ['exchange_rate'], 'write');
-  // Run events once per run (0293) and amounts in their currency's decimals (0294): those sort before
-  // the billing tables exist on a fresh database, so they are applied here then.
-  await runEventsSchema(db);
-  await amountsInCurrencyDecimals(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

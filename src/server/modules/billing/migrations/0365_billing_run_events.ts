@@ -24,10 +24,6 @@ import { CONFIGURATOR_READ_ROLE, CONFIGURATOR_WRITE_ROLE, grantConfiguratorAcces
  * that replaces them (it deletes them first). Exclusions are few and keep their foreign key.
  *
  * Also the index a run reads the ledger by: one customer's receipts or shipments over a period.
- *
- * The billing tables are created by 0360 and 0362, which sort after this migration: on a fresh
- * database this one only adds the ledger index, and 0362 applies `runEventsSchema` once the tables
- * exist; on a database that ran them before, this migration applies it.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create index if not exists inventory_transaction_billing_idx on inventory_transaction (project_id, owner_id, trans_type, trans_time)`.execute(db);

@@ -5,10 +5,6 @@ import { sql, type Kysely } from 'kysely';
  * numeric without a fixed scale, so that a stored amount keeps the decimals the run rounded it to
  * (JPY 14912, USD 250.00, KWD 12.345) and every reader (the bill page, the invoice, the lines
  * export) shows it so. Amounts written before are rounded half-up to their currency's decimals.
- *
- * The billing tables are created by 0360 and 0362, which sort after this migration: on a fresh
- * database this one finds no table and does nothing, and 0362 applies `amountsInCurrencyDecimals`
- * once the columns exist; on a database that ran them before, this migration applies it.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await amountsInCurrencyDecimals(db);
