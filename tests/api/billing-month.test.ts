@@ -288,7 +288,7 @@ describe('a scripted month of one customer', () => {
     expect(posted.header.status).toBe('posted');
     // The same period again counts nothing but tops up to the minimum charge.
     const again = await ok<Bill>('/billing/run', { ownerId, billId: `SEP2-${tag}`, cutoffDate: '2026-09-30', periodFrom: '2026-09-01', periodTo: '2026-09-30' });
-    expect(again.lines.map((l) => [l.charge_code, l.amount])).toEqual([[`MIN-${tag}`, '300.0000']]);
+    expect(again.lines.map((l) => [l.charge_code, l.amount])).toEqual([[`MIN-${tag}`, '300.00']]);
     // From the 20th to 10 October: only the October receipt (5 of A, one carton) is new.
     const october = await ok<Bill>('/billing/run', { ownerId, billId: `OCT-${tag}`, cutoffDate: '2026-10-10', periodFrom: '2026-09-20', periodTo: '2026-10-10' });
     expect(october.lines.map((l) => [l.charge_code, new Decimal(l.qty).toFixed(4), new Decimal(l.amount).toFixed(2)])).toEqual([

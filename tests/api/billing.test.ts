@@ -267,25 +267,25 @@ describe('the billing run', () => {
     expect(bill.header).toMatchObject({ status: 'draft', currency_code: 'USD', bill_to_name: 'Billing Customer', address1: '1 Harbour Road' });
     expect(linesOf(bill)).toEqual([
       // 42 received: 20 at 0.5, the 22 above the overflow threshold at 0.25.
-      [`INB-${tag}`, 20, 0.5, '10.0000', null],
-      [`INB-${tag}`, 22, 0.25, '5.5000', 'overflow'],
+      [`INB-${tag}`, 20, 0.5, '10.00', null],
+      [`INB-${tag}`, 22, 0.25, '5.50', 'overflow'],
       // Cartons: 30/10 = 3 of A, 12/6 = 2 of B.
-      [`INBC-${tag}`, 5, 2, '10.0000', null],
+      [`INBC-${tag}`, 5, 2, '10.00', null],
       // 30 of A at 2000 cm3 = 0.06 m3 (B has no volume).
-      [`CBM-${tag}`, 0.06, 10, '0.6000', null],
+      [`CBM-${tag}`, 0.06, 10, '0.60', null],
       // 5 shipped at 1 = 5, raised to the tariff's minimum of 50.
-      [`OUT-${tag}`, 5, 1, '50.0000', 'minimum'],
+      [`OUT-${tag}`, 5, 1, '50.00', 'minimum'],
       // 5 shipped x 1.5 kg.
-      [`KG-${tag}`, 7.5, 0.1, '0.7500', null],
+      [`KG-${tag}`, 7.5, 0.1, '0.75', null],
       // 2 + 3 + 1 pallet-days.
-      [`STO-${tag}`, 6, 3, '18.0000', null],
-      [`ORD-${tag}`, 2, 4, '8.0000', null],
-      [`LIN-${tag}`, 3, 0.75, '2.2500', null],
-      [`FIX-${tag}`, 1, 100, '100.0000', null],
+      [`STO-${tag}`, 6, 3, '18.00', null],
+      [`ORD-${tag}`, 2, 4, '8.00', null],
+      [`LIN-${tag}`, 3, 0.75, '2.25', null],
+      [`FIX-${tag}`, 1, 100, '100.00', null],
       // 205.10 so far: topped up to the minimum charge of 1000.
-      [`MIN-${tag}`, 1, 794.9, '794.9000', 'minimum'],
+      [`MIN-${tag}`, 1, 794.9, '794.90', 'minimum'],
     ]);
-    expect(bill.header.total_amount).toBe('1000.0000');
+    expect(bill.header.total_amount).toBe('1000.00');
     expect(bill.lines.reduce((sum, l) => sum.plus(l.amount), new Decimal(0)).toFixed(2)).toBe('1000.00');
   });
 
@@ -298,8 +298,8 @@ describe('the billing run', () => {
     await t.database.db.updateTable('billing_contract').set({ active: true }).where('id', '=', yen).execute();
     const bill = json<Bill>(await post(biller, '/billing/run', { ownerId, billId: `BILLJ-${tag}`, cutoffDate: TODAY, periodFrom: day(-3), periodTo: TODAY, contractId: yen }));
     // 42 x 0.333 = 13.986, in yen 14.
-    expect(linesOf(bill)).toEqual([[`INB-${tag}`, 42, 0.333, '14.0000', null]]);
-    expect(bill.header).toMatchObject({ currency_code: 'JPY', total_amount: '14.0000' });
+    expect(linesOf(bill)).toEqual([[`INB-${tag}`, 42, 0.333, '14', null]]);
+    expect(bill.header).toMatchObject({ currency_code: 'JPY', total_amount: '14' });
     await t.database.db.updateTable('billing_contract').set({ active: false }).where('id', '=', yen).execute();
     await ok(biller, '/generic/deletion', { moduleCode: 'billing', functionCode: 'billingMaintance', rows: [{ key: bill.header.id, version: (await ok<{ rows: Array<{ _key: number; _version: string }> }>(biller, '/generic/selection', { moduleCode: 'billing', functionCode: 'billingMaintance', page: 1, pageSize: 100, conditions: { combinator: 'and', rules: [{ field: 'bill_id', operator: '=', value: `BILLJ-${tag}` }] } })).rows[0]._version }] });
     expect(await t.database.db.selectFrom('billing_line').select('id').where('header_id', '=', bill.header.id).execute()).toEqual([]);
@@ -400,7 +400,7 @@ describe('two bills confirmed at once', () => {
     await ok(biller, '/inbound/batch/receive', { lines: [{ asnLineId: detail.lines[0].id, qty: 6, locationCode: `BDOCK-${tag}` }] });
     const first = await run(`BILLC1-${tag}`, day(-3), TODAY);
     const second = await run(`BILLC2-${tag}`, day(-1), day(1));
-    for (const bill of [first, second]) expect(linesOf(bill)).toContainEqual([`INB-${tag}`, 6, 0.5, '3.0000', null]);
+    for (const bill of [first, second]) expect(linesOf(bill)).toContainEqual([`INB-${tag}`, 6, 0.5, '3.00', null]);
     const answers = await Promise.all([first, second].map((bill) => post(biller, '/billing/confirm', { id: bill.header.id })));
     expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409]);
     expect(json<{ code: string }>(answers.find((a) => a.statusCode === 409)!).code).toBe('BILL_EVENTS_ALREADY_BILLED');
@@ -420,7 +420,7 @@ describe('cancelling a confirmed bill', () => {
     const detail = await ok<{ lines: { id: number }[] }>(biller, '/asn/saveDetail', { asnId: asn.id, lines: [{ skuCode: `BB-${tag}`, expectedQty: 4 }] });
     await ok(biller, '/inbound/batch/receive', { lines: [{ asnLineId: detail.lines[0].id, qty: 4, locationCode: `BDOCK-${tag}` }] });
     const first = await run(`BILLX1-${tag}`, day(-3), TODAY);
-    expect(linesOf(first)).toContainEqual([`INB-${tag}`, 4, 0.5, '2.0000', null]);
+    expect(linesOf(first)).toContainEqual([`INB-${tag}`, 4, 0.5, '2.00', null]);
     await refused(biller, '/billing/cancel', { id: first.header.id }, 'BILL_NOT_CONFIRMED');
     await ok(biller, '/billing/confirm', { id: first.header.id });
     const billedOf = async (headerId: number) => (await db.selectFrom('billing_event_billed').select('source_id').where('header_id', '=', headerId).execute()).length;
@@ -435,7 +435,7 @@ describe('cancelling a confirmed bill', () => {
     expect(await billedOf(first.header.id)).toBe(0);
     // The other draft, run again, now counts the receipt and can be confirmed; the cancelled one cannot any more.
     const second = await run(`BILLX2-${tag}`, day(-3), TODAY);
-    expect(linesOf(second)).toContainEqual([`INB-${tag}`, 4, 0.5, '2.0000', null]);
+    expect(linesOf(second)).toContainEqual([`INB-${tag}`, 4, 0.5, '2.00', null]);
     await ok(biller, '/billing/confirm', { id: second.header.id });
     await refused(biller, '/billing/confirm', { id: first.header.id }, 'BILL_EVENTS_ALREADY_BILLED');
     // Through the page's button; a posted bill is not cancelled.
@@ -472,21 +472,21 @@ describe('a bill in another currency', () => {
   it('takes the latest rate on or before the cut-off date, each line rounded to the bill currency decimals', async () => {
     // Days 40 and 41 hold nothing but the fixed fee (100.00 USD) and the minimum charge's top-up to 1000 (900.00 USD).
     const yen = json<FxBill>(await fxRun(`FXJ-${tag}`, 'JPY', 40));
-    expect(yen.header).toMatchObject({ currency_code: 'USD', total_amount: '1000.0000', local_currency_code: 'JPY', exchange_rate: '149.123456' });
+    expect(yen.header).toMatchObject({ currency_code: 'USD', total_amount: '1000.00', local_currency_code: 'JPY', exchange_rate: '149.123456' });
     // 100 x 149.123456 = 14912.3456 -> 14912; 900 x 149.123456 = 134211.1104 -> 134211 (yen have no decimals).
     expect(yen.lines.map((l) => [l.charge_code, l.amount, l.local_amount])).toEqual([
-      [`FIX-${tag}`, '100.0000', '14912.0000'],
-      [`MIN-${tag}`, '900.0000', '134211.0000'],
+      [`FIX-${tag}`, '100.00', '14912'],
+      [`MIN-${tag}`, '900.00', '134211'],
     ]);
-    expect(yen.header.local_total_amount).toBe('149123.0000');
+    expect(yen.header.local_total_amount).toBe('149123');
     // The rate of day 30 is the only one of the pair, so the latest on or before day 40: 100 x 1.234565 = 123.4565 -> 123.46; 900 x 1.234565 = 1111.1085 -> 1111.11.
     const euro = json<FxBill>(await fxRun(`FXE-${tag}`, 'EUR', 40, 40));
-    expect(euro.header).toMatchObject({ local_currency_code: 'EUR', exchange_rate: '1.234565', local_total_amount: '1234.5700' });
-    expect(euro.lines.map((l) => l.local_amount)).toEqual(['123.4600', '1111.1100']);
+    expect(euro.header).toMatchObject({ local_currency_code: 'EUR', exchange_rate: '1.234565', local_total_amount: '1234.57' });
+    expect(euro.lines.map((l) => l.local_amount)).toEqual(['123.46', '1111.11']);
     // The contract's own currency: rate 1, the same amounts.
     const dollars = json<FxBill>(await fxRun(`FXU-${tag}`, '', 40));
-    expect(dollars.header).toMatchObject({ local_currency_code: 'USD', exchange_rate: '1.000000', local_total_amount: '1000.0000' });
-    expect(dollars.lines.map((l) => l.local_amount)).toEqual(['100.0000', '900.0000']);
+    expect(dollars.header).toMatchObject({ local_currency_code: 'USD', exchange_rate: '1.000000', local_total_amount: '1000.00' });
+    expect(dollars.lines.map((l) => l.local_amount)).toEqual(['100.00', '900.00']);
   });
 
   it('refuses a bill currency without a rate on or before the cut-off date, and one not in the currency list', async () => {

@@ -181,7 +181,9 @@ async function projectRows(projectId: number, warehouseId: number, placeWarehous
       .values({ project_id: projectId, header_id: bill.id, line_no: 1, tariff_id: tariff.id, charge_code_id: chargeCode.id, charge_code: `CC-${tag}`, charge_method: 'per_order', bill_base: 'orders', qty: '1', rate: '1', amount: '1', local_amount: '1', currency_code: 'USD' })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await trx.insertInto('billing_line_source').values({ project_id: projectId, header_id: bill.id, line_id: billLine.id, source_kind: 'order', source_id: so.id, source_ref: `SO-${tag}`, qty: '1' }).execute();
+    // What the line counted: one order event of the run, in the group the line names.
+    await trx.updateTable('billing_line').set({ event_group: 'order' }).where('id', '=', billLine.id).execute();
+    await trx.insertInto('billing_run_event').values({ project_id: projectId, header_id: bill.id, event_group: 'order', source_kind: 'order', source_id: so.id, source_ref: `SO-${tag}`, units: '1', order_lines: 1 }).execute();
     const carrierAccount = await trx.insertInto('carrier_account').values({ project_id: projectId, code: `CA-${tag}`, name: `Carrier ${tag}`, base_url: 'https://carrier.example' }).returning('id').executeTakeFirstOrThrow();
     const carrierShipment = await trx
       .insertInto('carrier_shipment')

@@ -132,7 +132,9 @@ export async function run(): Promise<BenchReport> {
     };
   } finally {
     await server.stop();
-    await target.drop();
+    // BENCH_KEEP_DATABASE=1 keeps the database for EXPLAIN ANALYZE of the run's statements; its URL is printed.
+    if (process.env.BENCH_KEEP_DATABASE === '1') console.log(`kept database ${target.url}`);
+    else await target.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -1,12 +1,63 @@
-import { Button } from 'antd';
+import { Button, Progress } from 'antd';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { download, fetchBlob } from '../../app/public';
+import { api, download, fetchBlob } from '../../app/public';
 import type { ToolbarActionProps } from './toolbar-actions';
+
+interface RunState {
+  id: number;
+  billId: string;
+  status: 'running' | 'done' | 'failed';
+  stage: string;
+  percent: number;
+}
+
+/**
+ * The billing runs of the project going on (and finished in the last minutes), each with a progress
+ * bar: asked every two seconds while a run goes on, every fifteen otherwise, so a user who left
+ * the page and came back sees the run where it is.
+ */
+function RunProgressBars() {
+  const { t } = useTranslation();
+  const [runs, setRuns] = useState<RunState[]>([]);
+  useEffect(() => {
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const poll = async () => {
+      let running = false;
+      try {
+        const answer = await api<{ runs: RunState[] }>('/billing/run/progress', { method: 'POST', body: {}, quiet: true });
+        if (stopped) return;
+        setRuns(answer.runs.slice(0, 3));
+        running = answer.runs.some((r) => r.status === 'running');
+      } catch {
+        // Asked again at the next turn.
+      }
+      if (!stopped) timer = setTimeout(() => void poll(), running ? 2000 : 15000);
+    };
+    void poll();
+    return () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+    };
+  }, []);
+  if (runs.length === 0) return null;
+  return (
+    <span data-testid="billing-run-progress" style={{ display: 'inline-flex', gap: 12, alignItems: 'center' }}>
+      {runs.map((run) => (
+        <span key={run.id} data-testid="billing-run" data-status={run.status} title={t(`billing.progress.stage.${run.stage.split(':')[0]}`, { defaultValue: run.stage })}>
+          {t(`billing.progress.${run.status}`, { billId: run.billId })}{' '}
+          <Progress percent={run.percent} size="small" status={run.status === 'failed' ? 'exception' : run.status === 'done' ? 'success' : 'active'} style={{ width: 120, margin: 0 }} />
+        </span>
+      ))}
+    </span>
+  );
+}
 
 /**
  * The bill list's own toolbar: the invoice of the selected bill as PDF (a confirmed or posted bill;
  * a draft is refused with its message) opened in a new tab, and its lines downloaded as an xlsx
- * workbook. Both need only the page's view right.
+ * workbook, and the progress of the project's billing runs. All need only the page's view right.
  */
 export default function BillToolbarActions({ rights, selected }: ToolbarActionProps) {
   const { t } = useTranslation();
@@ -30,6 +81,7 @@ export default function BillToolbarActions({ rights, selected }: ToolbarActionPr
 
   return (
     <>
+      <RunProgressBars />
       <Button data-testid="billing-invoice-pdf" disabled={id === null} onClick={() => void openInvoice()}>
         {t('billing.tools.invoicePdf')}
       </Button>

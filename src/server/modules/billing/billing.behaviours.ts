@@ -4,6 +4,7 @@ import type { EngineSession } from '../../../../engine/server/index.js';
 import type { RightName } from '../../../common/rights.js';
 import { defineBehaviour } from '../area.js';
 import { findOwnerByCode } from './billing.repository.js';
+import { trackedRun } from './billing.progress.js';
 import { cancelConfirmedBill, confirmBill, postBill, runBilling, type BillingScope } from './billing.service.js';
 
 /** The project a billing action works in and who does it; refused without a project. */
@@ -23,7 +24,8 @@ export const runBillingBehaviour = defineBehaviour({
     const scope = billingScopeOf(session);
     const owner = await findOwnerByCode(trx, scope.projectId, inputs.ownerCode.trim());
     if (!owner) throw new AppError('NO_RECORD');
-    const bill = await runBilling(trx, scope, { ownerId: Number(owner.id), billId: inputs.billId ?? '', cutoffDate: inputs.cutoffDate, periodFrom: inputs.periodFrom, periodTo: inputs.periodTo, billCurrency: inputs.billCurrency ?? undefined });
+    const input = { ownerId: Number(owner.id), billId: inputs.billId ?? '', cutoffDate: inputs.cutoffDate, periodFrom: inputs.periodFrom, periodTo: inputs.periodTo, billCurrency: inputs.billCurrency ?? undefined };
+    const bill = await trackedRun(scope, input.ownerId, input.billId, (progress) => runBilling(trx, scope, input, progress));
     return {
       result: { id: bill.header.id, billId: bill.header.bill_id },
       messageCode: 'billing.result.run',

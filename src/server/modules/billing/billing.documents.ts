@@ -16,15 +16,23 @@ const MARGIN = 40;
 const PAGE_BOTTOM = 790;
 
 /** The invoice's table columns: what each line shows, amounts in the bill currency. */
-const COLUMNS: Array<{ key: string; width: number; align?: 'right'; value: (line: BillView['lines'][number]) => string }> = [
+const COLUMNS: Array<{ key: string; width: number; align?: 'right'; value: (line: BillView['lines'][number], bill: BillView) => string }> = [
   { key: 'billing.field.lineNo', width: 36, value: (l) => String(l.line_no) },
   { key: 'billing.field.chargeCode', width: 80, value: (l) => l.charge_code },
   { key: 'billing.field.description', width: 150, value: (l) => [l.description ?? '', l.reference ? `(${l.reference})` : ''].filter(Boolean).join(' ') },
   { key: 'billing.field.qty', width: 70, align: 'right', value: (l) => new Decimal(l.qty).toString() },
   { key: 'billing.invoice.unit', width: 45, value: (l) => l.unit ?? '' },
   { key: 'billing.field.rate', width: 60, align: 'right', value: (l) => new Decimal(l.rate).toString() },
-  { key: 'billing.field.localAmount', width: 74, align: 'right', value: (l) => l.local_amount },
+  { key: 'billing.field.localAmount', width: 74, align: 'right', value: (l, bill) => money(l.local_amount, bill.decimals.bill) },
 ];
+
+/**
+ * An amount as text in a currency's decimals, rounded half-up in decimal arithmetic (never through
+ * a float): 14912 for JPY, 250.00 for USD, 12.346 for KWD.
+ */
+export function money(value: string | number, decimals: number): string {
+  return new Decimal(value).toDecimalPlaces(decimals, Decimal.ROUND_HALF_UP).toFixed(decimals);
+}
 
 /**
  * The invoice layout, in one place so that a document template can take it over: the header
@@ -85,17 +93,17 @@ export function layoutInvoice(out: PdfOutput, bill: BillView, text: (key: string
     }
     let x = MARGIN;
     for (const c of COLUMNS) {
-      pdfText(out, c.value(line), { x, y, size: 8, width: c.width - 4, align: c.align, lineBreak: false, ellipsis: true });
+      pdfText(out, c.value(line, bill), { x, y, size: 8, width: c.width - 4, align: c.align, lineBreak: false, ellipsis: true });
       x += c.width;
     }
     y += 14;
   }
   y += 8;
   const right = MARGIN + COLUMNS.reduce((w, c) => w + c.width, 0);
-  pdfText(out, `${text('billing.invoice.total')}: ${h.local_total_amount ?? h.total_amount} ${currency}`, { x: right - 300, y, size: 11, bold: true, width: 300, align: 'right' });
+  pdfText(out, `${text('billing.invoice.total')}: ${money(h.local_total_amount, bill.decimals.bill)} ${currency}`, { x: right - 300, y, size: 11, bold: true, width: 300, align: 'right' });
   if (currency !== h.currency_code) {
     y += 18;
-    pdfText(out, `${text('billing.invoice.contractTotal')}: ${h.total_amount} ${h.currency_code}`, { x: right - 300, y, size: 9, width: 300, align: 'right' });
+    pdfText(out, `${text('billing.invoice.contractTotal')}: ${money(h.total_amount, bill.decimals.contract)} ${h.currency_code}`, { x: right - 300, y, size: 9, width: 300, align: 'right' });
   }
 }
 
@@ -107,7 +115,7 @@ export function renderInvoicePdf(bill: BillView, language: Language): Promise<Bu
   return out.done;
 }
 
-/** The bill's lines as an xlsx workbook: one row per line, numbers as numbers. */
+/** The bill's lines as an xlsx workbook: one row per line, numbers as numbers, amounts in their currency's decimals. */
 export async function renderLinesXlsx(bill: BillView, language: Language): Promise<{ content: Buffer; contentType: string }> {
   const t = (key: string) => translate(language, key);
   const columns: TableFileColumn[] = [
@@ -126,7 +134,8 @@ export async function renderLinesXlsx(bill: BillView, language: Language): Promi
     { key: 'reference', header: t('billing.field.reference') },
   ];
   async function* batches() {
-    yield bill.lines.map((l) => ({ ...l }));
+    // Amounts rounded to their currency's decimals as decimal text first; the cell takes the number.
+    yield bill.lines.map((l) => ({ ...l, amount: money(l.amount, bill.decimals.contract), local_amount: money(l.local_amount, bill.decimals.bill) }));
   }
   const file = await renderTableFile(bill.header.bill_id.replace(/[:\\/?*[\]]/g, '_') || 'lines', columns, batches(), 'xlsx', () => {});
   return { content: file.content, contentType: TABLE_FILE_CONTENT_TYPES.xlsx };

@@ -16,6 +16,7 @@ declare module '../../../common/errors.js' {
     TARIFF_INVALID: true;
     BILL_MADE_BY_RUN: true;
     BILL_RATE_MISSING: true;
+    BILL_RUN_RUNNING: true;
   }
 }
 
@@ -34,4 +35,5 @@ export const billingErrors = {
   TARIFF_INVALID: 400,
   BILL_MADE_BY_RUN: 409,
   BILL_RATE_MISSING: 409,
+  BILL_RUN_RUNNING: 409,
 } as const satisfies AreaErrorStatuses;

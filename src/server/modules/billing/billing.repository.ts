@@ -1,6 +1,6 @@
 import { sql, type Insertable, type Kysely, type Transaction, type Updateable } from 'kysely';
 import type { Audit, DB, Numeric } from '../../db/schema.js';
-import type { BillingHeaderTable, BillingLineTable, SourceKind } from './billing.tables.js';
+import type { BillingHeaderTable, BillingLineTable } from './billing.tables.js';
 import './billing.tables.js';
 
 /** The billing area's SQL: its own tables, and (read model `billing.masters`) the owner, SKU measures and currency it bills with. */
@@ -75,22 +75,13 @@ export async function contractTariffs(db: Db, projectId: number, contractId: num
 
 export type TariffRow = Awaited<ReturnType<typeof contractTariffs>>[number];
 
-/** The source ids of a kind a confirmed bill already billed under a charge code. */
-export async function billedSourceIds(db: Db, projectId: number, chargeCodeId: number, kind: SourceKind, ids: readonly number[]): Promise<Set<number>> {
-  if (ids.length === 0) return new Set();
-  const found = new Set<number>();
-  for (let start = 0; start < ids.length; start += 5000) {
-    const rows = await db
-      .selectFrom('billing_event_billed')
-      .select('source_id')
-      .where('project_id', '=', projectId)
-      .where('charge_code_id', '=', chargeCodeId)
-      .where('source_kind', '=', kind)
-      .where('source_id', 'in', ids.slice(start, start + 5000))
-      .execute();
-    for (const r of rows) found.add(Number(r.source_id));
-  }
-  return found;
+/**
+ * Takes the transaction's advisory lock of a customer's billing run, answering false when another
+ * transaction (on any server) holds it: one run per customer at a time.
+ */
+export async function tryLockCustomerRun(trx: Transaction<DB>, projectId: number, ownerId: number): Promise<boolean> {
+  const row = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(hashtextextended(${`billing.run:${projectId}:${ownerId}`}, 0)) as locked`.execute(trx);
+  return row.rows[0]?.locked === true;
 }
 
 export async function lockHeader(trx: Transaction<DB>, projectId: number, where: { id: number } | { billId: string }) {
@@ -115,44 +106,26 @@ export async function updateHeader(trx: Transaction<DB>, id: number, values: Upd
     .execute();
 }
 
+/** Deletes a bill's lines and the events its run counted (a line's exclusions go with it). */
 export async function deleteLines(trx: Transaction<DB>, headerId: number) {
-  await trx.deleteFrom('billing_line_source').where('header_id', '=', headerId).execute();
+  await trx.deleteFrom('billing_run_event').where('header_id', '=', headerId).execute();
   await trx.deleteFrom('billing_line').where('header_id', '=', headerId).execute();
 }
 
 /** A bill line as a run writes it: the columns of `billing_line` but its keys and audit, numbers as decimal strings. */
 export type NewLine = { [K in Exclude<keyof BillingLineTable, 'id' | 'project_id' | 'header_id' | keyof Audit>]: BillingLineTable[K] extends Numeric ? string : BillingLineTable[K] };
 
-export interface NewSource {
-  source_kind: SourceKind;
-  source_id: number;
-  source_day: string | null;
-  source_ref: string | null;
-  qty: string;
-}
-
-/** Writes a line and what it counted. */
-export async function insertLine(trx: Transaction<DB>, header: { id: number; projectId: number; by: string }, line: NewLine, sources: readonly NewSource[]) {
+/** Writes a line (what it counts is written by the run's events, billing-events.repository.ts). */
+export async function insertLine(trx: Transaction<DB>, header: { id: number; projectId: number; by: string }, line: NewLine) {
   const row = await trx
     .insertInto('billing_line')
     .values({ ...line, project_id: header.projectId, header_id: header.id, created_by: header.by, updated_by: header.by })
     .returning('id')
     .executeTakeFirstOrThrow();
-  await insertLineSources(trx, header, Number(row.id), sources);
   return Number(row.id);
 }
 
-/** Writes what a line counted (a few rows; a run links the many events of a line set-based, billing-events.repository.ts). */
-export async function insertLineSources(trx: Transaction<DB>, header: { id: number; projectId: number }, lineId: number, sources: readonly NewSource[]) {
-  for (let start = 0; start < sources.length; start += 1000) {
-    await trx
-      .insertInto('billing_line_source')
-      .values(sources.slice(start, start + 1000).map((s) => ({ ...s, project_id: header.projectId, header_id: header.id, line_id: lineId })))
-      .execute();
-  }
-}
-
-export async function updateLine(trx: Transaction<DB>, lineId: number, values: Pick<NewLine, 'qty' | 'rate' | 'amount' | 'local_amount' | 'reference'>) {
+export async function updateLine(trx: Transaction<DB>, lineId: number, values: Pick<NewLine, 'line_no' | 'qty' | 'rate' | 'amount' | 'local_amount' | 'reference'>) {
   await trx
     .updateTable('billing_line')
     .set({ ...values, updated_at: sql`now()` })
@@ -160,9 +133,8 @@ export async function updateLine(trx: Transaction<DB>, lineId: number, values: P
     .execute();
 }
 
-/** Deletes a line and what it counted. */
+/** Deletes a line (its exclusions go with it; the run drops events no line counts). */
 export async function deleteLine(trx: Transaction<DB>, lineId: number) {
-  await trx.deleteFrom('billing_line_source').where('line_id', '=', lineId).execute();
   await trx.deleteFrom('billing_line').where('id', '=', lineId).execute();
 }
 

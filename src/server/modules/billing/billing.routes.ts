@@ -6,6 +6,7 @@ import { requireProject, requireUser } from '../../http/access-plugin.js';
 import { pageAccess, routeOptions } from '../../http/route-options.js';
 import { ErrorBodySchema, IdSchema, StrictObject } from '../../http/schemas.js';
 import { renderInvoicePdf, renderLinesXlsx } from './billing.documents.js';
+import { runsOf, trackedRun } from './billing.progress.js';
 import { billOf, cancelConfirmedBill, confirmBill, drillDown, issuedBillOf, postBill, runBilling, type BillingScope } from './billing.service.js';
 
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema };
@@ -41,9 +42,13 @@ export const billingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     }),
     (request) => {
       const scope = scopeOf(request);
-      return inTransaction(db, (trx) => runBilling(trx, scope, request.body));
+      return trackedRun(scope, request.body.ownerId, request.body.billId, (progress) => inTransaction(db, (trx) => runBilling(trx, scope, request.body, progress)));
     },
   );
+
+  app.post('/billing/run/progress', route(VIEW, "The project's billing runs going on and those finished in the last ten minutes, with their stage and percent", { body: StrictObject({}) }), (request) => ({
+    runs: runsOf(scopeOf(request).projectId),
+  }));
 
   app.post('/billing/bill', route(VIEW, 'A bill with its lines', { body: StrictObject({ id: IdSchema }) }), (request) => billOf(db, scopeOf(request).projectId, request.body.id));
 

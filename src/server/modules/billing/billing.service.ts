@@ -5,10 +5,9 @@ import type { DB } from '../../db/schema.js';
 import { billableLedgerRows } from '../inventory/index.js';
 import { nextDocumentNumber } from '../masterdata/index.js';
 import { markOrdersBilled } from '../outbound/index.js';
-import { eventsSql, insertLineEvents, type EventWindow } from './billing-events.repository.js';
+import { dropUncountedEvents, eventGroupOf, prepareRun, excludeBilledEvents, groupQuantities, insertRunEvents, type EventGroup, type EventWindow } from './billing-events.repository.js';
 import {
   billedOrderSources,
-  billedSourceIds,
   contractTariffs,
   currencyDecimals,
   deleteLine,
@@ -21,9 +20,9 @@ import {
   headerLines,
   insertHeader,
   insertLine,
-  insertLineSources,
   lineSources,
   lockHeader,
+  tryLockCustomerRun,
   recordBilledEvents,
   releaseBilledEvents,
   updateHeader,
@@ -86,11 +85,6 @@ export function checkRunInput(input: RunInput): RunInput {
   return { ...input, billId };
 }
 
-/** The month a fixed fee is charged for, as a number (202611): a fixed fee is billed once per calendar month. */
-function monthKey(day: string): number {
-  return Number(day.slice(0, 4)) * 100 + Number(day.slice(5, 7));
-}
-
 /** Amount of a quantity under a tariff: the rate up to the overflow threshold, the overflow rate above it; answers the split. */
 export function priceOf(qty: Decimal, tariff: Pick<TariffRow, 'rate' | 'overflow_threshold' | 'overflow_rate'>): Array<{ qty: Decimal; rate: Decimal; overflow: boolean }> {
   const rate = new Decimal(tariff.rate);
@@ -117,6 +111,9 @@ function lineOfTariff(tariff: TariffRow, currency: string) {
   };
 }
 
+/** A stage of a run, for its progress: `done` of `total` steps. */
+export type RunProgress = (stage: string, done: number, total: number) => void;
+
 interface LineTarget {
   projectId: number;
   headerId: number;
@@ -125,56 +122,76 @@ interface LineTarget {
   decimals: number;
   rate: Decimal;
   localDecimals: number;
+  progress?: RunProgress;
 }
 
 /**
- * Counts a tariff line's events into the (already written) bill line `lineId`: the events are
- * selected, measured and written as its drill-down rows in the database; answers their quantity.
- * A fixed fee counts the month of the period's start, once per calendar month.
- */
-async function countInto(trx: Transaction<DB>, target: LineTarget, lineId: number, tariff: TariffRow, window: EventWindow): Promise<Decimal> {
-  const chargeCodeId = Number(tariff.charge_code_id);
-  if (tariff.bill_base === 'none') {
-    const month = monthKey(window.fromDay);
-    if ((await billedSourceIds(trx, window.projectId, chargeCodeId, 'period', [month])).size > 0) return ZERO;
-    await insertLineSources(trx, { id: target.headerId, projectId: target.projectId }, lineId, [
-      { source_kind: 'period', source_id: month, source_day: window.fromDay, source_ref: window.fromDay.slice(0, 7), qty: '1.0000' },
-    ]);
-    return new Decimal(1);
-  }
-  const counted = await insertLineEvents(trx, { projectId: target.projectId, headerId: target.headerId, lineId }, eventsSql(tariff.bill_base, tariff.charge_method, window, chargeCodeId));
-  return new Decimal(counted.qty);
-}
-
-/**
- * Writes the bill lines of a contract's tariffs for a window, set-based: per tariff line one bill
- * line whose events are counted and linked in the database (two above an overflow threshold; none
- * when nothing is to be charged), then the minimum charge. Answers the base and local totals.
+ * Writes the bill lines of a contract's tariffs for a window, set-based: one bill line per tariff
+ * line (two above an overflow threshold; none when nothing is to be charged), then the minimum
+ * charge. Per event group the run's events are written once (`insertRunEvents`) and every line of
+ * the group sums them under its own charge method in one pass (`groupQuantities`); the server only
+ * prices the per-line figures with decimal.js. Answers the base and local totals.
  */
 export async function writeLines(trx: Transaction<DB>, target: LineTarget, window: EventWindow, tariffs: readonly TariffRow[], currency: string) {
   const round = (d: Decimal) => d.toDecimalPlaces(target.decimals, Decimal.ROUND_HALF_UP);
   const local = (amount: Decimal) => amount.times(target.rate).toDecimalPlaces(target.localDecimals, Decimal.ROUND_HALF_UP);
   const header = { id: target.headerId, projectId: target.projectId, by: target.by };
+  const counting = tariffs.filter((t) => t.charge_type !== 'minimum');
+  const groups = [...new Set(counting.map((t) => eventGroupOf(t.bill_base)))];
+  const steps = groups.length + counting.length + 1;
+  let step = 0;
+  const report = (stage: string) => target.progress?.(stage, ++step, steps);
+
+  await prepareRun(trx);
+  // The lines are written first (numbered in the negative until they are priced), so that their events can be counted for them.
+  const written: Array<{ tariff: TariffRow; lineId: number; group: EventGroup; qty: Decimal }> = [];
+  for (const [i, tariff] of counting.entries()) {
+    const group = eventGroupOf(tariff.bill_base);
+    const lineId = await insertLine(trx, header, { ...lineOfTariff(tariff, currency), line_no: -(i + 1), qty: '0', rate: tariff.rate, amount: '0', local_amount: '0', reference: null, event_group: group });
+    written.push({ tariff, lineId, group, qty: ZERO });
+  }
+  for (const group of groups) {
+    const lines = written.filter((w) => w.group === group);
+    const chargeCodeIds = [...new Set(lines.map((l) => Number(l.tariff.charge_code_id)))];
+    await insertRunEvents(trx, target, group, window, {
+      chargeCodeIds,
+      perOrder: lines.some((l) => l.tariff.charge_method === 'per_order'),
+      orderLines: lines.some((l) => l.tariff.bill_base === 'lines'),
+    });
+    // With one charge code the events it billed were left out already; with several, each line lists those its code billed.
+    const excluded = new Set<number>();
+    if (chargeCodeIds.length > 1) {
+      for (const l of lines) {
+        if ((await excludeBilledEvents(trx, { projectId: target.projectId, headerId: target.headerId, lineId: l.lineId, chargeCodeId: Number(l.tariff.charge_code_id), group })) > 0) excluded.add(l.lineId);
+      }
+    }
+    const quantities = await groupQuantities(
+      trx,
+      target.headerId,
+      group,
+      lines.map((l) => ({ lineId: l.lineId, base: l.tariff.bill_base, method: l.tariff.charge_method, excluded: excluded.has(l.lineId) })),
+    );
+    lines.forEach((l, i) => (l.qty = new Decimal(quantities[i]).toDecimalPlaces(4, Decimal.ROUND_HALF_UP)));
+    report(`events:${group}`);
+  }
+
   let total = ZERO;
   let localTotal = ZERO;
   let lineNo = 0;
-  const add = async (line: Omit<NewLine, 'line_no' | 'local_amount'>) => {
+  const add = async (line: Omit<NewLine, 'line_no' | 'local_amount' | 'event_group'>) => {
     const localAmount = local(new Decimal(line.amount));
     localTotal = localTotal.plus(localAmount);
     lineNo += 1;
-    return insertLine(trx, header, { ...line, line_no: lineNo, local_amount: localAmount.toFixed(target.localDecimals) }, []);
+    return insertLine(trx, header, { ...line, line_no: lineNo, local_amount: localAmount.toFixed(target.localDecimals), event_group: null });
   };
-  for (const tariff of tariffs) {
-    if (tariff.charge_type === 'minimum') continue;
-    const base = lineOfTariff(tariff, currency);
-    // The line is written first, so that its events can be linked to it by the statement that counts them.
-    const lineId = await insertLine(trx, header, { ...base, line_no: lineNo + 1, qty: '0', rate: tariff.rate, amount: '0', local_amount: '0', reference: null }, []);
-    const qty = (await countInto(trx, target, lineId, tariff, window)).toDecimalPlaces(4, Decimal.ROUND_HALF_UP);
+  for (const { tariff, lineId, qty } of written) {
+    report(`line:${tariff.charge_code}`);
     if (qty.lte(0)) {
       await deleteLine(trx, lineId);
       continue;
     }
     lineNo += 1;
+    const base = lineOfTariff(tariff, currency);
     const parts = priceOf(qty, tariff);
     const amounts = parts.map((p) => round(p.qty.times(p.rate)));
     const minimum = tariff.min_charge === null ? null : new Decimal(tariff.min_charge);
@@ -184,6 +201,7 @@ export async function writeLines(trx: Transaction<DB>, target: LineTarget, windo
     const firstLocal = local(first);
     localTotal = localTotal.plus(firstLocal);
     await updateLine(trx, lineId, {
+      line_no: lineNo,
       qty: parts[0].qty.toFixed(4),
       rate: parts[0].rate.toString(),
       amount: first.toFixed(target.decimals),
@@ -194,6 +212,7 @@ export async function writeLines(trx: Transaction<DB>, target: LineTarget, windo
     if (parts[1]) await add({ ...base, qty: parts[1].qty.toFixed(4), rate: parts[1].rate.toString(), amount: amounts[1].toFixed(target.decimals), reference: 'overflow' });
     total = total.plus(sum).plus(topUp);
   }
+  await dropUncountedEvents(trx, target.headerId);
   for (const tariff of tariffs.filter((t) => t.charge_type === 'minimum')) {
     const minimum = new Decimal(tariff.rate);
     if (total.gte(minimum)) continue;
@@ -201,6 +220,7 @@ export async function writeLines(trx: Transaction<DB>, target: LineTarget, windo
     await add({ ...lineOfTariff(tariff, currency), qty: '1.0000', rate: amount.toString(), amount: amount.toFixed(target.decimals), reference: 'minimum' });
     total = total.plus(amount);
   }
+  report('totals');
   return { total, localTotal, lines: lineNo };
 }
 
@@ -223,10 +243,11 @@ async function localCurrency(trx: Transaction<DB>, projectId: number, contractCu
  * Runs billing for a customer and period under the bill id: a new draft bill, or the draft of that
  * id computed again. A confirmed or posted bill of the id is refused.
  */
-export async function runBilling(trx: Transaction<DB>, scope: BillingScope, raw: RunInput) {
+export async function runBilling(trx: Transaction<DB>, scope: BillingScope, raw: RunInput, progress?: RunProgress) {
   const input = checkRunInput(raw);
   const owner = await findOwner(trx, scope.projectId, input.ownerId);
   if (!owner) throw new AppError('NO_RECORD');
+  if (!(await tryLockCustomerRun(trx, scope.projectId, owner.id))) throw new AppError('BILL_RUN_RUNNING', { billId: input.billId, percent: 0 });
   const contract = await findContract(trx, { projectId: scope.projectId, ownerId: owner.id, contractId: input.contractId, from: input.periodFrom, to: input.periodTo });
   if (!contract) throw new AppError('BILL_NO_CONTRACT', { owner: owner.code });
   const decimals = await currencyDecimals(trx, contract.currency_code);
@@ -284,17 +305,22 @@ export async function runBilling(trx: Transaction<DB>, scope: BillingScope, raw:
     });
     headerId = Number(created.id);
   }
-  const target = { projectId: scope.projectId, headerId, by: scope.by, decimals, rate: local.rate, localDecimals: local.decimals };
+  const target = { projectId: scope.projectId, headerId, by: scope.by, decimals, rate: local.rate, localDecimals: local.decimals, progress };
   const { total, localTotal } = await writeLines(trx, target, window, tariffs, contract.currency_code);
   await updateHeader(trx, headerId, { total_amount: total.toFixed(decimals), local_total_amount: localTotal.toFixed(local.decimals) });
   return billOf(trx, scope.projectId, headerId);
 }
 
-/** A bill with its lines. */
+/**
+ * A bill with its lines, and the decimals of its two currencies (`contract`: the base amounts and
+ * total; `bill`: the local amounts and total), by which its documents show the amounts.
+ */
 export async function billOf(db: Kysely<DB> | Transaction<DB>, projectId: number, id: number) {
   const header = await findHeader(db, projectId, id);
   if (!header) throw new AppError('NO_RECORD');
-  return { header, lines: await headerLines(db, id) };
+  const contract = (await currencyDecimals(db, header.currency_code)) ?? 2;
+  const bill = header.local_currency_code === header.currency_code ? contract : ((await currencyDecimals(db, header.local_currency_code)) ?? 2);
+  return { header, lines: await headerLines(db, id), decimals: { contract, bill } };
 }
 
 /** A confirmed or posted bill with its lines, for its invoice and export; a draft has no invoice yet (BILL_NOT_CONFIRMED). */

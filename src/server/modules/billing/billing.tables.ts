@@ -1,7 +1,7 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { Audit, Id, Numeric, NullableDate, NullableNumeric, NullableTimestamp } from '../../db/schema.js';
 
-/** The billing area's tables; migrations 0360 and 0362 create them. */
+/** The billing area's tables; migrations 0360, 0362 and 0365 create them (billing_line_source is a view since 0365). */
 declare module '../../db/schema.js' {
   interface DB {
     charge_code: ChargeCodeTable;
@@ -10,6 +10,8 @@ declare module '../../db/schema.js' {
     billing_header: BillingHeaderTable;
     billing_line: BillingLineTable;
     billing_line_source: BillingLineSourceTable;
+    billing_run_event: BillingRunEventTable;
+    billing_line_excluded: BillingLineExcludedTable;
     billing_event_billed: BillingEventBilledTable;
     exchange_rate: ExchangeRateTable;
   }
@@ -123,8 +125,11 @@ export interface BillingLineTable extends Audit {
   local_amount: Numeric;
   account_code: string | null;
   reference: string | null;
+  /** The group of run events the line counted (`receive`, `ship`, `snapshot`, `order`, `period`); none for overflow and minimum lines. */
+  event_group: string | null;
 }
 
+/** A view (migration 0365): per bill line, each event it counted with the quantity it added under the line's charge method. */
 export interface BillingLineSourceTable {
   id: Id;
   project_id: number;
@@ -135,6 +140,34 @@ export interface BillingLineSourceTable {
   source_day: NullableDate;
   source_ref: string | null;
   qty: Numeric;
+}
+
+/** An event a run counted, once per run (migration 0365), with the figures the charge methods measure it by. */
+export interface BillingRunEventTable {
+  id: Generated<number>;
+  project_id: number;
+  header_id: number;
+  event_group: string;
+  source_kind: SourceKind;
+  source_id: number;
+  source_day: NullableDate;
+  source_ref: string | null;
+  units: Numeric;
+  first_of_order: Generated<boolean>;
+  order_lines: number | null;
+  case_qty: NullableNumeric;
+  pallet_qty: NullableNumeric;
+  m3_per_unit: NullableNumeric;
+  kg_per_unit: NullableNumeric;
+  pallets: NullableNumeric;
+  cbm: NullableNumeric;
+  weight_kg: NullableNumeric;
+}
+
+/** An event of its group a bill line did not count: a confirmed bill had billed it under the line's charge code. */
+export interface BillingLineExcludedTable {
+  line_id: number;
+  event_id: number;
 }
 
 export interface BillingEventBilledTable {
