@@ -204,10 +204,12 @@ export function ResPlanRates({ rights }: { rights: ActionRights }) {
   const [rates, setRates] = useState<ResPlanRate[]>([]);
   const [drafts, setDrafts] = useState<Record<string, RateDraft>>({});
   const [outcome, setOutcome] = useState<Outcome>(null);
+  const [loaded, setLoaded] = useState(false);
 
   const load = useCallback(async () => {
     const rows = (await api<{ rows: ResPlanRate[] }>('/getResPlanRateList', { body: {}, quiet: true })).rows;
     setRates(rows);
+    setLoaded(true);
     setDrafts(
       Object.fromEntries(
         RESPLAN_ACTIVITIES.map((activity) => {
@@ -249,7 +251,7 @@ export function ResPlanRates({ rights }: { rights: ActionRights }) {
   };
 
   return (
-    <Space direction="vertical" style={{ width: '100%' }} size="middle" data-testid="resplan-rates">
+    <Space direction="vertical" style={{ width: '100%' }} size="middle" data-testid="resplan-rates" data-loaded={loaded}>
       <OutcomeLine outcome={outcome} testId="resplan-rate-outcome" />
       <Table
         size="small"
