@@ -12,6 +12,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     select 'resPlanning', null, 'menu.resPlanning', null, null, 1100, 'system', 'system'
     where not exists (select 1 from sys_module where code = 'resPlanning')`.execute(db);
   await addMenuEntry(db, { code: 'resPlan', group: 'resPlanning', titleKey: 'menu.resPlan', right: 'resplan.resPlan' });
+  // Entries count on from their group's hundred, as the route table numbers them.
+  await sql`update sys_module set sequence = 1101 where code = 'resPlan' and sequence = 1 and created_by = 'system'`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
