@@ -308,7 +308,7 @@ describe('a plan calculated from the open work', () => {
       .executeTakeFirstOrThrow();
     const prj1 = await db().selectFrom('project').select('id').where('code', '=', 'PRJ1').executeTakeFirstOrThrow();
     await db().insertInto('project_warehouse').values({ project_id: prj1.id, warehouse_id: wh2.id }).execute();
-    const rights = ['view', 'add', 'edit', 'delete'].map((a) => `resplan.resPlan:${a}`);
+    const rights = (['view', 'add', 'edit', 'delete'] as const).map((a) => `resplan.resPlan:${a}` as const);
     const other = (await createUserAccount(t, { loginAccount: `rp-other-${RUN}`.toLowerCase(), rights, projectCodes: ['PRJ1'], warehouseCodes: [`W${RUN}`.slice(0, 20)] })).token;
     const rate = (await ok<{ rows: ResPlanRate[] }>('/getResPlanRateList', {})).rows[0];
 

@@ -20,7 +20,7 @@ describe('resource planning in Chromium', () => {
     await page.getByTestId('resplan-screen').waitFor();
 
     // Shifts: a day shift running every day; receiving has nobody.
-    await page.getByRole('tab', { name: 'Shifts' }).click();
+    await page.getByTestId('resplan-screen').getByRole('tab', { name: 'Shifts', exact: true }).click();
     await page.getByTestId('resplan-new-shift').click();
     await page.fill('#resplan-shift-code', code);
     await page.fill('#resplan-shift-name', `Day ${run}`);
@@ -45,7 +45,7 @@ describe('resource planning in Chromium', () => {
     expect(await shiftRow.innerText()).toContain('06:00-14:00 (8.00 h)');
 
     // Rates: one per activity; putaway needs a forklift.
-    await page.getByRole('tab', { name: 'Rates' }).click();
+    await page.getByTestId('resplan-screen').getByRole('tab', { name: 'Rates', exact: true }).click();
     // The rates stored so far fill the form once read: type after that.
     await page.locator('[data-testid="resplan-rates"][data-loaded="true"]').waitFor();
     const rates: Array<[string, string, string]> = [
@@ -68,7 +68,7 @@ describe('resource planning in Chromium', () => {
     }
 
     // Plans: a new plan of today and the shift, calculated.
-    await page.getByRole('tab', { name: 'Plans' }).click();
+    await page.getByTestId('resplan-screen').getByRole('tab', { name: 'Plans', exact: true }).click();
     await page.getByTestId('resplan-new-plan').click();
     await page.getByTestId('resplan-plan-form').waitFor();
     await page.getByTestId('resplan-plan-shift').click();
