@@ -4,6 +4,7 @@ declare module '../../../common/errors.js' {
     HH_ACTION_UNKNOWN: true;
     HH_TARGET_UNKNOWN: true;
     HH_CODE_TAKEN: true;
+    HH_SCAN_UNKNOWN: true;
   }
 }
 
@@ -12,4 +13,5 @@ export const handheldErrors = {
   HH_ACTION_UNKNOWN: 400,
   HH_TARGET_UNKNOWN: 400,
   HH_CODE_TAKEN: 409,
+  HH_SCAN_UNKNOWN: 404,
 } as const;

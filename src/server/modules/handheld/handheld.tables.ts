@@ -7,6 +7,7 @@ declare module '../../db/schema.js' {
     handheld_config: HandheldConfigTable;
     handheld_config_version: HandheldConfigVersionTable;
     handheld_device_session: HandheldDeviceSessionTable;
+    handheld_scan_value: HandheldScanValueTable;
   }
 }
 
@@ -44,4 +45,20 @@ export interface HandheldDeviceSessionTable extends Audit {
   signed_in_at: Generated<Date>;
   last_scan_at: Timestamp | null;
   ended_at: Timestamp | null;
+}
+
+/** The dialog values entered with a handheld confirmation, by its idempotency key (migrations/0383_handheld_scan_value.ts). */
+export interface HandheldScanValueTable extends Audit {
+  id: Id;
+  project_id: number;
+  warehouse_id: number;
+  user_id: number;
+  scan_key: string;
+  fn: string;
+  subject: Json<Record<string, unknown>>;
+  answer: Json<unknown>;
+  dimension: string | null;
+  volume: string | null;
+  gross_weight: string | null;
+  net_weight: string | null;
 }
