@@ -121,7 +121,7 @@ export const handheldRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: StrictObject({
         scanKey: ScanKey,
         fn: Fn,
-        subject: Type.Record(Type.String({ maxLength: 50 }), Type.Union([Type.String({ maxLength: 500 }), Type.Number(), Type.Boolean(), Type.Null()]), { maxProperties: 30 }),
+        subject: Type.Record(Type.String({ maxLength: 50 }), Type.Unknown(), { maxProperties: 30 }),
         values: StrictObject(Object.fromEntries(DIALOG_FIELDS.map((d) => [d, DialogValue])) as Record<(typeof DIALOG_FIELDS)[number], typeof DialogValue>),
       }),
     }),
