@@ -153,7 +153,8 @@ export default function RfFlow() {
     const values = Object.fromEntries(shownDialogs.filter((d) => (dialog[d] ?? '').trim() !== '').map((d) => [d, dialog[d]!.trim()])) as DialogValues;
     if (Object.keys(values).length === 0) return;
     const outcome = await sendScan<ScanValueRow>({ flow: fn, label: `${t(`hh.fn.${fn}`)} · ${Object.values(values).join(' / ')}`, path: '/handheld/scanValue/record', body: { scanKey: key, fn, subject, values } });
-    if (!outcome.queued) setStored(outcome.answer);
+    // Read back as stored, to show under the confirmation's message.
+    if (!outcome.queued) setStored((await calls.scanValues({ fn, scanKey: key }))[0] ?? outcome.answer);
   };
 
   const confirm = async (filled: Fields) => {
