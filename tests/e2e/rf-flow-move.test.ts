@@ -80,7 +80,7 @@ describe('a configured move through the handheld runtime, in Chromium', () => {
     await handheld.getByTestId('rf-device-id').press('Enter');
     await handheld.locator('[data-testid="rf-flow"]').waitFor();
     expect(await handheld.getByTestId('rf-version').innerText()).toContain(`Configuration MOV-${TAG}, version 1`);
-    expect(await handheld.locator('[data-testid="rf-fn-move"] input').isChecked()).toBe(true);
+    expect(await handheld.locator('[data-testid="rf-functions"] .ant-radio-button-wrapper-checked').innerText()).toBe('Move');
     expect(await label(handheld)).toContain('Scan the location to move from');
 
     await scan(handheld, from);
