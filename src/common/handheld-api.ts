@@ -30,12 +30,37 @@ export interface HandheldAction {
 }
 
 export const HANDHELD_ACTIONS: readonly HandheldAction[] = [
+  // Putaway: the task of a scanned LPN, pallet or carton, to its suggested (or a scanned) location.
   { name: 'putaway.findTask', fn: 'putaway', targets: ['lpn'], kind: 'search' },
   { name: 'putaway.scanLpn', fn: 'putaway', targets: ['lpn'], kind: 'step' },
   { name: 'putaway.scanLocation', fn: 'putaway', targets: ['locationCode'], kind: 'step' },
   { name: 'putaway.confirmQty', fn: 'putaway', targets: ['qty'], kind: 'step' },
   { name: 'putaway.reason', fn: 'putaway', targets: ['reason'], kind: 'step' },
+  // Receive: scan-in of an ASN's container (or one of its cartons), received at a location.
+  { name: 'receive.findContainer', fn: 'receive', targets: ['containerId'], kind: 'search' },
+  { name: 'receive.scanCarton', fn: 'receive', targets: ['cartonId'], kind: 'step' },
+  { name: 'receive.scanEpc', fn: 'receive', targets: ['epc'], kind: 'step' },
+  { name: 'receive.scanCartonType', fn: 'receive', targets: ['cartonType'], kind: 'step' },
+  { name: 'receive.scanAntiCounterfeit', fn: 'receive', targets: ['antiCounterfeitCode'], kind: 'step' },
+  { name: 'receive.scanLocation', fn: 'receive', targets: ['locationCode'], kind: 'step' },
+  { name: 'receive.scanLpn', fn: 'receive', targets: ['lpn'], kind: 'step' },
+  // Move: from a scanned location, a SKU or LPN there, a quantity, to another location.
+  { name: 'move.scanFrom', fn: 'move', targets: ['fromLocation'], kind: 'search' },
+  { name: 'move.scanItem', fn: 'move', targets: ['sku', 'lpn'], kind: 'step' },
+  { name: 'move.enterQty', fn: 'move', targets: ['qty'], kind: 'step' },
+  { name: 'move.scanTo', fn: 'move', targets: ['toLocation'], kind: 'step' },
+  { name: 'move.reason', fn: 'move', targets: ['reason'], kind: 'step' },
+  // Count: a count ticket, blind: the location, the SKU or LPN, the quantity counted.
+  { name: 'count.findTicket', fn: 'count', targets: ['ticketNo'], kind: 'search' },
+  { name: 'count.scanLocation', fn: 'count', targets: ['locationCode'], kind: 'step' },
+  { name: 'count.scanItem', fn: 'count', targets: ['sku', 'lpn'], kind: 'step' },
+  { name: 'count.enterQty', fn: 'count', targets: ['qty'], kind: 'step' },
 ];
+
+/** The functions the runtime runs (it holds the actions of each); the others are configured only. */
+export const RUNTIME_FUNCTIONS = ['receive', 'putaway', 'move', 'count'] as const satisfies readonly HandheldFunction[];
+export type RuntimeFunction = (typeof RUNTIME_FUNCTIONS)[number];
+export const isRuntimeFunction = (fn: string): fn is RuntimeFunction => (RUNTIME_FUNCTIONS as readonly string[]).includes(fn);
 
 export const actionNamed = (name: string): HandheldAction | undefined => HANDHELD_ACTIONS.find((a) => a.name === name);
 
@@ -84,9 +109,54 @@ export const SHIPPED_PUTAWAY: HandheldDefinition = {
   locationLogic: ['storage', 'sameSku', 'nextEmpty'],
 };
 
+/** The shipped receive flow: scan-in of a container's carton (EPC, carton type, anti-counterfeit code), received at a location. */
+export const SHIPPED_RECEIVE: HandheldDefinition = {
+  flow: { restartAfterConfirm: false },
+  orderSearch: { scanName: 'container', prompt: '', action: 'receive.findContainer', targetField: 'containerId' },
+  steps: [
+    { scanName: 'carton', prompt: '', action: 'receive.scanCarton', targetField: 'cartonId' },
+    { scanName: 'epc', prompt: '', action: 'receive.scanEpc', targetField: 'epc' },
+    { scanName: 'cartonType', prompt: '', action: 'receive.scanCartonType', targetField: 'cartonType' },
+    { scanName: 'antiCounterfeit', prompt: '', action: 'receive.scanAntiCounterfeit', targetField: 'antiCounterfeitCode', optional: true },
+    { scanName: 'location', prompt: '', action: 'receive.scanLocation', targetField: 'locationCode' },
+    { scanName: 'lpn', prompt: '', action: 'receive.scanLpn', targetField: 'lpn', optional: true },
+  ],
+  dialogs: NO_DIALOG,
+  locationLogic: [],
+};
+
+/** The shipped move flow: the from-location, the SKU, the quantity (skip: all that is free), the to-location. */
+export const SHIPPED_MOVE: HandheldDefinition = {
+  flow: { restartAfterConfirm: true },
+  orderSearch: { scanName: 'from', prompt: '', action: 'move.scanFrom', targetField: 'fromLocation' },
+  steps: [
+    { scanName: 'sku', prompt: '', action: 'move.scanItem', targetField: 'sku' },
+    { scanName: 'qty', prompt: '', action: 'move.enterQty', targetField: 'qty', optional: true },
+    { scanName: 'to', prompt: '', action: 'move.scanTo', targetField: 'toLocation' },
+  ],
+  dialogs: NO_DIALOG,
+  locationLogic: [],
+};
+
+/** The shipped count flow: the ticket, then per line the location, the SKU and the quantity counted, blind. */
+export const SHIPPED_COUNT: HandheldDefinition = {
+  flow: { restartAfterConfirm: false },
+  orderSearch: { scanName: 'ticket', prompt: '', action: 'count.findTicket', targetField: 'ticketNo' },
+  steps: [
+    { scanName: 'location', prompt: '', action: 'count.scanLocation', targetField: 'locationCode' },
+    { scanName: 'sku', prompt: '', action: 'count.scanItem', targetField: 'sku' },
+    { scanName: 'qty', prompt: '', action: 'count.enterQty', targetField: 'qty' },
+  ],
+  dialogs: NO_DIALOG,
+  locationLogic: [],
+};
+
+const SHIPPED: Partial<Record<HandheldFunction, HandheldDefinition>> = { receive: SHIPPED_RECEIVE, putaway: SHIPPED_PUTAWAY, move: SHIPPED_MOVE, count: SHIPPED_COUNT };
+
 /** The shipped configuration of a function; a function whose actions are not built yet starts empty. */
 export function shippedDefinition(fn: HandheldFunction): HandheldDefinition {
-  if (fn === 'putaway') return structuredClone(SHIPPED_PUTAWAY);
+  const shipped = SHIPPED[fn];
+  if (shipped) return structuredClone(shipped);
   return { flow: { restartAfterConfirm: true }, orderSearch: null, steps: [], dialogs: structuredClone(NO_DIALOG), locationLogic: [] };
 }
 
@@ -132,4 +202,20 @@ export interface DeviceSessionRow {
   flow: string | null;
   signedInAt: string;
   lastScanAt: string | null;
+}
+
+/** The values of a flow's dialogs entered on the handheld (decimal texts; a dialog not asked or left empty is absent). */
+export type DialogValues = Partial<Record<DialogField, string>>;
+
+/** A row of `/handheld/scanValue/list`: the dialog values stored with a confirmation, by its idempotency key. */
+export interface ScanValueRow {
+  id: number;
+  scanKey: string;
+  fn: HandheldFunction;
+  /** What the flow confirmed (the confirmation's request) and the server's answer to it. */
+  subject: Record<string, unknown>;
+  answer: unknown;
+  values: DialogValues;
+  login: string;
+  createdAt: string;
 }

@@ -1,71 +1,79 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { Button, Input, Space, Typography } from 'antd';
+import { Button, Input, Radio, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { looksLikeGs1, parseGs1 } from '../../common/gs1';
-import { DIALOG_FIELDS, type DeviceSessionRow, type DialogField, type HandheldFlowAnswer, type HandheldFunction, type ScanStep } from '../../common/handheld-api';
-import type { ConfirmPutawayAnswer, ConfirmPutawayRequest, PutawayTask as Task } from '../../common/inbound-api';
+import { useSearchParams } from 'react-router-dom';
+import {
+  DIALOG_FIELDS,
+  HANDHELD_ACTIONS,
+  RUNTIME_FUNCTIONS,
+  isRuntimeFunction,
+  type DeviceSessionRow,
+  type DialogValues,
+  type HandheldFlowAnswer,
+  type RuntimeFunction,
+  type ScanStep,
+  type ScanValueRow,
+} from '../../common/handheld-api';
 import { BIG, beep, FeedbackLine, HandheldFrame, messageOf, ScanInput, useFeedback } from '../inbound/handheld';
-import { sendScan } from '../inbound/offline-queue';
+import { newScanKey, sendScan } from '../inbound/offline-queue';
 import { OfflineQueueView, useScanQueue } from '../inbound/OfflineQueue';
+import { FLOWS, type Fields } from './actions';
 import * as calls from './calls';
 
-/** The flows the runtime has actions for; the others are configured but not run here yet. */
-const FN: HandheldFunction = 'putaway';
 const DEVICE_KEY = 'wms-handheld-device';
-const LAST_LOCATION_KEY = 'wms-handheld-last-location';
+const FN_KEY = 'wms-handheld-function';
 
-/** What the scans of one task filled so far (the target fields of the actions). */
-interface Fields {
-  task: Task | null;
-  lpn: string;
-  locationCode: string;
-  qty: string;
-  reason: string | null;
-  suggested: string | null;
-}
-const EMPTY: Fields = { task: null, lpn: '', locationCode: '', qty: '', reason: null, suggested: null };
+/** Where the runtime is: the order search, a step of the configuration, a question a step asked (e.g. a reason), the dialogs. */
+type Stage = { kind: 'search' } | { kind: 'step'; index: number } | { kind: 'ask'; field: string; prompt: string; next: number } | { kind: 'dialogs' };
 
-/** Where the runtime is: the order search, a step of the configuration, the implied reason, the dialogs. */
-type Stage = { kind: 'search' } | { kind: 'step'; index: number } | { kind: 'reason'; next: number } | { kind: 'dialogs' };
-
-function lpnOf(scanned: string): string {
-  if (looksLikeGs1(scanned)) {
-    const parsed = parseGs1(scanned);
-    if (parsed.ok && parsed.data.sscc) return parsed.data.sscc;
-  }
-  return scanned.trim();
+/** The function to run: the URL's `fn`, else the one last run on this handheld, else putaway. */
+function initialFunction(asked: string | null): RuntimeFunction {
+  if (asked && isRuntimeFunction(asked)) return asked;
+  const last = localStorage.getItem(FN_KEY);
+  return last && isRuntimeFunction(last) ? last : 'putaway';
 }
 
 /**
- * /rfFlow, the one handheld runtime (360x640, keyboard-wedge scanner): it runs the published
- * configuration of the flow (docs/handheld.md, "Configured flows"), its order search, its scanning
- * steps in their order with their prompts, its dialogs and its location suggestion. The code keeps
- * only the actions: what a step does with a scan. The configuration is read again at the start of
- * every task, so a publish reaches the next scan without a restart. The handheld signs in once per
- * shift with its device id; every scan records the device's last scan time. Confirmations go
- * through the offline queue with their idempotency keys.
+ * /rfFlow, the one handheld runtime (360x640, keyboard-wedge scanner): the operator picks the
+ * function (receive, putaway, move, count; or `?fn=` of the URL) and the runtime runs its
+ * published configuration (docs/handheld.md, "Configured flows"): the order search, the scanning
+ * steps in their order with their prompts, the dialogs, the confirmation. The code keeps only the
+ * actions (./actions, one module per function): what a step does with a scan. The configuration
+ * is read again at the start of every task, so a publish reaches the next scan without a restart.
+ * The handheld signs in once per shift with its device id; every scan records the device's last
+ * scan time. Confirmations go through the offline queue with their idempotency keys, and the
+ * dialog values are stored with the confirmation by its key.
  */
 export default function RfFlow() {
   const { t } = useTranslation();
+  const [params, setParams] = useSearchParams();
+  const [fn, setFn] = useState<RuntimeFunction>(() => initialFunction(params.get('fn')));
   const [device, setDevice] = useState<DeviceSessionRow | null | undefined>(undefined);
   const [deviceId, setDeviceId] = useState(() => localStorage.getItem(DEVICE_KEY) ?? '');
   const [flow, setFlow] = useState<HandheldFlowAnswer | null>(null);
   const [stage, setStage] = useState<Stage>({ kind: 'search' });
-  const [fields, setFields] = useState<Fields>(EMPTY);
+  const [task, setTask] = useState<unknown>(null);
+  const [fields, setFields] = useState<Fields>({});
   const [scan, setScan] = useState('');
-  const [dialog, setDialog] = useState<Partial<Record<DialogField, string>>>({});
+  const [dialog, setDialog] = useState<DialogValues>({});
+  const [stored, setStored] = useState<ScanValueRow | null>(null);
   const { feedback, setFeedback, tell, fail } = useFeedback();
   const busy = useRef(false);
   const queue = useScanQueue();
+  const actions = FLOWS[fn];
 
-  const loadFlow = useCallback(async () => {
-    try {
-      setFlow(await calls.flowOf(FN));
-    } catch (error) {
-      // Offline the flow last read stays.
-      if (navigator.onLine) setFeedback({ tone: 'error', text: messageOf(error) });
-    }
-  }, [setFeedback]);
+  const loadFlow = useCallback(
+    async (of: RuntimeFunction) => {
+      try {
+        const answer = await calls.flowOf(of);
+        setFlow(answer);
+      } catch (error) {
+        // Offline the flow last read stays.
+        if (navigator.onLine) setFeedback({ tone: 'error', text: messageOf(error) });
+      }
+    },
+    [setFeedback],
+  );
 
   useEffect(() => {
     void (async () => {
@@ -74,30 +82,49 @@ export default function RfFlow() {
       } catch {
         setDevice(null);
       }
-      await loadFlow();
     })();
-  }, [loadFlow]);
+  }, []);
+
+  useEffect(() => {
+    setFlow(null);
+    void loadFlow(fn);
+  }, [fn, loadFlow]);
 
   const touch = () => {
-    if (device) void calls.recordScan(device.deviceId, FN).catch(() => undefined);
+    if (device) void calls.recordScan(device.deviceId, fn).catch(() => undefined);
   };
 
   const restart = () => {
-    setFields(EMPTY);
+    setTask(null);
+    setFields({});
     setDialog({});
     setStage({ kind: 'search' });
     // The next task follows what is published now.
-    void loadFlow();
+    void loadFlow(fn);
   };
 
-  if (device === undefined || flow === null) return <HandheldFrame testId="rf-flow-loading" title={t('hh.run.title')}>{null}</HandheldFrame>;
+  const choose = (next: RuntimeFunction) => {
+    if (next === fn) return;
+    localStorage.setItem(FN_KEY, next);
+    setParams({ fn: next }, { replace: true });
+    setTask(null);
+    setFields({});
+    setDialog({});
+    setStored(null);
+    setFeedback(null);
+    setStage({ kind: 'search' });
+    setFn(next);
+  };
+
+  const title = t('hh.run.title', { fn: t(`hh.fn.${fn}`) });
+  if (device === undefined || flow === null) return <HandheldFrame testId="rf-flow-loading" title={title}>{null}</HandheldFrame>;
 
   if (device === null) {
     const submit = async (text: string) => {
       const id = text.trim();
       if (!id) return;
       try {
-        const session = await calls.signIn(id, FN);
+        const session = await calls.signIn(id, fn);
         localStorage.setItem(DEVICE_KEY, id);
         setDevice(session);
         setFeedback(null);
@@ -119,6 +146,46 @@ export default function RfFlow() {
   const definition = flow.definition;
   const steps = definition.steps;
   const shownDialogs = DIALOG_FIELDS.filter((d) => definition.dialogs[d].show);
+  const context = (filled: Fields) => ({ t, definition, task, fields: filled });
+
+  /** The dialog values entered, stored with the confirmation by its idempotency key (behind it in the offline queue). */
+  const storeDialogValues = async (key: string, subject: Record<string, unknown>) => {
+    const values = Object.fromEntries(shownDialogs.filter((d) => (dialog[d] ?? '').trim() !== '').map((d) => [d, dialog[d]!.trim()])) as DialogValues;
+    if (Object.keys(values).length === 0) return;
+    const outcome = await sendScan<ScanValueRow>({ flow: fn, label: `${t(`hh.fn.${fn}`)} · ${Object.values(values).join(' / ')}`, path: '/handheld/scanValue/record', body: { scanKey: key, fn, subject, values } });
+    // Read back as stored, to show under the confirmation's message.
+    if (!outcome.queued) setStored((await calls.scanValues({ fn, scanKey: key }))[0] ?? outcome.answer);
+  };
+
+  const confirm = async (filled: Fields) => {
+    if (task === null) return restart();
+    const missing = actions.missing?.(context(filled));
+    if (missing) {
+      fail(missing.error);
+      const back = steps.findIndex((s) => s.action === missing.action);
+      return setStage(back >= 0 ? { kind: 'step', index: back } : { kind: 'search' });
+    }
+    try {
+      const key = newScanKey();
+      const outcome = await actions.confirm({ ...context(filled), key });
+      tell(outcome.queued ? 'warning' : 'success', outcome.message);
+      setStored(null);
+      try {
+        await storeDialogValues(key, outcome.subject);
+      } catch (error) {
+        fail(error);
+      }
+      if (definition.flow.restartAfterConfirm || outcome.queued || !outcome.left) restart();
+      else {
+        setTask(outcome.left.task);
+        setFields(outcome.left.fields);
+        setDialog({});
+        setStage(steps.length > 0 ? { kind: 'step', index: 0 } : { kind: 'search' });
+      }
+    } catch (error) {
+      fail(error);
+    }
+  };
 
   /** After step `index`: the next step, the dialogs, or the confirmation. */
   const after = (index: number, filled: Fields) => {
@@ -127,93 +194,33 @@ export default function RfFlow() {
     void confirm(filled);
   };
 
-  const confirm = async (filled: Fields) => {
-    const task = filled.task;
-    if (!task) return restart();
-    const locationCode = filled.locationCode || filled.suggested || '';
-    if (!locationCode) {
-      fail(t('hh.run.noLocation'));
-      return setStage({ kind: 'step', index: Math.max(0, steps.findIndex((s) => s.action === 'putaway.scanLocation')) });
-    }
-    const part = filled.qty.trim();
-    try {
-      const outcome = await sendScan<ConfirmPutawayAnswer>({
-        flow: 'putaway',
-        label: `${task.asn_no} · ${task.sku_code} × ${part || Number(task.qty)} → ${locationCode}`,
-        path: '/putaway/confirm',
-        body: { taskId: task.id, locationCode, lpn: filled.lpn || null, reason: filled.reason, ...(part === '' ? {} : { qty: part }) } satisfies ConfirmPutawayRequest,
-      });
-      localStorage.setItem(LAST_LOCATION_KEY, locationCode);
-      if (outcome.queued) tell('warning', t('inb.offline.stored'));
-      else {
-        const answer = outcome.answer;
-        const done = { sku: task.sku_code, qty: Number(answer.qty), location: answer.locationCode, status: t(`inb.status.${answer.status}`), left: Number(answer.left) };
-        tell('success', Number(answer.left) > 0 ? t('inb.ui.putAwayPart', done) : t('inb.ui.putAway', done));
-      }
-      if (definition.flow.restartAfterConfirm || outcome.queued || Number(outcome.answer.left) <= 0) restart();
-      else {
-        setFields({ ...filled, locationCode: '', qty: '', reason: null, task: { ...task, qty: outcome.answer.left } });
-        setStage({ kind: 'step', index: 0 });
-      }
-    } catch (error) {
-      fail(error);
-    }
-  };
-
-  /** The order search's action: the task of the scanned code, with the location the location logic suggests. */
+  /** The order search's action: the task of the scanned code. */
   const search = async (scanned: string) => {
-    const code = lpnOf(scanned);
-    const found = await calls.findPutawayTask(code);
-    const task = (await calls.putawayTasks()).find((candidate) => candidate.id === found.taskId);
-    if (!task) throw new Error(t('errors.NO_RECORD'));
-    await start(task, task.lpn === '' ? '' : code);
-  };
-
-  const start = async (task: Task, lpn: string) => {
-    let suggested: string | null = task.suggested_location;
-    if (definition.locationLogic.length > 0) {
-      try {
-        suggested = (await calls.suggestLocation({ rules: definition.locationLogic, skuCode: task.sku_code, lastLocation: localStorage.getItem(LAST_LOCATION_KEY), storage: task.suggested_location })).locationCode;
-      } catch {
-        // Offline: the task's own suggestion.
-      }
-    }
-    const filled = { ...EMPTY, task, lpn, suggested };
-    setFields(filled);
+    const found = await actions.search(scanned, { t, definition });
+    setTask(found.task);
+    setFields(found.fields);
+    setStored(null);
     beep('success');
     setFeedback(null);
-    if (steps.length === 0) return after(-1, filled);
+    if (steps.length === 0) return after(-1, found.fields);
     setStage({ kind: 'step', index: 0 });
   };
 
   /** A step's action: what it does with the scan, filling its target field. */
-  const runStep = (step: ScanStep, index: number, scanned: string) => {
+  const runStep = async (step: ScanStep, index: number, scanned: string) => {
     const value = scanned.trim();
-    const filled = { ...fields };
-    switch (step.action) {
-      case 'putaway.scanLpn':
-        filled.lpn = lpnOf(value);
-        break;
-      case 'putaway.scanLocation':
-        filled.locationCode = value;
-        if (filled.suggested && value !== filled.suggested && !steps.some((s, i) => i > index && s.action === 'putaway.reason')) {
-          setFields(filled);
-          tell('warning', t('inb.ui.notSuggested', { location: filled.suggested }));
-          return setStage({ kind: 'reason', next: index });
-        }
-        break;
-      case 'putaway.confirmQty':
-        if (value !== '' && !(Number(value) > 0)) return fail(t('hh.run.badQty'));
-        filled.qty = value;
-        break;
-      case 'putaway.reason':
-        filled.reason = value || null;
-        break;
-      default:
-        return fail(t('hh.run.noAction', { action: step.action }));
-    }
+    const action = actions.steps[step.action];
+    if (!action) return fail(t('hh.run.noAction', { action: step.action }));
+    if (value === '' && !step.optional) return fail(t('hh.run.required', { field: step.scanName }));
+    const outcome = value === '' ? { fields: { [step.targetField]: '' } } : await action(value, { ...context(fields), step, index });
+    if ('error' in outcome) return fail(outcome.error);
+    const filled = { ...fields, ...(outcome.fields ?? { [step.targetField]: value }) };
     setFields(filled);
     setFeedback(null);
+    if (outcome.ask) {
+      if (outcome.warning) tell('warning', outcome.warning);
+      return setStage({ kind: 'ask', field: outcome.ask.field, prompt: outcome.ask.prompt, next: index });
+    }
     after(index, filled);
   };
 
@@ -223,9 +230,9 @@ export default function RfFlow() {
     touch();
     try {
       if (stage.kind === 'search') await search(text);
-      else if (stage.kind === 'step') runStep(steps[stage.index], stage.index, text);
-      else if (stage.kind === 'reason') {
-        const filled = { ...fields, reason: text.trim() };
+      else if (stage.kind === 'step') await runStep(steps[stage.index], stage.index, text);
+      else if (stage.kind === 'ask') {
+        const filled = { ...fields, [stage.field]: text.trim() };
         setFields(filled);
         after(stage.next, filled);
       }
@@ -236,31 +243,44 @@ export default function RfFlow() {
     }
   };
 
-  const task = fields.task;
-  const promptOf = (step: ScanStep) => step.prompt.trim() || t(`hh.action.${step.action}`, { qty: task ? Number(task.qty) : '' });
+  const view = task === null ? null : actions.view(context(fields));
+  const promptParams = task === null ? {} : (actions.promptParams?.(context(fields)) ?? {});
+  const promptOf = (step: ScanStep) => step.prompt.trim() || t(`hh.action.${step.action}`, { qty: '', ...promptParams });
   const current: ScanStep | null = stage.kind === 'search' ? definition.orderSearch : stage.kind === 'step' ? steps[stage.index] : null;
-  const prompt = stage.kind === 'reason' ? t('inb.ui.reason', { location: fields.locationCode }) : current ? promptOf(current) : t('hh.action.putaway.findTask');
+  // Without an order search in the configuration, the function's own search action asks for the scan.
+  const searchAction = HANDHELD_ACTIONS.find((a) => a.fn === fn && a.kind === 'search')?.name ?? '';
+  const prompt = stage.kind === 'ask' ? stage.prompt : current ? promptOf(current) : t(`hh.action.${searchAction}`);
 
   const finishDialogs = () => {
     const missing = shownDialogs.find((d) => definition.dialogs[d].mandatory && !(Number(dialog[d]) > 0));
     if (missing) return fail(t('hh.run.required', { field: t(`hh.dialog.${missing}`) }));
+    const wrong = shownDialogs.find((d) => (dialog[d] ?? '').trim() !== '' && !(Number(dialog[d]) > 0));
+    if (wrong) return fail(t('hh.run.badValue', { field: t(`hh.dialog.${wrong}`) }));
     void confirm(fields);
   };
 
   return (
-    <HandheldFrame testId="rf-flow" title={t('hh.run.title')}>
+    <HandheldFrame testId="rf-flow" title={title}>
+      <Radio.Group size="small" buttonStyle="solid" value={fn} data-testid="rf-functions" onChange={(e) => choose(e.target.value as RuntimeFunction)}>
+        {RUNTIME_FUNCTIONS.map((f) => (
+          <Radio.Button key={f} value={f} data-testid={`rf-fn-${f}`}>
+            {t(`hh.fn.${f}`)}
+          </Radio.Button>
+        ))}
+      </Radio.Group>
       <Typography.Text type="secondary" data-testid="rf-version">
         {flow.version ? t('hh.run.version', { code: flow.code, version: flow.version }) : t('hh.run.shipped')} · {device.deviceId}
       </Typography.Text>
-      {task && (
+      {view && (
         <div data-testid="rf-task" style={{ fontSize: 16 }}>
-          <div>
-            {task.asn_no} · <strong>{task.sku_code}</strong> · {Number(task.qty)}
-          </div>
-          <div>{t('inb.ui.from', { location: task.from_location })}</div>
-          <div data-testid="rf-suggested" data-location={fields.suggested ?? ''} style={{ fontSize: 22, fontWeight: 600 }}>
-            {fields.suggested ? t('inb.ui.suggested', { location: fields.suggested }) : t('inb.ui.noSuggestion')}
-          </div>
+          {view.lines.map((line, i) => (
+            <div key={i}>{line}</div>
+          ))}
+          {view.suggested !== undefined && (
+            <div data-testid="rf-suggested" data-location={view.suggested ?? ''} style={{ fontSize: 22, fontWeight: 600 }}>
+              {view.suggested ? t('inb.ui.suggested', { location: view.suggested }) : t('inb.ui.noSuggestion')}
+            </div>
+          )}
         </div>
       )}
       {stage.kind === 'dialogs' ? (
@@ -279,17 +299,26 @@ export default function RfFlow() {
           </Button>
         </Space>
       ) : (
-        <div data-testid="rf-prompt" data-step={stage.kind === 'step' ? steps[stage.index].scanName : stage.kind}>
-          <ScanInput key={`${stage.kind}-${stage.kind === 'step' ? stage.index : ''}`} label={prompt} testId="scan-field" value={scan} onChange={setScan} onScan={(text) => void onScan(text)} onEscape={restart} />
+        <div data-testid="rf-prompt" data-step={stage.kind === 'step' ? steps[stage.index].scanName : stage.kind === 'ask' ? 'reason' : stage.kind}>
+          <ScanInput key={`${fn}-${stage.kind}-${stage.kind === 'step' ? stage.index : ''}`} label={prompt} testId="scan-field" value={scan} onChange={setScan} onScan={(text) => void onScan(text)} onEscape={restart} />
         </div>
       )}
       {stage.kind === 'step' && steps[stage.index].optional && (
-        <Button block style={BIG} data-testid="rf-skip" onClick={() => runStep(steps[stage.index], stage.index, '')}>
+        <Button block style={BIG} data-testid="rf-skip" onClick={() => void runStep(steps[stage.index], stage.index, '').catch((error: unknown) => fail(error))}>
           {t('hh.run.skip')}
         </Button>
       )}
       <OfflineQueueView state={queue} />
       <FeedbackLine feedback={feedback} />
+      {stored && (
+        <div data-testid="rf-stored-values" data-key={stored.scanKey} style={{ fontSize: 14 }}>
+          {t('hh.run.valuesStored', {
+            values: DIALOG_FIELDS.filter((d) => stored.values[d] !== undefined)
+              .map((d) => `${t(`hh.dialog.${d}`)} ${stored.values[d]}`)
+              .join(', '),
+          })}
+        </div>
+      )}
       {stage.kind !== 'search' && (
         <Button block style={BIG} data-testid="handheld-back" onClick={restart}>
           {t('inb.ui.startOver')}

@@ -1,6 +1,7 @@
 import { api } from '../../app/public';
-import type { DeviceSessionRow, HandheldConfigDetail, HandheldConfigRow, HandheldDefinition, HandheldFlowAnswer, HandheldFunction, LocationRule, SuggestLocationAnswer } from '../../common/handheld-api';
-import type { PutawayFindAnswer, PutawayTasksAnswer } from '../../common/inbound-api';
+import type { DeviceSessionRow, HandheldConfigDetail, HandheldConfigRow, HandheldDefinition, HandheldFlowAnswer, HandheldFunction, LocationRule, ScanValueRow, SuggestLocationAnswer } from '../../common/handheld-api';
+import type { ContainerCartonsAnswer, PutawayFindAnswer, PutawayTasksAnswer } from '../../common/inbound-api';
+import type { BlindCountTicket, HandheldStockAnswer } from '../../common/inventory-api';
 
 /** The calls of the handheld area's screens (docs/handheld.md, "Configured flows"). */
 const post = <T>(path: string, body: unknown) => api<T>(path, { body, quiet: true });
@@ -26,3 +27,10 @@ export const devices = async () => (await api<{ rows: DeviceSessionRow[] }>('/rf
 
 export const putawayTasks = async () => (await api<PutawayTasksAnswer>('/putaway/tasks', { quiet: true })).tasks;
 export const findPutawayTask = (code: string) => post<PutawayFindAnswer>('/putaway/find', { code });
+
+export const containerCartons = async (containerId: string) => (await post<ContainerCartonsAnswer>('/scan/table', { containerId })).cartons;
+export const stockAt = (body: { location: string; sku?: string; lpn?: string }) => post<HandheldStockAnswer>('/inventory/handheld/stock', body);
+export const countTicket = (ticketNo: string) => post<BlindCountTicket>('/inventory/handheld/countTicket', { ticketNo });
+/** The dialog values stored with a confirmation (by its key), read back. */
+export const scanValues = async (query: { fn: HandheldFunction; scanKey: string }) =>
+  (await api<{ rows: ScanValueRow[] }>(`/handheld/scanValue/list?fn=${query.fn}&scanKey=${encodeURIComponent(query.scanKey)}`, { quiet: true })).rows;

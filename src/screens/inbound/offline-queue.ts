@@ -153,13 +153,14 @@ export function watchConnection(): void {
 export type ScanOutcome<T> = { queued: false; answer: T } | { queued: true };
 
 /**
- * Sends a scan with its new idempotency key, or stores it when the server cannot be reached. While
+ * Sends a scan with its new idempotency key (or the one the caller made for it, to refer to the
+ * scan afterwards), or stores it when the server cannot be reached. While
  * scans wait, a new one waits behind them (scans apply in the order taken). A refusal of the
  * server is thrown as the ApiError it is.
  */
-export async function sendScan<T>(scan: { flow: string; label: string; path: string; body: unknown }): Promise<ScanOutcome<T>> {
+export async function sendScan<T>(scan: { flow: string; label: string; path: string; body: unknown; key?: string }): Promise<ScanOutcome<T>> {
   if (currentUid === null) throw new Error('the scan queue has no user');
-  const queued: QueuedScan = { ...scan, key: newScanKey(), uid: currentUid, takenAt: Date.now() };
+  const queued: QueuedScan = { flow: scan.flow, label: scan.label, path: scan.path, body: scan.body, key: scan.key ?? newScanKey(), uid: currentUid, takenAt: Date.now() };
   const store = async (): Promise<ScanOutcome<T>> => {
     await (await database()).add('waiting', queued);
     await refresh();

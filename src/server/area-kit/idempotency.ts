@@ -94,6 +94,15 @@ export async function withIdempotency<T>(request: FastifyRequest, trx: Transacti
   return answer;
 }
 
+/**
+ * A scan the user's key applied (its write committed): its stored answer, or undefined when the key
+ * is unknown (never sent, refused, or purged).
+ */
+export async function appliedScan(db: Kysely<DB> | Transaction<DB>, userId: number, key: string): Promise<{ answer: unknown } | undefined> {
+  const row = await db.selectFrom('idempotency_key').select(['status', 'response']).where('user_id', '=', userId).where('key', '=', key).executeTakeFirst();
+  return row && row.status === 200 ? { answer: row.response } : undefined;
+}
+
 /** Removes the keys older than `hours` (at least `KEEP_HOURS`); answers how many. */
 export async function purgeIdempotencyKeys(db: Kysely<DB>, hours = KEEP_HOURS): Promise<number> {
   const keep = Math.max(hours, KEEP_HOURS);

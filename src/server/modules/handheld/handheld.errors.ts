@@ -5,6 +5,7 @@ declare module '../../../common/errors.js' {
     HH_TARGET_UNKNOWN: true;
     HH_CODE_TAKEN: true;
     HH_SESSION_ENDED: true;
+    HH_SCAN_UNKNOWN: true;
   }
 }
 
@@ -14,4 +15,5 @@ export const handheldErrors = {
   HH_TARGET_UNKNOWN: 400,
   HH_CODE_TAKEN: 409,
   HH_SESSION_ENDED: 409,
+  HH_SCAN_UNKNOWN: 404,
 } as const;

@@ -10,6 +10,9 @@ import { routeOptions } from '../../http/route-options.js';
 import { ErrorBodySchema, IdSchema, StrictObject } from '../../http/schemas.js';
 import { findUserProjects } from '../identity/index.js';
 import * as service from './handheld.service.js';
+import * as scanValues from './scan-value.service.js';
+import { withIdempotency } from '../../area-kit/idempotency.js';
+import { Quantity } from '../../http/quantity-schema.js';
 
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema };
 const route = routeOptions(['handheld'], errors);
@@ -32,6 +35,8 @@ const Step = StrictObject({
   targetField: Type.String({ maxLength: 50 }),
   optional: Type.Optional(Type.Boolean()),
 });
+const ScanKey = Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9._:-]+$' });
+const DialogValue = Type.Optional(Quantity({ nullable: true }));
 const Dialog = StrictObject({ show: Type.Boolean(), mandatory: Type.Boolean() });
 const Definition = StrictObject({
   flow: StrictObject({ restartAfterConfirm: Type.Boolean() }),
@@ -109,6 +114,26 @@ export const handheldRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }),
     }),
     (request) => service.suggestLocation(db, placeOf(request), request.body),
+  );
+
+  app.post(
+    '/handheld/scanValue/record',
+    route(FLOW, "Stores the dialog values (dimension, volume, gross and net weight) with a confirmation the user's idempotency key applied", {
+      body: StrictObject({
+        scanKey: ScanKey,
+        fn: Fn,
+        subject: Type.Record(Type.String({ maxLength: 50 }), Type.Unknown(), { maxProperties: 30 }),
+        values: StrictObject(Object.fromEntries(DIALOG_FIELDS.map((d) => [d, DialogValue])) as Record<(typeof DIALOG_FIELDS)[number], typeof DialogValue>),
+      }),
+    }),
+    (request) => write(request, (trx, place) => withIdempotency(request, trx, () => scanValues.recordScanValues(trx, place, request.body))),
+  );
+  app.get(
+    '/handheld/scanValue/list',
+    route(FLOW, 'The dialog values stored with handheld confirmations, newest first (of a function, or of one confirmation key)', {
+      querystring: StrictObject({ fn: Type.Optional(Fn), scanKey: Type.Optional(ScanKey), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })) }),
+    }),
+    async (request) => ({ rows: await scanValues.listScanValues(db, placeOf(request), request.query) }),
   );
 
   // ---- device sessions (/rfUser)

@@ -7,6 +7,7 @@ declare module '../../db/schema.js' {
     handheld_config: HandheldConfigTable;
     handheld_config_version: HandheldConfigVersionTable;
     handheld_device_session: HandheldDeviceSessionTable;
+    handheld_scan_value: HandheldScanValueTable;
   }
 }
 
@@ -46,4 +47,20 @@ export interface HandheldDeviceSessionTable extends Audit {
   ended_at: Timestamp | null;
   /** `supervisor`: ended on /rfDevices (migrations/0386_handheld_session_end.ts). */
   ended_reason: string | null;
+}
+
+/** The dialog values entered with a handheld confirmation, by its idempotency key (migrations/0383_handheld_scan_value.ts). */
+export interface HandheldScanValueTable extends Audit {
+  id: Id;
+  project_id: number;
+  warehouse_id: number;
+  user_id: number;
+  scan_key: string;
+  fn: string;
+  subject: Json<Record<string, unknown>>;
+  answer: Json<unknown>;
+  dimension: string | null;
+  volume: string | null;
+  gross_weight: string | null;
+  net_weight: string | null;
 }

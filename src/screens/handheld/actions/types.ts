@@ -1,0 +1,78 @@
+import type { TFunction } from 'i18next';
+import type { HandheldDefinition, RuntimeFunction, ScanStep } from '../../../common/handheld-api';
+
+/**
+ * The actions of the handheld runtime (docs/handheld.md, "Configured flows"): per function, what
+ * its order search and each of its step actions do with a scan, and its confirmation. /rfFlow runs
+ * them in the order, with the prompts and dialogs, that the published configuration says.
+ */
+
+/** What the scans of one task filled so far: the target fields of the actions, and what the actions keep beside them. */
+export type Fields = Record<string, string>;
+
+/** A value of the confirmation's request, as stored with the dialog values. */
+export type SubjectValue = string | number | boolean | null;
+
+export interface FlowContext {
+  t: TFunction;
+  definition: HandheldDefinition;
+}
+
+export interface TaskContext<Task> extends FlowContext {
+  task: Task;
+  fields: Fields;
+}
+
+export interface StepContext<Task> extends TaskContext<Task> {
+  step: ScanStep;
+  index: number;
+}
+
+/**
+ * What a step did with its scan: the fields it filled (none: the scan fills the step's target
+ * field as scanned), a question the runtime asks next (e.g. a reason), or a refusal shown to the
+ * operator (the step is asked again).
+ */
+export type StepOutcome = { fields?: Fields; ask?: { field: string; prompt: string }; warning?: string } | { error: string };
+
+/** What the confirmation did. */
+export interface ConfirmOutcome<Task> {
+  /** Kept in the offline queue (the server was out of reach). */
+  queued: boolean;
+  /** The line told to the operator. */
+  message: string;
+  /** What is left of the task to work on (the runtime stays on it unless the flow starts over), or null when it is done. */
+  left: { task: Task; fields: Fields } | null;
+  /** The confirmation's request: stored with the dialog values. */
+  subject: Record<string, SubjectValue>;
+}
+
+/** What the runtime shows of the task: a few lines, and the suggested location when the function has one. */
+export interface TaskView {
+  lines: string[];
+  suggested?: string | null;
+}
+
+export interface FlowActions<Task> {
+  fn: RuntimeFunction;
+  /** The order search: the task of the scanned code, and the fields it fills. */
+  search: (code: string, context: FlowContext) => Promise<{ task: Task; fields: Fields }>;
+  /** The step actions by name (`<fn>.<action>`, as in HANDHELD_ACTIONS). */
+  steps: Record<string, (value: string, context: StepContext<Task>) => StepOutcome | Promise<StepOutcome>>;
+  /** Before the confirmation: a field still missing sends the operator back to the step (by action) that fills it. */
+  missing?: (context: TaskContext<Task>) => { action: string; error: string } | null;
+  /** The confirmation, sent through the offline queue with the idempotency key `key`. */
+  confirm: (context: TaskContext<Task> & { key: string }) => Promise<ConfirmOutcome<Task>>;
+  view: (context: TaskContext<Task>) => TaskView;
+  /** The parameters of the actions' own prompts (e.g. the quantity of the task). */
+  promptParams?: (context: TaskContext<Task>) => Record<string, string | number>;
+}
+
+/** Erases a flow's task type, for the one table of actions. */
+export const defineFlow = <Task>(flow: FlowActions<Task>): FlowActions<unknown> => flow as unknown as FlowActions<unknown>;
+
+/** A quantity typed on the handheld: a decimal above 0 (or 0 when `zero`). */
+export function isQty(value: string, zero = false): boolean {
+  if (!/^\d+(\.\d{1,4})?$/.test(value.trim())) return false;
+  return zero ? Number(value) >= 0 : Number(value) > 0;
+}
