@@ -28,6 +28,7 @@ import { cfsModule } from './cfs/cfs.module.js';
 import { handheldModule } from './handheld/handheld.module.js';
 import { templateModule } from './template/template.module.js';
 import { laundryModule } from './laundry/laundry.module.js';
+import { autoPrintModule } from './autoprint/autoprint.module.js';
 
 /**
  * THE list of business areas (src/server/modules/README.md). Adding an area is one line here plus
@@ -63,4 +64,5 @@ export const MODULES: readonly AreaModule[] = [
   handheldModule,
   templateModule,
   laundryModule,
+  autoPrintModule,
 ];
