@@ -17,7 +17,7 @@ export const autoPrintModule = defineModule({
   routes: autoPrintRoutes,
   errors: autoPrintErrors,
   rights: [{ right: 'autoprint.rule:print', labelCode: 'autoprint.verb.print' }],
-  pages: [{ route: 'autoPrint', group: 'reports', opens: 'screen', right: 'autoprint.rule', after: 'templateDesigner' }],
+  pages: [{ route: 'autoPrint', group: 'reports', opens: 'screen', right: 'autoprint.rule' }],
   defaultGrants: [
     { role: 'Administrator', rights: ['autoprint.rule:view', 'autoprint.rule:add', 'autoprint.rule:edit', 'autoprint.rule:delete', 'autoprint.rule:print'] },
     { role: 'Configurator', rights: ['autoprint.rule:view', 'autoprint.rule:add', 'autoprint.rule:edit', 'autoprint.rule:delete', 'autoprint.rule:print'] },

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { addMenuEntry } from '../../../db/migrations/helpers.js';
 
 /**
- * The /autoPrint menu entry (reports group, after the template designer) opens the auto print
+ * The /autoPrint menu entry (reports group, after the Jasper files) opens the auto print
  * rules' screen and is seen with the right `autoprint.rule`. The start-up menu sync keeps it so
  * afterwards; this is the row as a migrated database first has it.
  */
