@@ -29,6 +29,7 @@ import { handheldModule } from './handheld/handheld.module.js';
 import { templateModule } from './template/template.module.js';
 import { laundryModule } from './laundry/laundry.module.js';
 import { resplanModule } from './resplan/resplan.module.js';
+import { autoPrintModule } from './autoprint/autoprint.module.js';
 
 /**
  * THE list of business areas (src/server/modules/README.md). Adding an area is one line here plus
@@ -65,4 +66,5 @@ export const MODULES: readonly AreaModule[] = [
   templateModule,
   laundryModule,
   resplanModule,
+  autoPrintModule,
 ];

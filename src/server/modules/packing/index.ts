@@ -6,3 +6,4 @@ export { cartonLabelOf } from './packing.service.js';
 export type { CartonStatus, PalletStatus } from './packing.tables.js';
 export { cartonForLoading, cartonsByIdForLoading, cartonsForLoadingByCodes, cartonsOfOrdersForLoading, contentsOfCartons, palletForLoading } from './load-lookup.js';
 export type { CartonContent, LoadableCarton } from './load-lookup.js';
+export { packListOf, packListPdf, shippingDocument, type PackList, type PackListLine } from './pack-list.js';

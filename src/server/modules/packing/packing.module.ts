@@ -63,5 +63,11 @@ export const packingModule = defineModule({
       reads: ['code_master', 'location', 'lot', 'sku', 'sku_upc'],
       purpose: 'the carton types and weight units offered, the SKU, package quantity and lots a scanned code or GS1 label names, the location a pallet stands at, the GTIN, lot and expiry on a carton label, the codes of packed SKUs and the lots a carton line names',
     },
+    {
+      name: 'packing.packList',
+      files: ['pack-list.repository.ts'],
+      reads: ['so_header', 'so_line', 'sku', 'lot'],
+      purpose: 'the pack list and delivery note of an order: its number, customer order and ship-to, and per closed carton the order line, SKU code and description, lot and expiry of what it holds',
+    },
   ],
 });

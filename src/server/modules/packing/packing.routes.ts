@@ -11,6 +11,7 @@ import { pageAccess, routeOptions } from '../../http/route-options.js';
 import { ErrorBodySchema, IdSchema, StrictObject } from '../../http/schemas.js';
 import type { StockScope } from '../inventory/index.js';
 import { labelPrinters } from '../printing/index.js';
+import { packListPdf } from './pack-list.js';
 import { addCartonToPallet, closePallet, createPallet, findScannedPallet, palletDetail, printScannedLabel, removeCartonFromPallet } from './pallet.service.js';
 import { cancelCheckComplete, CARTON_TYPE, CartonOrders, checkComplete, closeCartonOf, codeList, openCarton, packItem, removeItem, reopenCartonOf, startPacking, WEIGHT_UOM } from './packing.service.js';
 
@@ -45,6 +46,24 @@ export const packingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const scope = scopeOf(request);
     return inTransaction(db, (trx) => work(trx, scope));
   };
+
+  app.get(
+    '/pack/list.pdf',
+    {
+      config: { access: PACK_VIEW },
+      schema: {
+        tags: ['packing'],
+        summary: "The pack list of an order as PDF (only once something of it is packed in a closed carton): the project's published pack-list template, else the built-in layout",
+        querystring: StrictObject({ soId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) }),
+      },
+    },
+    async (request, reply) => {
+      const scope = scopeOf(request);
+      const { orderNo, pdf } = await packListPdf(db, scope, request.query.soId, scope.operator, request.language);
+      const name = `pack-list-${orderNo.replace(/[^A-Za-z0-9_-]/g, '_')}.pdf`;
+      return reply.header('content-type', 'application/pdf').header('content-disposition', `inline; filename="${name}"`).send(pdf);
+    },
+  );
 
   app.get('/pack/carton/type', route(PACK_VIEW, 'The carton types (code master CARTON_TYPE) with their description'), async (request) => {
     scopeOf(request);

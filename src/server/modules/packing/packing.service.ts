@@ -503,7 +503,7 @@ export async function closeCartonOf(trx: Transaction<DB>, scope: StockScope, inp
     scope.operator,
   );
   const label = () => cartonLabelOf(trx, scope, sscc);
-  const jobId = await printLabel(trx, { warehouseId: scope.warehouseId, by: scope.operator, kind: 'carton', label, auto: true, language: options.language }, { sendWith: options.sendWith });
+  const jobId = await printLabel(trx, { warehouseId: scope.warehouseId, projectId: scope.projectId, by: scope.operator, kind: 'carton', label, auto: true, language: options.language }, { sendWith: options.sendWith });
   const printer = jobId === null ? null : await printerOfJob(trx, scope.warehouseId, jobId);
   return { ...(await packAnswer(trx, order)), label: jobId === null || !printer ? null : { jobId, printerId: printer.id, printerName: printer.name } };
 }

@@ -211,7 +211,7 @@ export async function closePallet(
   await repo.updatePallet(trx, Number(pallet.id), { status: 'closed', closed: true, closed_by: scope.operator, gross_weight: weight.grossWeight, weight_uom: weight.weightUom }, scope.operator);
   const closed = (await repo.findPallet(trx, scope, Number(pallet.id)))!;
   const label = () => palletLabelOf(trx, scope, closed);
-  const jobId = await printLabel(trx, { warehouseId: scope.warehouseId, by: scope.operator, kind: 'pallet', label, auto: true, language: options.language }, { sendWith: options.sendWith });
+  const jobId = await printLabel(trx, { warehouseId: scope.warehouseId, projectId: scope.projectId, by: scope.operator, kind: 'pallet', label, auto: true, language: options.language }, { sendWith: options.sendWith });
   const printer = jobId === null ? null : await printerOfJob(trx, scope.warehouseId, jobId);
   return { ...(await palletAnswer(trx, closed)), label: jobId === null || !printer ? null : { jobId, printerId: printer.id, printerName: printer.name } };
 }
@@ -242,7 +242,7 @@ export async function queuePalletLabel(trx: Transaction<DB>, scope: StockScope, 
   const pallet = await repo.findPallet(trx, scope, palletId);
   if (!pallet) throw new AppError('NO_RECORD');
   const label = await palletLabelOf(trx, scope, pallet);
-  const jobId = (await printLabel(trx, { warehouseId: scope.warehouseId, by: scope.operator, kind: 'pallet', label, language }))!;
+  const jobId = (await printLabel(trx, { warehouseId: scope.warehouseId, projectId: scope.projectId, by: scope.operator, kind: 'pallet', label, language }))!;
   const printer = (await printerOfJob(trx, scope.warehouseId, jobId))!;
   return { ...(await palletAnswer(trx, pallet)), label: { jobId, printerId: printer.id, printerName: printer.name } };
 }
@@ -274,7 +274,7 @@ export async function printScannedLabel(db: Kysely<DB>, scope: StockScope, input
     const pallet = await repo.findPalletByCode(trx, scope, scannedUnitCode(input.code));
     const label = pallet ? await palletLabelOf(trx, scope, pallet) : await cartonLabelOf(trx, scope, input.code);
     const kind = pallet ? ('pallet' as const) : ('carton' as const);
-    const jobId = (await printLabel(trx, { warehouseId: scope.warehouseId, by: scope.operator, kind, label, printerId: input.printerId ?? null, language: options.language }))!;
+    const jobId = (await printLabel(trx, { warehouseId: scope.warehouseId, projectId: scope.projectId, by: scope.operator, kind, label, printerId: input.printerId ?? null, language: options.language }))!;
     const printer = (await printerOfJob(trx, scope.warehouseId, jobId))!;
     return { jobId, kind, label, printer, palletNo: pallet?.pallet_no ?? null };
   });

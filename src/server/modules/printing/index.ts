@@ -5,4 +5,4 @@
 export { nextSscc, isSscc } from './sscc.js';
 export { cartonLabelZpl, palletLabelZpl, type CartonLabel, type LabelKind } from './zpl.js';
 export { labelPdf } from './label-pdf.js';
-export { enqueuePrint, labelPrinters, printerOfJob, printLabel, sendPrintJobs, type SendOutcome, type PrintLabelRequest, type PrintRequest } from './printing.service.js';
+export { enqueuePrint, labelInputs, labelPrinters, recordFailedPrint, printerOfJob, printLabel, sendPrintJobs, type SendOutcome, type PrintLabelRequest, type PrintRequest } from './printing.service.js';

@@ -6,6 +6,7 @@ declare module '../../../common/errors.js' {
     GS1_PREFIX_INVALID: true;
     SSCC_SERIAL_EXHAUSTED: true;
     PRINTER_NOT_FOUND: true;
+    PRINT_RENDER_FAILED: true;
   }
 }
 
@@ -14,4 +15,5 @@ export const printingErrors = {
   GS1_PREFIX_INVALID: 409,
   SSCC_SERIAL_EXHAUSTED: 409,
   PRINTER_NOT_FOUND: 404,
+  PRINT_RENDER_FAILED: 409,
 } as const satisfies AreaErrorStatuses;

@@ -41,12 +41,12 @@ export async function findJobDocument(db: Kysely<DB>, warehouseId: number, id: n
 
 export async function insertPrintJob(
   trx: Transaction<DB>,
-  row: { warehouse_id: number; printer_id: number; document_kind: string; reference: string | null; payload: Uint8Array; copy_of: number | null; by: string },
+  row: { warehouse_id: number; printer_id: number; document_kind: string; reference: string | null; payload: Uint8Array; copy_of: number | null; by: string; failed?: { code: string; detail: string } },
 ): Promise<number> {
-  const { by, ...values } = row;
+  const { by, failed, ...values } = row;
   const inserted = await trx
     .insertInto('print_job')
-    .values({ ...values, created_by: by, updated_by: by })
+    .values({ ...values, created_by: by, updated_by: by, ...(failed ? { status: 'failed' as const, last_error_code: failed.code, last_error: failed.detail } : {}) })
     .returning('id')
     .executeTakeFirstOrThrow();
   return Number(inserted.id);

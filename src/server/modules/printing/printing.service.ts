@@ -10,6 +10,7 @@ import { findActivePrinters, findAutoLabelPrinter, findJobDocument, findJobsOfWa
 import type { PrintJobStatus } from './printing.tables.js';
 import { cartonLabelZpl, palletLabelZpl, type CartonLabel, type LabelKind } from './zpl.js';
 import { zplCaptions } from './zpl-captions.js';
+import { printPublished, type TemplateInputs } from '../template/index.js';
 
 /** After this many attempts a job is no longer sent by the queue's job, only on request (retry). */
 export const MAX_AUTOMATIC_ATTEMPTS = 10;
@@ -55,6 +56,29 @@ export async function enqueuePrint(trx: Transaction<DB>, request: PrintRequest, 
   return id;
 }
 
+/**
+ * Records, in the caller's transaction, a document that could not be made (its template failed to
+ * render, its data could not be read): a print job of the printer that is `failed` from the start,
+ * with no document, the error `PRINT_RENDER_FAILED` and what went wrong, so the print queue shows
+ * it instead of the document silently missing. It is never sent; print the document again once
+ * its cause is fixed. Answers the job's id.
+ */
+export async function recordFailedPrint(trx: Transaction<DB>, request: Omit<PrintRequest, 'payload'> & { error: string }): Promise<number> {
+  if (!DOCUMENT_KIND.test(request.documentKind)) throw new Error(`print document kind "${request.documentKind}" is not a short name`);
+  const printer = await findPrinter(trx, request.warehouseId, request.printerId);
+  if (!printer) throw new AppError('PRINTER_NOT_FOUND');
+  return insertPrintJob(trx, {
+    warehouse_id: request.warehouseId,
+    printer_id: request.printerId,
+    document_kind: request.documentKind,
+    reference: request.reference?.slice(0, 100) ?? null,
+    payload: new Uint8Array(0),
+    copy_of: null,
+    by: request.by,
+    failed: { code: 'PRINT_RENDER_FAILED', detail: request.error.slice(0, 1000) },
+  });
+}
+
 export interface PrintLabelRequest {
   warehouseId: number;
   /** The login of who asks for it. */
@@ -74,6 +98,34 @@ export interface PrintLabelRequest {
    * label's too when they are in Latin script, else in English (`zplCaptions`).
    */
   language?: Language;
+  /**
+   * The project the label is printed for: a PDF label prints through the project's published
+   * `cartonLabel` or `palletLabel` template when it has one (docs/templates.md), else the built-in
+   * layout. ZPL labels are always the built-in ZPL.
+   */
+  projectId?: number | null;
+}
+
+/**
+ * The data a carton or pallet label template prints: `title`, `shipFrom`, `shipTo` (name and
+ * lines), `order`, `unit` ("1 of 3"), `sscc` ("(00) ..."), `barcode` and `qr` (the SSCC with its
+ * AI, 00 followed by the 18 digits), `content` (GTIN, lot, expiry, count) and `grossWeight`.
+ */
+export function labelInputs(label: CartonLabel, kind: LabelKind): TemplateInputs {
+  const content = label.content ? [label.content.gtin && `GTIN ${label.content.gtin}`, label.content.lot && `LOT ${label.content.lot}`, label.content.expiry && `EXP ${label.content.expiry}`, label.content.qty !== undefined && `QTY ${label.content.qty}`].filter(Boolean).join('  ') : '';
+  return {
+    title: kind === 'pallet' ? 'PALLET' : 'CARTON',
+    shipFrom: label.shipFrom ?? '',
+    shipTo: [label.shipTo.name, ...label.shipTo.lines.slice(0, 5)].filter(Boolean).join('\n'),
+    address: [label.shipTo.name, ...label.shipTo.lines.slice(0, 5)].filter(Boolean).join('\n'),
+    order: label.orderNo,
+    unit: `${label.cartonNo} of ${label.cartonCount}`,
+    sscc: `(00) ${label.sscc}`,
+    barcode: `00${label.sscc}`,
+    qr: `00${label.sscc}`,
+    content,
+    grossWeight: label.grossWeight ? `${label.grossWeight.value} ${label.grossWeight.uom}` : '',
+  };
 }
 
 /**
@@ -93,7 +145,8 @@ export async function printLabel(trx: Transaction<DB>, request: PrintLabelReques
   const label = typeof request.label === 'function' ? await request.label() : request.label;
   const payload =
     printer.printer_type === 'pdf'
-      ? await labelPdf(label, request.kind, request.language ?? 'en')
+      ? ((request.projectId != null ? await printPublished(trx, request.projectId, request.kind === 'pallet' ? 'palletLabel' : 'cartonLabel', [labelInputs(label, request.kind)], request.language ?? 'en') : null) ??
+        (await labelPdf(label, request.kind, request.language ?? 'en')))
       : request.kind === 'pallet'
         ? palletLabelZpl(label, zplCaptions(request.language ?? 'en'))
         : cartonLabelZpl(label, zplCaptions(request.language ?? 'en'));
@@ -168,6 +221,8 @@ export async function retryPrintJobs(db: Kysely<DB>, warehouseId: number, ids: n
   const jobs = await findJobsOfWarehouse(db, warehouseId, ids);
   if (jobs.length !== new Set(ids).size) throw new AppError('NO_RECORD');
   if (jobs.some((j) => j.status === 'sent')) throw new AppError('DATA_NOT_CHANGED');
+  // A document that could not be made has nothing to send: it is printed again from its source.
+  if (jobs.some((j) => j.payload.length === 0)) throw new AppError('PRINT_RENDER_FAILED');
   return sendPrintJobs(db, jobs.map((j) => Number(j.id)), { by, statuses: ['queued', 'failed'] });
 }
 

@@ -48,15 +48,35 @@ export function defaultTemplate(kind: TemplateKind): TemplateJson {
       ],
     };
   }
+  if (kind === 'packList' || kind === 'deliveryNote') {
+    // The pack list's and delivery note's data (docs/templates.md "Data of the pack list and delivery note").
+    return {
+      basePdf: A4,
+      schemas: [
+        [
+          textField('title', 10, 10, 120, 9, 16, kind === 'packList' ? 'Pack list SO0001' : 'Delivery note SO0001'),
+          textField('printed', 10, 20, 120, 6, 9, 'Printed 2026-01-01 08:00 by admin'),
+          { name: 'number', type: 'code128', position: { x: 140, y: 8 }, width: 60, height: 16, content: 'SO0001' },
+          textField('shipTo', 10, 28, 120, 20, 9, 'Ship to'),
+          textField('cartons', 140, 28, 60, 6, 9, '1 carton'),
+          ...(kind === 'deliveryNote' ? [textField('load', 140, 35, 60, 6, 9, 'Load L0001')] : []),
+          tableField('lines', 52, ['Carton', 'SSCC', 'SKU', 'Description', 'Lot / expiry', 'Qty', 'Order'], [11, 19, 13, 21, 13, 11, 12]),
+        ],
+      ],
+    };
+  }
   const label = kind === 'cartonLabel' || kind === 'palletLabel';
   if (label) {
     return {
       basePdf: LABEL,
       schemas: [
         [
-          textField('title', 5, 5, 90, 10, 14, kind === 'cartonLabel' ? 'Carton' : 'Pallet'),
+          textField('title', 5, 5, 90, 10, 14, kind === 'cartonLabel' ? 'CARTON' : 'PALLET'),
           textField('address', 5, 18, 90, 30, 10, ''),
+          textField('order', 5, 49, 60, 5, 9, ''),
+          textField('unit', 65, 49, 30, 5, 9, ''),
           { name: 'barcode', type: 'code128', position: { x: 5, y: 55 }, width: 90, height: 25, content: '00000000000000000' },
+          textField('sscc', 5, 81, 90, 6, 10, '(00) 000000000000000000'),
           { name: 'qr', type: 'qrcode', position: { x: 30, y: 90 }, width: 40, height: 40, content: '00000000000000000' },
         ],
       ],

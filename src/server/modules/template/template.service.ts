@@ -170,6 +170,41 @@ export async function printDocuments(db: Kysely<DB>, projectId: number, kind: Te
   return renderTemplate(template, documents, language);
 }
 
+/** A template as other areas choose it for printing: the project's templates with their kind and published version. */
+export interface PrintableTemplate {
+  id: number;
+  code: string;
+  kind: TemplateKind;
+  name: string;
+  publishedVersion: number | null;
+}
+
+/** The templates of a project, for choosing what an automatic print uses. */
+export async function templatesForPrinting(db: Kysely<DB>, projectId: number): Promise<PrintableTemplate[]> {
+  const rows = await templatesOfProject(db, projectId);
+  return rows.map((r) => ({ id: r.id, code: r.code, kind: r.kind as TemplateKind, name: r.name, publishedVersion: r.published_version }));
+}
+
+/** One template of a project, or undefined when the project has no template of that id. */
+export async function templateForPrinting(db: Kysely<DB>, projectId: number, id: number): Promise<PrintableTemplate | undefined> {
+  const row = await findTemplate(db, projectId, id);
+  return row ? { id: row.id, code: row.code, kind: row.kind as TemplateKind, name: row.name, publishedVersion: row.published_version } : undefined;
+}
+
+/**
+ * Renders documents with one template of the project, its version published last (read at every
+ * print). A template with no published version answers TEMPLATE_NOT_PUBLISHED; one the project
+ * does not have, TEMPLATE_NOT_FOUND.
+ */
+export async function printWithTemplate(db: Kysely<DB>, projectId: number, id: number, documents: readonly TemplateInputs[], language: Language): Promise<Buffer> {
+  const published = await publishedTemplate(db, projectId, id);
+  if (!published) {
+    if (!(await findTemplate(db, projectId, id))) throw new AppError('TEMPLATE_NOT_FOUND');
+    throw new AppError('TEMPLATE_NOT_PUBLISHED');
+  }
+  return renderTemplate(published.template as TemplateJson, documents, language);
+}
+
 /** Largest .jrxml file kept. */
 export const JRXML_MAX_BYTES = 1024 * 1024;
 
