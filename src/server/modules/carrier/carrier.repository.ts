@@ -117,15 +117,18 @@ export async function insertParcels(
 
 // ---------------------------------------------------------------- read model carrier.parcels
 
-export async function ordersInPlace(db: Db, place: Place, soIds: number[]) {
-  if (!soIds.length) return [];
+/** The sales orders of the place, with their number and status. */
+function ordersOfPlace(db: Db, place: Place) {
   return db
     .selectFrom('so_header')
     .select(['id', 'order_no', 'status'])
     .where('project_id', '=', place.projectId)
-    .where('warehouse_id', '=', place.warehouseId)
-    .where('id', 'in', soIds)
-    .execute();
+    .where('warehouse_id', '=', place.warehouseId);
+}
+
+export async function ordersInPlace(db: Db, place: Place, soIds: number[]) {
+  if (!soIds.length) return [];
+  return ordersOfPlace(db, place).where('id', 'in', soIds).execute();
 }
 
 export async function ordersByNo(db: Db, place: Place, orderNos: string[]) {
@@ -140,13 +143,7 @@ export async function ordersByNo(db: Db, place: Place, orderNos: string[]) {
 }
 
 export async function orderByNo(db: Db, place: Place, orderNo: string) {
-  return db
-    .selectFrom('so_header')
-    .select(['id', 'order_no', 'status'])
-    .where('project_id', '=', place.projectId)
-    .where('warehouse_id', '=', place.warehouseId)
-    .where('order_no', '=', orderNo)
-    .executeTakeFirst();
+  return ordersOfPlace(db, place).where('order_no', '=', orderNo).executeTakeFirst();
 }
 
 const cartonColumns = ['c.id', 'c.so_id', 'c.carton_no', 'c.sscc', 'c.status', 'c.gross_weight', 'c.weight_uom'] as const;

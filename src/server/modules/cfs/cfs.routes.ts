@@ -1,14 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
-import type { Transaction } from 'kysely';
+import { placeWriter, warehousePlaceOf } from '../../area-kit/route-scope.js';
 import { Type } from 'typebox';
 import { withIdempotency } from '../../area-kit/idempotency.js';
-import type { DB } from '../../db/schema.js';
-import { inTransaction } from '../../db/transaction.js';
-import { requireProject, requireUser, requireWarehouse } from '../../http/access-plugin.js';
 import { pageAccess, routeOptions } from '../../http/route-options.js';
 import { ErrorBodySchema, IdSchema, StrictObject } from '../../http/schemas.js';
-import type { StockScope } from '../inventory/index.js';
 import {
   addOrdersToShipmentOrder,
   addPallet,
@@ -37,11 +32,6 @@ const OptText = (max: number) => Type.Optional(Type.Union([Type.String({ maxLeng
 /** Rows of one batch update at most. */
 const MAX_BATCH_ROWS = 500;
 
-function scopeOf(request: FastifyRequest): StockScope {
-  const user = requireUser(request);
-  return { projectId: requireProject(user).projectId, warehouseId: requireWarehouse(user).warehouseId, operator: user.loginAccount };
-}
-
 /**
  * The container freight station (docs/cfs.md): scan-in of shippers' cartons against orders,
  * scan-pack onto CFS pallets, scan-load onto containers, and the order tools (shipment, batch
@@ -50,13 +40,11 @@ function scopeOf(request: FastifyRequest): StockScope {
  */
 export const cfsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.database.db;
-  const write = <T>(request: FastifyRequest, work: (trx: Transaction<DB>, scope: StockScope) => Promise<T>) => {
-    const scope = scopeOf(request);
-    return inTransaction(db, (trx) => work(trx, scope));
-  };
+  /** Runs a route's work in one transaction, in the caller's project and warehouse. */
+  const write = placeWriter(db, warehousePlaceOf);
 
   app.post('/cfs/scanIn/order', route(CFS_VIEW, 'An order of the warehouse with its CFS fields and the cartons scanned in against it', { body: StrictObject({ orderNo: OrderNo }) }), (request) =>
-    scanInOrder(db, scopeOf(request), request.body.orderNo),
+    scanInOrder(db, warehousePlaceOf(request), request.body.orderNo),
   );
 
   app.post(
@@ -70,7 +58,7 @@ export const cfsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.post('/cfs/scanPack/pallet', route(CFS_VIEW, 'The CFS pallet a scan names (number or SSCC), with its cartons', { body: StrictObject({ code: Code }) }), (request) =>
-    findPallet(db, scopeOf(request), request.body.code),
+    findPallet(db, warehousePlaceOf(request), request.body.code),
   );
 
   app.post(
@@ -82,7 +70,7 @@ export const cfsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/cfs/scanLoad/container',
     route(CFS_VIEW, 'The load (container) a scan names (load or container number), with the CFS cartons and pallets on it', { body: StrictObject({ code: Code }) }),
-    (request) => findContainer(db, scopeOf(request), request.body.code),
+    (request) => findContainer(db, warehousePlaceOf(request), request.body.code),
   );
 
   app.post(
@@ -129,6 +117,6 @@ export const cfsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.post('/cfs/checkOrderStatus', route(CFS_VIEW, 'Each order number with its status, CFS fields and cartons, or not found', { body: StrictObject({ orderNos: OrderNos }) }), (request) =>
-    checkOrderStatus(db, scopeOf(request), request.body.orderNos),
+    checkOrderStatus(db, warehousePlaceOf(request), request.body.orderNos),
   );
 };

@@ -1,18 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
-import type { Transaction } from 'kysely';
+import { placeWriter, warehousePlaceOf } from '../../area-kit/route-scope.js';
 import { Type } from 'typebox';
 import { readSheetRows } from '../../../../engine/server/index.js';
 import { AppError } from '../../../common/errors.js';
 import { withIdempotency } from '../../area-kit/idempotency.js';
-import type { DB } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
-import { requireProject, requireUser, requireWarehouse } from '../../http/access-plugin.js';
 import { registerMultipart } from '../../http/multipart.js';
 import { pageAccess, routeOptions } from '../../http/route-options.js';
 import { ErrorBodySchema, IdSchema, StrictObject } from '../../http/schemas.js';
 import { attachmentMultipartLimits, readUploadWithinLimit } from '../attachment/index.js';
-import type { StockScope } from '../inventory/index.js';
 import {
   attachDeliveryPhoto,
   createLoad,
@@ -59,11 +55,6 @@ const HeaderFields = {
 /** Rows of an SSCC file: at most this many codes in one upload. */
 const MAX_IMPORT_ROWS = 5000;
 
-function scopeOf(request: FastifyRequest): StockScope {
-  const user = requireUser(request);
-  return { projectId: requireProject(user).projectId, warehouseId: requireWarehouse(user).warehouseId, operator: user.loginAccount };
-}
-
 /** The codes of an uploaded file, one a row from its first column, with their row numbers; empty rows and a header row that is not a code are skipped. */
 async function codesOfFile(fileName: string, data: Buffer): Promise<Array<{ row: number; code: string }>> {
   // A file that is no readable xlsx or csv is the user's mistake, answered as such.
@@ -92,15 +83,13 @@ export const loadingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.database.db;
   const limitBytes = app.config.attachmentLimitBytes;
   await registerMultipart(app, attachmentMultipartLimits(limitBytes));
-  const write = <T>(request: FastifyRequest, work: (trx: Transaction<DB>, scope: StockScope) => Promise<T>) => {
-    const scope = scopeOf(request);
-    return inTransaction(db, (trx) => work(trx, scope));
-  };
+  /** Runs a route's work in one transaction, in the caller's project and warehouse. */
+  const write = placeWriter(db, warehousePlaceOf);
 
   app.post(
     '/loading/list',
     route(LOAD_VIEW, 'The loads of the warehouse that are not shipped (all with `all`), newest first', { body: StrictObject({ all: Type.Optional(Type.Boolean()) }) }),
-    async (request) => ({ rows: await listLoads(db, scopeOf(request), request.body.all === true) }),
+    async (request) => ({ rows: await listLoads(db, warehousePlaceOf(request), request.body.all === true) }),
   );
 
   app.post(
@@ -108,7 +97,7 @@ export const loadingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     route(LOAD_VIEW, 'A load by its id or its load number, with its header and loaded carton qty', {
       body: StrictObject({ loadId: Type.Optional(IdSchema), loadNo: Type.Optional(Type.String({ minLength: 1, maxLength: 50 })) }),
     }),
-    (request) => getLoad(db, scopeOf(request), request.body),
+    (request) => getLoad(db, warehousePlaceOf(request), request.body),
   );
 
   app.post('/loading/create', route(LOAD_EDIT, 'Creates an open load numbered by the LOAD numbering rule, with its header', { body: StrictObject(HeaderFields) }), (request) =>
@@ -143,7 +132,7 @@ export const loadingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/loading/importSscc',
     route(LOAD_EDIT, 'Loads every carton or pallet SSCC of an xlsx or csv file (multipart: loadId, file) onto an open load; all or nothing, each failing row answered'),
     async (request) => {
-      const scope = scopeOf(request);
+      const scope = warehousePlaceOf(request);
       const upload = await readUploadWithinLimit(request, limitBytes);
       const loadId = /^\d{1,15}$/.test(upload.fields.loadId ?? '') ? Number(upload.fields.loadId) : undefined;
       const file = upload.files[0];
@@ -155,13 +144,13 @@ export const loadingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.post('/loading/table', route(LOAD_VIEW, "The load's cartons with their orders and pallets, and its orders", { body: StrictObject({ loadId: IdSchema }) }), (request) =>
-    loadTable(db, scopeOf(request), request.body.loadId),
+    loadTable(db, warehousePlaceOf(request), request.body.loadId),
   );
 
   app.post(
     '/loading/searchWaveCarton',
     route(LOAD_VIEW, "The cartons of a wave's orders, loaded or not, with the load each is on", { body: StrictObject({ waveNo: Type.String({ minLength: 1, maxLength: 50 }) }) }),
-    (request) => waveCartons(db, scopeOf(request), request.body.waveNo),
+    (request) => waveCartons(db, warehousePlaceOf(request), request.body.waveNo),
   );
 
   app.post(
@@ -193,7 +182,7 @@ export const loadingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/loading/deliver/photo',
     route(LOAD_EDIT, 'A photo of a delivered order as proof of delivery (multipart: soId, photo)'),
     async (request) => {
-      const scope = scopeOf(request);
+      const scope = warehousePlaceOf(request);
       const upload = await readUploadWithinLimit(request, limitBytes);
       const soId = /^\d{1,15}$/.test(upload.fields.soId ?? '') ? Number(upload.fields.soId) : undefined;
       if (soId === undefined) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'soId', code: 'FIELD_REQUIRED' }]);

@@ -1,15 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
-import type { Transaction } from 'kysely';
+import { placeWriter, warehousePlaceOf } from '../../area-kit/route-scope.js';
 import { Type } from 'typebox';
 import { withIdempotency } from '../../area-kit/idempotency.js';
-import type { DB } from '../../db/schema.js';
-import { inTransaction } from '../../db/transaction.js';
-import { requireProject, requireUser, requireWarehouse } from '../../http/access-plugin.js';
 import { Quantity } from '../../http/quantity-schema.js';
 import type { WaveListAnswer } from '../../../common/outbound-api.js';
 import { IdSchema, StrictObject } from '../../http/schemas.js';
-import type { StockScope } from '../inventory/index.js';
 import { assertInputs } from './input-checks.js';
 import { OptDate, OptText, route } from './outbound.http.js';
 import Decimal from 'decimal.js';
@@ -31,11 +26,6 @@ const Filters = {
   zone: OptText(60),
 };
 
-function scopeOf(request: FastifyRequest): StockScope {
-  const user = requireUser(request);
-  return { projectId: requireProject(user).projectId, warehouseId: requireWarehouse(user).warehouseId, operator: user.loginAccount };
-}
-
 const WAVE_VIEW = { right: 'outbound.wave:view', scope: 'warehouse' } as const;
 const WAVE_EDIT = { right: 'outbound.wave:edit', scope: 'warehouse' } as const;
 const WAVE_RELEASE = { right: 'outbound.wave:release', scope: 'warehouse' } as const;
@@ -50,18 +40,15 @@ const PICK_CONFIRM = { right: 'outbound.pick:confirm', scope: 'warehouse' } as c
 export const waveRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.database.db;
   /** Runs a route's work in one transaction, in the caller's project and warehouse. */
-  const write = <T>(request: FastifyRequest, work: (trx: Transaction<DB>, scope: StockScope) => Promise<T>) => {
-    const scope = scopeOf(request);
-    return inTransaction(db, (trx) => work(trx, scope));
-  };
+  const write = placeWriter(db, warehousePlaceOf);
 
   app.post('/so/wave', route(WAVE_VIEW, 'Orders a wave may take, by carrier, ship date, owner and zone (at most 100)', { body: StrictObject(Filters) }), (request) => {
     assertInputs({ shipDateFrom: request.body.shipDateFrom, shipDateTo: request.body.shipDateTo });
-    return candidateOrders(db, scopeOf(request), request.body);
+    return candidateOrders(db, warehousePlaceOf(request), request.body);
   });
 
   app.post('/so/wave/filterOptions', route(WAVE_VIEW, 'The owners and carriers (code and name) the create wave filters offer', { body: StrictObject({}) }), (request) =>
-    filterOptions(db, scopeOf(request)),
+    filterOptions(db, warehousePlaceOf(request)),
   );
 
   app.post(
@@ -76,7 +63,7 @@ export const waveRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/wave/list',
     route(WAVE_VIEW, 'Waves of the warehouse with their progress', { body: StrictObject({ status: OptText(30) }) }),
-    async (request): Promise<WaveListAnswer> => ({ rows: await wavesOf(db, scopeOf(request), request.body.status ?? null) }),
+    async (request): Promise<WaveListAnswer> => ({ rows: await wavesOf(db, warehousePlaceOf(request), request.body.status ?? null) }),
   );
 
   app.post('/wave/release', route(WAVE_RELEASE, 'Allocates the orders of the wave and creates its pick tasks', { body: StrictObject({ waveId: IdSchema }) }), (request) =>
@@ -104,7 +91,7 @@ export const waveRoutes: FastifyPluginAsyncTypebox = async (app) => {
     route(PICK_VIEW, 'Pick tasks of a wave or an order (or every open one), by zone and location sequence', {
       body: StrictObject({ waveId: OptId, soId: OptId, openOnly: Type.Optional(Type.Boolean()) }),
     }),
-    (request) => pickTasks(db, scopeOf(request), request.body),
+    (request) => pickTasks(db, warehousePlaceOf(request), request.body),
   );
 
   app.post(
@@ -143,7 +130,7 @@ export const waveRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const scope = scopeOf(request);
+      const scope = warehousePlaceOf(request);
       const list = await pickListOf(db, scope, request.query);
       // The project's published pick-list template prints it; while none is, the built-in layout does (docs/templates.md).
       const lines = list.rows.map((r) => [r.zone ?? '-', r.location_code, r.lpn, r.sku_code, r.sku_description, [r.lot_no, r.expiry_date ?? ''].filter(Boolean).join(' '), `${new Decimal(r.qty).toString()} ${r.uom}`, `${r.order_no}/${r.line_no}`]);

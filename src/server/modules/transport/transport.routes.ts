@@ -1,19 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
-import type { Transaction } from 'kysely';
+import { placeWriter, warehousePlaceOf } from '../../area-kit/route-scope.js';
 import { Type } from 'typebox';
 import { readSheetRows } from '../../../../engine/server/index.js';
 import { AppError } from '../../../common/errors.js';
-import type { DB } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
-import { requireProject, requireUser, requireWarehouse } from '../../http/access-plugin.js';
 import { registerMultipart } from '../../http/multipart.js';
 import { Quantity } from '../../http/quantity-schema.js';
 import { pageAccess, routeOptions } from '../../http/route-options.js';
 import { ErrorBodySchema, IdSchema, StrictObject } from '../../http/schemas.js';
 import { attachmentMultipartLimits, readUploadWithinLimit } from '../attachment/index.js';
 import * as service from './transport.service.js';
-import type { TmsScope } from './transport.service.js';
 
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema, 413: ErrorBodySchema, 415: ErrorBodySchema };
 const route = routeOptions(['transport'], errors);
@@ -42,11 +38,6 @@ const DoFields = {
   remarks: OptText(1000),
 };
 
-function scopeOf(request: FastifyRequest): TmsScope {
-  const user = requireUser(request);
-  return { projectId: requireProject(user).projectId, warehouseId: requireWarehouse(user).warehouseId, operator: user.loginAccount };
-}
-
 /**
  * Transport: delivery orders (list, find, save, delete, import from a sheet, make from shipped sales
  * orders) and routes (list, save, delete, add and take off stops, sort, split, merge, confirm and
@@ -58,23 +49,21 @@ export const transportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const limitBytes = app.config.attachmentLimitBytes;
   const tileUrl = app.config.mapTileUrl ?? null;
   await registerMultipart(app, attachmentMultipartLimits(limitBytes));
-  const write = <T>(request: FastifyRequest, work: (trx: Transaction<DB>, scope: TmsScope) => Promise<T>) => {
-    const scope = scopeOf(request);
-    return inTransaction(db, (trx) => work(trx, scope));
-  };
+  /** Runs a route's work in one transaction, in the caller's project and warehouse. */
+  const write = placeWriter(db, warehousePlaceOf);
 
   app.get(
     '/tms/getTmsDoHeaders',
     route(DO_VIEW, 'Delivery orders of the warehouse, of one status when given (at most 500, newest first)', {
       querystring: StrictObject({ status: Type.Optional(Type.Union(['unplanned', 'planned', 'confirmed', 'delivered'].map((s) => Type.Literal(s)))) }),
     }),
-    async (request) => ({ rows: await service.listDeliveryOrders(db, scopeOf(request), { status: request.query.status }) }),
+    async (request) => ({ rows: await service.listDeliveryOrders(db, warehousePlaceOf(request), { status: request.query.status }) }),
   );
 
   app.get(
     '/tms/findDeliveries',
     route(DO_VIEW, 'Delivery orders whose number, customer, consignee, city or sales order contains the text', { querystring: StrictObject({ q: Type.String({ minLength: 1, maxLength: 100 }) }) }),
-    async (request) => ({ rows: await service.listDeliveryOrders(db, scopeOf(request), { text: request.query.q }) }),
+    async (request) => ({ rows: await service.listDeliveryOrders(db, warehousePlaceOf(request), { text: request.query.q }) }),
   );
 
   app.post('/tms/saveTmsDoHeader', route(DO_EDIT, 'Adds a delivery order (without id) or changes an unplanned one', { body: StrictObject({ id: Type.Optional(IdSchema), ...DoFields }) }), (request) =>
@@ -89,7 +78,7 @@ export const transportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/tms/importTmsDoHeaders',
     route(DO_ADD, 'Imports delivery orders from an xlsx or csv file (multipart: file; first row the column names); all rows or none, every failing row answered'),
     async (request) => {
-      const scope = scopeOf(request);
+      const scope = warehousePlaceOf(request);
       const upload = await readUploadWithinLimit(request, limitBytes);
       const file = upload.files[0];
       if (!file) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'file', code: 'FIELD_REQUIRED' }]);
@@ -106,14 +95,14 @@ export const transportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     (request) => write(request, (trx, scope) => service.createFromShippedOrders(trx, scope, request.body.soIds)),
   );
 
-  app.get('/tms/choices', route(PLAN_VIEW, "The warehouse's active vehicles (with their capacity) and drivers, for a route"), (request) => service.choices(db, scopeOf(request)));
+  app.get('/tms/choices', route(PLAN_VIEW, "The warehouse's active vehicles (with their capacity) and drivers, for a route"), (request) => service.choices(db, warehousePlaceOf(request)));
 
   app.post(
     '/tms/getRoutes',
     route(PLAN_VIEW, 'Routes of the warehouse (of one day, or these, or the open and recent ones) with their stops, load, capacity and distance, and the map settings', {
       body: StrictObject({ date: Type.Optional(Day), ids: Type.Optional(IdList) }),
     }),
-    (request) => service.getRoutes(db, scopeOf(request), request.body, tileUrl),
+    (request) => service.getRoutes(db, warehousePlaceOf(request), request.body, tileUrl),
   );
 
   app.post(
