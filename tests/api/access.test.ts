@@ -47,7 +47,7 @@ describe('access model', () => {
 
   it('shows the administrator every module, grouped as in the route table', async () => {
     const menu = await get<MenuAnswer>(admin, '/api/user/menu');
-    expect(menu.items.map((i) => i.code)).toEqual(['homeGroup', 'genericGroup', 'masterData', 'inbound', 'outbound', 'inventory', 'billingJobs', 'reports', 'setup', 'transport']);
+    expect(menu.items.map((i) => i.code)).toEqual(['homeGroup', 'genericGroup', 'masterData', 'inbound', 'outbound', 'inventory', 'billingJobs', 'reports', 'setup', 'transport', 'resPlanning']);
     const setup = menu.items.find((i) => i.code === 'setup')!;
     expect(setup.children?.map((c) => [c.code, c.route, c.titleKey])).toEqual([
       ['user', '/user', 'menu.user'],
@@ -59,7 +59,7 @@ describe('access model', () => {
     ]);
     const routes = menu.items.flatMap((i) => i.children ?? []).map((c) => c.route);
     expect(routes).toHaveLength(new Set(routes).size);
-    expect(routes).toEqual(expect.arrayContaining(['/home', '/sku', '/asn', '/so', '/balance', '/job', '/userReport', '/vehicle', '/doOrders', '/mapTo']));
+    expect(routes).toEqual(expect.arrayContaining(['/home', '/sku', '/asn', '/so', '/balance', '/job', '/userReport', '/vehicle', '/doOrders', '/mapTo', '/resPlan', '/autoPrint']));
   });
 
   it('shows the scan-pack entry to a holder of the pack right, whose module the role screen offers', async () => {
