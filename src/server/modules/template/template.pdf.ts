@@ -127,6 +127,16 @@ function fontOf(name: string): Uint8Array<ArrayBuffer> {
   return new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength);
 }
 
+/**
+ * A table's rows cut or padded to the table's columns: rows with fewer cells than the template's
+ * head (data made for an older layout) would otherwise fail the whole document.
+ */
+function fitTable(s: Schema, value: TemplateValue): TemplateValue {
+  if (s.type !== 'table' || !Array.isArray(value) || !Array.isArray(s.head)) return value;
+  const width = s.head.length;
+  return (value as ReadonlyArray<ReadonlyArray<string | number | null>>).map((row) => Array.from({ length: width }, (_, i) => row[i] ?? ''));
+}
+
 /** A value of a field as pdfme takes it: text, or a table's rows as JSON. */
 export type TemplateValue = string | number | null | undefined | ReadonlyArray<ReadonlyArray<string | number | null>>;
 export type TemplateInputs = Record<string, TemplateValue>;
@@ -148,7 +158,7 @@ export async function renderTemplate(template: TemplateJson, documents: readonly
   const copy = structuredClone(template);
   const inputs = documents.map((doc) => {
     const entry: Record<string, string> = {};
-    for (const page of copy.schemas) for (const s of page) if (s.name in doc) entry[s.name] = inputText(doc[s.name]);
+    for (const page of copy.schemas) for (const s of page) if (s.name in doc) entry[s.name] = inputText(fitTable(s, doc[s.name]));
     return entry;
   });
   const sample = (s: Schema) => [typeof s.content === 'string' ? s.content : '', ...inputs.map((i) => i[s.name] ?? '')].join(' ');

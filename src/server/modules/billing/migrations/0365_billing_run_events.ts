@@ -101,7 +101,8 @@ export async function runEventsSchema(db: Kysely<unknown>): Promise<void> {
     join billing_run_event e on e.header_id = l.header_id and e.event_group = l.event_group
     where not exists (select 1 from billing_line_excluded x where x.line_id = l.id and x.event_id = e.id)`.execute(db);
   // Configurator roles read the view as themselves (security_invoker), under the row policies of its tables.
-  await grantConfiguratorAccess(db, ['billing_run_event', 'billing_line_excluded'], 'read');
+  await grantConfiguratorAccess(db, ['billing_run_event'], 'read');
+  await grantConfiguratorAccess(db, ['billing_line_excluded'], 'read', { through: { column: 'line_id', table: 'billing_line' } });
   await sql`grant select on billing_line_source to ${sql.id(CONFIGURATOR_READ_ROLE)}, ${sql.id(CONFIGURATOR_WRITE_ROLE)}`.execute(db);
 
   await sql`
