@@ -170,7 +170,10 @@ describe('outbound from order to pick in Chromium', () => {
       await enter(String(qty));
       await enter(tote);
       if (reason) await enter(reason);
-      await eventually(() => handheld.getByTestId('handheld-feedback').getAttribute('data-tone')).toBe(reason ? 'warning' : 'success');
+      // The pick's own answer names its order: the short pick's question before it is a warning too.
+      const feedback = handheld.getByTestId('handheld-feedback');
+      await eventually(async () => `${await feedback.getAttribute('data-tone')} ${await feedback.innerText()}`).toContain(`${reason ? 'warning' : 'success'} Picked ${qty} of`);
+      await eventually(() => feedback.innerText()).toContain(`for ${task.order_no};`);
     };
     const byKey = (order: string, lot: string) => tasks.find((x) => x.order_no === order && x.lot_no === lot)!;
     // More than the task holds is refused on the screen, nothing picked.
