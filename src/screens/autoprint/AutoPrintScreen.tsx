@@ -1,21 +1,10 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Alert, Button, Card, Form, Input, InputNumber, Select, Space, Switch, Table } from 'antd';
 import { useTranslation } from 'react-i18next';
+import type { AutoPrintEvent, AutoPrintRule } from '../../common/autoprint-api';
 import { api, FormDialog, showConfirm, showSuccess, useRights, useSubmitAndClose } from '../../app/public';
 
-type AutoPrintEvent = 'packing.checkCompleted' | 'loading.shipped';
-
-interface Rule {
-  id: number;
-  event: AutoPrintEvent;
-  templateId: number;
-  printerId: number;
-  copies: number;
-  active: boolean;
-  remark: string | null;
-  updatedAt: string;
-  updatedBy: string | null;
-}
+type Rule = AutoPrintRule;
 
 interface RuleList {
   rules: Rule[];

@@ -227,3 +227,44 @@ export function pdfTextWidth(out: PdfOutput, text: string, options: { size?: num
   }
   return width;
 }
+
+/** A column of a table printed with `pdfTableHeader` and `pdfTableRow`: its caption, its width in points and the text of its cell. */
+export interface PdfColumn<T> {
+  title: string;
+  width: number;
+  value: (row: T) => string;
+}
+
+/** The captions of a table's columns, in bold, from the left margin. */
+export function pdfTableHeader<T>(out: PdfOutput, columns: ReadonlyArray<PdfColumn<T>>): void {
+  let x = 36;
+  const y = out.doc.y;
+  for (const c of columns) {
+    pdfText(out, c.title, { x, y, size: 8, bold: true, width: c.width - 4 });
+    x += c.width;
+  }
+  out.doc.moveDown(0.3);
+}
+
+/**
+ * One row of a table: past the foot of the page it starts a new page with the captions again; each
+ * cell wraps within its column (two lines at most, then an ellipsis), and the next row starts below
+ * the tallest cell.
+ */
+export function pdfTableRow<T>(out: PdfOutput, columns: ReadonlyArray<PdfColumn<T>>, row: T): void {
+  const { doc } = out;
+  if (doc.y > 780) {
+    doc.addPage();
+    pdfTableHeader(out, columns);
+  }
+  let x = 36;
+  const y = doc.y;
+  let bottom = y;
+  for (const c of columns) {
+    pdfText(out, c.value(row), { x, y, size: 8, width: c.width - 4, lineBreak: true, height: 24, ellipsis: true });
+    bottom = Math.max(bottom, doc.y);
+    x += c.width;
+  }
+  doc.x = 36;
+  doc.y = bottom + 2;
+}

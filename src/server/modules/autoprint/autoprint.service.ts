@@ -8,7 +8,7 @@ import { packListOf, shippingDocument } from '../packing/index.js';
 import { enqueuePrint, labelPrinters, recordFailedPrint } from '../printing/index.js';
 import { printWithTemplate, templateForPrinting, templatesForPrinting, type TemplateKind } from '../template/index.js';
 import * as repo from './autoprint.repository.js';
-import type { AutoPrintEvent } from './autoprint.tables.js';
+import type { AutoPrintEvent, AutoPrintRule } from '../../../common/autoprint-api.js';
 
 /*
  * Auto print (docs/printing.md "Auto print"): rules per project and warehouse say which document
@@ -30,17 +30,7 @@ export const EVENT_KINDS: Record<AutoPrintEvent, readonly TemplateKind[]> = {
   'loading.shipped': ['deliveryNote', 'packList'],
 };
 
-export interface AutoPrintRule {
-  id: number;
-  event: AutoPrintEvent;
-  templateId: number;
-  printerId: number;
-  copies: number;
-  active: boolean;
-  remark: string | null;
-  updatedAt: string;
-  updatedBy: string | null;
-}
+export type { AutoPrintRule };
 
 function ruleOf(row: repo.RuleRow): AutoPrintRule {
   return {

@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { AutoPrintEvent } from '../../../common/autoprint-api.js';
 import type { Audit, Id } from '../../db/schema.js';
 
 /** The auto print rules (migration 0374). */
@@ -8,9 +9,7 @@ declare module '../../db/schema.js' {
   }
 }
 
-/** What a rule prints on: an order checked complete (its pack list), a load shipped (a delivery note or pack list of each order). */
-export const AUTO_PRINT_EVENTS = ['packing.checkCompleted', 'loading.shipped'] as const;
-export type AutoPrintEvent = (typeof AUTO_PRINT_EVENTS)[number];
+export { AUTO_PRINT_EVENTS, type AutoPrintEvent } from '../../../common/autoprint-api.js';
 
 export interface AutoPrintRuleTable extends Audit {
   id: Id;

@@ -1,10 +1,10 @@
 import Decimal from 'decimal.js';
 import type { Language } from '../../../common/languages.js';
-import { openPdf, pdfText } from '../../files/pdf-text.js';
+import { openPdf, pdfTableHeader, pdfTableRow, pdfText, type PdfColumn } from '../../files/pdf-text.js';
 import type { PickListRow } from './wave.repository.js';
 
 /** The column layout of the pick list: what the picker reads walking the zone in location sequence. */
-const COLUMNS: Array<{ title: string; width: number; value: (r: PickListRow) => string }> = [
+const COLUMNS: Array<PdfColumn<PickListRow>> = [
   { title: 'Location', width: 80, value: (r) => r.location_code },
   { title: 'LPN', width: 60, value: (r) => r.lpn },
   { title: 'SKU', width: 90, value: (r) => r.sku_code },
@@ -25,36 +25,14 @@ export function renderPickList(title: string, rows: readonly PickListRow[], prin
   pdfText(out, `Pick list ${title}`, { size: 16, bold: true });
   pdfText(out, `Printed ${new Date().toISOString().slice(0, 16).replace('T', ' ')} by ${printedBy}`, { size: 9 });
   let zone: string | null | undefined;
-  const header = () => {
-    let x = 36;
-    const y = doc.y;
-    for (const c of COLUMNS) {
-      pdfText(out, c.title, { x, y, size: 8, bold: true, width: c.width - 4 });
-      x += c.width;
-    }
-    doc.moveDown(0.3);
-  };
   for (const row of rows) {
     if (row.zone !== zone) {
       zone = row.zone;
       doc.moveDown(0.8);
       pdfText(out, `Zone ${zone ?? '-'}`, { x: 36, size: 11, bold: true });
-      header();
+      pdfTableHeader(out, COLUMNS);
     }
-    if (doc.y > 780) {
-      doc.addPage();
-      header();
-    }
-    let x = 36;
-    const y = doc.y;
-    let bottom = y;
-    for (const c of COLUMNS) {
-      pdfText(out, c.value(row), { x, y, size: 8, width: c.width - 4, lineBreak: true, height: 24, ellipsis: true });
-      bottom = Math.max(bottom, doc.y);
-      x += c.width;
-    }
-    doc.x = 36;
-    doc.y = bottom + 2;
+    pdfTableRow(out, COLUMNS, row);
   }
   doc.end();
   return out.done;

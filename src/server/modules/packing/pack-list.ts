@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { AppError } from '../../../common/errors.js';
 import type { Language } from '../../../common/languages.js';
 import type { DB } from '../../db/schema.js';
-import { openPdf, pdfText } from '../../files/pdf-text.js';
+import { openPdf, pdfTableHeader, pdfTableRow, pdfText, type PdfColumn } from '../../files/pdf-text.js';
 import { printPublished, type TemplateInputs } from '../template/index.js';
 import { packListOrder, packListRows } from './pack-list.repository.js';
 
@@ -90,7 +90,7 @@ export function shippingDocument(kind: 'packList' | 'deliveryNote', list: PackLi
 }
 
 /** The built-in layout's columns. */
-const COLUMNS: Array<{ title: string; width: number; value: (l: PackListLine) => string }> = [
+const COLUMNS: Array<PdfColumn<PackListLine>> = [
   { title: 'Carton', width: 70, value: (l) => l.cartonNo },
   { title: 'SSCC', width: 95, value: (l) => l.sscc },
   { title: 'SKU', width: 75, value: (l) => l.sku },
@@ -112,31 +112,9 @@ export function renderPackList(list: PackList, by: string, language: Language): 
   for (const line of [list.shipTo.name, ...list.shipTo.lines].filter(Boolean)) pdfText(out, line, { size: 9 });
   pdfText(out, `${list.cartonCount} carton${list.cartonCount === 1 ? '' : 's'}`, { size: 9 });
   doc.moveDown(0.8);
-  const header = () => {
-    let x = 36;
-    const y = doc.y;
-    for (const c of COLUMNS) {
-      pdfText(out, c.title, { x, y, size: 8, bold: true, width: c.width - 4 });
-      x += c.width;
-    }
-    doc.moveDown(0.3);
-  };
-  header();
+  pdfTableHeader(out, COLUMNS);
   for (const line of list.lines) {
-    if (doc.y > 780) {
-      doc.addPage();
-      header();
-    }
-    let x = 36;
-    const y = doc.y;
-    let bottom = y;
-    for (const c of COLUMNS) {
-      pdfText(out, c.value(line), { x, y, size: 8, width: c.width - 4, lineBreak: true, height: 24, ellipsis: true });
-      bottom = Math.max(bottom, doc.y);
-      x += c.width;
-    }
-    doc.x = 36;
-    doc.y = bottom + 2;
+    pdfTableRow(out, COLUMNS, line);
   }
   doc.end();
   return out.done;
