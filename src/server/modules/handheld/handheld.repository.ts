@@ -155,16 +155,18 @@ export async function endedBySupervisor(db: Kysely<DB>, userId: number, deviceId
 
 /** An open session of the warehouse by its id (the supervisor's list). */
 export async function openSessionInWarehouse(trx: Transaction<DB>, id: number, warehouseId: number): Promise<DeviceSessionRow | null> {
-  const row = await trx
+  const row = await openSessions(trx, warehouseId).where('s.id', '=', id).forUpdate('s').executeTakeFirst();
+  return row ? toSession(row) : null;
+}
+
+/** The open device sessions of a warehouse with their users, as the session rows read them. */
+function openSessions(db: Kysely<DB>, warehouseId: number) {
+  return db
     .selectFrom('handheld_device_session as s')
     .innerJoin('app_user as u', 'u.id', 's.user_id')
     .select(sessionColumns)
-    .where('s.id', '=', id)
     .where('s.warehouse_id', '=', warehouseId)
-    .where('s.ended_at', 'is', null)
-    .forUpdate('s')
-    .executeTakeFirst();
-  return row ? toSession(row) : null;
+    .where('s.ended_at', 'is', null);
 }
 
 const sessionColumns = ['s.id', 's.device_id', 'u.login_account', 'u.display_name', 's.flow', 's.signed_in_at', 's.last_scan_at'] as const;
@@ -181,27 +183,12 @@ const toSession = (r: SessionDb): DeviceSessionRow => ({
 
 /** The devices signed in now in the warehouse (of any project), the last scanned first. */
 export async function activeSessions(db: Kysely<DB>, warehouseId: number): Promise<DeviceSessionRow[]> {
-  const rows = await db
-    .selectFrom('handheld_device_session as s')
-    .innerJoin('app_user as u', 'u.id', 's.user_id')
-    .select(sessionColumns)
-    .where('s.warehouse_id', '=', warehouseId)
-    .where('s.ended_at', 'is', null)
-    .orderBy(sql`coalesce(s.last_scan_at, s.signed_in_at)`, 'desc')
-    .execute();
+  const rows = await openSessions(db, warehouseId).orderBy(sql`coalesce(s.last_scan_at, s.signed_in_at)`, 'desc').execute();
   return rows.map(toSession);
 }
 
 export async function sessionOfUser(db: Kysely<DB>, userId: number, warehouseId: number): Promise<DeviceSessionRow | null> {
-  const row = await db
-    .selectFrom('handheld_device_session as s')
-    .innerJoin('app_user as u', 'u.id', 's.user_id')
-    .select(sessionColumns)
-    .where('s.user_id', '=', userId)
-    .where('s.warehouse_id', '=', warehouseId)
-    .where('s.ended_at', 'is', null)
-    .orderBy('s.id', 'desc')
-    .executeTakeFirst();
+  const row = await openSessions(db, warehouseId).where('s.user_id', '=', userId).orderBy('s.id', 'desc').executeTakeFirst();
   return row ? toSession(row) : null;
 }
 
