@@ -1,11 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import type { Transaction } from 'kysely';
 import { Type } from 'typebox';
 import { withIdempotency } from '../../area-kit/idempotency.js';
-import type { DB } from '../../db/schema.js';
-import { inTransaction } from '../../db/transaction.js';
-import { requireProject, requireUser, requireWarehouse } from '../../http/access-plugin.js';
+import { placeWriter, warehousePlaceOf } from '../../area-kit/route-scope.js';
 import { Quantity } from '../../http/quantity-schema.js';
 import { pageAccess, routeOptions } from '../../http/route-options.js';
 import { ErrorBodySchema, IdSchema, StrictObject } from '../../http/schemas.js';
@@ -27,10 +24,7 @@ const CartonScan = Type.String({ minLength: 1, maxLength: 100 });
 const OptText = (max: number) => Type.Optional(Type.Union([Type.String({ maxLength: max }), Type.Null()]));
 const Scan = { cartonId: IdSchema, barcode: Type.String({ minLength: 1, maxLength: 200 }), qty: Type.Optional(Quantity()) };
 
-function scopeOf(request: FastifyRequest): StockScope {
-  const user = requireUser(request);
-  return { projectId: requireProject(user).projectId, warehouseId: requireWarehouse(user).warehouseId, operator: user.loginAccount };
-}
+const scopeOf: (request: FastifyRequest) => StockScope = warehousePlaceOf;
 
 /**
  * The scan-and-pack calls: carton types and weight units, start packing an order, open a carton,
@@ -42,10 +36,7 @@ export const packingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.database.db;
   // Which order each carton packs, as this server has seen it (a carton never changes order).
   const cartonOrders = new CartonOrders();
-  const write = <T>(request: FastifyRequest, work: (trx: Transaction<DB>, scope: StockScope) => Promise<T>) => {
-    const scope = scopeOf(request);
-    return inTransaction(db, (trx) => work(trx, scope));
-  };
+  const write = placeWriter(db, scopeOf);
 
   app.get(
     '/pack/list.pdf',
