@@ -2,7 +2,9 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedFirstStart, SEED } from '../../src/server/install/seed.js';
 import { verifyPassword } from '../../src/server/modules/identity/auth/password.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { connectPostgres, PREPARED, type Database } from '../../src/server/db/database.js';
+import { findActiveSession } from '../../src/server/modules/identity/auth/session.repository.js';
+import { createTestDatabase, onRealServer, type TestDatabase } from '../helpers/database.js';
 import { MODULES } from '../../src/server/modules/index.js';
 
 describe('database', () => {
@@ -82,5 +84,40 @@ describe('database', () => {
       [SEED.project.code],
       [SEED.warehouse.code],
     ]);
+  });
+});
+
+describe.runIf(onRealServer)('prepared statements on the PostgreSQL server', () => {
+  let database: TestDatabase;
+  let single: Database;
+  beforeAll(async () => {
+    database = await createTestDatabase({ ready: true });
+    // One connection, so that every statement below runs on the session whose prepared statements are read.
+    single = await connectPostgres(database.url!, 1);
+  });
+  afterAll(async () => {
+    await single?.close();
+    await database?.close();
+  });
+  const prepared = async () =>
+    (await sql<{ statement: string; calls: number }>`select statement, generic_plans + custom_plans as calls from pg_prepared_statements`.execute(single.db)).rows;
+
+  it('prepares a marked statement once per connection and reuses it; an unmarked one is not prepared', async () => {
+    for (const i of [1, 2, 3]) expect((await sql<{ x: number }>`select ${i}::int as x ${PREPARED}`.execute(single.db)).rows).toEqual([{ x: i }]);
+    await sql`select 42 as unmarked`.execute(single.db);
+    const rows = await prepared();
+    expect(rows.filter((r) => r.statement.includes('as x'))).toEqual([{ statement: 'select $1::int as x /* prepared */', calls: 3 }]);
+    expect(rows.some((r) => r.statement.includes('unmarked'))).toBe(false);
+  });
+
+  it("the session lookup of every request is one of them, and still finds only a live session's user", async () => {
+    const admin = await single.db.selectFrom('app_user').select('id').where('login_account', '=', 'admin').executeTakeFirstOrThrow();
+    const hash = `probe-${Date.now()}`;
+    await single.db.insertInto('user_session').values({ user_id: admin.id, token_hash: hash, expires_at: sql`now() + interval '1 hour'` }).execute();
+    expect((await findActiveSession(single.db, hash))?.userId).toBe(admin.id);
+    expect(await findActiveSession(single.db, `${hash}-other`)).toBeUndefined();
+    await single.db.updateTable('user_session').set({ revoked_at: sql`now()` }).where('token_hash', '=', hash).execute();
+    expect(await findActiveSession(single.db, hash)).toBeUndefined();
+    expect((await prepared()).filter((r) => r.statement.includes('"user_session"'))).toEqual([expect.objectContaining({ calls: 3 })]);
   });
 });

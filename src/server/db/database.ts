@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -30,10 +31,43 @@ const DATE = 1082;
 pg.types.setTypeParser(INT8, (value: string) => Number(value));
 pg.types.setTypeParser(DATE, (value: string) => value);
 
+/**
+ * Appended to a statement that runs on every request or every scan (`PREPARED` below): on the
+ * PostgreSQL server such a statement is prepared once per connection and its plan reused, instead
+ * of being parsed and planned each time (planning the session lookup takes several times as long
+ * as running it). Only fixed statement texts may carry it; the embedded database ignores it.
+ */
+export const PREPARED_MARK = '/* prepared */';
+export const PREPARED = sql.raw(PREPARED_MARK);
+
+/** The statement name of a marked text: one name per text, so two texts never share a name. */
+const statementNames = new Map<string, string>();
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (!name) {
+    name = `wms_${crypto.createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+    if (statementNames.size < 1000) statementNames.set(text, name);
+  }
+  return name;
+}
+
+/** Sends the marked statements of a pool's clients as named (prepared) statements; the rest as they come. */
+function prepareMarkedStatements(client: pg.PoolClient): void {
+  type Query = (...args: unknown[]) => unknown;
+  // The client class's own query, looked up at each call (so that a wrapper of the class still sees every statement).
+  const query: Query = (...args) => (Object.getPrototypeOf(client) as { query: Query }).query.apply(client, args);
+  (client as unknown as { query: Query }).query = (...args: unknown[]) => {
+    const [text, values] = args;
+    if (args.length <= 2 && typeof text === 'string' && text.endsWith(PREPARED_MARK)) return query({ name: statementName(text), text, values });
+    return query(...args);
+  };
+}
+
 export async function connectPostgres(url: string, poolSize = 10): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000 });
   // An idle client that loses its server must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
+  pool.on('connect', prepareMarkedStatements);
   try {
     const client = await pool.connect();
     client.release();

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
+import { PREPARED } from '../../db/database.js';
 import type { DB } from '../../db/schema.js';
 import './outbound.tables.js';
 import './wave.tables.js';
@@ -39,6 +40,7 @@ export async function scopedOrderWithLines(db: Db, scope: { projectId: number; w
     .select(['h.id', 'h.order_no', 'h.status', 'h.owner_id', 'h.wave_id', 'l.id as line_id', 'l.line_no', 'l.sku_id', 'l.qty', 'l.picked_qty'])
     .select(['s.code as sku_code', 's.gift', 's.anti_counterfeit', 's.collar_barcode'])
     .orderBy('l.line_no')
+    .modifyEnd(PREPARED)
     .execute();
 }
 

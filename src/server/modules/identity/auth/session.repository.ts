@@ -1,4 +1,5 @@
 import { sql, type Kysely, type SqlBool, type Transaction } from 'kysely';
+import { PREPARED } from '../../../db/database.js';
 import type { DB } from '../../../db/schema.js';
 import type { Language } from '../../../../common/languages.js';
 
@@ -90,6 +91,7 @@ export async function findActiveSession(db: Kysely<DB>, tokenHash: string): Prom
       'w.code as warehouseCode',
       'w.organization_id as warehouseOrganizationId',
     ])
+    .modifyEnd(PREPARED)
     .executeTakeFirst();
   return row as ActiveSessionRow | undefined;
 }
