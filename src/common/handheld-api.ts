@@ -55,10 +55,17 @@ export const HANDHELD_ACTIONS: readonly HandheldAction[] = [
   { name: 'count.scanLocation', fn: 'count', targets: ['locationCode'], kind: 'step' },
   { name: 'count.scanItem', fn: 'count', targets: ['sku', 'lpn'], kind: 'step' },
   { name: 'count.enterQty', fn: 'count', targets: ['qty'], kind: 'step' },
+  // Pick: the open pick tasks of a task, order or wave: the location, the SKU, the quantity, the tote, a short pick's reason.
+  { name: 'pick.findTask', fn: 'pick', targets: ['code'], kind: 'search' },
+  { name: 'pick.scanLocation', fn: 'pick', targets: ['locationCode'], kind: 'step' },
+  { name: 'pick.scanItem', fn: 'pick', targets: ['sku'], kind: 'step' },
+  { name: 'pick.confirmQty', fn: 'pick', targets: ['qty'], kind: 'step' },
+  { name: 'pick.scanTote', fn: 'pick', targets: ['toLpn'], kind: 'step' },
+  { name: 'pick.shortReason', fn: 'pick', targets: ['reason'], kind: 'step' },
 ];
 
 /** The functions the runtime runs (it holds the actions of each); the others are configured only. */
-export const RUNTIME_FUNCTIONS = ['receive', 'putaway', 'move', 'count'] as const satisfies readonly HandheldFunction[];
+export const RUNTIME_FUNCTIONS = ['receive', 'putaway', 'move', 'count', 'pick'] as const satisfies readonly HandheldFunction[];
 export type RuntimeFunction = (typeof RUNTIME_FUNCTIONS)[number];
 export const isRuntimeFunction = (fn: string): fn is RuntimeFunction => (RUNTIME_FUNCTIONS as readonly string[]).includes(fn);
 
@@ -151,7 +158,25 @@ export const SHIPPED_COUNT: HandheldDefinition = {
   locationLogic: [],
 };
 
-const SHIPPED: Partial<Record<HandheldFunction, HandheldDefinition>> = { receive: SHIPPED_RECEIVE, putaway: SHIPPED_PUTAWAY, move: SHIPPED_MOVE, count: SHIPPED_COUNT };
+/**
+ * The shipped pick flow: a task, order or wave, then per task the location, the SKU, the quantity
+ * picked (skip: all of the task; less asks for the reason) and the tote; it stays on the order or
+ * wave while tasks are left.
+ */
+export const SHIPPED_PICK: HandheldDefinition = {
+  flow: { restartAfterConfirm: false },
+  orderSearch: { scanName: 'order', prompt: '', action: 'pick.findTask', targetField: 'code' },
+  steps: [
+    { scanName: 'location', prompt: '', action: 'pick.scanLocation', targetField: 'locationCode' },
+    { scanName: 'sku', prompt: '', action: 'pick.scanItem', targetField: 'sku' },
+    { scanName: 'qty', prompt: '', action: 'pick.confirmQty', targetField: 'qty', optional: true },
+    { scanName: 'tote', prompt: '', action: 'pick.scanTote', targetField: 'toLpn', optional: true },
+  ],
+  dialogs: NO_DIALOG,
+  locationLogic: [],
+};
+
+const SHIPPED: Partial<Record<HandheldFunction, HandheldDefinition>> = { receive: SHIPPED_RECEIVE, putaway: SHIPPED_PUTAWAY, move: SHIPPED_MOVE, count: SHIPPED_COUNT, pick: SHIPPED_PICK };
 
 /** The shipped configuration of a function; a function whose actions are not built yet starts empty. */
 export function shippedDefinition(fn: HandheldFunction): HandheldDefinition {

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HandheldConfigDetail, HandheldDefinition, HandheldFlowAnswer, ScanValueRow } from '../../src/common/handheld-api.js';
-import { SHIPPED_COUNT, SHIPPED_MOVE, SHIPPED_RECEIVE } from '../../src/common/handheld-api.js';
+import { SHIPPED_COUNT, SHIPPED_MOVE, SHIPPED_PICK, SHIPPED_RECEIVE } from '../../src/common/handheld-api.js';
 import { buildTestApp, injectAs, json, signIn, type TestApp } from '../helpers/app.js';
 import { outboundFixture, stock, type OutboundFixture } from '../helpers/outbound.js';
 
 /**
- * The runtime's functions through the real server: receive, move and count have shipped flows; a
- * move or count configuration naming an action or target field no code has is refused naming the
- * field; the dialog values are stored with a confirmation the user's key applied (once, whatever
+ * The runtime's functions through the real server: receive, move, count and pick have shipped
+ * flows; a move, count or pick configuration naming an action or target field no code has is
+ * refused naming the field; the dialog values are stored with a confirmation the user's key applied (once, whatever
  * the retries) and read back, and are refused for a key that applied nothing.
  */
 let t: TestApp;
@@ -34,11 +34,12 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 describe('the handheld runtime functions', () => {
-  it('runs the shipped receive, move and count flows when nothing is published', async () => {
+  it('runs the shipped receive, move, count and pick flows when nothing is published', async () => {
     for (const [fn, shipped] of [
       ['receive', SHIPPED_RECEIVE],
       ['move', SHIPPED_MOVE],
       ['count', SHIPPED_COUNT],
+      ['pick', SHIPPED_PICK],
     ] as const) {
       expect((await ok<HandheldFlowAnswer>('GET', `/handheld/flow?fn=${fn}`)).definition).toEqual(shipped);
     }
@@ -65,6 +66,41 @@ describe('the handheld runtime functions', () => {
       await ok('POST', '/handheld/config/save', { id: made.id, name: fn, status: 'active', draft: made.draft });
       expect((await ok<HandheldConfigDetail>('POST', '/handheld/config/publish', { id: made.id })).publishedVersion).toBe(1);
     }
+  });
+
+  it('refuses to publish a pick configuration whose step fills a field no pick action fills, naming the field and the target', async () => {
+    const made = await ok<HandheldConfigDetail>('POST', '/handheld/config/create', { code: `pick-${tag}`, name: 'pick', fn: 'pick' });
+    expect(made.draft).toEqual(SHIPPED_PICK);
+    const draft: HandheldDefinition = structuredClone(made.draft);
+    // The tote step would fill the pick's location; the order search a field of another function.
+    draft.steps[3] = { ...draft.steps[3], targetField: 'toLocation' };
+    draft.orderSearch = { ...draft.orderSearch!, targetField: 'ticketNo' };
+    draft.steps.push({ scanName: 'reason', prompt: '', action: 'pick.shortReason', targetField: 'reason', optional: true });
+    await ok('POST', '/handheld/config/save', { id: made.id, name: 'pick', status: 'active', draft });
+    const refused = await call('POST', '/handheld/config/publish', { id: made.id });
+    expect(refused.statusCode).toBe(400);
+    const body = json<{ code: string; details: Array<{ field: string; code: string; message: string }> }>(refused);
+    expect(body.code).toBe('VALIDATION_FAILED');
+    expect(body.details.map((d) => [d.field, d.code])).toEqual([
+      ['orderSearch.targetField', 'HH_TARGET_UNKNOWN'],
+      ['steps[3].targetField', 'HH_TARGET_UNKNOWN'],
+    ]);
+    expect(body.details[1].message).toContain('toLocation');
+    expect(body.details[1].message).toContain('pick.scanTote');
+    // Put right (the tote fills the LPN picked into), it publishes and the runtime is served it.
+    draft.steps[3].targetField = 'toLpn';
+    draft.orderSearch.targetField = 'code';
+    await ok('POST', '/handheld/config/save', { id: made.id, name: 'pick', status: 'active', draft });
+    expect((await ok<HandheldConfigDetail>('POST', '/handheld/config/publish', { id: made.id })).publishedVersion).toBe(1);
+    const served = await ok<HandheldFlowAnswer>('GET', '/handheld/flow?fn=pick');
+    expect([served.code, served.version, served.definition.steps.map((s) => s.action)]).toEqual([
+      `pick-${tag}`,
+      1,
+      ['pick.scanLocation', 'pick.scanItem', 'pick.confirmQty', 'pick.scanTote', 'pick.shortReason'],
+    ]);
+    // Inactive again, the shipped flow is served.
+    await ok('POST', '/handheld/config/save', { id: made.id, name: 'pick', status: 'inactive', draft });
+    expect((await ok<HandheldFlowAnswer>('GET', '/handheld/flow?fn=pick')).definition).toEqual(SHIPPED_PICK);
   });
 
   it('stores the dialog values with a move its key applied, once, and reads them back', async () => {

@@ -29,7 +29,8 @@ describe('the handheld action table', () => {
       expect(shipped.steps.length).toBeGreaterThan(0);
       expect(definitionProblems(fn, shipped)).toEqual([]);
     }
-    expect(shippedDefinition('pick').steps).toEqual([]);
+    // A function without a runtime starts with an empty flow.
+    for (const fn of HANDHELD_FUNCTIONS.filter((f) => !(RUNTIME_FUNCTIONS as readonly string[]).includes(f))) expect(shippedDefinition(fn).steps).toEqual([]);
   });
 
   it('refuses an action of another function, a search action as a step and a target field the action does not fill, naming the field', () => {
@@ -68,7 +69,7 @@ describe('the step actions', () => {
       { id: 13, lineNo: 3, locationCode: 'A-03', skuCode: 'SKU3', skuDescription: null, lotNo: null, lpn: '', barcodes: [], toCount: false },
     ],
   };
-  const at = (fn: 'count' | 'putaway', action: string, index: number, task: unknown, fields: Record<string, string>) => {
+  const at = (fn: 'count' | 'putaway' | 'pick', action: string, index: number, task: unknown, fields: Record<string, string>) => {
     const definition = shippedDefinition(fn);
     return (value: string) => FLOWS[fn].steps[action](value, { t, definition, task, fields, step: definition.steps[index], index });
   };
@@ -88,5 +89,31 @@ describe('the step actions', () => {
     const outcome = await at('putaway', 'putaway.scanLocation', 0, task, { suggested: 'B-01' })('B-02');
     expect(outcome).toMatchObject({ fields: { locationCode: 'B-02' }, ask: { field: 'reason' } });
     expect(await at('putaway', 'putaway.scanLocation', 0, task, { suggested: 'B-01' })('B-01')).toEqual({ fields: { locationCode: 'B-01' } });
+  });
+
+  it('pick: a location of another task takes that task, a location of none is refused, less than left asks for the reason, more is refused', async () => {
+    const view = (id: number, location: string, sku: string, qty: string, picked = '0') => ({
+      id, wave_id: null, wave_no: null, so_id: 7, order_no: 'SO-7', line_no: id, sku_id: id, sku_code: sku, sku_description: '', lot_no: '', expiry_date: null,
+      location_id: id, location_code: location, zone: null, pick_seq: null, lpn: '', qty, picked_qty: picked, status: 'open', to_lpn: null, reason: null, other_available: '0', held_qty: '0',
+    });
+    const task = { code: 'SO-7', tasks: [view(1, 'A-01', 'SKU1', '5'), view(2, 'A-02', 'SKU2', '4', '1')] };
+    expect(await at('pick', 'pick.scanLocation', 0, task, {})('B-09')).toEqual({ error: 'errors.PICK_WRONG_LOCATION{"location":"A-01"}' });
+    expect(await at('pick', 'pick.scanLocation', 0, task, {})('a-02')).toEqual({ fields: { locationCode: 'A-02', taskId: '2' } });
+    expect(await at('pick', 'pick.scanItem', 1, task, { locationCode: 'A-02', taskId: '2' })('SKU2')).toEqual({ fields: { sku: 'SKU2', taskId: '2', locationCode: 'A-02' } });
+    // Task 2 has 3 left: 4 is an over-pick, 2 a short pick asking its reason (no reason step in the shipped flow), 3 all of it.
+    const qty = at('pick', 'pick.confirmQty', 2, task, { locationCode: 'A-02', taskId: '2', sku: 'SKU2' });
+    expect(await qty('4')).toEqual({ error: 'errors.OVER_PICK{"qty":3}' });
+    expect(await qty('2')).toMatchObject({ fields: { qty: '2' }, ask: { field: 'reason' } });
+    expect(await qty('3')).toEqual({ fields: { qty: '3' } });
+    expect(await qty('x1')).toHaveProperty('error');
+    const definition = shippedDefinition('pick');
+    const short = { locationCode: 'A-02', taskId: '2', sku: 'SKU2', qty: '2' };
+    expect(FLOWS.pick.missing!({ t, definition, task, fields: short })).toMatchObject({ action: 'pick.confirmQty' });
+    expect(FLOWS.pick.missing!({ t, definition, task, fields: { ...short, reason: 'damaged' } })).toBeNull();
+    expect(FLOWS.pick.missing!({ t, definition, task, fields: { taskId: '2' } })).toMatchObject({ action: 'pick.scanLocation' });
+    // With a reason step after the quantity, the quantity does not ask.
+    definition.steps.push({ scanName: 'reason', prompt: '', action: 'pick.shortReason', targetField: 'reason', optional: true });
+    expect(await FLOWS.pick.steps['pick.confirmQty']('2', { t, definition, task, fields: short, step: definition.steps[2], index: 2 })).toEqual({ fields: { qty: '2' } });
+    expect(FLOWS.pick.missing!({ t, definition, task, fields: short })).toMatchObject({ action: 'pick.shortReason' });
   });
 });

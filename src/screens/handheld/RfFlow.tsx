@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { Button, Input, Radio, Space, Typography } from 'antd';
+import { Alert, Button, Input, Radio, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import {
@@ -14,8 +14,9 @@ import {
   type ScanStep,
   type ScanValueRow,
 } from '../../common/handheld-api';
+import { ApiError } from '../../app/public';
 import { BIG, beep, FeedbackLine, HandheldFrame, messageOf, ScanInput, useFeedback } from '../inbound/handheld';
-import { newScanKey, sendScan } from '../inbound/offline-queue';
+import { holdQueue, newScanKey, sendScan } from '../inbound/offline-queue';
 import { OfflineQueueView, useScanQueue } from '../inbound/OfflineQueue';
 import { FLOWS, type Fields } from './actions';
 import * as calls from './calls';
@@ -26,6 +27,9 @@ const FN_KEY = 'wms-handheld-function';
 /** Where the runtime is: the order search, a step of the configuration, a question a step asked (e.g. a reason), the dialogs. */
 type Stage = { kind: 'search' } | { kind: 'step'; index: number } | { kind: 'ask'; field: string; prompt: string; next: number } | { kind: 'dialogs' };
 
+/** A supervisor ended this device's session on /rfDevices: the handheld signs in again. */
+const sessionEnded = (error: unknown): error is ApiError => error instanceof ApiError && error.body.code === 'HH_SESSION_ENDED';
+
 /** The function to run: the URL's `fn`, else the one last run on this handheld, else putaway. */
 function initialFunction(asked: string | null): RuntimeFunction {
   if (asked && isRuntimeFunction(asked)) return asked;
@@ -35,14 +39,16 @@ function initialFunction(asked: string | null): RuntimeFunction {
 
 /**
  * /rfFlow, the one handheld runtime (360x640, keyboard-wedge scanner): the operator picks the
- * function (receive, putaway, move, count; or `?fn=` of the URL) and the runtime runs its
+ * function (receive, putaway, move, count, pick; or `?fn=` of the URL) and the runtime runs its
  * published configuration (docs/handheld.md, "Configured flows"): the order search, the scanning
  * steps in their order with their prompts, the dialogs, the confirmation. The code keeps only the
  * actions (./actions, one module per function): what a step does with a scan. The configuration
  * is read again at the start of every task, so a publish reaches the next scan without a restart.
  * The handheld signs in once per shift with its device id; every scan records the device's last
  * scan time. Confirmations go through the offline queue with their idempotency keys, and the
- * dialog values are stored with the confirmation by its key.
+ * dialog values are stored with the confirmation by its key. When a supervisor ended the device's
+ * session, the next scan is refused: the handheld shows its sign-in with the reason, and the scans
+ * waiting in the offline queue are kept and sent once it is signed in again.
  */
 export default function RfFlow() {
   const { t } = useTranslation();
@@ -57,6 +63,8 @@ export default function RfFlow() {
   const [scan, setScan] = useState('');
   const [dialog, setDialog] = useState<DialogValues>({});
   const [stored, setStored] = useState<ScanValueRow | null>(null);
+  // Why the handheld is asked to sign in again (its session ended by a supervisor).
+  const [ended, setEnded] = useState<string | null>(null);
   const { feedback, setFeedback, tell, fail } = useFeedback();
   const busy = useRef(false);
   const queue = useScanQueue();
@@ -85,13 +93,39 @@ export default function RfFlow() {
     })();
   }, []);
 
+  // Signed out, the waiting scans stay in the queue; they are sent once the device is signed in.
+  const signedIn = Boolean(device);
+  useEffect(() => holdQueue(!signedIn), [signedIn]);
+  useEffect(() => () => holdQueue(false), []);
+
   useEffect(() => {
     setFlow(null);
     void loadFlow(fn);
   }, [fn, loadFlow]);
 
-  const touch = () => {
-    if (device) void calls.recordScan(device.deviceId, fn).catch(() => undefined);
+  /** Records the scan on the device's session; only a session a supervisor ended refuses it (offline it is not recorded). */
+  const touch = async () => {
+    if (!device) return;
+    try {
+      await calls.recordScan(device.deviceId, fn);
+    } catch (error) {
+      if (sessionEnded(error)) throw error;
+    }
+  };
+
+  const endSession = (error: ApiError) => {
+    holdQueue(true);
+    setEnded(error.body.message);
+    // The same device signs in again: its id is ready, one press signs it in.
+    setDeviceId(localStorage.getItem(DEVICE_KEY) ?? '');
+    setTask(null);
+    setFields({});
+    setDialog({});
+    setStored(null);
+    setFeedback(null);
+    setStage({ kind: 'search' });
+    setDevice(null);
+    beep('error');
   };
 
   const restart = () => {
@@ -126,6 +160,7 @@ export default function RfFlow() {
       try {
         const session = await calls.signIn(id, fn);
         localStorage.setItem(DEVICE_KEY, id);
+        setEnded(null);
         setDevice(session);
         setFeedback(null);
       } catch (error) {
@@ -134,6 +169,10 @@ export default function RfFlow() {
     };
     return (
       <HandheldFrame testId="rf-sign-in" title={t('hh.run.signInTitle')}>
+        {ended && <Alert data-testid="rf-session-ended" type="warning" showIcon message={ended} style={{ fontSize: 16 }} />}
+        {queue.waiting.length > 0 && (
+          <Alert data-testid="rf-scans-kept" data-waiting={queue.waiting.length} type="info" showIcon message={t('hh.run.scansKept', { count: queue.waiting.length })} />
+        )}
         <ScanInput label={t('hh.run.deviceId')} testId="rf-device-id" value={deviceId} onChange={setDeviceId} onScan={(text) => void submit(text)} />
         <Button type="primary" block style={BIG} data-testid="rf-sign-in-button" onClick={() => void submit(deviceId)}>
           {t('hh.run.signIn')}
@@ -175,7 +214,8 @@ export default function RfFlow() {
       } catch (error) {
         fail(error);
       }
-      if (definition.flow.restartAfterConfirm || outcome.queued || !outcome.left) restart();
+      // A confirmation waiting in the offline queue stays on what the handheld knows is left of the task.
+      if (definition.flow.restartAfterConfirm || !outcome.left) restart();
       else {
         setTask(outcome.left.task);
         setFields(outcome.left.fields);
@@ -183,7 +223,8 @@ export default function RfFlow() {
         setStage(steps.length > 0 ? { kind: 'step', index: 0 } : { kind: 'search' });
       }
     } catch (error) {
-      fail(error);
+      if (sessionEnded(error)) endSession(error);
+      else fail(error);
     }
   };
 
@@ -227,8 +268,8 @@ export default function RfFlow() {
   const onScan = async (text: string) => {
     if (busy.current) return;
     busy.current = true;
-    touch();
     try {
+      await touch();
       if (stage.kind === 'search') await search(text);
       else if (stage.kind === 'step') await runStep(steps[stage.index], stage.index, text);
       else if (stage.kind === 'ask') {
@@ -237,7 +278,8 @@ export default function RfFlow() {
         after(stage.next, filled);
       }
     } catch (error) {
-      fail(error);
+      if (sessionEnded(error)) endSession(error);
+      else fail(error);
     } finally {
       busy.current = false;
     }

@@ -2,6 +2,7 @@ import { api } from '../../app/public';
 import type { DeviceSessionRow, HandheldConfigDetail, HandheldConfigRow, HandheldDefinition, HandheldFlowAnswer, HandheldFunction, LocationRule, ScanValueRow, SuggestLocationAnswer } from '../../common/handheld-api';
 import type { ContainerCartonsAnswer, PutawayFindAnswer, PutawayTasksAnswer } from '../../common/inbound-api';
 import type { BlindCountTicket, HandheldStockAnswer } from '../../common/inventory-api';
+import type { PickTasksAnswer } from '../../common/outbound-api';
 
 /** The calls of the handheld area's screens (docs/handheld.md, "Configured flows"). */
 const post = <T>(path: string, body: unknown) => api<T>(path, { body, quiet: true });
@@ -30,6 +31,8 @@ export const findPutawayTask = (code: string) => post<PutawayFindAnswer>('/putaw
 
 export const containerCartons = async (containerId: string) => (await post<ContainerCartonsAnswer>('/scan/table', { containerId })).cartons;
 export const stockAt = (body: { location: string; sku?: string; lpn?: string }) => post<HandheldStockAnswer>('/inventory/handheld/stock', body);
+/** The open pick tasks of the warehouse (the handheld pick screen's list). */
+export const openPickTasks = () => post<PickTasksAnswer>('/pick/tasks', { openOnly: true });
 export const countTicket = (ticketNo: string) => post<BlindCountTicket>('/inventory/handheld/countTicket', { ticketNo });
 /** The dialog values stored with a confirmation (by its key), read back. */
 export const scanValues = async (query: { fn: HandheldFunction; scanKey: string }) =>

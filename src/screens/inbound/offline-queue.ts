@@ -97,15 +97,24 @@ export function onReplayApplied(listener: (scans: QueuedScan[]) => void): () => 
 const call = <T>(scan: QueuedScan) => api<T>(scan.path, { body: scan.body, quiet: true, headers: { 'Idempotency-Key': scan.key } });
 
 let draining = false;
+/** While held (a handheld whose device session ended, until it signs in again), nothing is sent; what waits stays. */
+let held = false;
+
+/** Holds the waiting scans (kept, not sent) or lets them go again, sending what waits. */
+export function holdQueue(hold: boolean): void {
+  held = hold;
+  if (!hold) void drain();
+}
+
 /** Sends the waiting scans of the user in order, one at a time, until one cannot reach the server. */
 export async function drain(): Promise<void> {
-  if (draining || currentUid === null) return;
+  if (draining || held || currentUid === null) return;
   draining = true;
   const applied: QueuedScan[] = [];
   try {
     const db = await database();
     for (;;) {
-      if (!online()) break;
+      if (!online() || held) break;
       const next = (await db.getAll('waiting')).find((s) => s.uid === currentUid);
       if (!next?.seq) break;
       try {

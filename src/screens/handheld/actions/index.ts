@@ -1,6 +1,7 @@
 import type { RuntimeFunction } from '../../../common/handheld-api';
 import { count } from './count';
 import { move } from './move';
+import { pick } from './pick';
 import { putaway } from './putaway';
 import { receive } from './receive';
 import type { FlowActions } from './types';
@@ -10,6 +11,6 @@ import type { FlowActions } from './types';
  * configuration with these, and HANDHELD_ACTIONS (src/common/handheld-api.ts) lists the same
  * names for publishing (tests/unit/handheld-actions.test.ts keeps the two alike).
  */
-export const FLOWS: Record<RuntimeFunction, FlowActions<unknown>> = { receive, putaway, move, count };
+export const FLOWS: Record<RuntimeFunction, FlowActions<unknown>> = { receive, putaway, move, count, pick };
 
 export type { FlowActions, Fields } from './types';
