@@ -1,4 +1,4 @@
-import { defineModule } from '../area.js';
+import { defineModule, workPageGrants } from '../area.js';
 import { cfsErrors } from './cfs.errors.js';
 import { cfsRoutes } from './cfs.routes.js';
 import * as m0312 from './migrations/0312_cfs.js';
@@ -20,13 +20,7 @@ export const cfsModule = defineModule({
   // The CFS screen (hand-written): scan-in, scan-pack, scan-load and the order tools as tabs; in the
   // outbound group after the pallet scan, where its menu migration (0313) puts it.
   pages: [{ route: 'cfs', group: 'outbound', opens: 'screen', right: 'cfs.cfs', after: 'palletScan' }],
-  defaultGrants: [
-    { role: 'Administrator', rights: ['cfs.cfs:view', 'cfs.cfs:edit'] },
-    { role: 'Supervisor', rights: ['cfs.cfs:view', 'cfs.cfs:edit'] },
-    { role: 'Operator', rights: ['cfs.cfs:view', 'cfs.cfs:edit'] },
-    { role: 'Configurator', rights: ['cfs.cfs:view'] },
-    { role: 'Read-only', rights: ['cfs.cfs:view'] },
-  ],
+  defaultGrants: workPageGrants('cfs.cfs'),
   readModels: [
     {
       name: 'cfs.read',
