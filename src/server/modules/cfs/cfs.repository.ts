@@ -1,4 +1,5 @@
 import { sql, type Selectable, type Transaction } from 'kysely';
+import { whereInScope } from '../../db/scoped-rows.js';
 import type { Language } from '../../../common/languages.js';
 import type { DB, Db } from '../../db/schema.js';
 import type { Place } from '../../db/row-stamps.js';
@@ -30,8 +31,7 @@ export async function ordersByNo(db: Db, scope: Place, orderNos: readonly string
   let query = db
     .selectFrom('so_header')
     .select(['id', 'order_no', 'status'])
-    .where('project_id', '=', scope.projectId)
-    .where('warehouse_id', '=', scope.warehouseId)
+    .$call((q) => whereInScope(q, 'so_header', scope))
     .where('order_no', 'in', [...orderNos])
     .orderBy('id');
   if (lock) query = query.forUpdate();
@@ -44,8 +44,7 @@ export async function ordersById(db: Db, scope: Place, ids: readonly number[]): 
   const rows = await db
     .selectFrom('so_header')
     .select(['id', 'order_no', 'status'])
-    .where('project_id', '=', scope.projectId)
-    .where('warehouse_id', '=', scope.warehouseId)
+    .$call((q) => whereInScope(q, 'so_header', scope))
     .where('id', 'in', [...ids])
     .execute();
   return new Map(rows.map((r) => [Number(r.id), { id: Number(r.id), order_no: r.order_no, status: r.status }]));
@@ -56,8 +55,7 @@ export async function shipmentByNo(db: Db, scope: Place, shipmentNo: string) {
   return db
     .selectFrom('shipment_order')
     .select(['id', 'shipment_no', 'status'])
-    .where('project_id', '=', scope.projectId)
-    .where('warehouse_id', '=', scope.warehouseId)
+    .$call((q) => whereInScope(q, 'shipment_order', scope))
     .where('shipment_no', '=', shipmentNo)
     .executeTakeFirst();
 }
@@ -67,8 +65,7 @@ export async function loadByCode(db: Db, scope: Place, code: string, lock = fals
   let query = db
     .selectFrom('load_header')
     .select(['id', 'load_no', 'container_no', 'status'])
-    .where('project_id', '=', scope.projectId)
-    .where('warehouse_id', '=', scope.warehouseId)
+    .$call((q) => whereInScope(q, 'load_header', scope))
     .where((eb) => eb.or([eb('load_no', '=', code), eb('container_no', '=', code)]))
     .orderBy('id', 'desc');
   if (lock) query = query.forUpdate();
@@ -79,8 +76,7 @@ export async function loadById(db: Db, scope: Place, id: number, lock = false) {
   let query = db
     .selectFrom('load_header')
     .select(['id', 'load_no', 'container_no', 'status'])
-    .where('project_id', '=', scope.projectId)
-    .where('warehouse_id', '=', scope.warehouseId)
+    .$call((q) => whereInScope(q, 'load_header', scope))
     .where('id', '=', id);
   if (lock) query = query.forUpdate();
   return query.executeTakeFirst();
@@ -142,7 +138,7 @@ export async function saveCfsOrder(trx: Transaction<DB>, scope: Place, soId: num
 // ---------------------------------------------------------------- cartons
 
 export async function cartonByCode(db: Db, scope: Place, code: string, lock = false): Promise<CfsCartonRow | undefined> {
-  let query = db.selectFrom('cfs_carton').selectAll().where('project_id', '=', scope.projectId).where('warehouse_id', '=', scope.warehouseId).where('code', '=', code);
+  let query = db.selectFrom('cfs_carton').selectAll().$call((q) => whereInScope(q, 'cfs_carton', scope)).where('code', '=', code);
   if (lock) query = query.forUpdate();
   return query.executeTakeFirst();
 }
@@ -188,15 +184,14 @@ export async function palletByCode(db: Db, scope: Place, code: string, lock = fa
   let query = db
     .selectFrom('cfs_pallet')
     .selectAll()
-    .where('project_id', '=', scope.projectId)
-    .where('warehouse_id', '=', scope.warehouseId)
+    .$call((q) => whereInScope(q, 'cfs_pallet', scope))
     .where((eb) => eb.or([eb('pallet_no', '=', code), eb('sscc', '=', code)]));
   if (lock) query = query.forUpdate();
   return query.executeTakeFirst();
 }
 
 export async function palletById(db: Db, scope: Place, id: number, lock = false): Promise<CfsPalletRow | undefined> {
-  let query = db.selectFrom('cfs_pallet').selectAll().where('project_id', '=', scope.projectId).where('warehouse_id', '=', scope.warehouseId).where('id', '=', id);
+  let query = db.selectFrom('cfs_pallet').selectAll().$call((q) => whereInScope(q, 'cfs_pallet', scope)).where('id', '=', id);
   if (lock) query = query.forUpdate();
   return query.executeTakeFirst();
 }
