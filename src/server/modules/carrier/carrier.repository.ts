@@ -146,27 +146,22 @@ export async function orderByNo(db: Db, place: Place, orderNo: string) {
 
 const cartonColumns = ['c.id', 'c.so_id', 'c.carton_no', 'c.sscc', 'c.status', 'c.gross_weight', 'c.weight_uom'] as const;
 
+/** The cartons of the warehouse, oldest first. */
+function cartonsOfPlace(db: Db, place: Place) {
+  return db.selectFrom('carton as c').select(cartonColumns).$call((q) => whereInScope(q, 'c', place)).orderBy('c.id');
+}
+
 /** The cartons of orders, oldest first. */
 export async function cartonsOfOrders(db: Db, place: Place, soIds: number[]) {
   if (!soIds.length) return [];
-  return db
-    .selectFrom('carton as c')
-    .select(cartonColumns)
-    .$call((q) => whereInScope(q, 'c', place))
-    .where('c.so_id', 'in', soIds)
-    .orderBy('c.id')
-    .execute();
+  return cartonsOfPlace(db, place).where('c.so_id', 'in', soIds).execute();
 }
 
-/** Cartons of the warehouse by carton number or SSCC. */
+/** Cartons of the warehouse by carton number or SSCC, oldest first. */
 export async function cartonsByCode(db: Db, place: Place, codes: string[]) {
   if (!codes.length) return [];
-  return db
-    .selectFrom('carton as c')
-    .select(cartonColumns)
-    .$call((q) => whereInScope(q, 'c', place))
+  return cartonsOfPlace(db, place)
     .where((eb) => eb.or([eb('c.carton_no', 'in', codes), eb('c.sscc', 'in', codes)]))
-    .orderBy('c.id')
     .execute();
 }
 

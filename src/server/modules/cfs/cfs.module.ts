@@ -25,8 +25,8 @@ export const cfsModule = defineModule({
     {
       name: 'cfs.read',
       files: ['cfs.repository.ts'],
-      reads: ['so_header', 'shipment_order', 'load_header', 'code_master'],
-      purpose: 'the orders cartons are scanned in against (number and status, locked while scanned or cancelled), the shipment order orders go on, the load (container) cartons and pallets are scanned onto and whether it is open, and the cancel reasons of the code master',
+      reads: ['so_header', 'shipment_order', 'load_header'],
+      purpose: 'the orders cartons are scanned in against (number and status, locked while scanned or cancelled), the shipment order orders go on, and the load (container) cartons and pallets are scanned onto and whether it is open',
     },
   ],
 });

@@ -54,8 +54,8 @@ export const packingModule = defineModule({
     {
       name: 'packing.scan',
       files: ['packing.repository.ts', 'split.repository.ts'],
-      reads: ['code_master', 'location', 'lot', 'sku', 'sku_upc'],
-      purpose: 'the carton types and weight units offered, the SKU, package quantity and lots a scanned code or GS1 label names, the location a pallet stands at, the GTIN, lot and expiry on a carton label, the codes of packed SKUs and the lots a carton line names',
+      reads: ['location', 'lot', 'sku', 'sku_upc'],
+      purpose: 'the SKU, package quantity and lots a scanned code or GS1 label names, the location a pallet stands at, the GTIN, lot and expiry on a carton label, the codes of packed SKUs and the lots a carton line names',
     },
     {
       name: 'packing.packList',
