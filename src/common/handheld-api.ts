@@ -104,59 +104,48 @@ const NO_DIALOG: Record<DialogField, DialogSetting> = {
   netWeight: { show: false, mandatory: false },
 };
 
+/** A scan of a shipped flow, with no prompt of its own (the action's text is shown). */
+function scan(scanName: string, action: string, targetField: string, optional?: true): ScanStep {
+  return optional ? { scanName, prompt: '', action, targetField, optional } : { scanName, prompt: '', action, targetField };
+}
+
+/**
+ * A shipped flow: its order search and steps, whether it starts over after the last step, and the
+ * rules of the suggested location; it shows no dialog.
+ */
+function shippedFlow(restartAfterConfirm: boolean, orderSearch: ScanStep | null, steps: ScanStep[], locationLogic: LocationRule[] = []): HandheldDefinition {
+  return { flow: { restartAfterConfirm }, orderSearch, steps, dialogs: NO_DIALOG, locationLogic };
+}
+
 /** The shipped putaway flow: today's putaway steps (scan the LPN, the location, the quantity). */
-export const SHIPPED_PUTAWAY: HandheldDefinition = {
-  flow: { restartAfterConfirm: true },
-  orderSearch: { scanName: 'lpn', prompt: '', action: 'putaway.findTask', targetField: 'lpn' },
-  steps: [
-    { scanName: 'location', prompt: '', action: 'putaway.scanLocation', targetField: 'locationCode' },
-    { scanName: 'qty', prompt: '', action: 'putaway.confirmQty', targetField: 'qty', optional: true },
-  ],
-  dialogs: NO_DIALOG,
-  locationLogic: ['storage', 'sameSku', 'nextEmpty'],
-};
+export const SHIPPED_PUTAWAY = shippedFlow(true, scan('lpn', 'putaway.findTask', 'lpn'), [
+  scan('location', 'putaway.scanLocation', 'locationCode'),
+  scan('qty', 'putaway.confirmQty', 'qty', true),
+], ['storage', 'sameSku', 'nextEmpty']);
 
 /** The shipped receive flow: scan-in of a container's carton (EPC, carton type, anti-counterfeit code), received at a location. */
-export const SHIPPED_RECEIVE: HandheldDefinition = {
-  flow: { restartAfterConfirm: false },
-  orderSearch: { scanName: 'container', prompt: '', action: 'receive.findContainer', targetField: 'containerId' },
-  steps: [
-    { scanName: 'carton', prompt: '', action: 'receive.scanCarton', targetField: 'cartonId' },
-    { scanName: 'epc', prompt: '', action: 'receive.scanEpc', targetField: 'epc' },
-    { scanName: 'cartonType', prompt: '', action: 'receive.scanCartonType', targetField: 'cartonType' },
-    { scanName: 'antiCounterfeit', prompt: '', action: 'receive.scanAntiCounterfeit', targetField: 'antiCounterfeitCode', optional: true },
-    { scanName: 'location', prompt: '', action: 'receive.scanLocation', targetField: 'locationCode' },
-    { scanName: 'lpn', prompt: '', action: 'receive.scanLpn', targetField: 'lpn', optional: true },
-  ],
-  dialogs: NO_DIALOG,
-  locationLogic: [],
-};
+export const SHIPPED_RECEIVE = shippedFlow(false, scan('container', 'receive.findContainer', 'containerId'), [
+  scan('carton', 'receive.scanCarton', 'cartonId'),
+  scan('epc', 'receive.scanEpc', 'epc'),
+  scan('cartonType', 'receive.scanCartonType', 'cartonType'),
+  scan('antiCounterfeit', 'receive.scanAntiCounterfeit', 'antiCounterfeitCode', true),
+  scan('location', 'receive.scanLocation', 'locationCode'),
+  scan('lpn', 'receive.scanLpn', 'lpn', true),
+]);
 
 /** The shipped move flow: the from-location, the SKU, the quantity (skip: all that is free), the to-location. */
-export const SHIPPED_MOVE: HandheldDefinition = {
-  flow: { restartAfterConfirm: true },
-  orderSearch: { scanName: 'from', prompt: '', action: 'move.scanFrom', targetField: 'fromLocation' },
-  steps: [
-    { scanName: 'sku', prompt: '', action: 'move.scanItem', targetField: 'sku' },
-    { scanName: 'qty', prompt: '', action: 'move.enterQty', targetField: 'qty', optional: true },
-    { scanName: 'to', prompt: '', action: 'move.scanTo', targetField: 'toLocation' },
-  ],
-  dialogs: NO_DIALOG,
-  locationLogic: [],
-};
+export const SHIPPED_MOVE = shippedFlow(true, scan('from', 'move.scanFrom', 'fromLocation'), [
+  scan('sku', 'move.scanItem', 'sku'),
+  scan('qty', 'move.enterQty', 'qty', true),
+  scan('to', 'move.scanTo', 'toLocation'),
+]);
 
 /** The shipped count flow: the ticket, then per line the location, the SKU and the quantity counted, blind. */
-export const SHIPPED_COUNT: HandheldDefinition = {
-  flow: { restartAfterConfirm: false },
-  orderSearch: { scanName: 'ticket', prompt: '', action: 'count.findTicket', targetField: 'ticketNo' },
-  steps: [
-    { scanName: 'location', prompt: '', action: 'count.scanLocation', targetField: 'locationCode' },
-    { scanName: 'sku', prompt: '', action: 'count.scanItem', targetField: 'sku' },
-    { scanName: 'qty', prompt: '', action: 'count.enterQty', targetField: 'qty' },
-  ],
-  dialogs: NO_DIALOG,
-  locationLogic: [],
-};
+export const SHIPPED_COUNT = shippedFlow(false, scan('ticket', 'count.findTicket', 'ticketNo'), [
+  scan('location', 'count.scanLocation', 'locationCode'),
+  scan('sku', 'count.scanItem', 'sku'),
+  scan('qty', 'count.enterQty', 'qty'),
+]);
 
 /**
  * The shipped pick flow: a task, order or wave, then per task the location, the SKU, the quantity
@@ -182,7 +171,7 @@ const SHIPPED: Partial<Record<HandheldFunction, HandheldDefinition>> = { receive
 export function shippedDefinition(fn: HandheldFunction): HandheldDefinition {
   const shipped = SHIPPED[fn];
   if (shipped) return structuredClone(shipped);
-  return { flow: { restartAfterConfirm: true }, orderSearch: null, steps: [], dialogs: structuredClone(NO_DIALOG), locationLogic: [] };
+  return structuredClone(shippedFlow(true, null, []));
 }
 
 export type HandheldConfigStatus = 'active' | 'inactive';

@@ -29,8 +29,8 @@ export interface ResPlanShiftResource {
   equipmentCount: number;
 }
 
-export interface ResPlanShift {
-  id: number;
+/** What names a shift and when it runs: as shown, as edited on the setup tab and as saved. */
+export interface ResPlanShiftFields {
   code: string;
   name: string;
   /** HH:MM, the warehouse's local time. */
@@ -38,6 +38,10 @@ export interface ResPlanShift {
   endTime: string;
   /** ISO days of the week the shift runs (1 Monday .. 7 Sunday), ascending. */
   daysOfWeek: number[];
+}
+
+export interface ResPlanShift extends ResPlanShiftFields {
+  id: number;
   active: boolean;
   /** The shift's length in hours (decimal text), through midnight when it ends before it starts. */
   hours: string;

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Alert, Button, Card, Input, Select, Space, Table } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { CfsCheckAnswer, CfsOrderStatus } from '../../common/cfs-api';
@@ -32,6 +32,25 @@ function OutcomeLine({ outcome, testId }: { outcome: Outcome | null; testId: str
       message={outcome.text}
       description={outcome.rows?.length ? <ul style={{ margin: 0 }}>{outcome.rows.map((row) => <li key={row}>{row}</li>)}</ul> : undefined}
     />
+  );
+}
+
+/**
+ * One tool of the page: its fields, the button that runs it (`testId`) and what the last run
+ * answered (`outcomeTestId`, by default `<testId>-outcome`), with anything shown below that.
+ */
+function Tool(props: { title: string; action: string; testId: string; outcomeTestId?: string; danger?: boolean; busy: boolean; onRun: () => void; outcome: Outcome | null; children: ReactNode; below?: ReactNode }) {
+  return (
+    <Card size="small" title={props.title}>
+      <Space direction="vertical" style={{ width: '100%' }}>
+        {props.children}
+        <Button danger={props.danger} data-testid={props.testId} disabled={props.busy} onClick={props.onRun}>
+          {props.action}
+        </Button>
+        <OutcomeLine outcome={props.outcome} testId={props.outcomeTestId ?? `${props.testId}-outcome`} />
+        {props.below}
+      </Space>
+    </Card>
   );
 }
 
@@ -126,14 +145,15 @@ export function CfsOrders() {
 
   return (
     <Space direction="vertical" style={{ width: '100%', maxWidth: 900 }} size="middle" data-testid="cfs-orders">
-      <Card size="small" title={t('cfs.orders.checkTitle')}>
-        <Space direction="vertical" style={{ width: '100%' }}>
-          <Input.TextArea data-testid="cfs-check-orders" rows={2} placeholder={t('cfs.orders.orderNos')} value={checkText} onChange={(e) => setCheckText(e.target.value)} />
-          <Button data-testid="cfs-check" disabled={busy} onClick={() => void check()}>
-            {t('cfs.orders.check')}
-          </Button>
-          <OutcomeLine outcome={checkOutcome} testId="cfs-check-outcome" />
-          {checked.length > 0 && (
+      <Tool
+        title={t('cfs.orders.checkTitle')}
+        action={t('cfs.orders.check')}
+        testId="cfs-check"
+        busy={busy}
+        onRun={() => void check()}
+        outcome={checkOutcome}
+        below={
+          checked.length > 0 && (
             <Table
               data-testid="cfs-check-table"
               size="small"
@@ -149,51 +169,35 @@ export function CfsOrders() {
                 { title: t('cfs.field.cancelReason'), render: (_, row) => row.order?.cancelReason ?? '' },
               ]}
             />
-          )}
-        </Space>
-      </Card>
+          )
+        }
+      >
+        <Input.TextArea data-testid="cfs-check-orders" rows={2} placeholder={t('cfs.orders.orderNos')} value={checkText} onChange={(e) => setCheckText(e.target.value)} />
+      </Tool>
       {rights.edit && (
-        <Card size="small" title={t('cfs.orders.cancelTitle')}>
-          <Space direction="vertical" style={{ width: '100%' }}>
-            <Input data-testid="cfs-cancel-orders" placeholder={t('cfs.orders.orderNos')} value={cancelText} onChange={(e) => setCancelText(e.target.value)} />
-            <Select
-              data-testid="cfs-cancel-reason"
-              style={{ width: '100%' }}
-              placeholder={t('cfs.orders.reason')}
-              value={reason}
-              onChange={setReason}
-              options={reasons.map((r) => ({ value: r.code, label: `${r.code} - ${r.description}` }))}
-            />
-            <Input data-testid="cfs-cancel-remark" placeholder={t('cfs.orders.remark')} value={remark} onChange={(e) => setRemark(e.target.value)} />
-            <Button danger data-testid="cfs-cancel" disabled={busy} onClick={() => void cancel()}>
-              {t('cfs.orders.cancel')}
-            </Button>
-            <OutcomeLine outcome={cancelOutcome} testId="cfs-cancel-outcome" />
-          </Space>
-        </Card>
+        <Tool title={t('cfs.orders.cancelTitle')} action={t('cfs.orders.cancel')} testId="cfs-cancel" danger busy={busy} onRun={() => void cancel()} outcome={cancelOutcome}>
+          <Input data-testid="cfs-cancel-orders" placeholder={t('cfs.orders.orderNos')} value={cancelText} onChange={(e) => setCancelText(e.target.value)} />
+          <Select
+            data-testid="cfs-cancel-reason"
+            style={{ width: '100%' }}
+            placeholder={t('cfs.orders.reason')}
+            value={reason}
+            onChange={setReason}
+            options={reasons.map((r) => ({ value: r.code, label: `${r.code} - ${r.description}` }))}
+          />
+          <Input data-testid="cfs-cancel-remark" placeholder={t('cfs.orders.remark')} value={remark} onChange={(e) => setRemark(e.target.value)} />
+        </Tool>
       )}
       {rights.edit && (
-        <Card size="small" title={t('cfs.orders.batchTitle')}>
-          <Space direction="vertical" style={{ width: '100%' }}>
-            <Input.TextArea data-testid="cfs-batch-rows" rows={4} placeholder={t('cfs.orders.batchHint')} value={batchText} onChange={(e) => setBatchText(e.target.value)} />
-            <Button data-testid="cfs-batch" disabled={busy} onClick={() => void batch()}>
-              {t('cfs.orders.batch')}
-            </Button>
-            <OutcomeLine outcome={batchOutcome} testId="cfs-batch-outcome" />
-          </Space>
-        </Card>
+        <Tool title={t('cfs.orders.batchTitle')} action={t('cfs.orders.batch')} testId="cfs-batch" busy={busy} onRun={() => void batch()} outcome={batchOutcome}>
+          <Input.TextArea data-testid="cfs-batch-rows" rows={4} placeholder={t('cfs.orders.batchHint')} value={batchText} onChange={(e) => setBatchText(e.target.value)} />
+        </Tool>
       )}
       {rights.edit && (
-        <Card size="small" title={t('cfs.orders.shipmentTitle')}>
-          <Space direction="vertical" style={{ width: '100%' }}>
-            <Input data-testid="cfs-shipment-no" placeholder={t('cfs.orders.shipmentNo')} value={shipmentNo} onChange={(e) => setShipmentNo(e.target.value)} />
-            <Input data-testid="cfs-shipment-orders" placeholder={t('cfs.orders.orderNos')} value={shipmentText} onChange={(e) => setShipmentText(e.target.value)} />
-            <Button data-testid="cfs-shipment-add" disabled={busy} onClick={() => void addToShipment()}>
-              {t('cfs.orders.shipmentAdd')}
-            </Button>
-            <OutcomeLine outcome={shipmentOutcome} testId="cfs-shipment-outcome" />
-          </Space>
-        </Card>
+        <Tool title={t('cfs.orders.shipmentTitle')} action={t('cfs.orders.shipmentAdd')} testId="cfs-shipment-add" outcomeTestId="cfs-shipment-outcome" busy={busy} onRun={() => void addToShipment()} outcome={shipmentOutcome}>
+          <Input data-testid="cfs-shipment-no" placeholder={t('cfs.orders.shipmentNo')} value={shipmentNo} onChange={(e) => setShipmentNo(e.target.value)} />
+          <Input data-testid="cfs-shipment-orders" placeholder={t('cfs.orders.orderNos')} value={shipmentText} onChange={(e) => setShipmentText(e.target.value)} />
+        </Tool>
       )}
     </Space>
   );

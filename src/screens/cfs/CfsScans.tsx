@@ -25,6 +25,16 @@ function CartonList({ cartons, testId }: { cartons: CfsCarton[]; testId: string 
   );
 }
 
+/** Back to the first scan of a tab, as Esc in the scan field. */
+function BackButton({ onClick }: { onClick: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Button style={TARGET} data-testid="cfs-back" onClick={onClick}>
+      {t('cfs.scan.back')} [Esc]
+    </Button>
+  );
+}
+
 function OrderLine({ order }: { order: CfsOrderStatus }) {
   const { t } = useTranslation();
   return (
@@ -35,16 +45,26 @@ function OrderLine({ order }: { order: CfsOrderStatus }) {
   );
 }
 
-/** Scan-in: scan an order number, then the shippers' cartons (number or SSCC) received against it. */
-export function ScanIn() {
+/**
+ * What every scan tab starts with: the texts, the rights of the CFS page and the handheld's scan
+ * calls, which post quietly (the feedback line tells what went wrong).
+ */
+function useCfsScan() {
   const { t } = useTranslation();
   const rights = useRights('cfs.cfs');
+  const calls = useScanCalls();
+  const post = <T,>(path: string, body: object) => calls.run(() => api<T>(path, { body, quiet: true }));
+  return { t, rights, ...calls, post };
+}
+
+/** Scan-in: scan an order number, then the shippers' cartons (number or SSCC) received against it. */
+export function ScanIn() {
   const [order, setOrder] = useState<CfsOrderStatus | null>(null);
   const [cartons, setCartons] = useState<CfsCarton[]>([]);
-  const { feedback, setFeedback, busy, tell, run } = useScanCalls();
+  const { t, rights, feedback, setFeedback, busy, tell, post } = useCfsScan();
 
   const scanOrder = async (text: string) => {
-    const answer = await run(() => api<{ order: CfsOrderStatus; cartons: CfsCarton[] }>('/cfs/scanIn/order', { body: { orderNo: text.trim() }, quiet: true }));
+    const answer = await post<{ order: CfsOrderStatus; cartons: CfsCarton[] }>('/cfs/scanIn/order', { orderNo: text.trim() });
     if (!answer) return;
     setOrder(answer.order);
     setCartons(answer.cartons);
@@ -52,7 +72,7 @@ export function ScanIn() {
   };
   const scanCarton = async (text: string) => {
     if (!order) return;
-    const answer = await run(() => api<CfsScanInAnswer>('/cfs/scanIn/scan', { body: { orderNo: order.orderNo, code: text.trim() }, quiet: true }));
+    const answer = await post<CfsScanInAnswer>('/cfs/scanIn/scan', { orderNo: order.orderNo, code: text.trim() });
     if (!answer) return;
     setOrder(answer.order);
     setCartons((was) => [...was, answer.carton]);
@@ -76,9 +96,7 @@ export function ScanIn() {
       )}
       <FeedbackLine feedback={feedback} />
       {order && (
-        <Button style={TARGET} data-testid="cfs-back" onClick={back}>
-          {t('cfs.scan.back')} [Esc]
-        </Button>
+        <BackButton onClick={back} />
       )}
       {order && <CartonList cartons={cartons} testId="cfs-cartons" />}
     </HandheldFrame>
@@ -87,13 +105,11 @@ export function ScanIn() {
 
 /** Scan-pack: scan a CFS pallet (or make one, F4), then the scanned-in cartons that go onto it. */
 export function ScanPack() {
-  const { t } = useTranslation();
-  const rights = useRights('cfs.cfs');
   const [pallet, setPallet] = useState<CfsPallet | null>(null);
-  const { feedback, setFeedback, busy, tell, run } = useScanCalls();
+  const { t, rights, feedback, setFeedback, busy, tell, post } = useCfsScan();
 
   const scanPallet = async (text: string) => {
-    const answer = await run(() => api<CfsPallet>('/cfs/scanPack/pallet', { body: { code: text.trim() }, quiet: true }));
+    const answer = await post<CfsPallet>('/cfs/scanPack/pallet', { code: text.trim() });
     if (!answer) return;
     setPallet(answer);
     if (answer.status === 'open') tell('success', t('cfs.scanPack.found', { palletNo: answer.palletNo, count: answer.cartons.length }));
@@ -101,14 +117,14 @@ export function ScanPack() {
   };
   const newPallet = async () => {
     if (!rights.edit || busy) return;
-    const answer = await run(() => api<CfsPallet>('/cfs/add/pallet', { body: {}, quiet: true }));
+    const answer = await post<CfsPallet>('/cfs/add/pallet', {});
     if (!answer) return;
     setPallet(answer);
     tell('success', t('cfs.scanPack.created', { palletNo: answer.palletNo, sscc: answer.sscc }));
   };
   const scanCarton = async (text: string) => {
     if (!pallet) return;
-    const answer = await run(() => api<CfsScanPackAnswer>('/cfs/scanPack/scan', { body: { palletId: pallet.id, code: text.trim() }, quiet: true }));
+    const answer = await post<CfsScanPackAnswer>('/cfs/scanPack/scan', { palletId: pallet.id, code: text.trim() });
     if (!answer) return;
     setPallet(answer.pallet);
     tell('success', t('cfs.scanPack.packed', { code: answer.carton.code, palletNo: answer.pallet.palletNo }));
@@ -153,9 +169,7 @@ export function ScanPack() {
           </Button>
         )}
         {pallet && (
-          <Button style={TARGET} data-testid="cfs-back" onClick={back}>
-            {t('cfs.scan.back')} [Esc]
-          </Button>
+          <BackButton onClick={back} />
         )}
       </div>
       {pallet && <CartonList cartons={pallet.cartons} testId="cfs-cartons" />}
@@ -165,14 +179,12 @@ export function ScanPack() {
 
 /** Scan-load: scan a container (load or container number), then the pallets or cartons that go onto it. */
 export function ScanLoad() {
-  const { t } = useTranslation();
-  const rights = useRights('cfs.cfs');
   const [container, setContainer] = useState<CfsContainer | null>(null);
   const [loaded, setLoaded] = useState<CfsCarton[]>([]);
-  const { feedback, setFeedback, busy, tell, run } = useScanCalls();
+  const { t, rights, feedback, setFeedback, busy, tell, post } = useCfsScan();
 
   const scanContainer = async (text: string) => {
-    const answer = await run(() => api<CfsContainer>('/cfs/scanLoad/container', { body: { code: text.trim() }, quiet: true }));
+    const answer = await post<CfsContainer>('/cfs/scanLoad/container', { code: text.trim() });
     if (!answer) return;
     setContainer(answer);
     setLoaded([]);
@@ -181,7 +193,7 @@ export function ScanLoad() {
   };
   const scanUnit = async (text: string) => {
     if (!container) return;
-    const answer = await run(() => api<CfsScanLoadAnswer>('/cfs/scanLoad/scan', { body: { loadId: container.id, code: text.trim() }, quiet: true }));
+    const answer = await post<CfsScanLoadAnswer>('/cfs/scanLoad/scan', { loadId: container.id, code: text.trim() });
     if (!answer) return;
     setContainer(answer.container);
     setLoaded((was) => [...was, ...answer.loaded]);
@@ -208,9 +220,7 @@ export function ScanLoad() {
       )}
       <FeedbackLine feedback={feedback} />
       {container && (
-        <Button style={TARGET} data-testid="cfs-back" onClick={back}>
-          {t('cfs.scan.back')} [Esc]
-        </Button>
+        <BackButton onClick={back} />
       )}
       {container && <CartonList cartons={loaded} testId="cfs-cartons" />}
     </HandheldFrame>

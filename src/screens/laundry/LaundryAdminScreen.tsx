@@ -30,22 +30,35 @@ function IssuedKey({ issued, onClose }: { issued: LaundryIssuedDevice; onClose: 
   );
 }
 
+/**
+ * The rows a tab lists (`listPath`), loaded when it opens, and `change`: a call that changes them,
+ * answered once the list is loaded again.
+ */
+function useAdminRows<Row>(listPath: string) {
+  const [rows, setRows] = useState<Row[]>([]);
+  const load = useCallback(() => api<{ rows: Row[] }>(listPath, { body: {} }).then((answer) => setRows(answer.rows)), [listPath]);
+  useEffect(() => void load(), [load]);
+  const change = useCallback(
+    async <T,>(path: string, body: object): Promise<T> => {
+      const answer = await api<T>(path, { body });
+      await load();
+      return answer;
+    },
+    [load],
+  );
+  return { rows, change };
+}
+
 function DevicesTab() {
   const { t } = useTranslation();
-  const [rows, setRows] = useState<LaundryDeviceRow[]>([]);
+  const { rows, change } = useAdminRows<LaundryDeviceRow>('/laundry/devices');
   const [issued, setIssued] = useState<LaundryIssuedDevice | null>(null);
   const [form] = Form.useForm<{ name: string }>();
-  const load = useCallback(() => api<{ rows: LaundryDeviceRow[] }>('/laundry/devices', { body: {} }).then((answer) => setRows(answer.rows)), []);
-  useEffect(() => void load(), [load]);
   const issue = async ({ name }: { name: string }) => {
-    setIssued(await api<LaundryIssuedDevice>('/laundry/device/issue', { body: { name: name.trim() } }));
+    setIssued(await change<LaundryIssuedDevice>('/laundry/device/issue', { name: name.trim() }));
     form.resetFields();
-    await load();
   };
-  const revoke = async (deviceId: number) => {
-    await api('/laundry/device/revoke', { body: { deviceId } });
-    await load();
-  };
+  const revoke = (deviceId: number) => change('/laundry/device/revoke', { deviceId });
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
       <Form form={form} layout="inline" onFinish={(values) => void issue(values)}>
@@ -93,20 +106,14 @@ function DevicesTab() {
 
 function CustomersTab() {
   const { t } = useTranslation();
-  const [rows, setRows] = useState<LaundryCustomerRow[]>([]);
+  const { rows, change } = useAdminRows<LaundryCustomerRow>('/laundry/customers');
   const [issued, setIssued] = useState<LaundryCustomerRow | null>(null);
   const [form] = Form.useForm<{ name: string; phone?: string }>();
-  const load = useCallback(() => api<{ rows: LaundryCustomerRow[] }>('/laundry/customers', { body: {} }).then((answer) => setRows(answer.rows)), []);
-  useEffect(() => void load(), [load]);
   const issue = async ({ name, phone }: { name: string; phone?: string }) => {
-    setIssued(await api<LaundryCustomerRow>('/laundry/customer/issue', { body: { name: name.trim(), phone: phone?.trim() || null } }));
+    setIssued(await change<LaundryCustomerRow>('/laundry/customer/issue', { name: name.trim(), phone: phone?.trim() || null }));
     form.resetFields();
-    await load();
   };
-  const setActive = async (customerId: number, active: boolean) => {
-    await api('/laundry/customer/active', { body: { customerId, active } });
-    await load();
-  };
+  const setActive = (customerId: number, active: boolean) => change('/laundry/customer/active', { customerId, active });
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
       <Form form={form} layout="inline" onFinish={(values) => void issue(values)}>

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Alert, Button, Card, Checkbox, Input, Select, Space, Switch, Table, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { RESPLAN_ACTIVITIES, RESPLAN_EQUIPMENT_KINDS, RESPLAN_UNITS, type ResPlanActivity, type ResPlanEquipmentKind, type ResPlanRate, type ResPlanShift } from '../../common/resplan-api';
+import { RESPLAN_ACTIVITIES, RESPLAN_EQUIPMENT_KINDS, RESPLAN_UNITS, type ResPlanActivity, type ResPlanEquipmentKind, type ResPlanRate, type ResPlanShift, type ResPlanShiftFields } from '../../common/resplan-api';
 import { api, showConfirm, type ActionRights } from '../../app/public';
 import { messageOf, type Outcome } from './ResPlanPlans';
 
@@ -13,13 +13,8 @@ interface ResourceDraft {
   equipmentCount: string;
 }
 
-interface ShiftDraft {
+interface ShiftDraft extends ResPlanShiftFields {
   id?: number;
-  code: string;
-  name: string;
-  startTime: string;
-  endTime: string;
-  daysOfWeek: number[];
   active: boolean;
   resources: Record<ResPlanActivity, ResourceDraft>;
 }

@@ -267,6 +267,17 @@ export interface DefaultGrant {
   rights: RightName[];
 }
 
+/** The seeded roles that do the work of a page (view and edit it); the others only view it. */
+const WORKING_ROLES: readonly SeededRole[] = ['Administrator', 'Supervisor', 'Operator'];
+
+/**
+ * The default grants of a page every seeded role uses (`<module>.<page>`): administrators,
+ * supervisors and operators view and edit it, configurators and the read-only role view it.
+ */
+export function workPageGrants(page: `${string}.${string}`): DefaultGrant[] {
+  return SEEDED_ROLES.map((role) => ({ role, rights: WORKING_ROLES.includes(role) ? [`${page}:view`, `${page}:edit`] : [`${page}:view`] }));
+}
+
 /**
  * A count of open work on the home page: the rows of a warehouse's work table by status, leaving
  * out the statuses that end the work. Its title is the text `ui.home.source.<kind>`, a status's

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { requiredColumns } from '../../db/migrations/helpers.js';
 
 /**
  * Which default grants of an area (its manifest's `defaultGrants`) were given to which seeded role.
@@ -9,9 +10,7 @@ import { sql, type Kysely } from 'kysely';
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('area_grant')
-    .addColumn('area', 'text', (col) => col.notNull())
-    .addColumn('role_name', 'text', (col) => col.notNull())
-    .addColumn('right_code', 'text', (col) => col.notNull())
+    .$call(requiredColumns('text', 'area', 'role_name', 'right_code'))
     .addColumn('given_at', 'timestamptz', (col) => col.notNull().defaultTo(sql`now()`))
     .addPrimaryKeyConstraint('area_grant_pkey', ['area', 'role_name', 'right_code'])
     .execute();

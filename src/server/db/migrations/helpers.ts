@@ -70,6 +70,15 @@ export function textColumns(...columns: string[]) {
     columns.reduce<CreateTableBuilder<T, string>>((builder, column) => builder.addColumn(column, 'text'), table);
 }
 
+/** A column type as `addColumn` takes it: a type name or raw SQL. */
+type ColumnType = Parameters<CreateTableBuilder<string, never>['addColumn']>[1];
+
+/** Adds required columns of one type in the order named, for `$call` (a table's plain required fields). */
+export function requiredColumns(type: ColumnType, ...columns: string[]) {
+  return <T extends string, C extends string>(table: CreateTableBuilder<T, C>): CreateTableBuilder<T, string> =>
+    columns.reduce<CreateTableBuilder<T, string>>((builder, column) => builder.addColumn(column, type, (col) => col.notNull()), table);
+}
+
 /**
  * Creates a table linking two parents: a required key of each, deleted with its parent row, which
  * together are the primary key `<table>_pk`.
@@ -80,6 +89,21 @@ export async function createLinkTable<T>(db: Kysely<T>, table: string, first: Li
     .addColumn(first.column, 'bigint', (col) => col.notNull().references(`${first.parent}.id`).onDelete('cascade'))
     .addColumn(second.column, 'bigint', (col) => col.notNull().references(`${second.parent}.id`).onDelete('cascade'))
     .addPrimaryKeyConstraint(`${table}_pk`, [first.column, second.column])
+    .execute();
+}
+
+/**
+ * Creates the table of a definition's published versions (identity key, audit columns): the
+ * definition it belongs to (`parent.column`, deleted with it), the version number and what was
+ * published (`body`, JSON), one row per definition and version (the unique key `uniqueKey`).
+ */
+export async function createVersionTable<T>(db: Kysely<T>, table: string, spec: { parent: LinkKey; body: string; uniqueKey: string }): Promise<void> {
+  const { parent, body, uniqueKey } = spec;
+  await withIdAndAudit(db.schema.createTable(table))
+    .addColumn(parent.column, 'bigint', (col) => col.notNull().references(`${parent.parent}.id`).onDelete('cascade'))
+    .addColumn('version', 'integer', (col) => col.notNull())
+    .addColumn(body, 'jsonb', (col) => col.notNull())
+    .addUniqueConstraint(uniqueKey, [parent.column, 'version'])
     .execute();
 }
 
@@ -123,6 +147,73 @@ export async function addMenuEntry<T>(db: Kysely<T>, entry: { code: string; grou
       from sys_module
      where parent_code = ${group} and created_by = 'system'
        and not exists (select 1 from sys_module where code = ${code})`.execute(db);
+}
+
+/**
+ * A numbering rule the system brings (`id_rule`): its code, what it numbers, the prefix, the date
+ * part and counter length of a number, when the counter starts again and what it counts within
+ * (by default a date of YYMMDD, a daily counter per warehouse).
+ */
+export interface IdRuleSeed {
+  code: string;
+  description: string;
+  prefix: string;
+  sequenceLength: number;
+  datePattern?: string;
+  resetPeriod?: string;
+  scopeLevel?: string;
+}
+
+/** Adds a numbering rule made by the system; a database that already has a rule of that code keeps it. */
+export async function addIdRule<T>(db: Kysely<T>, rule: IdRuleSeed): Promise<void> {
+  const { code, description, prefix, sequenceLength, datePattern = 'YYMMDD', resetPeriod = 'daily', scopeLevel = 'warehouse' } = rule;
+  await sql`
+    insert into id_rule (rule_code, description, prefix, date_pattern, sequence_length, reset_period, scope_level, created_by, updated_by)
+    select ${sql.lit(code)}, ${sql.lit(description)}, ${sql.lit(prefix)}, ${sql.lit(datePattern)}, ${sql.lit(sequenceLength)}, ${sql.lit(resetPeriod)}, ${sql.lit(scopeLevel)}, 'system', 'system'
+    where not exists (select 1 from id_rule where rule_code = ${sql.lit(code)})`.execute(db);
+}
+
+/** Removes a numbering rule the system made (`addIdRule`); one an administrator made of that code stays. */
+export async function removeIdRule<T>(db: Kysely<T>, code: string): Promise<void> {
+  await sql`delete from id_rule where rule_code = ${sql.lit(code)} and created_by = 'system'`.execute(db);
+}
+
+/** A code a migration seeds: the code, then its description in en, zh, zh_tw, kor, th and jp. */
+export type CodeSeed = readonly [code: string, en: string, zh: string, zhTw: string, kor: string, th: string, jp: string];
+
+/**
+ * Adds the codes of a code-master type made by the system, numbered 10, 20, ... in the order
+ * given; a code the type already has is left as it is.
+ */
+export async function seedCodes<T>(db: Kysely<T>, codeType: string, codes: readonly CodeSeed[]): Promise<void> {
+  await (db as unknown as Kysely<{ code_master: Record<string, unknown> }>)
+    .insertInto('code_master')
+    .values(
+      codes.map(([code, desc_en, desc_zh, desc_zh_tw, desc_kor, desc_th, desc_jp], i) => ({
+        code_type: codeType,
+        code,
+        sort_seq: (i + 1) * 10,
+        desc_en,
+        desc_zh,
+        desc_zh_tw,
+        desc_kor,
+        desc_th,
+        desc_jp,
+        created_by: 'system',
+        updated_by: 'system',
+      })),
+    )
+    .onConflict((oc) => oc.columns(['code_type', 'code']).doNothing())
+    .execute();
+}
+
+/** Removes the codes of these code-master types the system made (`seedCodes`); codes users added stay. */
+export async function removeSeededCodes<T>(db: Kysely<T>, codeTypes: readonly string[]): Promise<void> {
+  await (db as unknown as Kysely<{ code_master: { code_type: string; created_by: string | null } }>)
+    .deleteFrom('code_master')
+    .where('code_type', 'in', [...codeTypes])
+    .where('created_by', '=', 'system')
+    .execute();
 }
 
 /** The id of the role of this name (any case), if there is one. */

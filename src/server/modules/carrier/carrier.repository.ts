@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import { whereInScope } from '../../db/scoped-rows.js';
 import type { DB } from '../../db/schema.js';
 import type { CarrierParcel } from './carrier-adapter.js';
 
@@ -48,8 +49,7 @@ export async function shipmentsByReference(db: Db, place: Place, reference: stri
     .selectFrom('carrier_shipment as s')
     .innerJoin('carrier_account as a', 'a.id', 's.carrier_account_id')
     .select(['s.id', 's.shipment_no', 's.shipment_reference', 's.carrier_shipment_id', 's.status', 's.carrier_account_id', 'a.code as carrier_code'])
-    .where('s.project_id', '=', place.projectId)
-    .where('s.warehouse_id', '=', place.warehouseId)
+    .$call((q) => whereInScope(q, 's', place))
     .where('s.shipment_reference', '=', reference)
     .orderBy('s.id')
     .execute();
@@ -122,8 +122,7 @@ function ordersOfPlace(db: Db, place: Place) {
   return db
     .selectFrom('so_header')
     .select(['id', 'order_no', 'status'])
-    .where('project_id', '=', place.projectId)
-    .where('warehouse_id', '=', place.warehouseId);
+    .$call((q) => whereInScope(q, 'so_header', place));
 }
 
 export async function ordersInPlace(db: Db, place: Place, soIds: number[]) {
@@ -136,8 +135,7 @@ export async function ordersByNo(db: Db, place: Place, orderNos: string[]) {
   return db
     .selectFrom('so_header')
     .select(['id', 'order_no'])
-    .where('project_id', '=', place.projectId)
-    .where('warehouse_id', '=', place.warehouseId)
+    .$call((q) => whereInScope(q, 'so_header', place))
     .where('order_no', 'in', orderNos)
     .execute();
 }
@@ -148,29 +146,22 @@ export async function orderByNo(db: Db, place: Place, orderNo: string) {
 
 const cartonColumns = ['c.id', 'c.so_id', 'c.carton_no', 'c.sscc', 'c.status', 'c.gross_weight', 'c.weight_uom'] as const;
 
+/** The cartons of the warehouse, oldest first. */
+function cartonsOfPlace(db: Db, place: Place) {
+  return db.selectFrom('carton as c').select(cartonColumns).$call((q) => whereInScope(q, 'c', place)).orderBy('c.id');
+}
+
 /** The cartons of orders, oldest first. */
 export async function cartonsOfOrders(db: Db, place: Place, soIds: number[]) {
   if (!soIds.length) return [];
-  return db
-    .selectFrom('carton as c')
-    .select(cartonColumns)
-    .where('c.project_id', '=', place.projectId)
-    .where('c.warehouse_id', '=', place.warehouseId)
-    .where('c.so_id', 'in', soIds)
-    .orderBy('c.id')
-    .execute();
+  return cartonsOfPlace(db, place).where('c.so_id', 'in', soIds).execute();
 }
 
-/** Cartons of the warehouse by carton number or SSCC. */
+/** Cartons of the warehouse by carton number or SSCC, oldest first. */
 export async function cartonsByCode(db: Db, place: Place, codes: string[]) {
   if (!codes.length) return [];
-  return db
-    .selectFrom('carton as c')
-    .select(cartonColumns)
-    .where('c.project_id', '=', place.projectId)
-    .where('c.warehouse_id', '=', place.warehouseId)
+  return cartonsOfPlace(db, place)
     .where((eb) => eb.or([eb('c.carton_no', 'in', codes), eb('c.sscc', 'in', codes)]))
-    .orderBy('c.id')
     .execute();
 }
 
@@ -179,8 +170,7 @@ export async function cartonOfTracking(db: Db, place: Place, trackingNo: string)
   const parcel = await db
     .selectFrom('carrier_parcel')
     .select('carton_id')
-    .where('project_id', '=', place.projectId)
-    .where('warehouse_id', '=', place.warehouseId)
+    .$call((q) => whereInScope(q, 'carrier_parcel', place))
     .where('tracking_no', '=', trackingNo)
     .executeTakeFirst();
   if (!parcel) return undefined;

@@ -1,4 +1,4 @@
-import { defineModule } from '../area.js';
+import { defineModule, workPageGrants } from '../area.js';
 import { cfsErrors } from './cfs.errors.js';
 import { cfsRoutes } from './cfs.routes.js';
 import * as m0312 from './migrations/0312_cfs.js';
@@ -20,19 +20,13 @@ export const cfsModule = defineModule({
   // The CFS screen (hand-written): scan-in, scan-pack, scan-load and the order tools as tabs; in the
   // outbound group after the pallet scan, where its menu migration (0313) puts it.
   pages: [{ route: 'cfs', group: 'outbound', opens: 'screen', right: 'cfs.cfs', after: 'palletScan' }],
-  defaultGrants: [
-    { role: 'Administrator', rights: ['cfs.cfs:view', 'cfs.cfs:edit'] },
-    { role: 'Supervisor', rights: ['cfs.cfs:view', 'cfs.cfs:edit'] },
-    { role: 'Operator', rights: ['cfs.cfs:view', 'cfs.cfs:edit'] },
-    { role: 'Configurator', rights: ['cfs.cfs:view'] },
-    { role: 'Read-only', rights: ['cfs.cfs:view'] },
-  ],
+  defaultGrants: workPageGrants('cfs.cfs'),
   readModels: [
     {
       name: 'cfs.read',
       files: ['cfs.repository.ts'],
-      reads: ['so_header', 'shipment_order', 'load_header', 'code_master'],
-      purpose: 'the orders cartons are scanned in against (number and status, locked while scanned or cancelled), the shipment order orders go on, the load (container) cartons and pallets are scanned onto and whether it is open, and the cancel reasons of the code master',
+      reads: ['so_header', 'shipment_order', 'load_header'],
+      purpose: 'the orders cartons are scanned in against (number and status, locked while scanned or cancelled), the shipment order orders go on, and the load (container) cartons and pallets are scanned onto and whether it is open',
     },
   ],
 });

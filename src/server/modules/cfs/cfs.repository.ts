@@ -1,5 +1,5 @@
-import { sql, type Selectable, type Transaction } from 'kysely';
-import type { Language } from '../../../common/languages.js';
+import { sql, type Selectable, type SelectQueryBuilder, type Transaction } from 'kysely';
+import { whereInScope } from '../../db/scoped-rows.js';
 import type { DB, Db } from '../../db/schema.js';
 import type { Place } from '../../db/row-stamps.js';
 import type { CfsCartonStatus, CfsCartonTable, CfsOrderTable, CfsPalletTable } from './cfs.tables.js';
@@ -22,20 +22,29 @@ export interface OrderHead {
 /** The code-master type of the reasons an order is cancelled for. */
 export const CANCEL_REASON = 'CANCEL_REASON';
 
+/** The query locked FOR UPDATE until the transaction ends when asked (a scan or cancel waits for the other), else as it is. */
+function lockedIf<QueryDB, Tables extends keyof QueryDB, Output>(query: SelectQueryBuilder<QueryDB, Tables, Output>, lock: boolean): SelectQueryBuilder<QueryDB, Tables, Output> {
+  return lock ? query.forUpdate() : query;
+}
+
+/** The loads (containers) of the scope. */
+function loadsOf(db: Db, scope: Place) {
+  return db.selectFrom('load_header').select(['id', 'load_no', 'container_no', 'status']).$call((q) => whereInScope(q, 'load_header', scope));
+}
+
 // ---------------------------------------------------------------- orders (read model)
 
 /** The orders of the scope with these numbers, in id order; locked when asked (a cancel or scan waits for the other). */
 export async function ordersByNo(db: Db, scope: Place, orderNos: readonly string[], lock = false): Promise<OrderHead[]> {
   if (orderNos.length === 0) return [];
-  let query = db
+  return (await db
     .selectFrom('so_header')
     .select(['id', 'order_no', 'status'])
-    .where('project_id', '=', scope.projectId)
-    .where('warehouse_id', '=', scope.warehouseId)
+    .$call((q) => whereInScope(q, 'so_header', scope))
     .where('order_no', 'in', [...orderNos])
-    .orderBy('id');
-  if (lock) query = query.forUpdate();
-  return (await query.execute()).map((r) => ({ id: Number(r.id), order_no: r.order_no, status: r.status }));
+    .orderBy('id')
+    .$call((q) => lockedIf(q, lock))
+    .execute()).map((r) => ({ id: Number(r.id), order_no: r.order_no, status: r.status }));
 }
 
 /** The orders of the scope with these ids. */
@@ -44,8 +53,7 @@ export async function ordersById(db: Db, scope: Place, ids: readonly number[]): 
   const rows = await db
     .selectFrom('so_header')
     .select(['id', 'order_no', 'status'])
-    .where('project_id', '=', scope.projectId)
-    .where('warehouse_id', '=', scope.warehouseId)
+    .$call((q) => whereInScope(q, 'so_header', scope))
     .where('id', 'in', [...ids])
     .execute();
   return new Map(rows.map((r) => [Number(r.id), { id: Number(r.id), order_no: r.order_no, status: r.status }]));
@@ -56,58 +64,28 @@ export async function shipmentByNo(db: Db, scope: Place, shipmentNo: string) {
   return db
     .selectFrom('shipment_order')
     .select(['id', 'shipment_no', 'status'])
-    .where('project_id', '=', scope.projectId)
-    .where('warehouse_id', '=', scope.warehouseId)
+    .$call((q) => whereInScope(q, 'shipment_order', scope))
     .where('shipment_no', '=', shipmentNo)
     .executeTakeFirst();
 }
 
 /** The load (container) of the scope whose load number or container number is the code; the newest when several carry it. */
 export async function loadByCode(db: Db, scope: Place, code: string, lock = false) {
-  let query = db
-    .selectFrom('load_header')
-    .select(['id', 'load_no', 'container_no', 'status'])
-    .where('project_id', '=', scope.projectId)
-    .where('warehouse_id', '=', scope.warehouseId)
+  return loadsOf(db, scope)
     .where((eb) => eb.or([eb('load_no', '=', code), eb('container_no', '=', code)]))
-    .orderBy('id', 'desc');
-  if (lock) query = query.forUpdate();
-  return query.executeTakeFirst();
+    .orderBy('id', 'desc')
+    .$call((q) => lockedIf(q, lock))
+    .executeTakeFirst();
 }
 
 export async function loadById(db: Db, scope: Place, id: number, lock = false) {
-  let query = db
-    .selectFrom('load_header')
-    .select(['id', 'load_no', 'container_no', 'status'])
-    .where('project_id', '=', scope.projectId)
-    .where('warehouse_id', '=', scope.warehouseId)
-    .where('id', '=', id);
-  if (lock) query = query.forUpdate();
-  return query.executeTakeFirst();
+  return loadsOf(db, scope).where('id', '=', id).$call((q) => lockedIf(q, lock)).executeTakeFirst();
 }
 
 export async function loadNosOf(db: Db, ids: readonly number[]): Promise<Map<number, string>> {
   if (ids.length === 0) return new Map();
   const rows = await db.selectFrom('load_header').select(['id', 'load_no']).where('id', 'in', [...ids]).execute();
   return new Map(rows.map((r) => [Number(r.id), r.load_no]));
-}
-
-/** The active cancel reasons with their description in the language (English when it has none). */
-export async function cancelReasons(db: Db, language: Language): Promise<Array<{ code: string; description: string }>> {
-  const rows = await db
-    .selectFrom('code_master')
-    .select(['code', 'desc_en', 'desc_zh', 'desc_zh_tw', 'desc_jp', 'desc_kor', 'desc_th'])
-    .where('code_type', '=', CANCEL_REASON)
-    .where('active', '=', true)
-    .orderBy('sort_seq')
-    .orderBy('code')
-    .execute();
-  return rows.map((r) => ({ code: r.code, description: r[`desc_${language}`] ?? r.desc_en ?? r.code }));
-}
-
-export async function isCancelReason(db: Db, code: string): Promise<boolean> {
-  const row = await db.selectFrom('code_master').select('id').where('code_type', '=', CANCEL_REASON).where('code', '=', code).where('active', '=', true).executeTakeFirst();
-  return row !== undefined;
 }
 
 // ---------------------------------------------------------------- CFS orders
@@ -142,9 +120,7 @@ export async function saveCfsOrder(trx: Transaction<DB>, scope: Place, soId: num
 // ---------------------------------------------------------------- cartons
 
 export async function cartonByCode(db: Db, scope: Place, code: string, lock = false): Promise<CfsCartonRow | undefined> {
-  let query = db.selectFrom('cfs_carton').selectAll().where('project_id', '=', scope.projectId).where('warehouse_id', '=', scope.warehouseId).where('code', '=', code);
-  if (lock) query = query.forUpdate();
-  return query.executeTakeFirst();
+  return db.selectFrom('cfs_carton').selectAll().$call((q) => whereInScope(q, 'cfs_carton', scope)).where('code', '=', code).$call((q) => lockedIf(q, lock)).executeTakeFirst();
 }
 
 export async function cartonById(db: Db, id: number): Promise<CfsCartonRow | undefined> {
@@ -170,35 +146,28 @@ export async function updateCartons(trx: Transaction<DB>, ids: readonly number[]
 }
 
 export async function cartonsOfPallet(db: Db, palletId: number, lock = false): Promise<CfsCartonRow[]> {
-  let query = db.selectFrom('cfs_carton').selectAll().where('pallet_id', '=', palletId).orderBy('id');
-  if (lock) query = query.forUpdate();
-  return query.execute();
+  return db.selectFrom('cfs_carton').selectAll().where('pallet_id', '=', palletId).orderBy('id').$call((q) => lockedIf(q, lock)).execute();
 }
 
 export async function cartonsOfOrders(db: Db, soIds: readonly number[], lock = false): Promise<CfsCartonRow[]> {
   if (soIds.length === 0) return [];
-  let query = db.selectFrom('cfs_carton').selectAll().where('so_id', 'in', [...soIds]).orderBy('id');
-  if (lock) query = query.forUpdate();
-  return query.execute();
+  return db.selectFrom('cfs_carton').selectAll().where('so_id', 'in', [...soIds]).orderBy('id').$call((q) => lockedIf(q, lock)).execute();
 }
 
 // ---------------------------------------------------------------- pallets
 
 export async function palletByCode(db: Db, scope: Place, code: string, lock = false): Promise<CfsPalletRow | undefined> {
-  let query = db
+  return db
     .selectFrom('cfs_pallet')
     .selectAll()
-    .where('project_id', '=', scope.projectId)
-    .where('warehouse_id', '=', scope.warehouseId)
-    .where((eb) => eb.or([eb('pallet_no', '=', code), eb('sscc', '=', code)]));
-  if (lock) query = query.forUpdate();
-  return query.executeTakeFirst();
+    .$call((q) => whereInScope(q, 'cfs_pallet', scope))
+    .where((eb) => eb.or([eb('pallet_no', '=', code), eb('sscc', '=', code)]))
+    .$call((q) => lockedIf(q, lock))
+    .executeTakeFirst();
 }
 
 export async function palletById(db: Db, scope: Place, id: number, lock = false): Promise<CfsPalletRow | undefined> {
-  let query = db.selectFrom('cfs_pallet').selectAll().where('project_id', '=', scope.projectId).where('warehouse_id', '=', scope.warehouseId).where('id', '=', id);
-  if (lock) query = query.forUpdate();
-  return query.executeTakeFirst();
+  return db.selectFrom('cfs_pallet').selectAll().$call((q) => whereInScope(q, 'cfs_pallet', scope)).where('id', '=', id).$call((q) => lockedIf(q, lock)).executeTakeFirst();
 }
 
 export async function palletNosOf(db: Db, ids: readonly number[]): Promise<Map<number, string>> {

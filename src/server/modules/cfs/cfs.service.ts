@@ -5,7 +5,7 @@ import type { Language } from '../../../common/languages.js';
 import type { CfsCarton, CfsCheckAnswer, CfsContainer, CfsOrderStatus, CfsPallet, CfsScanInAnswer, CfsScanLoadAnswer, CfsScanPackAnswer } from '../../../common/cfs-api.js';
 import type { DB } from '../../db/schema.js';
 import type { StockScope } from '../inventory/index.js';
-import { nextDocumentNumber } from '../masterdata/index.js';
+import { activeCodes, isActiveCode, nextDocumentNumber } from '../masterdata/index.js';
 import { addOrdersToShipment, endOrders } from '../outbound/index.js';
 import { nextSscc } from '../printing/index.js';
 import * as repo from './cfs.repository.js';
@@ -305,7 +305,7 @@ export async function batchUpdate(trx: Transaction<DB>, scope: Scope, rows: read
 
 /** `/cfs/cancelReasonCodeList`: the active codes of the code-master type CANCEL_REASON in the user's language. */
 export async function cancelReasonList(db: Kysely<DB>, language: Language): Promise<{ rows: Array<{ code: string; description: string }> }> {
-  return { rows: await repo.cancelReasons(db, language) };
+  return { rows: await activeCodes(db, repo.CANCEL_REASON, language) };
 }
 
 /**
@@ -316,7 +316,7 @@ export async function cancelReasonList(db: Kysely<DB>, language: Language): Prom
  */
 export async function cancelWithReason(trx: Transaction<DB>, scope: Scope, input: { orderNos: string[]; reasonCode: string; remark?: string | null }): Promise<{ cancelled: CfsOrderStatus[] }> {
   const reason = input.reasonCode.trim();
-  if (!(await repo.isCancelReason(trx, reason))) throw new AppError('CFS_REASON_UNKNOWN', { code: reason });
+  if (!(await isActiveCode(trx, repo.CANCEL_REASON, reason))) throw new AppError('CFS_REASON_UNKNOWN', { code: reason });
   const orders = await ordersOrRefuse(trx, scope, input.orderNos);
   const cartons = await repo.cartonsOfOrders(trx, orders.map((o) => o.id), true);
   for (const order of orders) {

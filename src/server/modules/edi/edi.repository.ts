@@ -1,4 +1,5 @@
 import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
+import { whereInScope } from '../../db/scoped-rows.js';
 import type { RowFilter } from '../../../../engine/server/index.js';
 import type { Audit, DB } from '../../db/schema.js';
 import type { EdiMessageTable, EdiPartnerTable } from './edi.tables.js';
@@ -70,8 +71,7 @@ export async function lockMessagesInScope(trx: Transaction<DB>, scope: { project
     .selectFrom('edi_message as m')
     .innerJoin('edi_partner as p', 'p.id', 'm.partner_id')
     .select(['m.id', 'm.kind', 'm.reference', 'm.content', 'm.attempts', 'p.endpoint', 'p.active'])
-    .where('m.project_id', '=', scope.projectId)
-    .where('m.warehouse_id', '=', scope.warehouseId)
+    .$call((q) => whereInScope(q, 'm', scope))
     .where('m.id', 'in', ids)
     .orderBy('m.id')
     .forUpdate('m')
@@ -88,8 +88,7 @@ export async function findMessageContent(db: Kysely<DB>, scope: { projectId: num
   return db
     .selectFrom('edi_message')
     .select(['id', 'kind', 'reference', 'interchange_control', 'content'])
-    .where('project_id', '=', scope.projectId)
-    .where('warehouse_id', '=', scope.warehouseId)
+    .$call((q) => whereInScope(q, 'edi_message', scope))
     .where('id', '=', id)
     .executeTakeFirst();
 }

@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import { whereInScope } from '../../db/scoped-rows.js';
 import type { DB } from '../../db/schema.js';
 
 /** What the ship notice of an order is made from (read model `edi.orderNotice`): the order, its warehouse, its closed cartons with their pallets and what each holds. */
@@ -11,8 +12,7 @@ export async function orderOfNotice(db: Db, scope: { projectId: number; warehous
     .innerJoin('warehouse as w', 'w.id', 'h.warehouse_id')
     .select(['h.id', 'h.order_no', 'h.owner_id', 'h.customer_order_no', 'h.ship_to_name', 'h.ship_to_address_en', 'h.carrier_code', 'w.name as warehouse_name'])
     .where('h.id', '=', soId)
-    .where('h.project_id', '=', scope.projectId)
-    .where('h.warehouse_id', '=', scope.warehouseId)
+    .$call((q) => whereInScope(q, 'h', scope))
     .executeTakeFirst();
 }
 

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
+import { whereInScope } from '../../db/scoped-rows.js';
 import type { DeviceSessionRow, HandheldConfigRow, HandheldDefinition, HandheldFunction } from '../../../common/handheld-api.js';
 import type { DB } from '../../db/schema.js';
 
@@ -25,8 +26,7 @@ export async function listConfigs(db: Kysely<DB>, place: Place): Promise<Handhel
   const rows = await db
     .selectFrom('handheld_config as c')
     .select(configColumns)
-    .where('c.project_id', '=', place.projectId)
-    .where('c.warehouse_id', '=', place.warehouseId)
+    .$call((q) => whereInScope(q, 'c', place))
     .orderBy('c.fn')
     .orderBy('c.code')
     .execute();
@@ -38,8 +38,7 @@ export async function findConfig(db: Kysely<DB>, place: Place, id: number, lock 
     .selectFrom('handheld_config as c')
     .select([...configColumns, 'c.draft'])
     .where('c.id', '=', id)
-    .where('c.project_id', '=', place.projectId)
-    .where('c.warehouse_id', '=', place.warehouseId);
+    .$call((q) => whereInScope(q, 'c', place));
   if (lock) query = query.forUpdate();
   const row = await query.executeTakeFirst();
   return row ? { ...toRow(row), draft: row.draft } : undefined;
@@ -54,8 +53,7 @@ export async function codeTaken(db: Kysely<DB>, place: Place, code: string): Pro
   const row = await db
     .selectFrom('handheld_config')
     .select('id')
-    .where('project_id', '=', place.projectId)
-    .where('warehouse_id', '=', place.warehouseId)
+    .$call((q) => whereInScope(q, 'handheld_config', place))
     .where(sql`lower(code)`, '=', code.toLowerCase())
     .executeTakeFirst();
   return row !== undefined;
@@ -97,8 +95,7 @@ export async function publishedFlow(db: Kysely<DB>, place: Place, fn: HandheldFu
     .selectFrom('handheld_config as c')
     .innerJoin('handheld_config_version as v', (join) => join.onRef('v.config_id', '=', 'c.id').onRef('v.version', '=', 'c.published_version'))
     .select(['c.id', 'c.code', 'v.version', 'v.definition'])
-    .where('c.project_id', '=', place.projectId)
-    .where('c.warehouse_id', '=', place.warehouseId)
+    .$call((q) => whereInScope(q, 'c', place))
     .where('c.fn', '=', fn)
     .where('c.status', '=', 'active')
     .orderBy('v.created_at', 'desc')
@@ -201,8 +198,7 @@ export async function locationHoldingSku(db: Kysely<DB>, place: Place, skuCode: 
     .innerJoin('sku as s', 's.id', 'b.sku_id')
     .innerJoin('location as l', 'l.id', 'b.location_id')
     .select('l.code')
-    .where('b.project_id', '=', place.projectId)
-    .where('b.warehouse_id', '=', place.warehouseId)
+    .$call((q) => whereInScope(q, 'b', place))
     .where('s.code', '=', skuCode)
     .where('l.status', '=', 'active')
     .where('b.on_hand_qty', '>', '0')

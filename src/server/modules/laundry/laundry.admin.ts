@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import { whereInScope } from '../../db/scoped-rows.js';
 import { sql } from 'kysely';
 import { AppError } from '../../../common/errors.js';
 import type { LaundryCustomerRow, LaundryDeviceRow, LaundryIssuedDevice } from '../../../common/laundry-api.js';
@@ -43,8 +44,7 @@ export async function listDevices(db: Kysely<DB>, scope: AdminScope): Promise<La
   const rows = await db
     .selectFrom('laundry_device')
     .select(DEVICE_COLUMNS)
-    .where('project_id', '=', scope.projectId)
-    .where('warehouse_id', '=', scope.warehouseId)
+    .$call((q) => whereInScope(q, 'laundry_device', scope))
     .orderBy('id', 'desc')
     .limit(500)
     .execute();
@@ -76,8 +76,7 @@ export async function revokeDevice(trx: Transaction<DB>, scope: AdminScope, devi
     .selectFrom('laundry_device')
     .select('id')
     .where('id', '=', deviceId)
-    .where('project_id', '=', scope.projectId)
-    .where('warehouse_id', '=', scope.warehouseId)
+    .$call((q) => whereInScope(q, 'laundry_device', scope))
     .forUpdate()
     .executeTakeFirst();
   if (!found) throw new AppError('NO_RECORD');
@@ -105,8 +104,7 @@ export async function listCustomers(db: Kysely<DB>, scope: AdminScope): Promise<
   const rows = await db
     .selectFrom('laundry_customer')
     .select(CUSTOMER_COLUMNS)
-    .where('project_id', '=', scope.projectId)
-    .where('warehouse_id', '=', scope.warehouseId)
+    .$call((q) => whereInScope(q, 'laundry_customer', scope))
     .orderBy('id', 'desc')
     .limit(1000)
     .execute();

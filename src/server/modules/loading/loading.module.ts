@@ -1,4 +1,4 @@
-import { defineModule } from '../area.js';
+import { defineModule, workPageGrants } from '../area.js';
 import { loadingErrors } from './loading.errors.js';
 import { loadingRoutes } from './loading.routes.js';
 import * as m0340 from './migrations/0340_loading.js';
@@ -18,13 +18,7 @@ export const loadingModule = defineModule({
   errors: loadingErrors,
   // The loading screen (hand-written), at the end of the outbound menu group.
   pages: [{ route: 'loading', group: 'outbound', opens: 'screen', right: 'loading.load' }],
-  defaultGrants: [
-    { role: 'Administrator', rights: ['loading.load:view', 'loading.load:edit'] },
-    { role: 'Supervisor', rights: ['loading.load:view', 'loading.load:edit'] },
-    { role: 'Operator', rights: ['loading.load:view', 'loading.load:edit'] },
-    { role: 'Configurator', rights: ['loading.load:view'] },
-    { role: 'Read-only', rights: ['loading.load:view'] },
-  ],
+  defaultGrants: workPageGrants('loading.load'),
   homeItems: [
     { kind: 'load', tables: ['load_header'], terminal: ['shipped'], position: 75, listRoute: 'loading' },
     // Orders packed and waiting to be loaded or shipped.

@@ -1,4 +1,5 @@
 import { sql, type Selectable, type Transaction } from 'kysely';
+import { whereInScope } from '../../db/scoped-rows.js';
 import type { DB, Db } from '../../db/schema.js';
 import type { Place } from '../../db/row-stamps.js';
 import type { LoadCartonTable, LoadHeaderTable } from './loading.tables.js';
@@ -32,7 +33,7 @@ export interface LoadFields {
 }
 
 export async function findLoad(db: Db, scope: Scope, which: { id: number } | { loadNo: string }, lock = false): Promise<LoadRow | undefined> {
-  let query = db.selectFrom('load_header').selectAll().where('project_id', '=', scope.projectId).where('warehouse_id', '=', scope.warehouseId);
+  let query = db.selectFrom('load_header').selectAll().$call((q) => whereInScope(q, 'load_header', scope));
   query = 'id' in which ? query.where('id', '=', which.id) : query.where('load_no', '=', which.loadNo);
   if (lock) query = query.forUpdate();
   return query.executeTakeFirst();
@@ -61,8 +62,7 @@ export async function listLoads(db: Db, scope: Scope, all: boolean, limit: numbe
     .selectFrom('load_header as h')
     .selectAll('h')
     .select(sql<string>`(select count(*) from load_carton lc where lc.load_id = h.id)`.as('carton_qty'))
-    .where('h.project_id', '=', scope.projectId)
-    .where('h.warehouse_id', '=', scope.warehouseId);
+    .$call((q) => whereInScope(q, 'h', scope));
   if (!all) query = query.where('h.status', '!=', 'shipped');
   return query.orderBy('h.id', 'desc').limit(limit).execute();
 }

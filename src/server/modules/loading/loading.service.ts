@@ -49,28 +49,8 @@ const SHIPPABLE = ['loaded', 'partial_shipped'];
 /** The attachment record a delivery photo belongs to. */
 export const DELIVERY_RECORD = { moduleCode: 'loading', functionCode: 'delivery' } as const;
 
-
-/** The header fields as the API names them. */
-export interface LoadInput {
-  containerNo?: string | null;
-  sealNo?: string | null;
-  containerType?: string | null;
-  vessel?: string | null;
-  voyage?: string | null;
-  mbl?: string | null;
-  hbl?: string | null;
-  driver?: string | null;
-  etd?: string | null;
-  eta?: string | null;
-  portOfLoading?: string | null;
-  portOfDischarge?: string | null;
-  portOfDestination?: string | null;
-  loadFrom?: string | null;
-  loadTo?: string | null;
-  remarks?: string | null;
-}
-
-const FIELD_COLUMNS: Record<keyof LoadInput, keyof LoadFields> = {
+/** The header fields as the API names them, each with the column it is saved in. */
+const FIELD_COLUMNS = {
   containerNo: 'container_no',
   sealNo: 'seal_no',
   containerType: 'container_type',
@@ -87,7 +67,10 @@ const FIELD_COLUMNS: Record<keyof LoadInput, keyof LoadFields> = {
   loadFrom: 'load_from',
   loadTo: 'load_to',
   remarks: 'remarks',
-};
+} as const satisfies Record<string, keyof LoadFields>;
+
+/** The header fields as the API names them. */
+export type LoadInput = { [Name in keyof typeof FIELD_COLUMNS]?: string | null };
 
 function columnsOf(input: LoadInput): LoadFields {
   const fields: LoadFields = {};

@@ -5,6 +5,7 @@
 export { nextDocumentNumber } from './id-generator.service.js';
 export { ensureVirtualLocation } from './location.service.js';
 export { warehouseParam } from './system-param.js';
+export { activeCodes, isActiveCode, type DescribedCode } from './code-master.js';
 export { DEMO } from './masterdata.demo.js';
 export type { LocationType } from './masterdata.tables.js';
 export { findSkuByCode, gtinForms, readBarcode, skuHasBarcode, skuOfBarcodeRow, skusOfBarcode, skusOfBarcodeSql, type ReadBarcode, type SkuCodeOptions, type SkuOfBarcode, type SkuOfBarcodeRow, type SkuOfCode } from './sku-lookup.js';

@@ -1,4 +1,4 @@
-import { defineModule } from '../area.js';
+import { defineModule, workPageGrants } from '../area.js';
 import * as m0281 from './migrations/0281_pack_menu_right.js';
 import * as m0286 from './migrations/0286_pack_split_menu.js';
 import * as m0291 from './migrations/0291_pallet_scan_menu.js';
@@ -49,19 +49,13 @@ export const packingModule = defineModule({
   // The scan-pack screen (/pack, declared with the outbound menu) checks packing.pack: the floor
   // roles pack, the read-only role looks. The carton and pallet pages' rights are granted by
   // migration 0301.
-  defaultGrants: [
-    { role: 'Administrator', rights: ['packing.pack:view', 'packing.pack:edit'] },
-    { role: 'Supervisor', rights: ['packing.pack:view', 'packing.pack:edit'] },
-    { role: 'Operator', rights: ['packing.pack:view', 'packing.pack:edit'] },
-    { role: 'Configurator', rights: ['packing.pack:view'] },
-    { role: 'Read-only', rights: ['packing.pack:view'] },
-  ],
+  defaultGrants: workPageGrants('packing.pack'),
   readModels: [
     {
       name: 'packing.scan',
       files: ['packing.repository.ts', 'split.repository.ts'],
-      reads: ['code_master', 'location', 'lot', 'sku', 'sku_upc'],
-      purpose: 'the carton types and weight units offered, the SKU, package quantity and lots a scanned code or GS1 label names, the location a pallet stands at, the GTIN, lot and expiry on a carton label, the codes of packed SKUs and the lots a carton line names',
+      reads: ['location', 'lot', 'sku', 'sku_upc'],
+      purpose: 'the SKU, package quantity and lots a scanned code or GS1 label names, the location a pallet stands at, the GTIN, lot and expiry on a carton label, the codes of packed SKUs and the lots a carton line names',
     },
     {
       name: 'packing.packList',

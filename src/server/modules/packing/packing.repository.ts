@@ -1,5 +1,4 @@
 import { sql, type Selectable, type Transaction } from 'kysely';
-import type { Language } from '../../../common/languages.js';
 import type { DB, Db } from '../../db/schema.js';
 import type { Place } from '../../db/row-stamps.js';
 import type { CartonLineTable, CartonTable, PalletTable } from './packing.tables.js';
@@ -14,25 +13,6 @@ export type CartonLineRow = Selectable<CartonLineTable>;
 export type PalletRow = Selectable<PalletTable>;
 
 type Scope = Place;
-
-/** The active codes of a code-master type with their description in the language (English when it has none). */
-export async function codesOfType(db: Db, codeType: string, language: Language): Promise<Array<{ code: string; description: string }>> {
-  const rows = await db
-    .selectFrom('code_master')
-    .select(['code', 'desc_en', 'desc_zh', 'desc_zh_tw', 'desc_jp', 'desc_kor', 'desc_th'])
-    .where('code_type', '=', codeType)
-    .where('active', '=', true)
-    .orderBy('sort_seq')
-    .orderBy('code')
-    .execute();
-  return rows.map((r) => ({ code: r.code, description: r[`desc_${language}`] ?? r.desc_en ?? r.code }));
-}
-
-/** Whether the code is an active code of the type. */
-export async function isActiveCode(db: Db, codeType: string, code: string): Promise<boolean> {
-  const row = await db.selectFrom('code_master').select('id').where('code_type', '=', codeType).where('code', '=', code).where('active', '=', true).executeTakeFirst();
-  return row !== undefined;
-}
 
 /** The codes of these SKUs by id. */
 export async function skuCodes(db: Db, ids: readonly number[]): Promise<Map<number, string>> {

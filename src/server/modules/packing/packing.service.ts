@@ -5,7 +5,7 @@ import type { Language } from '../../../common/languages.js';
 import type { DB } from '../../db/schema.js';
 import type { EventBus } from '../../events/events.js';
 import { applyStockChanges, type StockScope } from '../inventory/index.js';
-import { nextDocumentNumber, readBarcode, skusOfBarcode, type ReadBarcode, type SkuOfBarcode } from '../masterdata/index.js';
+import { activeCodes, isActiveCode, nextDocumentNumber, readBarcode, type ReadBarcode, type SkuOfBarcode, skusOfBarcode } from '../masterdata/index.js';
 import { cancelPackingStatus, findPackingOrder, setPackingStatus, shipToOfOrder, unpickOrder, type PackingOrder, type PackingOrderLine, type PickedSource } from '../outbound/index.js';
 import { nextSscc, printerOfJob, printLabel, type CartonLabel } from '../printing/index.js';
 import type { CartonAnswer } from '../../../common/packing-api.js';
@@ -145,7 +145,7 @@ export async function openCarton(trx: Transaction<DB>, scope: StockScope, input:
   const order = await lockedOrder(trx, scope, input.soId);
   assertPackable(order, input.packPicked === true);
   const cartonType = input.cartonType?.trim() || null;
-  if (cartonType !== null && !(await repo.isActiveCode(trx, CARTON_TYPE, cartonType))) {
+  if (cartonType !== null && !(await isActiveCode(trx, CARTON_TYPE, cartonType))) {
     throw new AppError('VALIDATION_FAILED', {}, [{ field: 'cartonType', code: 'FIELD_FOREIGN' }]);
   }
   const cardId = input.cardId?.trim() || null;
@@ -488,9 +488,9 @@ export async function closeCartonOf(trx: Transaction<DB>, scope: StockScope, inp
   if ((await repo.linesOfCartons(trx, [Number(carton.id)])).length === 0) throw new AppError('CARTON_EMPTY', { cartonNo: carton.carton_no });
   const details: Array<{ field: string; code: 'FIELD_FOREIGN' | 'FIELD_RANGE' }> = [];
   const cartonType = input.cartonType === undefined ? carton.carton_type : input.cartonType?.trim() || null;
-  if (cartonType !== null && cartonType !== carton.carton_type && !(await repo.isActiveCode(trx, CARTON_TYPE, cartonType))) details.push({ field: 'cartonType', code: 'FIELD_FOREIGN' });
+  if (cartonType !== null && cartonType !== carton.carton_type && !(await isActiveCode(trx, CARTON_TYPE, cartonType))) details.push({ field: 'cartonType', code: 'FIELD_FOREIGN' });
   const weightUom = input.weightUom.trim();
-  if (!(await repo.isActiveCode(trx, WEIGHT_UOM, weightUom))) details.push({ field: 'weightUom', code: 'FIELD_FOREIGN' });
+  if (!(await isActiveCode(trx, WEIGHT_UOM, weightUom))) details.push({ field: 'weightUom', code: 'FIELD_FOREIGN' });
   // What is in the carton cannot weigh more than the carton with it.
   if (new Decimal(input.netWeight).greaterThan(input.grossWeight)) details.push({ field: 'netWeight', code: 'FIELD_RANGE' });
   if (details.length > 0) throw new AppError('VALIDATION_FAILED', {}, details);
@@ -531,7 +531,7 @@ export async function checkComplete(trx: Transaction<DB>, scope: StockScope, soI
 
 /** `GET /pack/carton/type` and `GET /pack/scan/wgtUom`: the codes with their description in the caller's language. */
 export function codeList(db: Kysely<DB>, codeType: typeof CARTON_TYPE | typeof WEIGHT_UOM, language: Language) {
-  return repo.codesOfType(db, codeType, language);
+  return activeCodes(db, codeType, language);
 }
 
 export interface CancelCheckCompleteInput {

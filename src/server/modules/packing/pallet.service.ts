@@ -5,7 +5,7 @@ import type { Language } from '../../../common/languages.js';
 import type { DB } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import type { StockScope } from '../inventory/index.js';
-import { nextDocumentNumber, warehouseParam } from '../masterdata/index.js';
+import { isActiveCode, nextDocumentNumber, warehouseParam } from '../masterdata/index.js';
 import { looksLikeGs1, parseGs1 } from '../../../common/gs1.js';
 import { shipToOfOrder } from '../outbound/index.js';
 import { nextSscc, printerOfJob, printLabel, sendPrintJobs, type CartonLabel } from '../printing/index.js';
@@ -80,7 +80,7 @@ export async function createPallet(trx: Transaction<DB>, scope: StockScope, inpu
   const location = await repo.locationByCode(trx, scope.warehouseId, code);
   if (!location) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'locationCode', code: 'FIELD_FOREIGN' }]);
   const weightUom = input.weightUom?.trim() || null;
-  if (weightUom !== null && !(await repo.isActiveCode(trx, WEIGHT_UOM, weightUom))) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'weightUom', code: 'FIELD_FOREIGN' }]);
+  if (weightUom !== null && !(await isActiveCode(trx, WEIGHT_UOM, weightUom))) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'weightUom', code: 'FIELD_FOREIGN' }]);
   const palletNo = await nextDocumentNumber(trx, 'PALLET', { warehouseId: scope.warehouseId, projectId: scope.projectId });
   const sscc = await nextSscc(trx, { warehouseId: scope.warehouseId, extensionDigit: PALLET_SSCC_EXTENSION });
   const pallet = await repo.insertPallet(
@@ -205,7 +205,7 @@ export async function closePallet(
   const cartons = await repo.cartonsOfPallet(trx, Number(pallet.id));
   if (cartons.length === 0) throw new AppError('PALLET_EMPTY', { palletNo: pallet.pallet_no });
   const weightUom = input.weightUom?.trim() || null;
-  if (weightUom !== null && !(await repo.isActiveCode(trx, WEIGHT_UOM, weightUom))) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'weightUom', code: 'FIELD_FOREIGN' }]);
+  if (weightUom !== null && !(await isActiveCode(trx, WEIGHT_UOM, weightUom))) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'weightUom', code: 'FIELD_FOREIGN' }]);
   const entered = input.grossWeight || pallet.gross_weight;
   const weight = entered ? { grossWeight: entered, weightUom: weightUom ?? pallet.weight_uom } : await computedGrossWeight(trx, scope, cartons, weightUom ?? pallet.weight_uom);
   await repo.updatePallet(trx, Number(pallet.id), { status: 'closed', closed: true, closed_by: scope.operator, gross_weight: weight.grossWeight, weight_uom: weight.weightUom }, scope.operator);

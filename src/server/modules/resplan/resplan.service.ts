@@ -10,6 +10,7 @@ import {
   type ResPlanListAnswer,
   type ResPlanRate,
   type ResPlanShift,
+  type ResPlanShiftFields,
   type ResPlanShiftResource,
   type ResPlanStatus,
   type ResPlanWithLines,
@@ -89,13 +90,8 @@ export async function listShiftAnswers(db: Reader, scope: ResPlanScope): Promise
   return { rows: shifts.map((s) => shiftAnswer(s, resources)) };
 }
 
-export interface ShiftInput {
+export interface ShiftInput extends ResPlanShiftFields {
   id?: number;
-  code: string;
-  name: string;
-  startTime: string;
-  endTime: string;
-  daysOfWeek: number[];
   active?: boolean;
   resources?: Array<{ activity: ResPlanActivity; headcount: number; hoursPerHead?: string | null; equipmentCount?: number }>;
 }

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { addMenuEntry, createScopedTable, grantConfiguratorAccess, withIdAndAudit } from '../../../db/migrations/helpers.js';
+import { addMenuEntry, createScopedTable, grantConfiguratorAccess, requiredColumns, withIdAndAudit } from '../../../db/migrations/helpers.js';
 
 /**
  * Parcel carriers: the carrier accounts of a project (where its HTTP API is, how long to wait), their
@@ -28,10 +28,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('carrier_account_id', 'bigint', (col) => col.notNull().references('carrier_account.id'))
     .addColumn('shipment_reference', 'text', (col) => col.notNull())
     .addColumn('expected_delivery_date', 'date', (col) => col.notNull())
-    .addColumn('gateway', 'text', (col) => col.notNull())
-    .addColumn('service', 'text', (col) => col.notNull())
-    .addColumn('service_provider', 'text', (col) => col.notNull())
-    .addColumn('battery', 'text', (col) => col.notNull())
+    .$call(requiredColumns('text', 'gateway', 'service', 'service_provider', 'battery'))
     .addColumn('carrier_shipment_id', 'text')
     .addColumn('status', 'text', (col) => col.notNull().defaultTo('open'))
     .addColumn('remark', 'text')

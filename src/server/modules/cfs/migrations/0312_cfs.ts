@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { createScopedTable, grantConfiguratorAccess } from '../../../db/migrations/helpers.js';
+import { addIdRule, type CodeSeed, createScopedTable, grantConfiguratorAccess, removeIdRule, removeSeededCodes, seedCodes, textColumns } from '../../../db/migrations/helpers.js';
 
 /**
  * The container freight station (docs/cfs.md): the CFS fields of an outbound order (reference,
@@ -10,7 +10,7 @@ import { createScopedTable, grantConfiguratorAccess } from '../../../db/migratio
  * by a later migration: the CFS service checks it, no foreign key). The cancel reasons are the
  * code-master type CANCEL_REASON.
  */
-const CANCEL_REASONS: Array<[string, string, string, string, string, string, string]> = [
+const CANCEL_REASONS: CodeSeed[] = [
   ['CUSTOMER', 'Cancelled by the customer', '客户取消', '客戶取消', '고객 취소', 'ลูกค้ายกเลิก', '顧客によるキャンセル'],
   ['SHIPPER', 'Cargo not delivered by the shipper', '发货人未交货', '發貨人未交貨', '화주 미입고', 'ผู้ส่งไม่ได้ส่งสินค้า', '荷主未搬入'],
   ['VESSEL', 'Vessel or booking changed', '船期或订舱变更', '船期或訂艙變更', '선박 또는 부킹 변경', 'เปลี่ยนเรือหรือการจอง', '本船またはブッキング変更'],
@@ -20,9 +20,7 @@ const CANCEL_REASONS: Array<[string, string, string, string, string, string, str
 export async function up(db: Kysely<unknown>): Promise<void> {
   await createScopedTable(db, 'cfs_order', 'project_id', 'warehouse_id')
     .addColumn('so_id', 'bigint', (col) => col.notNull().unique().references('so_header.id'))
-    .addColumn('reference', 'text')
-    .addColumn('vessel', 'text')
-    .addColumn('voyage', 'text')
+    .$call(textColumns('reference', 'vessel', 'voyage'))
     .addColumn('etd', 'date')
     .addColumn('cancel_reason', 'text')
     .addColumn('cancel_remark', 'text')
@@ -54,36 +52,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await grantConfiguratorAccess(db, ['cfs_order', 'cfs_pallet', 'cfs_carton'], 'read');
 
-  await sql`
-    insert into id_rule (rule_code, description, prefix, date_pattern, sequence_length, reset_period, scope_level, created_by, updated_by)
-    select 'CFS_PALLET', 'CFS pallet', 'CP', 'YYMMDD', 5, 'daily', 'warehouse', 'system', 'system'
-    where not exists (select 1 from id_rule where rule_code = 'CFS_PALLET')`.execute(db);
+  await addIdRule(db, { code: 'CFS_PALLET', description: 'CFS pallet', prefix: 'CP', sequenceLength: 5 });
 
-  await (db as Kysely<{ code_master: Record<string, unknown> }>)
-    .insertInto('code_master')
-    .values(
-      CANCEL_REASONS.map(([code, desc_en, desc_zh, desc_zh_tw, desc_kor, desc_th, desc_jp], i) => ({
-        code_type: 'CANCEL_REASON',
-        code,
-        sort_seq: (i + 1) * 10,
-        desc_en,
-        desc_zh,
-        desc_zh_tw,
-        desc_kor,
-        desc_th,
-        desc_jp,
-        created_by: 'system',
-        updated_by: 'system',
-      })),
-    )
-    .onConflict((oc) => oc.columns(['code_type', 'code']).doNothing())
-    .execute();
+  await seedCodes(db, 'CANCEL_REASON', CANCEL_REASONS);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('cfs_carton').execute();
   await db.schema.dropTable('cfs_pallet').execute();
   await db.schema.dropTable('cfs_order').execute();
-  await sql`delete from id_rule where rule_code = 'CFS_PALLET' and created_by = 'system'`.execute(db);
-  await sql`delete from code_master where code_type = 'CANCEL_REASON' and created_by = 'system'`.execute(db);
+  await removeIdRule(db, 'CFS_PALLET');
+  await removeSeededCodes(db, ['CANCEL_REASON']);
 }

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { withIdAndAudit } from '../../../db/migrations/helpers.js';
+import { requiredColumns, withIdAndAudit } from '../../../db/migrations/helpers.js';
 
 /** The download center: background exports with their progress, kept for a number of days. */
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -8,9 +8,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       .createTable('download_file')
       .addColumn('user_id', 'bigint', (col) => col.notNull().references('app_user.id').onDelete('cascade'))
       .addColumn('project_id', 'bigint', (col) => col.references('project.id').onDelete('cascade'))
-      .addColumn('kind', 'text', (col) => col.notNull())
-      .addColumn('title', 'text', (col) => col.notNull())
-      .addColumn('file_name', 'text', (col) => col.notNull())
+      .$call(requiredColumns('text', 'kind', 'title', 'file_name'))
       .addColumn('status', 'text', (col) => col.notNull().check(sql`status in ('running', 'done', 'failed')`))
       .addColumn('rows_written', 'integer', (col) => col.notNull().defaultTo(0))
       .addColumn('rows_total', 'integer')

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { createScopedTable, grantConfiguratorAccess } from '../../../db/migrations/helpers.js';
+import { createScopedTable, grantConfiguratorAccess, requiredColumns } from '../../../db/migrations/helpers.js';
 
 /**
  * The EDI setting of each owner (standard, trigger, endpoint, ids) and the log of EDI messages
@@ -31,10 +31,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('owner_id', 'bigint', (col) => col.notNull().references('owner.id'))
     .addColumn('kind', 'text', (col) => col.notNull())
     .addColumn('order_id', 'bigint')
-    .addColumn('reference', 'text', (col) => col.notNull())
-    .addColumn('interchange_control', 'text', (col) => col.notNull())
-    .addColumn('group_control', 'text', (col) => col.notNull())
-    .addColumn('message_control', 'text', (col) => col.notNull())
+    .$call(requiredColumns('text', 'reference', 'interchange_control', 'group_control', 'message_control'))
     .addColumn('content', 'bytea', (col) => col.notNull())
     .addColumn('status', 'text', (col) => col.notNull().defaultTo('queued'))
     .addColumn('attempts', 'integer', (col) => col.notNull().defaultTo(0))

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { createScopedTable, withIdAndAudit } from '../../../db/migrations/helpers.js';
+import { createScopedTable, createVersionTable } from '../../../db/migrations/helpers.js';
 
 /**
  * Handheld configurations (one per code, project and warehouse) with their draft, their published
@@ -16,12 +16,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('published_version', 'integer')
     .addUniqueConstraint('handheld_config_code_key', ['project_id', 'warehouse_id', 'code'])
     .execute();
-  await withIdAndAudit(db.schema.createTable('handheld_config_version'))
-    .addColumn('config_id', 'bigint', (col) => col.notNull().references('handheld_config.id').onDelete('cascade'))
-    .addColumn('version', 'integer', (col) => col.notNull())
-    .addColumn('definition', 'jsonb', (col) => col.notNull())
-    .addUniqueConstraint('handheld_config_version_key', ['config_id', 'version'])
-    .execute();
+  await createVersionTable(db, 'handheld_config_version', {
+    parent: { column: 'config_id', parent: 'handheld_config' },
+    body: 'definition',
+    uniqueKey: 'handheld_config_version_key',
+  });
   await createScopedTable(db, 'handheld_device_session', 'project_id', 'warehouse_id')
     .addColumn('user_id', 'bigint', (col) => col.notNull().references('app_user.id').onDelete('cascade'))
     .addColumn('device_id', 'text', (col) => col.notNull())

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { createScopedTable, grantConfiguratorAccess, textColumns, withId, withLotAttributes, withScope, withStockKey } from '../../../db/migrations/helpers.js';
+import { createScopedTable, grantConfiguratorAccess, requiredColumns, textColumns, withId, withLotAttributes, withScope, withStockKey } from '../../../db/migrations/helpers.js';
 
 const QTY = sql`numeric(18,4)`;
 
@@ -46,10 +46,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('reference_line', 'integer')
     .addColumn('trans_time', 'timestamptz', (col) => col.notNull().defaultTo(sql`now()`))
     .addColumn('operator', 'text', (col) => col.notNull())
-    .addColumn('owner_id', 'bigint', (col) => col.notNull())
-    .addColumn('sku_id', 'bigint', (col) => col.notNull())
-    .addColumn('lot_id', 'bigint', (col) => col.notNull())
-    .addColumn('location_id', 'bigint', (col) => col.notNull())
+    .$call(requiredColumns('bigint', 'owner_id', 'sku_id', 'lot_id', 'location_id'))
     .addColumn('lpn', 'text', (col) => col.notNull())
     .addColumn('trace_id', 'text')
     .addColumn('qty', QTY, (col) => col.notNull())

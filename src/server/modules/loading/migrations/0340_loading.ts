@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { createScopedTable, grantConfiguratorAccess, withIdAndAudit } from '../../../db/migrations/helpers.js';
+import { addIdRule, createScopedTable, grantConfiguratorAccess, removeIdRule, withIdAndAudit } from '../../../db/migrations/helpers.js';
 
 /**
  * Loading and shipping: a load (container or truck) of a project and warehouse, numbered by the LOAD
@@ -40,15 +40,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await grantConfiguratorAccess(db, ['load_header', 'load_delivery'], 'read');
   await grantConfiguratorAccess(db, ['load_carton'], 'read', { through: { column: 'load_id', table: 'load_header' } });
 
-  await sql`
-    insert into id_rule (rule_code, description, prefix, date_pattern, sequence_length, reset_period, scope_level, created_by, updated_by)
-    select 'LOAD', 'Load', 'LD', 'YYMMDD', 5, 'daily', 'warehouse', 'system', 'system'
-    where not exists (select 1 from id_rule where rule_code = 'LOAD')`.execute(db);
+  await addIdRule(db, { code: 'LOAD', description: 'Load', prefix: 'LD', sequenceLength: 5 });
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('load_delivery').execute();
   await db.schema.dropTable('load_carton').execute();
   await db.schema.dropTable('load_header').execute();
-  await sql`delete from id_rule where rule_code = 'LOAD' and created_by = 'system'`.execute(db);
+  await removeIdRule(db, 'LOAD');
 }

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { createScopedTable, grantConfiguratorAccess, withIdAndAudit } from '../../../db/migrations/helpers.js';
+import { type CodeSeed, createScopedTable, grantConfiguratorAccess, removeSeededCodes, seedCodes, withIdAndAudit } from '../../../db/migrations/helpers.js';
 
 /**
  * Packing: the cartons an order is packed into and what each holds. A carton's number is unique in
@@ -8,14 +8,14 @@ import { createScopedTable, grantConfiguratorAccess, withIdAndAudit } from '../.
  * a code-master type of their own (CARTON_TYPE), seeded with a small, medium and large box; the
  * units a carton's weight is given in are the type WEIGHT_UOM (kilogram, gram, pound).
  */
-const CARTON_TYPES: Array<[string, string, string, string, string, string, string]> = [
+const CARTON_TYPES: CodeSeed[] = [
   ['S', 'Small carton', '小号纸箱', '小號紙箱', '소형 상자', 'กล่องเล็ก', '小箱'],
   ['M', 'Medium carton', '中号纸箱', '中號紙箱', '중형 상자', 'กล่องกลาง', '中箱'],
   ['L', 'Large carton', '大号纸箱', '大號紙箱', '대형 상자', 'กล่องใหญ่', '大箱'],
 ];
 
 /** The units a carton's weight may be given in. */
-const WEIGHT_UNITS: Array<[string, string, string, string, string, string, string]> = [
+const WEIGHT_UNITS: CodeSeed[] = [
   ['KG', 'Kilogram', '千克', '公斤', '킬로그램', 'กิโลกรัม', 'キログラム'],
   ['G', 'Gram', '克', '公克', '그램', 'กรัม', 'グラム'],
   ['LB', 'Pound', '磅', '磅', '파운드', 'ปอนด์', 'ポンド'],
@@ -55,33 +55,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await grantConfiguratorAccess(db, ['carton'], 'read');
   await grantConfiguratorAccess(db, ['carton_line'], 'read', { through: { column: 'carton_id', table: 'carton' } });
 
-  await (db as Kysely<{ code_master: Record<string, unknown> }>)
-    .insertInto('code_master')
-    .values(
-      [...CARTON_TYPES.map((row, i) => ['CARTON_TYPE', i, ...row] as const), ...WEIGHT_UNITS.map((row, i) => ['WEIGHT_UOM', i, ...row] as const)].map(([code_type, i, code, desc_en, desc_zh, desc_zh_tw, desc_kor, desc_th, desc_jp]) => ({
-        code_type,
-        code,
-        sort_seq: (i + 1) * 10,
-        desc_en,
-        desc_zh,
-        desc_zh_tw,
-        desc_kor,
-        desc_th,
-        desc_jp,
-        created_by: 'system',
-        updated_by: 'system',
-      })),
-    )
-    .onConflict((oc) => oc.columns(['code_type', 'code']).doNothing())
-    .execute();
+  await seedCodes(db, 'CARTON_TYPE', CARTON_TYPES);
+  await seedCodes(db, 'WEIGHT_UOM', WEIGHT_UNITS);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('carton_line').execute();
   await db.schema.dropTable('carton').execute();
-  await (db as Kysely<{ code_master: { code_type: string; created_by: string | null } }>)
-    .deleteFrom('code_master')
-    .where('code_type', 'in', ['CARTON_TYPE', 'WEIGHT_UOM'])
-    .where('created_by', '=', 'system')
-    .execute();
+  await removeSeededCodes(db, ['CARTON_TYPE', 'WEIGHT_UOM']);
 }

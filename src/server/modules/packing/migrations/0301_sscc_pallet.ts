@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { createScopedTable, findRoleId, grantConfiguratorAccess } from '../../../db/migrations/helpers.js';
+import { addIdRule, createScopedTable, findRoleId, grantConfiguratorAccess, removeIdRule } from '../../../db/migrations/helpers.js';
 
 /**
  * SSCCs of cartons and pallets. A carton gets its SSCC when it is closed and keeps it (unique over
@@ -41,10 +41,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await grantConfiguratorAccess(db, ['pallet'], 'read');
 
-  await sql`
-    insert into id_rule (rule_code, description, prefix, date_pattern, sequence_length, reset_period, scope_level, created_by, updated_by)
-    select 'PALLET', 'Pallet', 'PL', 'YYMMDD', 5, 'daily', 'warehouse', 'system', 'system'
-    where not exists (select 1 from id_rule where rule_code = 'PALLET')`.execute(db);
+  await addIdRule(db, { code: 'PALLET', description: 'Pallet', prefix: 'PL', sequenceLength: 5 });
 
   await sql`update sys_module set right_name = 'packing.cmg' where code = 'cmg' and created_by = 'system'`.execute(db);
   await sql`update sys_module set right_name = 'packing.pallet' where code = 'pallet' and created_by = 'system'`.execute(db);
@@ -74,7 +71,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`delete from role_permission where module_code = 'packing' and sub_module_code in ('cmg', 'pallet')`.execute(db);
   await sql`update sys_module set right_name = null where code in ('cmg', 'pallet') and created_by = 'system'`.execute(db);
-  await sql`delete from id_rule where rule_code = 'PALLET' and created_by = 'system'`.execute(db);
+  await removeIdRule(db, 'PALLET');
   await db.schema.alterTable('carton').dropColumn('pallet_id').dropColumn('tracking_no').dropColumn('sscc').execute();
   await db.schema.dropTable('pallet').execute();
 }

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { createScopedTable, grantConfiguratorAccess, withIdAndAudit } from '../../../db/migrations/helpers.js';
+import { addIdRule, createScopedTable, grantConfiguratorAccess, removeIdRule, requiredColumns, withIdAndAudit } from '../../../db/migrations/helpers.js';
 
 /**
  * Resource planning (docs/resplan.md). Per warehouse: its shifts (code, name, start and end time,
@@ -72,10 +72,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('headcount', 'integer', (col) => col.notNull())
     .addColumn('hours_per_head', 'numeric', (col) => col.notNull())
     .addColumn('equipment_count', 'integer', (col) => col.notNull())
-    .addColumn('available_labour_hours', 'numeric', (col) => col.notNull())
-    .addColumn('available_equipment_hours', 'numeric', (col) => col.notNull())
-    .addColumn('labour_gap', 'numeric', (col) => col.notNull())
-    .addColumn('equipment_gap', 'numeric', (col) => col.notNull())
+    .$call(requiredColumns('numeric', 'available_labour_hours', 'available_equipment_hours', 'labour_gap', 'equipment_gap'))
     .addColumn('over_capacity', 'boolean', (col) => col.notNull())
     .addUniqueConstraint('resplan_line_plan_activity_key', ['plan_id', 'activity'])
     .execute();
@@ -84,10 +81,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await grantConfiguratorAccess(db, ['resplan_shift_resource'], 'read', { through: { column: 'shift_id', table: 'resplan_shift' } });
   await grantConfiguratorAccess(db, ['resplan_line'], 'read', { through: { column: 'plan_id', table: 'resplan_header' } });
 
-  await sql`
-    insert into id_rule (rule_code, description, prefix, date_pattern, sequence_length, reset_period, scope_level, created_by, updated_by)
-    select 'RES_PLAN', 'Resource plan', 'RP', 'YYMMDD', 4, 'daily', 'warehouse', 'system', 'system'
-    where not exists (select 1 from id_rule where rule_code = 'RES_PLAN')`.execute(db);
+  await addIdRule(db, { code: 'RES_PLAN', description: 'Resource plan', prefix: 'RP', sequenceLength: 4 });
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
@@ -96,5 +90,5 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('resplan_rate').execute();
   await db.schema.dropTable('resplan_shift_resource').execute();
   await db.schema.dropTable('resplan_shift').execute();
-  await sql`delete from id_rule where rule_code = 'RES_PLAN' and created_by = 'system'`.execute(db);
+  await removeIdRule(db, 'RES_PLAN');
 }
