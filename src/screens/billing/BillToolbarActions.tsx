@@ -7,15 +7,18 @@ import type { ToolbarActionProps } from './toolbar-actions';
 interface RunState {
   id: number;
   billId: string;
-  status: 'running' | 'done' | 'failed';
+  by: string;
+  status: 'running' | 'done' | 'failed' | 'abandoned';
   stage: string;
   percent: number;
+  startedAt: string;
 }
 
 /**
- * The billing runs of the project going on (and finished in the last minutes), each with a progress
- * bar: asked every two seconds while a run goes on, every fifteen otherwise, so a user who left
- * the page and came back sees the run where it is.
+ * The billing runs of the project going on (and finished in the last minutes), on any server, each
+ * with a progress bar and, on hovering, its stage, who started it and when: asked every two seconds
+ * while a run goes on, every fifteen otherwise, so a user who left the page and came back sees the
+ * run where it is. A run whose server stopped is shown abandoned.
  */
 function RunProgressBars() {
   const { t } = useTranslation();
@@ -45,9 +48,14 @@ function RunProgressBars() {
   return (
     <span data-testid="billing-run-progress" style={{ display: 'inline-flex', gap: 12, alignItems: 'center' }}>
       {runs.map((run) => (
-        <span key={run.id} data-testid="billing-run" data-status={run.status} title={t(`billing.progress.stage.${run.stage.split(':')[0]}`, { defaultValue: run.stage })}>
+        <span
+          key={run.id}
+          data-testid="billing-run"
+          data-status={run.status}
+          title={`${t(`billing.progress.stage.${run.stage.split(':')[0]}`, { defaultValue: run.stage })} · ${t('billing.progress.startedBy', { at: new Date(run.startedAt).toLocaleString(), by: run.by })}`}
+        >
           {t(`billing.progress.${run.status}`, { billId: run.billId })}{' '}
-          <Progress percent={run.percent} size="small" status={run.status === 'failed' ? 'exception' : run.status === 'done' ? 'success' : 'active'} style={{ width: 120, margin: 0 }} />
+          <Progress percent={run.percent} size="small" status={run.status === 'failed' || run.status === 'abandoned' ? 'exception' : run.status === 'done' ? 'success' : 'active'} style={{ width: 120, margin: 0 }} />
         </span>
       ))}
     </span>
