@@ -1,7 +1,8 @@
 import { Button, Progress } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, download, fetchBlob } from '../../app/public';
+import { api, download } from '../../app/public';
+import { openDocumentInNewTab } from '../shared/open-document';
 import type { ToolbarActionProps } from './toolbar-actions';
 
 interface RunState {
@@ -72,25 +73,15 @@ export default function BillToolbarActions({ rights, selected }: ToolbarActionPr
   const id = selected.length === 1 ? Number(selected[0]._key) : null;
   if (!rights.view) return null;
 
-  const openInvoice = async () => {
-    if (id === null) return;
-    // Opened before the answer arrives so that the browser does not block it as a pop-up.
-    const view = window.open('', '_blank');
-    try {
-      const file = await fetchBlob('/billing/invoice.pdf', { query: { id } });
-      const url = URL.createObjectURL(file.blob);
-      if (view) view.location.href = url;
-      else window.location.assign(url);
-    } catch {
-      // The error popup has shown the refusal (a draft has no invoice yet).
-      view?.close();
-    }
+  // The error popup shows a refusal (a draft has no invoice yet).
+  const openInvoice = () => {
+    if (id !== null) openDocumentInNewTab('/billing/invoice.pdf', { query: { id } }).catch(() => undefined);
   };
 
   return (
     <>
       <RunProgressBars />
-      <Button data-testid="billing-invoice-pdf" disabled={id === null} onClick={() => void openInvoice()}>
+      <Button data-testid="billing-invoice-pdf" disabled={id === null} onClick={openInvoice}>
         {t('billing.tools.invoicePdf')}
       </Button>
       <Button data-testid="billing-export-lines" disabled={id === null} onClick={() => id !== null && void download('/billing/lines.xlsx', { query: { id } }).catch(() => undefined)}>
