@@ -579,5 +579,9 @@ describe('refusals', () => {
       inputs: { ownerCode, billId: `BILL3-${tag}`, cutoffDate: day(2), periodFrom: day(2), periodTo: day(3) },
     });
     expect(answer.result.billId).toBe(`BILL3-${tag}`);
+    // Registered as every run is, for every server's progress.
+    const run = await t.database.db.selectFrom('billing_run').select(['status', 'percent', 'header_id']).where('bill_id', '=', `BILL3-${tag}`).executeTakeFirstOrThrow();
+    expect(run).toMatchObject({ status: 'done', percent: 100 });
+    expect(run.header_id).not.toBeNull();
   });
 });

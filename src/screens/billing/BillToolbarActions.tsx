@@ -1,21 +1,25 @@
 import { Button, Progress } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, download, fetchBlob } from '../../app/public';
+import { api, download } from '../../app/public';
+import { openDocumentInNewTab } from '../shared/open-document';
 import type { ToolbarActionProps } from './toolbar-actions';
 
 interface RunState {
   id: number;
   billId: string;
-  status: 'running' | 'done' | 'failed';
+  by: string;
+  status: 'running' | 'done' | 'failed' | 'abandoned';
   stage: string;
   percent: number;
+  startedAt: string;
 }
 
 /**
- * The billing runs of the project going on (and finished in the last minutes), each with a progress
- * bar: asked every two seconds while a run goes on, every fifteen otherwise, so a user who left
- * the page and came back sees the run where it is.
+ * The billing runs of the project going on (and finished in the last minutes), on any server, each
+ * with a progress bar and, on hovering, its stage, who started it and when: asked every two seconds
+ * while a run goes on, every fifteen otherwise, so a user who left the page and came back sees the
+ * run where it is. A run whose server stopped is shown abandoned.
  */
 function RunProgressBars() {
   const { t } = useTranslation();
@@ -45,9 +49,14 @@ function RunProgressBars() {
   return (
     <span data-testid="billing-run-progress" style={{ display: 'inline-flex', gap: 12, alignItems: 'center' }}>
       {runs.map((run) => (
-        <span key={run.id} data-testid="billing-run" data-status={run.status} title={t(`billing.progress.stage.${run.stage.split(':')[0]}`, { defaultValue: run.stage })}>
+        <span
+          key={run.id}
+          data-testid="billing-run"
+          data-status={run.status}
+          title={`${t(`billing.progress.stage.${run.stage.split(':')[0]}`, { defaultValue: run.stage })} · ${t('billing.progress.startedBy', { at: new Date(run.startedAt).toLocaleString(), by: run.by })}`}
+        >
           {t(`billing.progress.${run.status}`, { billId: run.billId })}{' '}
-          <Progress percent={run.percent} size="small" status={run.status === 'failed' ? 'exception' : run.status === 'done' ? 'success' : 'active'} style={{ width: 120, margin: 0 }} />
+          <Progress percent={run.percent} size="small" status={run.status === 'failed' || run.status === 'abandoned' ? 'exception' : run.status === 'done' ? 'success' : 'active'} style={{ width: 120, margin: 0 }} />
         </span>
       ))}
     </span>
@@ -64,25 +73,15 @@ export default function BillToolbarActions({ rights, selected }: ToolbarActionPr
   const id = selected.length === 1 ? Number(selected[0]._key) : null;
   if (!rights.view) return null;
 
-  const openInvoice = async () => {
-    if (id === null) return;
-    // Opened before the answer arrives so that the browser does not block it as a pop-up.
-    const view = window.open('', '_blank');
-    try {
-      const file = await fetchBlob('/billing/invoice.pdf', { query: { id } });
-      const url = URL.createObjectURL(file.blob);
-      if (view) view.location.href = url;
-      else window.location.assign(url);
-    } catch {
-      // The error popup has shown the refusal (a draft has no invoice yet).
-      view?.close();
-    }
+  // The error popup shows a refusal (a draft has no invoice yet).
+  const openInvoice = () => {
+    if (id !== null) openDocumentInNewTab('/billing/invoice.pdf', { query: { id } }).catch(() => undefined);
   };
 
   return (
     <>
       <RunProgressBars />
-      <Button data-testid="billing-invoice-pdf" disabled={id === null} onClick={() => void openInvoice()}>
+      <Button data-testid="billing-invoice-pdf" disabled={id === null} onClick={openInvoice}>
         {t('billing.tools.invoicePdf')}
       </Button>
       <Button data-testid="billing-export-lines" disabled={id === null} onClick={() => id !== null && void download('/billing/lines.xlsx', { query: { id } }).catch(() => undefined)}>

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Alert, Button, Input, Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { api, ApiError, fetchBlob, FormDialog, openPage, showSuccess, useSubmitAndClose, ViewDialog } from '../../app/public';
+import { api, ApiError, FormDialog, openPage, showSuccess, useSubmitAndClose, ViewDialog } from '../../app/public';
+import { openDocumentInNewTab } from '../shared/open-document';
 import { CompactTable, textColumns } from '../../app/public-widgets';
 import type { ToolbarActionProps } from './toolbar-actions';
 import { ManualAllocationDialog, useOrderBalance, type BalanceLine } from './ManualAllocation';
@@ -63,19 +64,9 @@ export default function SoToolbarActions({ rights, selected, reload }: ToolbarAc
   const soId = selected.length === 1 ? Number(selected[0]._key) : null;
   const close = () => setOpen(null);
 
-  const printPickList = async () => {
-    if (soId === null) return;
-    // Opened before the answer arrives so that the browser does not block it as a pop-up.
-    const view = window.open('', '_blank');
-    try {
-      const file = await fetchBlob('/pick/list.pdf', { query: { soId } });
-      const url = URL.createObjectURL(file.blob);
-      if (view) view.location.href = url;
-      else window.location.assign(url);
-    } catch {
-      // The error popup has shown the refusal (an order not yet allocated).
-      view?.close();
-    }
+  // The error popup shows a refusal (an order not yet allocated).
+  const printPickList = () => {
+    if (soId !== null) openDocumentInNewTab('/pick/list.pdf', { query: { soId } }).catch(() => undefined);
   };
 
   if (!rights.view) return null;
@@ -89,7 +80,7 @@ export default function SoToolbarActions({ rights, selected, reload }: ToolbarAc
       <Button data-testid="so-balance" disabled={soId === null} onClick={() => setOpen('balance')}>
         {t('outbound.soTools.balance')}
       </Button>
-      <Button data-testid="so-pick-list" disabled={soId === null} onClick={() => void printPickList()}>
+      <Button data-testid="so-pick-list" disabled={soId === null} onClick={printPickList}>
         {t('outbound.soTools.pickList')}
       </Button>
       <Button data-testid="so-pack-check" disabled={selected.length === 0} onClick={() => setOpen('packCheck')}>

@@ -23,6 +23,12 @@ import type { SessionUser } from '../http/access.js';
 /** What a behaviour's `run` gets: the open transaction, the page, the caller, the selected rows (in scope) and the checked inputs. */
 export interface BehaviourContext<Inputs = Record<string, ScalarValue>> {
   trx: Transaction<DB>;
+  /**
+   * The database outside the action's transaction, only for what other servers must see while the
+   * action goes on (a billing run's progress, in short transactions of its own). The action's own
+   * writes go through `trx`. On the embedded database a transaction opened here waits for `trx`.
+   */
+  db: Kysely<DB>;
   /** Emit domain events here: delivered only after the transaction commits. */
   events: EventBus;
   page: PageDefinition;

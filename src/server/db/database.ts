@@ -67,7 +67,11 @@ export async function connectPostgres(url: string, poolSize = 10): Promise<Datab
   const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000 });
   // An idle client that loses its server must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
-  pool.on('connect', prepareMarkedStatements);
+  // Nor a client that loses it in the middle of a query (a session ended by the server): the query fails with the error.
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+    prepareMarkedStatements(client);
+  });
   try {
     const client = await pool.connect();
     client.release();

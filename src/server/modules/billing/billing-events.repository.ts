@@ -37,21 +37,12 @@ export async function prepareRun(trx: Transaction<DB>): Promise<void> {
 
 export type EventGroup = 'receive' | 'ship' | 'snapshot' | 'order' | 'period';
 
+/** The event group each bill base counts: orders and their lines both count outbound orders. */
+const GROUP_OF: Record<BillBase, EventGroup> = { received_qty: 'receive', shipped_qty: 'ship', on_hand_snapshot: 'snapshot', orders: 'order', lines: 'order', none: 'period' };
+
 /** The event group a bill base counts. */
 export function eventGroupOf(base: BillBase): EventGroup {
-  switch (base) {
-    case 'received_qty':
-      return 'receive';
-    case 'shipped_qty':
-      return 'ship';
-    case 'on_hand_snapshot':
-      return 'snapshot';
-    case 'orders':
-    case 'lines':
-      return 'order';
-    case 'none':
-      return 'period';
-  }
+  return GROUP_OF[base];
 }
 
 const KIND_OF: Record<EventGroup, string> = { receive: 'ledger', ship: 'ledger', snapshot: 'snapshot', order: 'order', period: 'period' };

@@ -20,12 +20,13 @@ export const runBillingBehaviour = defineBehaviour({
   name: 'billing.bill.run',
   right: 'billing.billingMaintance:run',
   inputs: Type.Object({ ownerCode: Type.String({ maxLength: 60 }), billId: Type.Optional(Type.Union([Type.String({ maxLength: 60 }), Type.Null()])), cutoffDate: Day, periodFrom: Day, periodTo: Day, billCurrency: Type.Optional(Type.Union([Type.String({ maxLength: 10 }), Type.Null()])) }),
-  async run({ trx, session, inputs }) {
+  async run({ trx, db, session, inputs }) {
     const scope = billingScopeOf(session);
     const owner = await findOwnerByCode(trx, scope.projectId, inputs.ownerCode.trim());
     if (!owner) throw new AppError('NO_RECORD');
     const input = { ownerId: Number(owner.id), billId: inputs.billId ?? '', cutoffDate: inputs.cutoffDate, periodFrom: inputs.periodFrom, periodTo: inputs.periodTo, billCurrency: inputs.billCurrency ?? undefined };
-    const bill = await trackedRun(scope, input.ownerId, input.billId, (progress) => runBilling(trx, scope, input, progress));
+    // The run goes on in the action's transaction; its progress is written beside it, for every server to see.
+    const bill = await trackedRun(db, scope, input.ownerId, input.billId, (runTrx, progress) => runBilling(runTrx, scope, input, progress), trx);
     return {
       result: { id: bill.header.id, billId: bill.header.bill_id },
       messageCode: 'billing.result.run',

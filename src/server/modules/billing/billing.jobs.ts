@@ -1,4 +1,3 @@
-import { inTransaction } from '../../db/transaction.js';
 import type { JobDefinition } from '../area.js';
 import { findOwnerByCode } from './billing.repository.js';
 import { trackedRun } from './billing.progress.js';
@@ -25,14 +24,12 @@ export const billingRunJob: JobDefinition = {
     log(`billing ${code} from ${input.periodFrom} to ${input.periodTo}, cut-off ${input.cutoffDate}, bill ${input.billId}`);
     const scope = { projectId, by: `job:${job.name}`.slice(0, 100) };
     let stage = '';
-    const bill = await trackedRun(scope, input.ownerId, input.billId, (progress) =>
-      inTransaction(db, (trx) =>
-        runBilling(trx, scope, input, (name, done, total) => {
-          progress(name, done, total);
-          // Each group of events and each priced line in the log as it goes.
-          if (name !== stage) log(`step ${done}/${total}: ${(stage = name)}`);
-        }),
-      ),
+    const bill = await trackedRun(db, scope, input.ownerId, input.billId, (trx, progress) =>
+      runBilling(trx, scope, input, (name, done, total) => {
+        progress(name, done, total);
+        // Each group of events and each priced line in the log as it goes.
+        if (name !== stage) log(`step ${done}/${total}: ${(stage = name)}`);
+      }),
     );
     for (const line of bill.lines) log(`line ${line.line_no} ${line.charge_code}: ${line.qty} x ${line.rate} = ${line.amount} ${line.currency_code}`);
     log(`bill ${bill.header.bill_id}: ${bill.lines.length} lines, total ${bill.header.total_amount} ${bill.header.currency_code} (draft)`);

@@ -3,6 +3,7 @@ import * as m0292 from './migrations/0292_billing_unbilled_view.js';
 import * as m0365 from './migrations/0365_billing_run_events.js';
 import * as m0366 from './migrations/0366_billing_currency_amounts.js';
 import * as m0367 from './migrations/0367_billing_unbilled_by_ship_date.js';
+import * as m0368 from './migrations/0368_billing_run.js';
 import * as m0360 from './migrations/0360_billing.js';
 import * as m0361 from './migrations/0361_billing_menu.js';
 import * as m0362 from './migrations/0362_billing_exchange_rate.js';
@@ -28,7 +29,7 @@ const VERBS = ['billing.billingMaintance:run', 'billing.billingMaintance:confirm
 
 export const billingModule = defineModule({
   name: 'billing',
-  migrations: { '0292_billing_unbilled_view': m0292, '0360_billing': m0360, '0361_billing_menu': m0361, '0362_billing_exchange_rate': m0362, '0363_exchange_rate_menu': m0363, '0365_billing_run_events': m0365, '0366_billing_currency_amounts': m0366, '0367_billing_unbilled_by_ship_date': m0367 },
+  migrations: { '0292_billing_unbilled_view': m0292, '0360_billing': m0360, '0361_billing_menu': m0361, '0362_billing_exchange_rate': m0362, '0363_exchange_rate_menu': m0363, '0365_billing_run_events': m0365, '0366_billing_currency_amounts': m0366, '0367_billing_unbilled_by_ship_date': m0367, '0368_billing_run': m0368 },
   routes: billingRoutes,
   behaviours: billingBehaviours,
   writers: billingWriters,

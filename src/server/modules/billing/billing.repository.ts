@@ -1,6 +1,7 @@
 import { sql, type Insertable, type Kysely, type Transaction, type Updateable } from 'kysely';
 import type { Audit, DB, Numeric } from '../../db/schema.js';
 import type { BillingHeaderTable, BillingLineTable } from './billing.tables.js';
+import { customerRunLockName } from './billing-runs.repository.js';
 import './billing.tables.js';
 
 /** The billing area's SQL: its own tables, and (read model `billing.masters`) the owner, SKU measures and currency it bills with. */
@@ -80,7 +81,7 @@ export type TariffRow = Awaited<ReturnType<typeof contractTariffs>>[number];
  * transaction (on any server) holds it: one run per customer at a time.
  */
 export async function tryLockCustomerRun(trx: Transaction<DB>, projectId: number, ownerId: number): Promise<boolean> {
-  const row = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(hashtextextended(${`billing.run:${projectId}:${ownerId}`}, 0)) as locked`.execute(trx);
+  const row = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(hashtextextended(${customerRunLockName(projectId, ownerId)}, 0)) as locked`.execute(trx);
   return row.rows[0]?.locked === true;
 }
 

@@ -6,7 +6,7 @@ import { requireProject, requireUser } from '../../http/access-plugin.js';
 import { pageAccess, routeOptions } from '../../http/route-options.js';
 import { ErrorBodySchema, IdSchema, StrictObject } from '../../http/schemas.js';
 import { renderInvoicePdf, renderLinesXlsx } from './billing.documents.js';
-import { runsOf, trackedRun } from './billing.progress.js';
+import { runsOf, runTracker, trackedRun } from './billing.progress.js';
 import { billOf, cancelConfirmedBill, confirmBill, drillDown, issuedBillOf, postBill, runBilling, type BillingScope } from './billing.service.js';
 
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema };
@@ -34,6 +34,8 @@ function scopeOf(request: FastifyRequest): BillingScope {
  */
 export const billingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.database.db;
+  // This server's runs on this database, and whether a second transaction may run beside a run's.
+  runTracker(db, app.database.kind);
 
   app.post(
     '/billing/run',
@@ -42,13 +44,15 @@ export const billingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     }),
     (request) => {
       const scope = scopeOf(request);
-      return trackedRun(scope, request.body.ownerId, request.body.billId, (progress) => inTransaction(db, (trx) => runBilling(trx, scope, request.body, progress)));
+      return trackedRun(db, scope, request.body.ownerId, request.body.billId, (trx, progress) => runBilling(trx, scope, request.body, progress));
     },
   );
 
-  app.post('/billing/run/progress', route(VIEW, "The project's billing runs going on and those finished in the last ten minutes, with their stage and percent", { body: StrictObject({}) }), (request) => ({
-    runs: runsOf(scopeOf(request).projectId),
-  }));
+  app.post(
+    '/billing/run/progress',
+    route(VIEW, "The project's billing runs going on and those finished in the last ten minutes, on any server: who started them and when, their stage and percent", { body: StrictObject({}) }),
+    async (request) => ({ runs: await runsOf(db, scopeOf(request).projectId) }),
+  );
 
   app.post('/billing/bill', route(VIEW, 'A bill with its lines', { body: StrictObject({ id: IdSchema }) }), (request) => billOf(db, scopeOf(request).projectId, request.body.id));
 

@@ -1,7 +1,7 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { Audit, Id, Numeric, NullableDate, NullableNumeric, NullableTimestamp } from '../../db/schema.js';
 
-/** The billing area's tables; migrations 0360, 0362 and 0365 create them (billing_line_source is a view since 0365). */
+/** The billing area's tables; migrations 0360, 0362, 0365 and 0368 create them (billing_line_source is a view since 0365). */
 declare module '../../db/schema.js' {
   interface DB {
     charge_code: ChargeCodeTable;
@@ -14,6 +14,7 @@ declare module '../../db/schema.js' {
     billing_line_excluded: BillingLineExcludedTable;
     billing_event_billed: BillingEventBilledTable;
     exchange_rate: ExchangeRateTable;
+    billing_run: BillingRunTable;
   }
 }
 
@@ -187,4 +188,29 @@ export interface ExchangeRateTable extends Audit {
   to_currency: string;
   rate_date: DateOnly;
   rate: Numeric;
+}
+
+export type RunStatus = 'running' | 'done' | 'failed' | 'abandoned';
+
+/** A billing run as every server sees it (migration 0368): who started it, its stage and percent, how it ended. */
+export interface BillingRunTable extends Audit {
+  id: Id;
+  project_id: number;
+  owner_id: number;
+  bill_id: string;
+  /** The server (process) running it. */
+  node: string;
+  status: ColumnType<RunStatus, RunStatus | undefined, RunStatus>;
+  stage: ColumnType<string, string | undefined, string>;
+  done: ColumnType<number, number | undefined, number>;
+  total: ColumnType<number, number | undefined, number>;
+  percent: ColumnType<number, number | undefined, number>;
+  /** The run's transaction holds the customer's advisory lock. */
+  locked: ColumnType<boolean, boolean | undefined, boolean>;
+  started_at: Generated<Date>;
+  /** The last word of the server running it. */
+  heartbeat_at: Generated<Date>;
+  finished_at: NullableTimestamp;
+  header_id: number | null;
+  error_code: string | null;
 }

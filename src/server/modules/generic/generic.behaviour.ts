@@ -54,7 +54,7 @@ export async function runBehaviour(ctx: GenericContext, request: BehaviourReques
           throw configuratorSqlFailure(error);
         }
       }
-      const outcome = await action!.run({ trx, events: ctx.events, page, session, rows, inputs, user: ctx.user });
+      const outcome = await action!.run({ trx, db: ctx.db, events: ctx.events, page, session, rows, inputs, user: ctx.user });
       return { result: outcome?.result ?? null, ...(outcome?.messageCode ? { messageCode: outcome.messageCode } : {}), ...(outcome?.messageParams ? { messageParams: outcome.messageParams } : {}), ...(outcome?.links?.length ? { links: outcome.links } : {}) };
     }),
   );
