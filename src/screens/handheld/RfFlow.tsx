@@ -273,7 +273,7 @@ export default function RfFlow() {
     const missing = shownDialogs.find((d) => definition.dialogs[d].mandatory && (dialog[d] ?? '').trim() === '');
     if (missing) return fail(t('hh.run.required', { field: t(`hh.dialog.${missing}`) }));
     const wrong = shownDialogs.find((d) => (dialog[d] ?? '').trim() !== '' && !dialogValueValid(d, dialog[d]!));
-    if (wrong) return fail(t('hh.run.badValue', { field: t(`hh.dialog.${wrong}`) }));
+    if (wrong) return fail(t(wrong === 'dimension' ? 'hh.run.badDimension' : 'hh.run.badValue', { field: t(`hh.dialog.${wrong}`) }));
     void confirm(fields);
   };
 

@@ -86,9 +86,10 @@ export const pack = defineFlow<PackTask>({
   asksDialogs: ({ fields }) => closing(fields),
   missing: ({ t, task, fields }) => {
     if (!closing(fields)) return null;
+    if (!fields.cartonId) return { action: 'pack.scanItem', error: t('hh.run.noCartonToClose') };
+    // A carton opened at the carton type step is not in the order as read before: nothing is in it yet.
     const carton = cartonOf(task, fields);
-    if (!carton) return { action: 'pack.scanItem', error: t('hh.run.noCartonToClose') };
-    if (carton.lines.length === 0) return { action: 'pack.scanItem', error: t('hh.run.cartonEmpty', { carton: carton.cartonNo }) };
+    if (!carton || carton.lines.length === 0) return { action: 'pack.scanItem', error: t('hh.run.cartonEmpty', { carton: carton?.cartonNo ?? fields.cartonNo ?? '' }) };
     return null;
   },
   async confirm(context) {
@@ -122,7 +123,7 @@ export const pack = defineFlow<PackTask>({
     // An item into the carton: a carton is opened first when none is (the carton type step skipped).
     let before = cartonOf(task, fields);
     let opened: Fields = {};
-    if (!before) {
+    if (!fields.cartonId) {
       try {
         const answer = await calls.openCarton({ soId: task.pack.order.id, cartonType: fields.cartonType || null });
         before = answer.openCarton ?? undefined;
@@ -132,13 +133,13 @@ export const pack = defineFlow<PackTask>({
         throw error;
       }
     }
-    const cartonNo = before?.cartonNo ?? '';
+    const cartonNo = before?.cartonNo ?? opened.cartonNo ?? fields.cartonNo ?? '';
     const qty = (fields.qty ?? '').trim();
     const body = { cartonId: Number(opened.cartonId ?? fields.cartonId), barcode: fields.sku, ...(qty ? { qty } : {}) };
     const subject = { ...body, orderNo, cartonNo };
     try {
       const outcome = await sendScan<PackAnswer>({ flow: 'pack', label: `${cartonNo} · ${fields.sku}${qty ? ` × ${qty}` : ''}`, path: '/pack/scan/sku', body, key });
-      const keep = { orderNo, ...cartonFields(before), ...opened };
+      const keep = { orderNo, cartonId: String(body.cartonId), cartonNo, cartonType: fields.cartonType ?? '', ...opened };
       if (outcome.queued) return { queued: true, message: t('inb.offline.stored'), left: { task, fields: keep }, subject };
       const after = outcome.answer.cartons.find((c) => c.id === body.cartonId);
       const items = cartonChange(before, after)
