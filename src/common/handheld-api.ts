@@ -50,6 +50,15 @@ export const HANDHELD_ACTIONS: readonly HandheldAction[] = [
   { name: 'move.enterQty', fn: 'move', targets: ['qty'], kind: 'step' },
   { name: 'move.scanTo', fn: 'move', targets: ['toLocation'], kind: 'step' },
   { name: 'move.reason', fn: 'move', targets: ['reason'], kind: 'step' },
+  // Pack: an order's picked items scanned into a carton of a carton type, closed with its weights.
+  { name: 'pack.findOrder', fn: 'pack', targets: ['orderNo'], kind: 'search' },
+  { name: 'pack.scanCartonType', fn: 'pack', targets: ['cartonType'], kind: 'step' },
+  { name: 'pack.scanItem', fn: 'pack', targets: ['sku'], kind: 'step' },
+  { name: 'pack.enterQty', fn: 'pack', targets: ['qty'], kind: 'step' },
+  // Load: closed cartons and pallets (number or SSCC) scanned onto an open load.
+  { name: 'load.findLoad', fn: 'load', targets: ['loadNo'], kind: 'search' },
+  { name: 'load.scanWave', fn: 'load', targets: ['waveNo'], kind: 'step' },
+  { name: 'load.scanCarton', fn: 'load', targets: ['code'], kind: 'step' },
   // Count: a count ticket, blind: the location, the SKU or LPN, the quantity counted.
   { name: 'count.findTicket', fn: 'count', targets: ['ticketNo'], kind: 'search' },
   { name: 'count.scanLocation', fn: 'count', targets: ['locationCode'], kind: 'step' },
@@ -65,7 +74,7 @@ export const HANDHELD_ACTIONS: readonly HandheldAction[] = [
 ];
 
 /** The functions the runtime runs (it holds the actions of each); the others are configured only. */
-export const RUNTIME_FUNCTIONS = ['receive', 'putaway', 'move', 'count', 'pick'] as const satisfies readonly HandheldFunction[];
+export const RUNTIME_FUNCTIONS = ['receive', 'putaway', 'move', 'count', 'pick', 'pack', 'load'] as const satisfies readonly HandheldFunction[];
 export type RuntimeFunction = (typeof RUNTIME_FUNCTIONS)[number];
 export const isRuntimeFunction = (fn: string): fn is RuntimeFunction => (RUNTIME_FUNCTIONS as readonly string[]).includes(fn);
 
@@ -165,7 +174,47 @@ export const SHIPPED_PICK: HandheldDefinition = {
   locationLogic: [],
 };
 
-const SHIPPED: Partial<Record<HandheldFunction, HandheldDefinition>> = { receive: SHIPPED_RECEIVE, putaway: SHIPPED_PUTAWAY, move: SHIPPED_MOVE, count: SHIPPED_COUNT, pick: SHIPPED_PICK };
+/**
+ * The shipped pack flow: the order, then per carton the carton type (passed over while a carton is
+ * open), the items with their quantities (each packed as it is confirmed), and a skipped item closes
+ * the carton with its gross and net weight and dimensions; the order is checked complete once all
+ * that is picked is packed.
+ */
+export const SHIPPED_PACK: HandheldDefinition = {
+  flow: { restartAfterConfirm: false },
+  orderSearch: { scanName: 'order', prompt: '', action: 'pack.findOrder', targetField: 'orderNo' },
+  steps: [
+    { scanName: 'cartonType', prompt: '', action: 'pack.scanCartonType', targetField: 'cartonType', optional: true },
+    { scanName: 'item', prompt: '', action: 'pack.scanItem', targetField: 'sku', optional: true },
+    { scanName: 'qty', prompt: '', action: 'pack.enterQty', targetField: 'qty', optional: true },
+  ],
+  dialogs: {
+    dimension: { show: true, mandatory: false },
+    volume: { show: false, mandatory: false },
+    grossWeight: { show: true, mandatory: true },
+    netWeight: { show: true, mandatory: true },
+  },
+  locationLogic: [],
+};
+
+/** The shipped load flow: the load, then its cartons and pallets one scan each, staying on the load. */
+export const SHIPPED_LOAD: HandheldDefinition = {
+  flow: { restartAfterConfirm: false },
+  orderSearch: { scanName: 'load', prompt: '', action: 'load.findLoad', targetField: 'loadNo' },
+  steps: [{ scanName: 'carton', prompt: '', action: 'load.scanCarton', targetField: 'code' }],
+  dialogs: NO_DIALOG,
+  locationLogic: [],
+};
+
+const SHIPPED: Partial<Record<HandheldFunction, HandheldDefinition>> = {
+  receive: SHIPPED_RECEIVE,
+  putaway: SHIPPED_PUTAWAY,
+  move: SHIPPED_MOVE,
+  count: SHIPPED_COUNT,
+  pick: SHIPPED_PICK,
+  pack: SHIPPED_PACK,
+  load: SHIPPED_LOAD,
+};
 
 /** The shipped configuration of a function; a function whose actions are not built yet starts empty. */
 export function shippedDefinition(fn: HandheldFunction): HandheldDefinition {
@@ -216,6 +265,23 @@ export interface DeviceSessionRow {
   flow: string | null;
   signedInAt: string;
   lastScanAt: string | null;
+}
+
+const DECIMAL = String.raw`\d{1,12}(?:[.,]\d{1,4})?`;
+/** A dimension dialog value: one measure, or length × width × height (`x`, `×` or `*` between). */
+export const DIMENSION_PATTERN = `^\\s*${DECIMAL}(?:\\s*[xX×*]\\s*${DECIMAL}\\s*[xX×*]\\s*${DECIMAL})?\\s*$`;
+
+/** The measures of a dimension value (one, or length, width and height), as decimal texts; null when it is none or one is not above 0. */
+export function parseDimension(text: string): string[] | null {
+  if (!new RegExp(DIMENSION_PATTERN).test(text)) return null;
+  const measures = text.trim().split(/\s*[xX×*]\s*/).map((m) => m.replace(',', '.'));
+  return measures.every((m) => Number(m) > 0) ? measures : null;
+}
+
+/** A value entered in a dialog: a number above 0; the dimension also as length × width × height. */
+export function dialogValueValid(field: DialogField, text: string): boolean {
+  if (field === 'dimension') return parseDimension(text) !== null;
+  return Number(text.trim()) > 0;
 }
 
 /** The values of a flow's dialogs entered on the handheld (decimal texts; a dialog not asked or left empty is absent). */

@@ -1,15 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HandheldConfigDetail, HandheldDefinition, HandheldFlowAnswer, ScanValueRow } from '../../src/common/handheld-api.js';
-import { SHIPPED_COUNT, SHIPPED_MOVE, SHIPPED_PICK, SHIPPED_RECEIVE } from '../../src/common/handheld-api.js';
+import { SHIPPED_COUNT, SHIPPED_LOAD, SHIPPED_MOVE, SHIPPED_PACK, SHIPPED_PICK, SHIPPED_RECEIVE } from '../../src/common/handheld-api.js';
 import { buildTestApp, injectAs, json, signIn, type TestApp } from '../helpers/app.js';
 import { outboundFixture, stock, type OutboundFixture } from '../helpers/outbound.js';
+import { packingFixture, pickedOrder } from '../helpers/packing-fixtures.js';
 
 /**
- * The runtime's functions through the real server: receive, move, count and pick have shipped
- * flows; a move, count or pick configuration naming an action or target field no code has is
- * refused naming the field; the dialog values are stored with a confirmation the user's key applied (once, whatever
- * the retries) and read back, and are refused for a key that applied nothing.
+ * The runtime's functions through the real server: receive, move, count, pick, pack and load have
+ * shipped flows; a move, count, pick, pack or load configuration naming an action or target field no
+ * code has is refused naming the field; the dialog values are stored with a confirmation the user's
+ * key applied (once, whatever the retries) and read back, and are refused for a key that applied
+ * nothing; a carton closed with a key (the pack flow's close) is closed once and keeps its dimensions.
  */
 let t: TestApp;
 let admin: string;
@@ -34,12 +36,14 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 describe('the handheld runtime functions', () => {
-  it('runs the shipped receive, move, count and pick flows when nothing is published', async () => {
+  it('runs the shipped receive, move, count, pick, pack and load flows when nothing is published', async () => {
     for (const [fn, shipped] of [
       ['receive', SHIPPED_RECEIVE],
       ['move', SHIPPED_MOVE],
       ['count', SHIPPED_COUNT],
       ['pick', SHIPPED_PICK],
+      ['pack', SHIPPED_PACK],
+      ['load', SHIPPED_LOAD],
     ] as const) {
       expect((await ok<HandheldFlowAnswer>('GET', `/handheld/flow?fn=${fn}`)).definition).toEqual(shipped);
     }
@@ -101,6 +105,57 @@ describe('the handheld runtime functions', () => {
     // Inactive again, the shipped flow is served.
     await ok('POST', '/handheld/config/save', { id: made.id, name: 'pick', status: 'inactive', draft });
     expect((await ok<HandheldFlowAnswer>('GET', '/handheld/flow?fn=pick')).definition).toEqual(SHIPPED_PICK);
+  });
+
+  it('publishes the shipped pack and load flows and refuses an unknown target field or an action of another function by name', async () => {
+    for (const fn of ['pack', 'load'] as const) {
+      const made = await ok<HandheldConfigDetail>('POST', '/handheld/config/create', { code: `${fn}-${tag}`, name: fn, fn });
+      expect(made.draft).toEqual(fn === 'pack' ? SHIPPED_PACK : SHIPPED_LOAD);
+      const draft: HandheldDefinition = structuredClone(made.draft);
+      draft.orderSearch = { ...draft.orderSearch!, action: fn === 'pack' ? 'load.findLoad' : 'pack.findOrder' };
+      draft.steps[draft.steps.length - 1] = { ...draft.steps[draft.steps.length - 1], targetField: 'palletNo' };
+      await ok('POST', '/handheld/config/save', { id: made.id, name: fn, status: 'active', draft });
+      const refused = await call('POST', '/handheld/config/publish', { id: made.id });
+      expect(refused.statusCode).toBe(400);
+      const details = json<{ code: string; details: Array<{ field: string; code: string; message: string }> }>(refused).details;
+      const last = `steps[${draft.steps.length - 1}].targetField`;
+      expect(details.map((d) => [d.field, d.code])).toEqual([
+        ['orderSearch.action', 'HH_ACTION_UNKNOWN'],
+        [last, 'HH_TARGET_UNKNOWN'],
+      ]);
+      expect(details[1].message).toContain('palletNo');
+      await ok('POST', '/handheld/config/save', { id: made.id, name: fn, status: 'active', draft: made.draft });
+      expect((await ok<HandheldConfigDetail>('POST', '/handheld/config/publish', { id: made.id })).publishedVersion).toBe(1);
+      const served = await ok<HandheldFlowAnswer>('GET', `/handheld/flow?fn=${fn}`);
+      expect([served.code, served.version, served.definition]).toEqual([`${fn}-${tag}`, 1, made.draft]);
+      // Inactive again, the handhelds run the shipped flow.
+      await ok('POST', '/handheld/config/save', { id: made.id, name: fn, status: 'inactive', draft: made.draft });
+    }
+  });
+
+  it("closes a carton once by the pack flow's key and stores its weights and length × width × height with it", async () => {
+    const pack = await packingFixture(t.app, admin, db(), `${tag}P`, 1);
+    const { soId } = await pickedOrder(pack, `SO-${tag}-P`, [[0, 2]], { tote: `TOTE-${tag}` });
+    const carton = (await ok<{ openCarton: { id: number; cartonNo: string } }>('POST', '/pack/scan/open', { soId, cartonType: null })).openCarton;
+    await ok('POST', '/pack/scan/sku', { cartonId: carton.id, barcode: pack.skuCodes[0], qty: '2' }, randomUUID());
+    const key = randomUUID();
+    const body = { cartonId: carton.id, grossWeight: '3.5', netWeight: '3', weightUom: 'KG', length: '40', width: '30', height: '20' };
+    type Closed = { cartons: Array<{ id: number; status: string; sscc: string | null; length: string | null }> };
+    const closed = await ok<Closed>('POST', '/pack/scan/close', body, key);
+    expect(closed.cartons.find((c) => c.id === carton.id)).toMatchObject({ status: 'closed', length: '40' });
+    // The offline queue's replay: the stored answer, nothing closed or numbered again.
+    expect(await ok<Closed>('POST', '/pack/scan/close', body, key)).toEqual(closed);
+    const ssccs = await db().selectFrom('carton').select('sscc').where('so_id', '=', soId).execute();
+    expect(ssccs.map((r) => r.sscc)).toEqual([closed.cartons[0].sscc]);
+    // Without the key, closing a closed carton is refused as before.
+    expect((await call('POST', '/pack/scan/close', body)).statusCode).toBe(409);
+
+    const subject = { ...body, orderNo: `SO-${tag}-P`, cartonNo: carton.cartonNo };
+    const wrong = await call('POST', '/handheld/scanValue/record', { scanKey: key, fn: 'pack', subject, values: { dimension: '40x30' } });
+    expect(wrong.statusCode).toBe(400);
+    const stored = await ok<ScanValueRow>('POST', '/handheld/scanValue/record', { scanKey: key, fn: 'pack', subject, values: { grossWeight: '3.5', netWeight: '3', dimension: '40 x 30 x 20' } });
+    expect(stored).toMatchObject({ fn: 'pack', values: { grossWeight: '3.5', netWeight: '3', dimension: '40 x 30 x 20' } });
+    expect(stored.answer).toEqual(closed);
   });
 
   it('stores the dialog values with a move its key applied, once, and reads them back', async () => {

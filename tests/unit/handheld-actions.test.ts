@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
-import { HANDHELD_ACTIONS, HANDHELD_FUNCTIONS, RUNTIME_FUNCTIONS, shippedDefinition, type HandheldDefinition } from '../../src/common/handheld-api.js';
+import { dialogValueValid, HANDHELD_ACTIONS, HANDHELD_FUNCTIONS, parseDimension, RUNTIME_FUNCTIONS, shippedDefinition, type HandheldDefinition } from '../../src/common/handheld-api.js';
 import { definitionProblems } from '../../src/server/modules/handheld/handheld.service.js';
 import { FLOWS } from '../../src/screens/handheld/actions/index.js';
 
@@ -47,6 +47,16 @@ describe('the handheld action table', () => {
     count.orderSearch = { ...count.orderSearch!, action: 'count.scanItem' };
     count.steps[1] = { ...count.steps[1], targetField: 'lpn' };
     expect(definitionProblems('count', count).map((p) => [p.field, p.code])).toEqual([['orderSearch.action', 'HH_ACTION_UNKNOWN']]);
+    const pack = shippedDefinition('pack');
+    pack.orderSearch = { ...pack.orderSearch!, action: 'load.findLoad', targetField: 'loadNo' };
+    pack.steps[1] = { ...pack.steps[1], targetField: 'cartonNo' };
+    expect(definitionProblems('pack', pack).map((p) => [p.field, p.code])).toEqual([
+      ['orderSearch.action', 'HH_ACTION_UNKNOWN'],
+      ['steps[1].targetField', 'HH_TARGET_UNKNOWN'],
+    ]);
+    const load = shippedDefinition('load');
+    load.steps.push({ scanName: 'pallet', prompt: '', action: 'load.scanPallet', targetField: 'code' });
+    expect(definitionProblems('load', load).map((p) => [p.field, p.code])).toEqual([['steps[1].action', 'HH_ACTION_UNKNOWN']]);
     const receive = shippedDefinition('receive');
     receive.steps.push({ scanName: 'carton', prompt: '', action: 'receive.scanLpn', targetField: 'cartonId' });
     expect(definitionProblems('receive', receive).map((p) => [p.field, p.code]).sort()).toEqual([
@@ -69,7 +79,7 @@ describe('the step actions', () => {
       { id: 13, lineNo: 3, locationCode: 'A-03', skuCode: 'SKU3', skuDescription: null, lotNo: null, lpn: '', barcodes: [], toCount: false },
     ],
   };
-  const at = (fn: 'count' | 'putaway' | 'pick', action: string, index: number, task: unknown, fields: Record<string, string>) => {
+  const at = (fn: 'count' | 'putaway' | 'pick' | 'pack' | 'load', action: string, index: number, task: unknown, fields: Record<string, string>) => {
     const definition = shippedDefinition(fn);
     return (value: string) => FLOWS[fn].steps[action](value, { t, definition, task, fields, step: definition.steps[index], index });
   };
@@ -115,5 +125,95 @@ describe('the step actions', () => {
     definition.steps.push({ scanName: 'reason', prompt: '', action: 'pick.shortReason', targetField: 'reason', optional: true });
     expect(await FLOWS.pick.steps['pick.confirmQty']('2', { t, definition, task, fields: short, step: definition.steps[2], index: 2 })).toEqual({ fields: { qty: '2' } });
     expect(FLOWS.pick.missing!({ t, definition, task, fields: short })).toMatchObject({ action: 'pick.shortReason' });
+  });
+
+  const cartonOf = (id: number, cartonNo: string, status: string, lines: Array<[string, string]>) => ({
+    id,
+    cartonNo,
+    cartonType: 'S',
+    status,
+    grossWeight: null,
+    netWeight: null,
+    weightUom: null,
+    length: null,
+    width: null,
+    height: null,
+    sscc: status === 'closed' ? `00${id}` : null,
+    trackingNo: null,
+    cardId: null,
+    lines: lines.map(([skuCode, qty], i) => ({ soLineId: i + 1, skuId: i + 1, skuCode, qty })),
+  });
+  const packTask = {
+    pack: {
+      order: { id: 7, orderNo: 'SO-7', status: 'picked', waveNo: null },
+      lines: [
+        { lineId: 1, lineNo: 1, skuId: 1, skuCode: 'SKU1', ordered: '3', picked: '3', packed: '1' },
+        { lineId: 2, lineNo: 2, skuId: 2, skuCode: 'SKU2', ordered: '2', picked: '2', packed: '2' },
+      ],
+      openCarton: null,
+      cartons: [cartonOf(31, 'C-31', 'closed', [['SKU2', '2']]), cartonOf(32, 'C-32', 'open', [['SKU1', '1']]), cartonOf(33, 'C-33', 'open', [])],
+    },
+    cartonTypes: [{ code: 'S', description: 'Small' }],
+    units: [{ code: 'KG', description: 'Kilogram' }],
+  };
+  const packContext = (fields: Record<string, string>) => ({ t, definition: shippedDefinition('pack'), task: packTask, fields });
+
+  it('pack: an open carton of the order is chosen at the carton type, a closed one or an unknown type refused; its own number at the item closes it', async () => {
+    expect(await at('pack', 'pack.scanCartonType', 0, packTask, {})('c-32')).toEqual({ fields: { cartonId: '32', cartonNo: 'C-32', cartonType: 'S' } });
+    expect(await at('pack', 'pack.scanCartonType', 0, packTask, {})('C-31')).toHaveProperty('error', 'hh.run.cartonNotOpen{"carton":"C-31"}');
+    expect(await at('pack', 'pack.scanCartonType', 0, packTask, {})('HUGE')).toHaveProperty('error', 'hh.run.unknownCartonType{"code":"HUGE"}');
+    const inCarton = { orderNo: 'SO-7', cartonId: '32', cartonNo: 'C-32' };
+    expect(await at('pack', 'pack.scanItem', 1, packTask, inCarton)('C-32')).toEqual({ fields: { sku: '' } });
+    expect(await at('pack', 'pack.scanItem', 1, packTask, inCarton)('C-33')).toHaveProperty('error');
+    // A SKU of the order with nothing left to pack is refused on the handheld; a barcode goes to the server as scanned.
+    expect(await at('pack', 'pack.scanItem', 1, packTask, inCarton)('sku2')).toHaveProperty('error', 'hh.run.nothingLeftOf{"sku":"SKU2"}');
+    expect(await at('pack', 'pack.scanItem', 1, packTask, inCarton)(' 2012345678901 ')).toEqual({ fields: { sku: '2012345678901' } });
+    expect(await at('pack', 'pack.enterQty', 2, packTask, inCarton)('2,5')).toEqual({ fields: { qty: '2.5' } });
+    expect(await at('pack', 'pack.enterQty', 2, packTask, inCarton)('0')).toHaveProperty('error');
+  });
+
+  it('pack: the carton type is passed over while a carton is open, the quantity and the item when closing; the dialogs only close', () => {
+    const [cartonType, , qty] = shippedDefinition('pack').steps;
+    expect(FLOWS.pack.skipStep!(cartonType, packContext({ orderNo: 'SO-7' }))).toBe(false);
+    expect(FLOWS.pack.skipStep!(cartonType, packContext({ orderNo: 'SO-7', cartonId: '32' }))).toBe(true);
+    expect(FLOWS.pack.skipStep!(qty, packContext({ cartonId: '32', sku: 'SKU1' }))).toBe(false);
+    expect(FLOWS.pack.skipStep!(qty, packContext({ cartonId: '32', sku: '' }))).toBe(true);
+    expect(FLOWS.pack.asksDialogs!(packContext({ cartonId: '32', sku: 'SKU1' }))).toBe(false);
+    expect(FLOWS.pack.asksDialogs!(packContext({ cartonId: '32', sku: '' }))).toBe(true);
+    // Closing an empty carton, or none, goes back to the item.
+    expect(FLOWS.pack.missing!(packContext({ cartonId: '33', sku: '' }))).toEqual({ action: 'pack.scanItem', error: 'hh.run.cartonEmpty{"carton":"C-33"}' });
+    expect(FLOWS.pack.missing!(packContext({ sku: '' }))).toMatchObject({ action: 'pack.scanItem' });
+    expect(FLOWS.pack.missing!(packContext({ cartonId: '32', sku: '' }))).toBeNull();
+    expect(FLOWS.pack.view(packContext({ cartonId: '32', cartonNo: 'C-32' })).lines).toEqual([
+      'SO-7 · outbound.status.picked',
+      'hh.run.intoCarton{"carton":"C-32","items":"SKU1 × 1"}',
+      'hh.run.leftToPack{"items":"SKU1 2"}',
+    ]);
+  });
+
+  it('load: a GS1-128 label loads its SSCC, a carton or pallet already on the load is refused, the wave is asked once', async () => {
+    const table = {
+      load: { id: 5, loadNo: 'L-5', status: 'open' },
+      cartons: [{ cartonId: 1, cartonNo: 'C-1', sscc: '106141412345678908', palletNo: null, palletSscc: '306141410000000019', soId: 1, orderNo: 'SO-1', orderStatus: 'loaded', qty: '1' }],
+      orders: [],
+    };
+    expect(await at('load', 'load.scanCarton', 0, table, { loadNo: 'L-5' })('(00)106141412345678908')).toHaveProperty('error');
+    expect(await at('load', 'load.scanCarton', 0, table, { loadNo: 'L-5' })('306141410000000019')).toHaveProperty('error');
+    expect(await at('load', 'load.scanCarton', 0, table, { loadNo: 'L-5' })(']C100106141412345678915')).toEqual({ fields: { code: '106141412345678915' } });
+    expect(await at('load', 'load.scanCarton', 0, table, { loadNo: 'L-5' })('C-2')).toEqual({ fields: { code: 'C-2' } });
+    const wave = { scanName: 'wave', prompt: '', action: 'load.scanWave', targetField: 'waveNo' };
+    const context = (fields: Record<string, string>) => ({ t, definition: shippedDefinition('load'), task: table, fields });
+    expect(FLOWS.load.skipStep!(wave, context({ loadNo: 'L-5' }))).toBe(false);
+    expect(FLOWS.load.skipStep!(wave, context({ loadNo: 'L-5', waveNo: 'W-1' }))).toBe(true);
+  });
+
+  it('dialogs: a dimension is one measure or length × width × height; the others a number above 0', () => {
+    expect(parseDimension('40 x 30×20,5')).toEqual(['40', '30', '20.5']);
+    expect(parseDimension('12')).toEqual(['12']);
+    expect(parseDimension('40x30')).toBeNull();
+    expect(parseDimension('40x0x20')).toBeNull();
+    expect(dialogValueValid('dimension', '40*30*20')).toBe(true);
+    expect(dialogValueValid('grossWeight', '40x30x20')).toBe(false);
+    expect(dialogValueValid('grossWeight', '2.5')).toBe(true);
   });
 });

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import {
   DIALOG_FIELDS,
+  dialogValueValid,
   HANDHELD_ACTIONS,
   RUNTIME_FUNCTIONS,
   isRuntimeFunction,
@@ -18,7 +19,7 @@ import { ApiError } from '../../app/public';
 import { BIG, beep, FeedbackLine, HandheldFrame, messageOf, ScanInput, useFeedback } from '../inbound/handheld';
 import { holdQueue, newScanKey, sendScan } from '../inbound/offline-queue';
 import { OfflineQueueView, useScanQueue } from '../inbound/OfflineQueue';
-import { FLOWS, type Fields } from './actions';
+import { FLOWS, StepRefusal, type Fields } from './actions';
 import * as calls from './calls';
 
 const DEVICE_KEY = 'wms-handheld-device';
@@ -39,7 +40,7 @@ function initialFunction(asked: string | null): RuntimeFunction {
 
 /**
  * /rfFlow, the one handheld runtime (360x640, keyboard-wedge scanner): the operator picks the
- * function (receive, putaway, move, count, pick; or `?fn=` of the URL) and the runtime runs its
+ * function (receive, putaway, move, count, pick, pack, load; or `?fn=` of the URL) and the runtime runs its
  * published configuration (docs/handheld.md, "Configured flows"): the order search, the scanning
  * steps in their order with their prompts, the dialogs, the confirmation. The code keeps only the
  * actions (./actions, one module per function): what a step does with a scan. The configuration
@@ -185,11 +186,19 @@ export default function RfFlow() {
   const definition = flow.definition;
   const steps = definition.steps;
   const shownDialogs = DIALOG_FIELDS.filter((d) => definition.dialogs[d].show);
-  const context = (filled: Fields) => ({ t, definition, task, fields: filled });
+  const context = (filled: Fields, of: unknown = task) => ({ t, definition, task: of, fields: filled });
+  /** The first step from `index` on that the task needs now (an action may pass over a step); `steps.length` when none is left. */
+  const stepFrom = (index: number, filled: Fields, of: unknown = task) => {
+    let next = index;
+    while (next < steps.length && actions.skipStep?.(steps[next], context(filled, of))) next += 1;
+    return next;
+  };
+  /** The dialog values entered (empty ones left out). */
+  const entered = () => Object.fromEntries(shownDialogs.filter((d) => (dialog[d] ?? '').trim() !== '').map((d) => [d, dialog[d]!.trim()])) as DialogValues;
 
   /** The dialog values entered, stored with the confirmation by its idempotency key (behind it in the offline queue). */
   const storeDialogValues = async (key: string, subject: Record<string, unknown>) => {
-    const values = Object.fromEntries(shownDialogs.filter((d) => (dialog[d] ?? '').trim() !== '').map((d) => [d, dialog[d]!.trim()])) as DialogValues;
+    const values = entered();
     if (Object.keys(values).length === 0) return;
     const outcome = await sendScan<ScanValueRow>({ flow: fn, label: `${t(`hh.fn.${fn}`)} · ${Object.values(values).join(' / ')}`, path: '/handheld/scanValue/record', body: { scanKey: key, fn, subject, values } });
     // Read back as stored, to show under the confirmation's message.
@@ -206,7 +215,7 @@ export default function RfFlow() {
     }
     try {
       const key = newScanKey();
-      const outcome = await actions.confirm({ ...context(filled), key });
+      const outcome = await actions.confirm({ ...context(filled), key, dialog: entered() });
       tell(outcome.queued ? 'warning' : 'success', outcome.message);
       setStored(null);
       try {
@@ -220,18 +229,29 @@ export default function RfFlow() {
         setTask(outcome.left.task);
         setFields(outcome.left.fields);
         setDialog({});
-        setStage(steps.length > 0 ? { kind: 'step', index: 0 } : { kind: 'search' });
+        const next = stepFrom(0, outcome.left.fields, outcome.left.task);
+        setStage(steps.length > 0 ? { kind: 'step', index: next < steps.length ? next : 0 } : { kind: 'search' });
       }
     } catch (error) {
-      if (sessionEnded(error)) endSession(error);
-      else fail(error);
+      if (sessionEnded(error)) {
+        endSession(error);
+        return;
+      }
+      fail(error);
+      // A refusal of what a step scanned asks that step again.
+      const back = error instanceof StepRefusal ? steps.findIndex((s) => s.action === error.action) : -1;
+      if (back >= 0) {
+        setFields({ ...filled, ...(error as StepRefusal).fields });
+        setStage({ kind: 'step', index: back });
+      }
     }
   };
 
   /** After step `index`: the next step, the dialogs, or the confirmation. */
   const after = (index: number, filled: Fields) => {
-    if (index + 1 < steps.length) return setStage({ kind: 'step', index: index + 1 });
-    if (shownDialogs.length > 0) return setStage({ kind: 'dialogs' });
+    const next = stepFrom(index + 1, filled);
+    if (next < steps.length) return setStage({ kind: 'step', index: next });
+    if (shownDialogs.length > 0 && (actions.asksDialogs?.(context(filled)) ?? true)) return setStage({ kind: 'dialogs' });
     void confirm(filled);
   };
 
@@ -244,7 +264,8 @@ export default function RfFlow() {
     beep('success');
     setFeedback(null);
     if (steps.length === 0) return after(-1, found.fields);
-    setStage({ kind: 'step', index: 0 });
+    const first = stepFrom(0, found.fields, found.task);
+    setStage({ kind: 'step', index: first < steps.length ? first : 0 });
   };
 
   /** A step's action: what it does with the scan, filling its target field. */
@@ -294,10 +315,10 @@ export default function RfFlow() {
   const prompt = stage.kind === 'ask' ? stage.prompt : current ? promptOf(current) : t(`hh.action.${searchAction}`);
 
   const finishDialogs = () => {
-    const missing = shownDialogs.find((d) => definition.dialogs[d].mandatory && !(Number(dialog[d]) > 0));
+    const missing = shownDialogs.find((d) => definition.dialogs[d].mandatory && (dialog[d] ?? '').trim() === '');
     if (missing) return fail(t('hh.run.required', { field: t(`hh.dialog.${missing}`) }));
-    const wrong = shownDialogs.find((d) => (dialog[d] ?? '').trim() !== '' && !(Number(dialog[d]) > 0));
-    if (wrong) return fail(t('hh.run.badValue', { field: t(`hh.dialog.${wrong}`) }));
+    const wrong = shownDialogs.find((d) => (dialog[d] ?? '').trim() !== '' && !dialogValueValid(d, dialog[d]!));
+    if (wrong) return fail(t(wrong === 'dimension' ? 'hh.run.badDimension' : 'hh.run.badValue', { field: t(`hh.dialog.${wrong}`) }));
     void confirm(fields);
   };
 
@@ -333,7 +354,7 @@ export default function RfFlow() {
                 {t(`hh.dialog.${d}`)}
                 {definition.dialogs[d].mandatory ? ' *' : ''}
               </div>
-              <Input data-testid={`rf-dialog-${d}`} size="large" style={BIG} inputMode="decimal" value={dialog[d] ?? ''} onChange={(e) => setDialog({ ...dialog, [d]: e.target.value })} onPressEnter={finishDialogs} />
+              <Input data-testid={`rf-dialog-${d}`} size="large" style={BIG} inputMode={d === 'dimension' ? 'text' : 'decimal'} value={dialog[d] ?? ''} onChange={(e) => setDialog({ ...dialog, [d]: e.target.value })} onPressEnter={finishDialogs} />
             </label>
           ))}
           <Button type="primary" block style={BIG} data-testid="rf-dialogs-ok" onClick={finishDialogs}>

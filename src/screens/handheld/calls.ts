@@ -3,6 +3,8 @@ import type { DeviceSessionRow, HandheldConfigDetail, HandheldConfigRow, Handhel
 import type { ContainerCartonsAnswer, PutawayFindAnswer, PutawayTasksAnswer } from '../../common/inbound-api';
 import type { BlindCountTicket, HandheldStockAnswer } from '../../common/inventory-api';
 import type { PickTasksAnswer } from '../../common/outbound-api';
+import type { LoadHeader, LoadTable } from '../../common/loading-api';
+import type { CodeRow, PackAnswer } from '../packing/pack-api';
 
 /** The calls of the handheld area's screens (docs/handheld.md, "Configured flows"). */
 const post = <T>(path: string, body: unknown) => api<T>(path, { body, quiet: true });
@@ -37,3 +39,14 @@ export const countTicket = (ticketNo: string) => post<BlindCountTicket>('/invent
 /** The dialog values stored with a confirmation (by its key), read back. */
 export const scanValues = async (query: { fn: HandheldFunction; scanKey: string }) =>
   (await api<{ rows: ScanValueRow[] }>(`/handheld/scanValue/list?fn=${query.fn}&scanKey=${encodeURIComponent(query.scanKey)}`, { quiet: true })).rows;
+
+/** Pack (the scan-and-pack calls of /pack): the order, its carton types and weight units, a new carton, check-complete. */
+export const packOrder = (orderNo: string) => post<PackAnswer>('/scanPack', { orderNo });
+export const cartonTypes = async () => (await api<{ rows: CodeRow[] }>('/pack/carton/type', { quiet: true })).rows;
+export const weightUnits = async () => (await api<{ rows: CodeRow[] }>('/pack/scan/wgtUom', { quiet: true })).rows;
+export const openCarton = (body: { soId: number; cartonType: string | null }) => post<PackAnswer>('/pack/scan/open', body);
+export const checkComplete = (soId: number) => post<PackAnswer>('/scanPack/closeOrder', { soId });
+
+/** Load (the calls of /loading): a load by its number, and its cartons. */
+export const loadByNo = (loadNo: string) => post<LoadHeader>('/loading/getLoadByUid', { loadNo });
+export const loadTable = (loadId: number) => post<LoadTable>('/loading/table', { loadId });

@@ -1,6 +1,8 @@
 import type { RuntimeFunction } from '../../../common/handheld-api';
 import { count } from './count';
+import { load } from './load';
 import { move } from './move';
+import { pack } from './pack';
 import { pick } from './pick';
 import { putaway } from './putaway';
 import { receive } from './receive';
@@ -11,6 +13,7 @@ import type { FlowActions } from './types';
  * configuration with these, and HANDHELD_ACTIONS (src/common/handheld-api.ts) lists the same
  * names for publishing (tests/unit/handheld-actions.test.ts keeps the two alike).
  */
-export const FLOWS: Record<RuntimeFunction, FlowActions<unknown>> = { receive, putaway, move, count, pick };
+export const FLOWS: Record<RuntimeFunction, FlowActions<unknown>> = { receive, putaway, move, count, pick, pack, load };
 
+export { StepRefusal } from './types';
 export type { FlowActions, Fields } from './types';

@@ -1,8 +1,26 @@
+import { ApiError } from '../../../app/public';
 import type { ContainerCarton, ReceiveResult, ScanInAnswer } from '../../../common/inbound-api';
+import { messageOf } from '../../inbound/handheld';
 import { sendScan } from '../../inbound/offline-queue';
 import * as calls from '../calls';
 import { lpnOf } from './putaway';
-import { defineFlow, type StepOutcome } from './types';
+import type { ScanStep } from '../../../common/handheld-api';
+import { defineFlow, StepRefusal, type StepOutcome } from './types';
+
+/** The step a refusal of the scan-in asks again: the value the server misses, else the carton. */
+const REFUSED_STEP: Record<string, string> = {
+  EPC_REQUIRED: 'receive.scanEpc',
+  CARTON_TYPE_REQUIRED: 'receive.scanCartonType',
+  ANTI_COUNTERFEIT_REQUIRED: 'receive.scanAntiCounterfeit',
+};
+
+/** Throws a refusal of the server as the step to ask again (one the flow has), other errors as they are. */
+function refusal(error: unknown, steps: ScanStep[], fallback: string): never {
+  if (!(error instanceof ApiError)) throw error;
+  const wanted = REFUSED_STEP[error.body.code] ?? fallback;
+  const action = steps.some((s) => s.action === wanted) ? wanted : fallback;
+  throw new StepRefusal(messageOf(error), action);
+}
 
 /** A container being scanned in: its id and its cartons. */
 export interface ReceiveTask {
@@ -41,16 +59,21 @@ export const receive = defineFlow<ReceiveTask>({
     'receive.scanLpn': (value) => ({ fields: { lpn: value === '' ? '' : lpnOf(value) } }),
   },
   missing: ({ t, fields }) => (fields.locationCode ? null : { action: 'receive.scanLocation', error: t('hh.run.noLocation') }),
-  async confirm({ t, task, fields, key }) {
+  async confirm({ t, task, fields, key, definition }) {
     const carton = fields.cartonId ?? '';
     const code = carton || task.containerId;
     const text = (name: string) => (fields[name] ?? '').trim() || null;
     const scanIn = carton
       ? { code, epc: text('epc'), cartonType: text('cartonType'), antiCounterfeitCode: text('antiCounterfeitCode') }
       : { code, cartonType: text('cartonType') };
-    const scanned = await sendScan<ScanInAnswer>({ flow: 'receive', label: `${t('hh.fn.receive')} · ${code}`, path: '/scanin/id', body: scanIn });
+    // A refusal (an EPC, carton type or anti-counterfeit code the item needs, a carton received meanwhile) asks its step again.
+    const scanned = await sendScan<ScanInAnswer>({ flow: 'receive', label: `${t('hh.fn.receive')} · ${code}`, path: '/scanin/id', body: scanIn }).catch((error: unknown) =>
+      refusal(error, definition.steps, 'receive.scanCarton'),
+    );
     const body = { containerId: task.containerId, locationCode: fields.locationCode, lpn: text('lpn') };
-    const outcome = await sendScan<{ receipts: ReceiveResult[] }>({ flow: 'receive', label: `${task.containerId} → ${fields.locationCode}`, path: '/scanin/convertToRec', body, key });
+    const outcome = await sendScan<{ receipts: ReceiveResult[] }>({ flow: 'receive', label: `${task.containerId} → ${fields.locationCode}`, path: '/scanin/convertToRec', body, key }).catch((error: unknown) =>
+      refusal(error, definition.steps, 'receive.scanLocation'),
+    );
     if (scanned.queued || outcome.queued) {
       const left = { ...task, cartons: task.cartons.map((c) => (c.carton_id === carton || carton === '' ? { ...c, status: 'received' as const } : c)) };
       return { queued: true, message: t('inb.offline.stored'), left: open(left).length > 0 ? { task: left, fields: { containerId: task.containerId } } : null, subject: body };

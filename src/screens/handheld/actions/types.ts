@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import type { HandheldDefinition, RuntimeFunction, ScanStep } from '../../../common/handheld-api';
+import type { DialogValues, HandheldDefinition, RuntimeFunction, ScanStep } from '../../../common/handheld-api';
 
 /**
  * The actions of the handheld runtime (docs/handheld.md, "Configured flows"): per function, what
@@ -61,11 +61,31 @@ export interface FlowActions<Task> {
   steps: Record<string, (value: string, context: StepContext<Task>) => StepOutcome | Promise<StepOutcome>>;
   /** Before the confirmation: a field still missing sends the operator back to the step (by action) that fills it. */
   missing?: (context: TaskContext<Task>) => { action: string; error: string } | null;
-  /** The confirmation, sent through the offline queue with the idempotency key `key`. */
-  confirm: (context: TaskContext<Task> & { key: string }) => Promise<ConfirmOutcome<Task>>;
+  /** The confirmation, sent through the offline queue with the idempotency key `key`, with the values entered in the dialogs. */
+  confirm: (context: TaskContext<Task> & { key: string; dialog: DialogValues }) => Promise<ConfirmOutcome<Task>>;
+  /** A step the task does not need now is passed over (e.g. pack's carton type while a carton is open); none: every step is asked. */
+  skipStep?: (step: ScanStep, context: TaskContext<Task>) => boolean;
+  /** Whether the dialogs are asked before this confirmation (e.g. pack's weights only when the carton is closed); none: always. */
+  asksDialogs?: (context: TaskContext<Task>) => boolean;
   view: (context: TaskContext<Task>) => TaskView;
   /** The parameters of the actions' own prompts (e.g. the quantity of the task). */
   promptParams?: (context: TaskContext<Task>) => Record<string, string | number>;
+}
+
+/**
+ * A confirmation the server refused because of what a step scanned (an item not on the order, more
+ * than is left to pack, a carton already loaded): its message is shown and that step (by action) is
+ * asked again.
+ */
+export class StepRefusal extends Error {
+  constructor(
+    message: string,
+    readonly action: string,
+    /** What the confirmation filled before it was refused (e.g. the carton it opened), kept for the next try. */
+    readonly fields: Fields = {},
+  ) {
+    super(message);
+  }
 }
 
 /** Erases a flow's task type, for the one table of actions. */

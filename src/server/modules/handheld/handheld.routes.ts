@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Transaction } from 'kysely';
 import { Type } from 'typebox';
-import { DIALOG_FIELDS, HANDHELD_FUNCTIONS, LOCATION_RULES } from '../../../common/handheld-api.js';
+import { DIALOG_FIELDS, DIMENSION_PATTERN, HANDHELD_FUNCTIONS, LOCATION_RULES } from '../../../common/handheld-api.js';
 import type { DB } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import { requireProject, requireUser, requireWarehouse } from '../../http/access-plugin.js';
@@ -37,6 +37,8 @@ const Step = StrictObject({
 });
 const ScanKey = Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9._:-]+$' });
 const DialogValue = Type.Optional(Quantity({ nullable: true }));
+/** The dimension: one measure, or length × width × height (a carton's, on pack). */
+const DimensionValue = Type.Optional(Type.Union([Type.String({ maxLength: 60, pattern: DIMENSION_PATTERN }), Type.Literal(''), Type.Null()]));
 const Dialog = StrictObject({ show: Type.Boolean(), mandatory: Type.Boolean() });
 const Definition = StrictObject({
   flow: StrictObject({ restartAfterConfirm: Type.Boolean() }),
@@ -123,7 +125,7 @@ export const handheldRoutes: FastifyPluginAsyncTypebox = async (app) => {
         scanKey: ScanKey,
         fn: Fn,
         subject: Type.Record(Type.String({ maxLength: 50 }), Type.Unknown(), { maxProperties: 30 }),
-        values: StrictObject(Object.fromEntries(DIALOG_FIELDS.map((d) => [d, DialogValue])) as Record<(typeof DIALOG_FIELDS)[number], typeof DialogValue>),
+        values: StrictObject({ ...(Object.fromEntries(DIALOG_FIELDS.map((d) => [d, DialogValue])) as Record<(typeof DIALOG_FIELDS)[number], typeof DialogValue>), dimension: DimensionValue }),
       }),
     }),
     (request) => write(request, (trx, place) => withIdempotency(request, trx, () => scanValues.recordScanValues(trx, place, request.body))),

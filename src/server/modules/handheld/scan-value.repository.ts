@@ -21,7 +21,8 @@ type Row = {
   created_at: Date;
 };
 
-const decimal = (value: string | null) => (value === null ? undefined : String(Number(value)));
+/** A stored value as entered: a decimal without its trailing zeros; a dimension of three measures as it is. */
+const decimal = (value: string | null) => (value === null ? undefined : /^\s*[\d.]+\s*$/.test(value) ? String(Number(value)) : value.trim());
 
 function toRow(r: Row): ScanValueRow {
   const values: DialogValues = {};

@@ -116,7 +116,8 @@ export const packingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         height: Type.Optional(Quantity({ nullable: true })),
       }),
     }),
-    (request) => write(request, (trx, scope) => closeCartonOf(trx, scope, request.body, { sendWith: db, language: request.language })),
+    // A close sent again from a handheld's offline queue (its idempotency key) is answered as it was and closes nothing twice.
+    (request) => write(request, (trx, scope) => withIdempotency(request, trx, () => closeCartonOf(trx, scope, request.body, { sendWith: db, language: request.language }))),
   );
 
   app.get('/pack/label/printer', route(PACK_VIEW, 'The active printers of the warehouse a carton label may be printed on'), async (request) => {
