@@ -241,5 +241,5 @@ describe('scan-pack rules in Chromium', () => {
     await refusedScan(page, otherNo, sscc, 'Mixed-packaging orders are not allowed for this SSCC.');
     expect(await packOf(orderNo)).toEqual(first);
     await page.context().close();
-  });
+  }, 240_000);
 });
