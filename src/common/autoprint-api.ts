@@ -3,8 +3,12 @@
  * `/api/config/ireport/autoPrint/list` answers it. Browser and server read the same types.
  */
 
-/** What a rule prints on: an order checked complete (its pack list), a load shipped (a delivery note or pack list of each order). */
-export const AUTO_PRINT_EVENTS = ['packing.checkCompleted', 'loading.shipped'] as const;
+/**
+ * What a rule prints on: an order checked complete (its pack list), a load shipped (a delivery note
+ * or pack list of each order), or a schedule (a report of the project, at each time of its cron
+ * expression).
+ */
+export const AUTO_PRINT_EVENTS = ['packing.checkCompleted', 'loading.shipped', 'schedule'] as const;
 export type AutoPrintEvent = (typeof AUTO_PRINT_EVENTS)[number];
 
 export interface AutoPrintRule {
@@ -15,6 +19,9 @@ export interface AutoPrintRule {
   copies: number;
   active: boolean;
   remark: string | null;
+  /** A schedule rule's cron expression (Quartz style, as jobs have) and the report it prints; null for the other events. */
+  cron: string | null;
+  reportId: number | null;
   updatedAt: string;
   updatedBy: string | null;
 }

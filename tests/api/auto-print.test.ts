@@ -6,13 +6,18 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, injectAs, json, signIn, type TestApp } from '../helpers/app.js';
 import { packingFixture, pickedOrder, type PackingFixture } from '../helpers/packing-fixtures.js';
+import { reportLabels } from '../helpers/report-fixtures.js';
+import { checkCronExpression } from '../../src/server/modules/job/cron.js';
 
 /**
  * Auto print through the real server: a rule for check-complete prints the order's pack list from
  * the project's published template on the rule's printer (a local listener plays a PDF printer)
  * once the order is checked complete; a printer of another warehouse is refused; a printer that
  * refuses the document leaves the check-complete committed and the job queued with its error; a
- * template that cannot print leaves a failed job in the queue, and the order checked complete.
+ * template that cannot print leaves a failed job in the queue, and the order checked complete. A
+ * rule on a schedule prints a report of the project through a report template when the job's
+ * handler runs for a due time (once per time), refuses a bad cron expression and a missing report,
+ * and a refusing printer leaves its job queued.
  */
 let t: TestApp;
 let admin: string;
@@ -228,5 +233,109 @@ describe('auto print', () => {
     expect(json<{ code: string }>(retry).code).toBe('PRINT_RENDER_FAILED');
 
     await ok('/config/ireport/autoPrint/delete', { ids: [dead.id, unpublished.id] });
+  });
+
+  it('prints a report on a schedule through its template, once per time, and refuses a bad cron expression or no report', async () => {
+    // The system job that looks for due schedules every minute is there and active.
+    const job = await db().selectFrom('job').select(['status', 'cron_expression', 'project_id']).where('handler', '=', 'autoprint.printScheduled').executeTakeFirstOrThrow();
+    expect(job).toMatchObject({ status: 'active', cron_expression: '0 * * * * ?', project_id: null });
+
+    // A published report of the project over this run's SKU, and a report template with a mark.
+    const reportCode = `RPT-${RUN}`;
+    const spec = {
+      sql: `select code as sku, description from sku where code = '${f.skuCodes[0]}' order by code`,
+      params: [],
+      columns: [
+        { name: 'sku', labels: reportLabels('SKU'), type: 'text' },
+        { name: 'description', labels: reportLabels('Description'), type: 'text' },
+      ],
+      grouping: null,
+    };
+    const reportId = (await ok<{ id: number }>('/report/generic/save', { code: reportCode, names: reportLabels(`Stock ${RUN}`), displayOrder: 1, draft: spec })).id;
+    await ok('/report/generic/publish', { id: reportId });
+    const shipped = await ok<{ template: { schemas: Array<Array<Record<string, unknown>>> } & Record<string, unknown> }>('/template/shipped', { kind: 'report' });
+    const reportMark = `SCHEDULED-${RUN}`;
+    const template = { ...shipped.template, schemas: [[...shipped.template.schemas[0], { name: 'mark', type: 'text', readOnly: true, position: { x: 130, y: 40 }, width: 70, height: 8, fontSize: 8, content: reportMark }]] };
+    const reportTemplateId = (await ok<{ id: number }>('/template/save', { code: `RT-${RUN}`, kind: 'report', name: 'Report', template })).id;
+    await ok('/template/publish', { id: reportTemplateId });
+
+    const schedule = { event: 'schedule', templateId: reportTemplateId, printerId, copies: 1, active: true, reportId };
+    const refused = async (body: Record<string, unknown>, status: number, code: string) => {
+      const response = await call('/config/ireport/autoPrint/save', body);
+      expect(response.statusCode, response.body).toBe(status);
+      expect(json<{ code: string }>(response).code).toBe(code);
+      return json<{ code: string; message: string }>(response);
+    };
+    const bad = await refused({ ...schedule, cron: 'every morning' }, 400, 'CRON_INVALID');
+    expect(bad.message).toMatch(/^The expression is not valid: .+/);
+    await refused({ ...schedule, cron: '' }, 400, 'CRON_INVALID');
+    await refused({ ...schedule, cron: '0 0 6 * * ?', reportId: undefined }, 400, 'AUTO_PRINT_REPORT_REQUIRED');
+    await refused({ ...schedule, cron: '0 0 6 * * ?', reportId: null }, 400, 'AUTO_PRINT_REPORT_REQUIRED');
+    await refused({ ...schedule, cron: '0 0 6 * * ?', reportId: 999_999_999 }, 404, 'REPORT_NOT_FOUND');
+    await refused({ ...schedule, cron: '0 0 6 * * ?', templateId }, 400, 'AUTO_PRINT_TEMPLATE_KIND');
+    expect((await ok<{ rules: Rule[] }>('/config/ireport/autoPrint/list', {})).rules.filter((r) => r.event === 'schedule')).toEqual([]);
+
+    const rule = await ok<Rule & { cron: string; reportId: number }>('/config/ireport/autoPrint/save', { ...schedule, cron: ' 0 0 6 * * ? ' });
+    expect(rule).toMatchObject({ event: 'schedule', cron: '0 0 6 * * ?', reportId, templateId: reportTemplateId });
+    const dead = await ok<Rule>('/config/ireport/autoPrint/save', { ...schedule, cron: '0 0 6 * * ?', printerId: deadPrinterId });
+    const listed = await ok<{ reports: Array<{ id: number; code: string }>; templates: Array<{ id: number }> }>('/config/ireport/autoPrint/list', {});
+    expect(listed.reports.map((r) => r.code)).toContain(reportCode);
+    expect(listed.templates.map((x) => x.id)).toContain(reportTemplateId);
+
+    // The job's handler, run for a time: before the next 06:00 nothing is due, at it both rules print.
+    const handler = t.app.areas.job('autoprint.printScheduled')!;
+    const runFor = async (scheduledFor: Date) => {
+      const lines: string[] = [];
+      await handler.run({
+        db: db(),
+        params: {},
+        log: (line) => lines.push(line),
+        config: t.app.config,
+        logger: t.app.log,
+        attempt: 1,
+        run: { id: 0, trigger: 'schedule', scheduledFor },
+        job: { id: 0, name: 'Auto print on schedule', createdBy: 'system' },
+        events: t.app.events,
+      });
+      return lines;
+    };
+    const check = checkCronExpression('0 0 6 * * ?');
+    if (!check.valid) throw new Error(check.reason);
+    const tick = check.cron.nextRun(new Date())!;
+    const received = (await printer.documents(0)).length;
+    expect(await runFor(new Date(tick.getTime() - 60_000))).toEqual(['no schedule rule due']);
+    expect(await jobsOf(reportCode, 0)).toEqual([]);
+
+    const lines = await runFor(tick);
+    expect(lines.filter((l) => l.includes(`printed for ${tick.toISOString()}`))).toHaveLength(2);
+    const jobs = await jobsOf(reportCode, 2);
+    expect(jobs).toHaveLength(2);
+    const sent = jobs.find((j) => Number(j.printer_id) === printerId)!;
+    expect(sent).toMatchObject({ document_kind: 'report', status: 'sent' });
+    const [document] = (await printer.documents(received + 1)).slice(received);
+    expect(Buffer.compare(document, Buffer.from(sent.payload))).toBe(0);
+    const text = pdfText(document);
+    expect(text).toContain(reportMark);
+    expect(text).toContain(`Stock ${RUN}`);
+    // The report's row in the table (a narrow cell may break the code at its hyphens).
+    expect(text.replace(/[\s-]+/g, '')).toContain(f.skuCodes[0].replace(/-/g, ''));
+    expect(text).toMatch(/1 row\(s\)/);
+    // The refusing printer: the report's job stays queued with its error, to be sent again.
+    const waiting = jobs.find((j) => Number(j.printer_id) === deadPrinterId)!;
+    expect(waiting).toMatchObject({ status: 'queued', last_error_code: 'PRINTER_UNAVAILABLE', document_kind: 'report' });
+    expect(Buffer.from(waiting.payload).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+
+    // The same time again (a retry, another node): nothing prints twice.
+    expect(await runFor(tick)).toEqual(['no schedule rule due']);
+    expect(await runFor(new Date(tick.getTime() + 30_000))).toEqual(['no schedule rule due']);
+    expect(await jobsOf(reportCode, 2)).toHaveLength(2);
+
+    // Print now prints the report without an order.
+    const now = await ok<{ jobIds: number[] }>('/config/ireport/autoPrint', { ruleId: rule.id });
+    expect(now.jobIds).toHaveLength(1);
+    // An order's rule still needs its order.
+    const orderRule = await ok<Rule>('/config/ireport/autoPrint/save', { event: 'packing.checkCompleted', templateId, printerId, copies: 1, active: false });
+    expect((await call('/config/ireport/autoPrint', { ruleId: orderRule.id })).statusCode).toBe(400);
+    await ok('/config/ireport/autoPrint/delete', { ids: [rule.id, dead.id, orderRule.id] });
   });
 });

@@ -158,7 +158,6 @@ const API_ONLY: Record<string, ApiOnly> = {
 const NOT_YET_ON_A_SCREEN: Record<string, string> = {
   'POST /api/report/generic/get': 'report editor opening one report by id (the report list answers every draft with its assignments today)',
   'POST /api/report/generic/versions': "report editor's list of published versions",
-  'GET /api/pack/list.pdf': "scan-pack screen's Pack list action on a check-completed order",
 };
 
 interface Route {

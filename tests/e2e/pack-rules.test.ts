@@ -7,7 +7,7 @@ import { apiCall, apiSelection, apiSignIn, eventually, signedInPage, useServerAn
  * and Enter, and the screen's function keys): a card still on an open carton, an empty carton
  * unpacked, an unknown SKU, a wrong barcode format, over pack and over remove, the anti-counterfeit
  * code asked as a second scan and refused when already packed, a woolen collar that does not match,
- * a scan that gets no answer (not saved, its text kept), a scan into a closed carton, and another
+ * a take-out that gets no answer (not saved, its text kept), a scan into a closed carton, and another
  * order's SSCC scanned to append to. Each shows its message in English and changes nothing; a closed
  * carton is reopened with F6 and closes again with its SSCC. Every code is made per run.
  */
@@ -185,13 +185,22 @@ describe('scan-pack rules in Chromium', () => {
     await scan(page, `WC-${run}`);
     await told(page, 'success', `Packed into ${carton.cartonNo}: ${COLLAR} +1`);
 
-    // No answer from the server: not saved, and the scan stays in the field to be sent again.
-    await page.route('**/api/pack/scan/sku', (route) => route.abort('internetdisconnected'));
-    await refusedScan(page, orderNo, CODED, 'The modified data is not saved.');
-    await eventually(() => page.getByTestId('pack-scan').inputValue()).toBe(CODED);
-    await page.unroute('**/api/pack/scan/sku');
+    // A take-out that gets no answer from the server: not saved, and the scan stays in the field to
+    // be sent again (a scan that packs waits in the offline queue instead: scan-pack.test.ts).
+    await page.keyboard.press('-');
+    await page.getByTestId('pack-removing').waitFor();
+    await page.route('**/api/pack/scan/remove', (route) => route.abort('internetdisconnected'));
+    await refusedScan(page, orderNo, PLAIN, 'The modified data is not saved.');
+    await eventually(() => page.getByTestId('pack-scan').inputValue()).toBe(PLAIN);
+    await page.unroute('**/api/pack/scan/remove');
     await expect.poll(() => page.getByTestId('pack-scan').evaluate((el) => el === document.activeElement)).toBe(true);
     await page.keyboard.press('Enter');
+    await told(page, 'success', `Taken out of ${carton.cartonNo}: ${PLAIN} -1`);
+    await page.keyboard.press('-');
+    await eventually(() => page.getByTestId('pack-removing').count()).toBe(0);
+    await scan(page, PLAIN);
+    await told(page, 'success', `Packed into ${carton.cartonNo}: ${PLAIN} +1`);
+    await scan(page, CODED);
     await told(page, 'warning', `Scan the anti-counterfeit code of ${CODED}`);
     await scan(page, `AC-${run}-2`);
     await told(page, 'success', `Packed into ${carton.cartonNo}: ${CODED} +1`);
@@ -232,5 +241,5 @@ describe('scan-pack rules in Chromium', () => {
     await refusedScan(page, otherNo, sscc, 'Mixed-packaging orders are not allowed for this SSCC.');
     expect(await packOf(orderNo)).toEqual(first);
     await page.context().close();
-  });
+  }, 240_000);
 });

@@ -8,7 +8,9 @@ import { apiCall, apiSelection, apiSignIn, eventually, signedInPage, useServerAn
  * two lines, waved, released and picked through the API, is packed on the desk by a GS1-128 label
  * (GTIN and count) and by a UPC into two cartons, which close with weights and dimensions, and is
  * checked complete: packed. On the way an over-pack, an unknown SKU and a scan into the closed
- * carton are refused with their messages and change nothing. A second order is packed on a
+ * carton are refused with their messages and change nothing; the pack list opens once a carton is
+ * closed; two scans in a dead spot (the browser online, the server out of reach) wait in the offline
+ * queue and apply once each when the server answers again. A second order is packed on a
  * 360x640 handheld. Every code is made per run.
  */
 interface Pack {
@@ -143,9 +145,27 @@ describe('scan and pack in Chromium', () => {
     await told(page, 'error', 'Invalid SKU.');
     expect(await packOf(orderNo)).toEqual(before);
 
+    // The pack list lists closed cartons: not before one is closed.
+    const packList = page.getByTestId('pack-list');
+    expect(await packList.isDisabled()).toBe(true);
+
     // Carton 1 closes with weights, unit (the first offered) and dimensions.
     await closeWith(page, ['2.5', '2', '30', '20', '10']);
     await told(page, 'success', `Carton ${first.cartonNo} is closed.`);
+
+    // Now the pack list opens: the order's PDF, in a window of its own.
+    await eventually(() => packList.isDisabled()).toBe(false);
+    const [pdfAnswer, popup] = await Promise.all([
+      page.waitForResponse((response) => response.url().includes('/api/pack/list.pdf')),
+      page.waitForEvent('popup'),
+      packList.click(),
+    ]);
+    expect(pdfAnswer.status()).toBe(200);
+    expect(pdfAnswer.headers()['content-type']).toBe('application/pdf');
+    await eventually(() => popup.url()).toMatch(/^blob:/);
+    const pdf = await fetch(new URL(`api/pack/list.pdf?soId=${(await packOf(orderNo)).order.id}`, e2e.server.url), { headers: { authorization: `Bearer ${token}` } });
+    expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    await popup.close();
     const closed = (await packOf(orderNo)).cartons[0];
     const firstUnit = (await call<{ rows: Array<{ code: string }> }>('/pack/scan/wgtUom')).rows[0].code;
     expect(closed).toMatchObject({ status: 'closed', grossWeight: '2.5', netWeight: '2', weightUom: firstUnit, length: '30' });
@@ -164,10 +184,27 @@ describe('scan and pack in Chromium', () => {
     await scan(page, 'M');
     await told(page, 'success', 'Carton ');
     const second = (await packOf(orderNo)).cartons[1];
+    // A dead spot while the browser thinks it is online: the pack scans get no answer, wait in the
+    // offline queue, and apply once each, in order, when the server answers again.
+    const sent: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/pack/scan/sku')) sent.push(request.headers()['idempotency-key'] ?? '');
+    });
+    await page.route('**/api/pack/scan/sku', (route) => route.abort('internetdisconnected'));
+    const banner = page.getByTestId('offline-banner');
     await scan(page, EAN_B);
-    await told(page, 'success', `Packed into ${second.cartonNo}: ${SKU_B} +1`);
+    await told(page, 'warning', 'No connection: the scan is kept');
     await scan(page, EAN_B);
+    await eventually(() => banner.innerText()).toBe('Offline — 2 scans waiting');
+    expect(await page.evaluate(() => navigator.onLine)).toBe(true);
+    expect((await packOf(orderNo)).cartons[1].lines).toEqual([]);
+    await page.unroute('**/api/pack/scan/sku');
+    await banner.waitFor({ state: 'detached', timeout: 30_000 });
     await eventually(() => page.getByTestId('pack-line-2').getAttribute('data-left')).toBe('0');
+    expect((await packOf(orderNo)).cartons[1].lines.map((l) => [l.skuCode, Number(l.qty)])).toEqual([[SKU_B, 2]]);
+    const keys = [...new Set(sent)];
+    expect(keys.length).toBe(2);
+    expect(keys.every((key) => /^[0-9a-f-]{36}$/.test(key))).toBe(true);
     await page.keyboard.press('-');
     await page.getByTestId('pack-removing').waitFor();
     await scan(page, EAN_B);

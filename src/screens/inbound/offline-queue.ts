@@ -70,6 +70,13 @@ export function isUnreachable(error: unknown): boolean {
 
 const online = () => typeof navigator === 'undefined' || navigator.onLine;
 
+/**
+ * The last call of a scan got no answer (a dead spot while the browser still thinks it is online):
+ * shown as offline until a call gets through again.
+ */
+let unreachable = false;
+const connected = () => online() && !unreachable;
+
 let state: QueueState = { waiting: [], refused: [], online: online() };
 const listeners = new Set<(state: QueueState) => void>();
 /** Called with the scans a replay applied, so that a screen reloads what they changed. */
@@ -79,7 +86,7 @@ let currentUid: number | null = null;
 async function refresh(): Promise<void> {
   const db = await database();
   const [waiting, refused] = await Promise.all([db.getAll('waiting'), db.getAll('refused')]);
-  state = { waiting: waiting.filter((s) => s.uid === currentUid), refused: refused.filter((s) => s.uid === currentUid), online: online() };
+  state = { waiting: waiting.filter((s) => s.uid === currentUid), refused: refused.filter((s) => s.uid === currentUid), online: connected() };
   for (const listener of listeners) listener(state);
 }
 
@@ -94,7 +101,17 @@ export function onReplayApplied(listener: (scans: QueuedScan[]) => void): () => 
   return () => appliedListeners.delete(listener);
 }
 
-const call = <T>(scan: QueuedScan) => api<T>(scan.path, { body: scan.body, quiet: true, headers: { 'Idempotency-Key': scan.key } });
+/** Sends a scan with its key; whether the server answered (a refusal is an answer) is remembered. */
+async function call<T>(scan: QueuedScan): Promise<T> {
+  try {
+    const answer = await api<T>(scan.path, { body: scan.body, quiet: true, headers: { 'Idempotency-Key': scan.key } });
+    unreachable = false;
+    return answer;
+  } catch (error) {
+    unreachable = isUnreachable(error);
+    throw error;
+  }
+}
 
 let draining = false;
 /** While held (a handheld whose device session ended, until it signs in again), nothing is sent; what waits stays. */

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type HTMLAttributes } from 'react';
 import { Alert, Button, Checkbox, Col, Row, Segmented, Space, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { api, ApiError, showConfirm, useRights } from '../../app/public';
+import { api, ApiError, fetchBlob, showConfirm, useRights } from '../../app/public';
 import { BIG, beep, FeedbackLine, messageOf, type Feedback, type Tone } from '../inbound/handheld';
 import { amount, cartonChange, leftToPack, parseQty, type CodeRow, type PackAnswer, type PackCarton } from './pack-api';
 import { CloseCartonForm, type CloseValues } from './CloseCartonForm';
@@ -43,10 +43,12 @@ const WRAP = { ...BIG, height: 'auto', whiteSpace: 'normal' } as const;
  * targets; a desk gets the flow beside the lists. An item whose units carry an anti-counterfeit code
  * asks for the code as a second scan, an item with a woolen collar barcode for the collar; F6 reopens
  * a closed carton to append to it (after a confirmation), F7 scans the card the next carton carries.
- * A scan whose call gets no answer says "not saved" and keeps its text in the field. While the
- * browser is offline (or pack scans wait already) an item scan goes to the offline queue instead
+ * A scan whose call gets no answer says "not saved" and keeps its text in the field, except an item
+ * scan: while the browser is offline, while pack scans wait already, or when its call gets no answer
+ * (the server out of reach while the browser thinks it is online) it goes to the offline queue
  * (docs/handheld.md): it is listed as waiting, the carton's contents leave it out until it applies,
- * and the order is read again then.
+ * and the order is read again then. "Pack list" opens the order's pack list (PDF) once a carton of
+ * it is closed with something in it.
  */
 export default function PackScreen() {
   const { t } = useTranslation();
@@ -132,6 +134,8 @@ export default function PackScreen() {
   const targetCarton = cartonOf(pack, target);
   // An order whose packing is checked complete (packed or partially packed) may have that cancelled.
   const checkCompleted = pack !== null && (pack.order.status === 'packed' || pack.order.status === 'partial_packed');
+  // The pack list lists closed cartons: it prints once one holds something.
+  const somethingPacked = pack !== null && pack.cartons.some((c) => c.status === 'closed' && c.lines.length > 0);
 
   /** After an answer: the carton to scan into stays, else the open one; without one the next carton is chosen. */
   const take = (answer: PackAnswer, keep: number | null) => {
@@ -239,26 +243,15 @@ export default function PackScreen() {
       ...(!removing && item.antiCounterfeitCode ? { antiCounterfeitCode: item.antiCounterfeitCode } : {}),
       ...(!removing && item.collarBarcode ? { collarBarcode: item.collarBarcode } : {}),
     };
-    if (!removing && (!navigator.onLine || queue.waiting.length > 0)) {
-      // No connection (or pack scans wait already): the scan waits in the offline queue, in order.
-      const stored = await run(() =>
-        sendScan<PackAnswer>({ flow: 'pack', label: `${before?.cartonNo ?? ''} · ${item.barcode}${item.qty ? ` × ${item.qty}` : ''}`, path: '/pack/scan/sku', body }),
-      );
-      if (stored?.queued) {
-        setPending(null);
-        setStep('item');
-        tell('warning', t('inb.offline.stored'));
-        return true;
-      }
-      if (stored) {
-        take(stored.answer, target);
-        setStep('item');
-        return true;
-      }
-      return true;
-    }
+    // A scan that packs goes through the offline queue with its idempotency key: it waits there
+    // when the browser is offline, when pack scans wait already, and when the call gets no answer
+    // (a dead spot while the browser still thinks it is online). A refusal of the server is shown.
+    const label = `${before?.cartonNo ?? ''} · ${item.barcode}${item.qty ? ` × ${item.qty}` : ''}`;
+    const send: () => Promise<PackAnswer | null> = removing
+      ? () => api<PackAnswer>(url, { body, quiet: true })
+      : () => sendScan<PackAnswer>({ flow: 'pack', label, path: url, body }).then((outcome) => (outcome.queued ? null : outcome.answer));
     const answer = await run(() =>
-      api<PackAnswer>(url, { body, quiet: true }).catch((error: unknown) => {
+      send().catch((error: unknown) => {
         const code = error instanceof ApiError ? error.body.code : undefined;
         if (code === 'PACK_ANTI_COUNTERFEIT_REQUIRED' || code === 'PACK_COLLAR_REQUIRED') {
           outcome.asks = code === 'PACK_ANTI_COUNTERFEIT_REQUIRED' ? 'code' : 'collar';
@@ -269,6 +262,12 @@ export default function PackScreen() {
         throw error;
       }),
     );
+    if (answer === null) {
+      setPending(null);
+      setStep('item');
+      tell('warning', t('inb.offline.stored'));
+      return true;
+    }
     if (outcome.asks) {
       setPending(item);
       setStep(outcome.asks);
@@ -319,6 +318,22 @@ export default function PackScreen() {
     // The label printed on its own when the warehouse has a printer for automatic carton labels.
     tell('success', answer.label ? `${closed} ${t('packing.screen.labelSent', { printer: answer.label.printerName })}` : closed);
     setStep('carton');
+  };
+
+  /** Opens the order's pack list (PDF): its closed cartons and what each holds. */
+  const printPackList = async () => {
+    if (!pack) return;
+    // Opened before the answer arrives so that the browser does not block it as a pop-up.
+    const view = window.open('', '_blank');
+    try {
+      const file = await fetchBlob('/pack/list.pdf', { query: { soId: pack.order.id }, quiet: true });
+      const url = URL.createObjectURL(file.blob);
+      if (view) view.location.href = url;
+      else window.location.assign(url);
+    } catch (error) {
+      view?.close();
+      tell('error', messageOf(error));
+    }
   };
 
   const checkComplete = async () => {
@@ -603,6 +618,11 @@ export default function PackScreen() {
       )}
       <FeedbackLine feedback={feedback} />
       <OfflineQueueView state={queue} showWaiting="pack" />
+      {pack && (
+        <Button style={BIG} data-testid="pack-list" disabled={busy || !somethingPacked} onClick={() => void printPackList()}>
+          {t('packing.screen.packList')}
+        </Button>
+      )}
       {pack && rights.edit && checkCompleted && (
         <Space direction="vertical" data-testid="pack-cancel-cc-panel" style={{ width: '100%' }}>
           {!cancelling ? (

@@ -67,6 +67,8 @@ describe('migration 0221: existing jobs get a project', () => {
     const handlers = await database.db.selectFrom('job_handler').select(['name', 'scope']).orderBy('name').execute();
     expect(handlers).toEqual([
       { name: 'auth.purgeExpired', scope: 'system' },
+      // Installed by a later migration (0378) with its job, auto print on schedule.
+      { name: 'autoprint.printScheduled', scope: 'system' },
       { name: 'report.scheduled', scope: 'project' },
     ]);
   });

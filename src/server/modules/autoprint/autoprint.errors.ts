@@ -5,6 +5,7 @@ declare module '../../../common/errors.js' {
   interface AreaErrorCodes {
     AUTO_PRINT_RULE_NOT_FOUND: true;
     AUTO_PRINT_TEMPLATE_KIND: true;
+    AUTO_PRINT_REPORT_REQUIRED: true;
   }
 }
 
@@ -12,4 +13,5 @@ declare module '../../../common/errors.js' {
 export const autoPrintErrors = {
   AUTO_PRINT_RULE_NOT_FOUND: 404,
   AUTO_PRINT_TEMPLATE_KIND: 400,
+  AUTO_PRINT_REPORT_REQUIRED: 400,
 } as const satisfies AreaErrorStatuses;

@@ -8,7 +8,7 @@ interface Scope {
   warehouseId: number;
 }
 
-const COLUMNS = ['id', 'event', 'template_id', 'printer_id', 'copies', 'active', 'remark', 'updated_at', 'updated_by'] as const;
+const COLUMNS = ['id', 'event', 'template_id', 'printer_id', 'copies', 'active', 'remark', 'cron_expression', 'report_id', 'updated_at', 'updated_by'] as const;
 
 /** The rules of a project and warehouse, by event and id. */
 export function rulesOf(db: Db, scope: Scope) {
@@ -42,6 +42,8 @@ export interface RuleValues {
   copies: number;
   active: boolean;
   remark: string | null;
+  cron_expression: string | null;
+  report_id: number | null;
 }
 
 export async function insertRule(trx: Transaction<DB>, scope: Scope, values: RuleValues, by: string): Promise<number> {
@@ -53,8 +55,44 @@ export async function insertRule(trx: Transaction<DB>, scope: Scope, values: Rul
   return Number(row.id);
 }
 
+/** Changes a rule; a changed schedule counts its times from now on (`last_tick` forgotten). */
 export async function updateRule(trx: Transaction<DB>, id: number, values: RuleValues, by: string): Promise<void> {
-  await trx.updateTable('auto_print_rule').set({ ...values, updated_by: by, updated_at: new Date() }).where('id', '=', id).execute();
+  await trx.updateTable('auto_print_rule').set({ ...values, last_tick: null, updated_by: by, updated_at: new Date() }).where('id', '=', id).execute();
+}
+
+/**
+ * The active schedule rules of every warehouse, with the codes of their project and warehouse and
+ * the time from which their schedule's times are still to print: the last one printed, else the
+ * rule's last change.
+ */
+export function activeScheduleRules(db: Db) {
+  return db
+    .selectFrom('auto_print_rule as r')
+    .innerJoin('project as p', 'p.id', 'r.project_id')
+    .innerJoin('warehouse as w', 'w.id', 'r.warehouse_id')
+    .select(COLUMNS.map((c) => `r.${c}` as const))
+    .select(['r.project_id', 'r.warehouse_id', 'r.last_tick', 'p.code as project_code', 'w.code as warehouse_code'])
+    .where('r.event', '=', 'schedule')
+    .where('r.active', '=', true)
+    .orderBy('r.id')
+    .execute();
+}
+export type ScheduleRuleRow = Awaited<ReturnType<typeof activeScheduleRules>>[number];
+
+/**
+ * Takes a time of a schedule rule to print: only one caller wins it (the rule's `last_tick` moves
+ * to it once), so a time prints once across every node and every retry. False when it was taken.
+ */
+export async function claimScheduleTick(trx: Transaction<DB>, id: number, tick: Date): Promise<boolean> {
+  const result = await trx
+    .updateTable('auto_print_rule')
+    .set({ last_tick: tick })
+    .where('id', '=', id)
+    .where('event', '=', 'schedule')
+    .where('active', '=', true)
+    .where((eb) => eb.or([eb('last_tick', 'is', null), eb('last_tick', '<', tick)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 export async function deleteRules(trx: Transaction<DB>, scope: Scope, ids: readonly number[]): Promise<number> {

@@ -8,8 +8,9 @@ import { pageAccess, routeOptions } from '../../http/route-options.js';
 import { ErrorBodySchema, IdSchema, StrictObject } from '../../http/schemas.js';
 import { hasRight } from '../identity/index.js';
 import { listenForAutoPrint } from './autoprint.events.js';
-import { deleteRules, listRules, printNow, saveRule, type AutoPrintScope } from './autoprint.service.js';
+import { deleteRules, listRules, printNow, saveRule, type AutoPrintScope, type ScopeCodes } from './autoprint.service.js';
 import { AUTO_PRINT_EVENTS } from './autoprint.tables.js';
+import { CRON_MAX_LENGTH } from '../job/index.js';
 
 const route = routeOptions(['autoprint'], { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema });
 
@@ -18,9 +19,9 @@ const RULE = pageAccess('autoprint.rule', 'warehouse', 'view', 'add', 'edit', 'd
 
 const Event = Type.Union(AUTO_PRINT_EVENTS.map((e) => Type.Literal(e)));
 
-function scopeOf(request: FastifyRequest): AutoPrintScope {
+function scopeOf(request: FastifyRequest): AutoPrintScope & ScopeCodes {
   const user = requireUser(request);
-  return { projectId: requireProject(user).projectId, warehouseId: requireWarehouse(user).warehouseId, by: user.loginAccount };
+  return { projectId: requireProject(user).projectId, warehouseId: requireWarehouse(user).warehouseId, by: user.loginAccount, projectCode: user.projectCode, warehouseCode: user.warehouseCode };
 }
 
 /**
@@ -32,13 +33,15 @@ export const autoPrintRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.database.db;
   listenForAutoPrint(app);
 
-  app.post('/config/ireport/autoPrint/list', route(RULE.view, "The auto print rules of the session's project and warehouse, the project's templates of a printable kind and the warehouse's active printers"), (request) =>
-    listRules(db, scopeOf(request)),
+  app.post(
+    '/config/ireport/autoPrint/list',
+    route(RULE.view, "The auto print rules of the session's project and warehouse, the project's templates of a printable kind, the warehouse's active printers and the reports a schedule may print"),
+    (request) => listRules(db, scopeOf(request), request.language),
   );
 
   app.post(
     '/config/ireport/autoPrint/save',
-    route(RULE.edit, 'Saves an auto print rule: the event, the template (of a kind the event prints), a printer of the warehouse, copies and active; a new one needs the add right', {
+    route(RULE.edit, 'Saves an auto print rule: the event, the template (of a kind the event prints), a printer of the warehouse, copies and active, and for the event schedule its cron expression and report; a new one needs the add right', {
       body: StrictObject({
         id: Type.Optional(IdSchema),
         event: Event,
@@ -47,6 +50,8 @@ export const autoPrintRoutes: FastifyPluginAsyncTypebox = async (app) => {
         copies: Type.Integer({ minimum: 1, maximum: 20 }),
         active: Type.Boolean(),
         remark: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
+        cron: Type.Optional(Type.Union([Type.String({ maxLength: CRON_MAX_LENGTH }), Type.Null()])),
+        reportId: Type.Optional(Type.Union([IdSchema, Type.Null()])),
       }),
     }),
     async (request) => {
@@ -63,9 +68,9 @@ export const autoPrintRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/config/ireport/autoPrint',
-    route(RULE.print, "Prints a rule now for an order of the session scope, as its event would: rendered from the rule's template and queued on its printer (a document that cannot be made is a failed print job)", {
-      body: StrictObject({ ruleId: IdSchema, orderNo: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }) }),
+    route(RULE.print, "Prints a rule now for an order of the session scope (a schedule rule: its report, no order), as its event would: rendered from the rule's template and queued on its printer (a document that cannot be made is a failed print job)", {
+      body: StrictObject({ ruleId: IdSchema, orderNo: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' })) }),
     }),
-    (request) => printNow(db, scopeOf(request), request.body.ruleId, request.body.orderNo.trim(), request.language),
+    (request) => printNow(db, scopeOf(request), request.body.ruleId, request.body.orderNo?.trim(), request.language),
   );
 };

@@ -1,8 +1,8 @@
 import type { Generated } from 'kysely';
 import type { AutoPrintEvent } from '../../../common/autoprint-api.js';
-import type { Audit, Id } from '../../db/schema.js';
+import type { Audit, Id, NullableTimestamp } from '../../db/schema.js';
 
-/** The auto print rules (migration 0374). */
+/** The auto print rules (migrations 0374 and 0378). */
 declare module '../../db/schema.js' {
   interface DB {
     auto_print_rule: AutoPrintRuleTable;
@@ -21,4 +21,8 @@ export interface AutoPrintRuleTable extends Audit {
   copies: Generated<number>;
   active: Generated<boolean>;
   remark: string | null;
+  /** Migration 0378: a schedule rule's cron expression and report, and the last time it printed for. */
+  cron_expression: string | null;
+  report_id: number | null;
+  last_tick: NullableTimestamp;
 }
