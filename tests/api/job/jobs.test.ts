@@ -208,6 +208,26 @@ describe('runs', () => {
     expect(run.log).toContain('succeeded');
   });
 
+  it('keeps a job\'s history of the last 30 days: a run that ends removes the runs that ended before, of that job only', async () => {
+    expect((await addJob(validJob('History kept'))).statusCode).toBe(200);
+    expect((await addJob(validJob('History other'))).statusCode).toBe(200);
+    const [job, other] = [(await rowOf('History kept'))._key, (await rowOf('History other'))._key];
+    const past = (jobId: number, days: number) =>
+      t.database.db
+        .insertInto('job_run')
+        .values({ job_id: jobId, trigger: 'manual', scheduled_for: sql`now() - make_interval(days => ${days})`, status: 'succeeded', attempts: 1, started_at: sql`now() - make_interval(days => ${days})`, finished_at: sql`now() - make_interval(days => ${days})` })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+    const [old, recent, otherOld] = [await past(job, 31), await past(job, 29), await past(other, 31)];
+    const response = await injectAs(t.app, admin, { method: 'POST', url: '/api/manual/schedule', payload: { id: job } });
+    expect(response.statusCode, response.body).toBe(200);
+    const runId = json<{ runId: number }>(response).runId;
+    expect((await finishedRun(job, runId)).status).toBe('succeeded');
+    expect((await runs(job)).map((r) => r.id).sort((a, b) => a - b)).toEqual([recent.id, runId]);
+    expect((await runs(other)).map((r) => r.id)).toEqual([otherOld.id]);
+    expect((await runs(job)).some((r) => r.id === old.id)).toBe(false);
+  });
+
   it('retries a failing handler with back-off, then records the run failed and raises job.failed', async () => {
     expect((await addJob(validJob('Always fails', 'jobtest.fail'))).statusCode).toBe(200);
     const row = await rowOf('Always fails');

@@ -185,7 +185,18 @@ export async function recordRunOutcome(
     })
     .where('id', '=', runId)
     .execute();
+  if (retrying) return;
+  // The history keeps a job's runs of the last RUN_HISTORY_DAYS days: a job due every minute would
+  // otherwise add 1,440 rows a day for ever.
+  await trx
+    .deleteFrom('job_run')
+    .where('job_id', '=', (eb) => eb.selectFrom('job_run').select('job_id').where('id', '=', runId))
+    .where('finished_at', '<', sql<Date>`now() - make_interval(days => ${RUN_HISTORY_DAYS})`)
+    .execute();
 }
+
+/** How many days a finished run stays in its job's history. */
+export const RUN_HISTORY_DAYS = 30;
 
 export async function touchRun(trx: Transaction<DB>, runId: number): Promise<void> {
   await trx.updateTable('job_run').set({ heartbeat_at: sql`now()` }).where('id', '=', runId).where('status', '=', 'running').execute();
