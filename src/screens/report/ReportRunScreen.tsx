@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { Alert, Button, Empty, Form, Input, Select, Space, Table, Typography, type InputRef } from 'antd';
+import { Alert, Button, Empty, Form, Input, Modal, Select, Space, Table, Typography, type InputRef } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { ReportPageAnswer, RunnableReport } from '../../common/report-api';
 import { api, ApiError, fetchBlob } from '../../app/public';
@@ -16,7 +16,8 @@ function messageOf(error: unknown): string {
  * The operator's report runner (/userGeneric): the published reports of the session's project,
  * a search form made of the chosen report's parameters (Enter runs it, Escape clears it), its rows
  * a page at a time with server sorting, its group totals, and export to xlsx or csv (a large
- * export goes to the download center).
+ * export goes to the download center), and printing through a published template of the project
+ * for the report, shown as PDF (docs/templates.md "Templates for a report").
  */
 export default function ReportRunScreen() {
   const { t } = useTranslation();
@@ -29,6 +30,10 @@ export default function ReportRunScreen() {
   const [answer, setAnswer] = useState<ReportPageAnswer | null>(null);
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<{ type: 'info' | 'error'; text: string } | null>(null);
+  const [templates, setTemplates] = useState<Array<{ id: number; code: string; name: string }>>([]);
+  const [templateId, setTemplateId] = useState<number | undefined>(undefined);
+  const [printing, setPrinting] = useState(false);
+  const [pdfUrl, setPdfUrl] = useState<string | null>(null);
   const first = useRef<InputRef>(null);
   const report = reports?.find((r) => r.id === reportId);
 
@@ -63,8 +68,37 @@ export default function ReportRunScreen() {
     setAnswer(null);
     setParams({});
     setSort(undefined);
+    setTemplates([]);
+    setTemplateId(undefined);
     setTimeout(() => first.current?.focus(), 0);
+    if (reportId === undefined) return;
+    let current = true;
+    api<Array<{ id: number; code: string; name: string }>>('/report/generic/print/templates', { body: { id: reportId }, quiet: true })
+      .then((list) => {
+        if (!current) return;
+        setTemplates(list);
+        setTemplateId(list[0]?.id);
+      })
+      .catch(() => undefined);
+    return () => {
+      current = false;
+    };
   }, [reportId]);
+  useEffect(() => () => void (pdfUrl && URL.revokeObjectURL(pdfUrl)), [pdfUrl]);
+
+  const print = async () => {
+    if (reportId === undefined || templateId === undefined) return;
+    setNotice(null);
+    setPrinting(true);
+    try {
+      const { blob } = await fetchBlob('/report/generic/print', { body: { id: reportId, templateId, params, sort }, quiet: true });
+      setPdfUrl(URL.createObjectURL(new Blob([blob], { type: 'application/pdf' })));
+    } catch (e) {
+      setNotice({ type: 'error', text: messageOf(e) });
+    } finally {
+      setPrinting(false);
+    }
+  };
 
   const exportAs = async (format: 'xlsx' | 'csv') => {
     if (reportId === undefined) return;
@@ -143,6 +177,21 @@ export default function ReportRunScreen() {
               <Button onClick={() => void exportAs('csv')} disabled={!answer} data-testid="report-export-csv">
                 {t('report.ui.exportCsv')}
               </Button>
+              {templates.length > 1 && (
+                <Select
+                  style={{ minWidth: 180 }}
+                  value={templateId}
+                  onChange={setTemplateId}
+                  options={templates.map((tpl) => ({ value: tpl.id, label: tpl.name || tpl.code }))}
+                  aria-label={t('report.ui.printWith')}
+                  data-testid="report-print-template"
+                />
+              )}
+              {templates.length > 0 && (
+                <Button onClick={() => void print()} disabled={!answer} loading={printing} data-testid="report-print">
+                  {t('report.ui.print')}
+                </Button>
+              )}
             </Space>
           </Form.Item>
         </Form>
@@ -190,6 +239,9 @@ export default function ReportRunScreen() {
           )}
         </>
       )}
+      <Modal open={pdfUrl !== null} title={t('report.ui.printTitle')} width="80vw" footer={null} onCancel={() => setPdfUrl(null)}>
+        {pdfUrl && <iframe title={t('report.ui.printTitle')} data-testid="report-print-pdf" src={pdfUrl} style={{ width: '100%', height: '75vh', border: 0 }} />}
+      </Modal>
     </div>
   );
 }

@@ -12,6 +12,7 @@ interface TemplateSummary {
   kind: string;
   name: string;
   publishedVersion: number | null;
+  reportId: number | null;
   updatedAt: string;
 }
 interface TemplateConfig extends TemplateSummary {
@@ -22,6 +23,13 @@ interface Version {
   publishedAt: string;
   publishedBy: string | null;
   current: boolean;
+}
+/** A report of the project, as a report template names the one it prints. */
+interface ReportChoice {
+  id: number;
+  code: string;
+  names: Record<string, string>;
+  publishedVersion: number | null;
 }
 type DesignerHandle = { getTemplate(): Template; updateTemplate(t: Template): void; destroy(): void };
 
@@ -36,11 +44,13 @@ function messageOf(error: unknown): string {
 /**
  * The template designer (/templateDesigner): pick or start a template of the project, place its
  * fields in pdfme's designer, save the draft, preview it as PDF and publish it (docs/templates.md).
+ * A report template names the report it prints and previews with that report's first rows.
  */
 export default function TemplateDesignerScreen() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [list, setList] = useState<TemplateSummary[]>([]);
-  const [current, setCurrent] = useState<{ id?: number; code: string; kind: string; name: string; publishedVersion: number | null } | null>(null);
+  const [current, setCurrent] = useState<{ id?: number; code: string; kind: string; name: string; publishedVersion: number | null; reportId: number | null } | null>(null);
+  const [reports, setReports] = useState<ReportChoice[]>([]);
   const [versions, setVersions] = useState<Version[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [previewUrl, setPreviewUrl] = useState<string | null>(null);
@@ -58,6 +68,9 @@ export default function TemplateDesignerScreen() {
     api<Array<{ id: number; code: string; name: string }>>('/template/copyTargets', { body: {}, quiet: true })
       .then(setTargets)
       .catch(() => setTargets([]));
+    api<ReportChoice[]>('/report/generic/configs', { body: {}, quiet: true })
+      .then(setReports)
+      .catch(() => setReports([]));
     return () => designer.current?.destroy();
   }, [reload]);
   useEffect(() => () => void (previewUrl && URL.revokeObjectURL(previewUrl)), [previewUrl]);
@@ -78,7 +91,7 @@ export default function TemplateDesignerScreen() {
     setError(null);
     if (!fontNames.current.length) await shipped('report');
     const config = await api<TemplateConfig>('/template/get', { body: { id } });
-    setCurrent({ id: config.id, code: config.code, kind: config.kind, name: config.name, publishedVersion: config.publishedVersion });
+    setCurrent({ id: config.id, code: config.code, kind: config.kind, name: config.name, publishedVersion: config.publishedVersion, reportId: config.reportId });
     setVersions(await api<Version[]>('/template/versions', { body: { id } }));
     await show(config.draft);
   };
@@ -86,7 +99,7 @@ export default function TemplateDesignerScreen() {
   const start = async (values: { code: string; kind: string; name: string }) => {
     setStarting(false);
     setError(null);
-    setCurrent({ ...values, publishedVersion: null });
+    setCurrent({ ...values, publishedVersion: null, reportId: null });
     setVersions([]);
     await show(await shipped(values.kind));
   };
@@ -95,8 +108,9 @@ export default function TemplateDesignerScreen() {
     if (!current || !designer.current) return undefined;
     setError(null);
     try {
-      const saved = await api<TemplateConfig>('/template/save', { body: { id: current.id, code: current.code, kind: current.kind, name: current.name, template: designer.current.getTemplate() }, quiet: true });
-      setCurrent({ id: saved.id, code: saved.code, kind: saved.kind, name: saved.name, publishedVersion: saved.publishedVersion });
+      const body = { id: current.id, code: current.code, kind: current.kind, name: current.name, template: designer.current.getTemplate(), ...(current.kind === 'report' ? { reportId: current.reportId } : {}) };
+      const saved = await api<TemplateConfig>('/template/save', { body, quiet: true });
+      setCurrent({ id: saved.id, code: saved.code, kind: saved.kind, name: saved.name, publishedVersion: saved.publishedVersion, reportId: saved.reportId });
       await reload();
       return saved.id;
     } catch (e) {
@@ -105,11 +119,17 @@ export default function TemplateDesignerScreen() {
     }
   };
 
-  const preview = async () => {
+  const preview = async (withReportRows = false) => {
+    const report = reports.find((r) => r.id === current?.reportId);
+    if (withReportRows && !report) return setError(t('template.designer.needsReport'));
     const id = await save();
     if (!id) return;
     try {
-      const { blob } = await fetchBlob('/report/generic/print/preview', { body: { templateId: id, draft: true }, quiet: true });
+      // The report's first rows, read by the report's own run (its draft while it has no published version).
+      const documents = report
+        ? (await api<{ documents: unknown[] }>('/report/generic/print/sample', { body: { id: report.id, draft: report.publishedVersion === null }, quiet: true })).documents
+        : undefined;
+      const { blob } = await fetchBlob('/report/generic/print/preview', { body: { templateId: id, draft: true, ...(withReportRows ? { documents } : {}) }, quiet: true });
       setPreviewUrl(URL.createObjectURL(new Blob([blob], { type: 'application/pdf' })));
     } catch (e) {
       setError(messageOf(e));
@@ -166,7 +186,27 @@ export default function TemplateDesignerScreen() {
                 {current.publishedVersion ? t('template.designer.version', { version: current.publishedVersion }) : t('template.designer.unpublished')}
               </Tag>
               <Button onClick={() => void save()}>{t('template.designer.save')}</Button>
+              {current.kind === 'report' && (
+                <Select
+                  aria-label={t('template.designer.report')}
+                  data-testid="template-report"
+                  style={{ minWidth: 220 }}
+                  placeholder={t('template.designer.report')}
+                  value={current.reportId ?? undefined}
+                  allowClear
+                  showSearch
+                  optionFilterProp="label"
+                  notFoundContent={t('template.designer.noReport')}
+                  options={reports.map((r) => ({ value: r.id, label: `${r.code} - ${r.names[i18n.language] || r.names.en || r.code}` }))}
+                  onChange={(id: number | undefined) => setCurrent((c) => (c ? { ...c, reportId: id ?? null } : c))}
+                />
+              )}
               <Button onClick={() => void preview()}>{t('template.designer.preview')}</Button>
+              {current.kind === 'report' && (
+                <Button onClick={() => void preview(true)} data-testid="template-preview-report">
+                  {t('template.designer.previewRows')}
+                </Button>
+              )}
               <Button type="primary" onClick={() => void publish()}>
                 {t('template.designer.publish')}
               </Button>

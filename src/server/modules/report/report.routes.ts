@@ -11,6 +11,7 @@ import { ErrorBodySchema, IdSchema, StrictObject } from '../../http/schemas.js';
 import { hasRight } from '../identity/index.js';
 import { createBackgroundFile, inProcessRunner, produceBackgroundFile } from '../download/index.js';
 import { reportDatabase } from './report.database.js';
+import { REPORT_SAMPLE_ROWS, printReport, printTemplatesOf, reportDocument } from './report.print.js';
 import {
   checkSpec,
   dashboardData,
@@ -176,6 +177,44 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
         .header('content-type', TABLE_FILE_CONTENT_TYPES[format])
         .header('content-disposition', `attachment; filename="${encodeURIComponent(fileName)}"`)
         .send(content);
+    },
+  );
+
+  app.post(
+    '/report/generic/print/templates',
+    route(RUN, "The session project's published document templates that print a report the caller may run", { body: StrictObject({ id: IdSchema }) }),
+    async (request) => {
+      const user = requireUser(request);
+      await specToRun(db, user, request.body.id, false);
+      return printTemplatesOf(db, user, request.body.id);
+    },
+  );
+
+  app.post(
+    '/report/generic/print',
+    route(RUN, "A report's published version printed through one of the project's published templates for it, as PDF (its rows as the search finds them, at most 2,000)", {
+      body: StrictObject({ id: IdSchema, templateId: IdSchema, params: ParamValues, sort: Sort }),
+    }),
+    async (request, reply) => {
+      const user = requireUser(request);
+      const body = request.body;
+      const run = await specToRun(db, user, body.id, false);
+      const pdf = await printReport(db, await reportDb(), user, body.id, run, body.templateId, { params: body.params ?? {}, sort: body.sort }, request.language);
+      return reply.header('content-type', 'application/pdf').header('content-disposition', `inline; filename="${encodeURIComponent(run.code)}.pdf"`).send(pdf);
+    },
+  );
+
+  app.post(
+    '/report/generic/print/sample',
+    route(RUN, "The document a report template prints, made of the report's first rows (its published version; the draft with `draft` for its configurator): the template designer's sample data", {
+      body: StrictObject({ id: IdSchema, params: ParamValues, draft: Type.Optional(Type.Boolean()) }),
+    }),
+    async (request) => {
+      const user = requireUser(request);
+      const body = request.body;
+      if (body.draft === true && !(await hasRight(db, user, 'report.config:edit'))) throw new AppError('FORBIDDEN', { right: 'report.config:edit' });
+      const run = await specToRun(db, user, body.id, body.draft === true);
+      return { documents: [await reportDocument(await reportDb(), user, run, { params: body.params ?? {} }, REPORT_SAMPLE_ROWS, request.language)] };
     },
   );
 

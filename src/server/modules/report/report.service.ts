@@ -212,7 +212,7 @@ export interface RunInput {
   sort?: { column: string; desc?: boolean };
 }
 
-function orderOf(spec: ReportSpec, sort: RunInput['sort']): RowOrder | undefined {
+export function orderOf(spec: ReportSpec, sort: RunInput['sort']): RowOrder | undefined {
   if (!sort) return undefined;
   if (!spec.columns.some((c) => c.name === sort.column)) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'sort.column', code: 'VALUE_INVALID' }]);
   return { column: sort.column, desc: sort.desc === true };

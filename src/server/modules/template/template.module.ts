@@ -1,6 +1,7 @@
 import { defineModule } from '../area.js';
 import * as m0372 from './migrations/0372_template.js';
 import * as m0373 from './migrations/0373_template_menu.js';
+import * as m0376 from './migrations/0376_template_report.js';
 import { templateErrors } from './template.errors.js';
 import { templateRoutes } from './template.routes.js';
 import './template.tables.js';
@@ -13,11 +14,14 @@ import './template.tables.js';
  */
 export const templateModule = defineModule({
   name: 'template',
-  migrations: { '0372_template': m0372, '0373_template_menu': m0373 },
+  migrations: { '0372_template': m0372, '0373_template_menu': m0373, '0376_template_report': m0376 },
   routes: templateRoutes,
   errors: templateErrors,
   rights: [{ right: 'template.design:publish', labelCode: 'template.verb.publish' }],
-  readModels: [{ name: 'template.heldProjects', files: ['template.service.ts'], reads: ['user_project', 'project'], purpose: 'which projects a template may be copied to' }],
+  readModels: [
+    { name: 'template.heldProjects', files: ['template.service.ts'], reads: ['user_project', 'project'], purpose: 'which projects a template may be copied to' },
+    { name: 'template.reportOfProject', files: ['template.repository.ts'], reads: ['report_definition'], purpose: 'whether the report a template prints is one of its project' },
+  ],
   pages: [
     { route: 'templateDesigner', group: 'reports', opens: 'screen', right: 'template.design' },
     { route: 'printViewFile', group: 'reports', opens: 'screen', right: 'template.jrxml' },

@@ -3,10 +3,10 @@ import type { DB } from '../../db/schema.js';
 
 /** The template area's SQL: document templates, their versions and the stored .jrxml files. */
 
-const COLUMNS = ['id', 'project_id', 'code', 'kind', 'name', 'draft', 'published_version', 'updated_at', 'updated_by'] as const;
+const COLUMNS = ['id', 'project_id', 'code', 'kind', 'name', 'draft', 'published_version', 'report_id', 'updated_at', 'updated_by'] as const;
 
 export function templatesOfProject(db: Kysely<DB>, projectId: number) {
-  return db.selectFrom('doc_template').select(['id', 'code', 'kind', 'name', 'published_version', 'updated_at', 'updated_by']).where('project_id', '=', projectId).orderBy('kind').orderBy('code').execute();
+  return db.selectFrom('doc_template').select(['id', 'code', 'kind', 'name', 'published_version', 'report_id', 'updated_at', 'updated_by']).where('project_id', '=', projectId).orderBy('kind').orderBy('code').execute();
 }
 
 export function findTemplate(db: Kysely<DB>, projectId: number, id: number, forUpdate = false) {
@@ -25,20 +25,32 @@ export interface TemplateValues {
   kind: string;
   name: string;
   draft: unknown;
+  /** The report a template of kind `report` prints; left out, a save keeps the one it had. */
+  reportId?: number | null;
   by: string;
 }
 
 export async function insertTemplate(trx: Transaction<DB>, projectId: number, v: TemplateValues): Promise<number> {
   const row = await trx
     .insertInto('doc_template')
-    .values({ project_id: projectId, code: v.code, kind: v.kind, name: v.name, draft: JSON.stringify(v.draft), created_by: v.by, updated_by: v.by })
+    .values({ project_id: projectId, code: v.code, kind: v.kind, name: v.name, draft: JSON.stringify(v.draft), report_id: v.reportId ?? null, created_by: v.by, updated_by: v.by })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
 }
 
 export async function updateTemplate(trx: Transaction<DB>, id: number, v: TemplateValues): Promise<void> {
-  await trx.updateTable('doc_template').set({ code: v.code, kind: v.kind, name: v.name, draft: JSON.stringify(v.draft), updated_by: v.by, updated_at: sql`now()` }).where('id', '=', id).execute();
+  await trx
+    .updateTable('doc_template')
+    .set({ code: v.code, kind: v.kind, name: v.name, draft: JSON.stringify(v.draft), ...(v.reportId !== undefined ? { report_id: v.reportId } : {}), updated_by: v.by, updated_at: sql`now()` })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Whether a report is one of the project's (read model `template.reportOfProject`). */
+export async function reportOfProject(db: Kysely<DB>, projectId: number, reportId: number): Promise<boolean> {
+  const row = await db.selectFrom('report_definition').select('id').where('project_id', '=', projectId).where('id', '=', reportId).executeTakeFirst();
+  return row !== undefined;
 }
 
 export async function insertVersion(trx: Transaction<DB>, templateId: number, template: unknown, by: string): Promise<number> {

@@ -59,13 +59,14 @@ export const templateRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/template/save',
-    route(DESIGN.edit, "Saves a template's draft (code, kind, name and pdfme template JSON) after the JSON passed its checks; a new one needs the add right", {
+    route(DESIGN.edit, "Saves a template's draft (code, kind, name, pdfme template JSON and, for a report template, the report of the project it prints) after the JSON passed its checks; a new one needs the add right", {
       body: StrictObject({
         id: Type.Optional(IdSchema),
         code: Type.String({ pattern: '^[A-Za-z0-9_-]{1,40}$' }),
         kind: Kind,
         name: Type.String({ minLength: 1, maxLength: 200 }),
         template: Type.Unknown(),
+        reportId: Type.Optional(Type.Union([IdSchema, Type.Null()])),
       }),
     }),
     async (request) => {

@@ -16,6 +16,7 @@ import {
   jrxmlFile,
   jrxmlFilesOf,
   publishedOfKind,
+  reportOfProject,
   publishedTemplate,
   templateIdByCode,
   templatesOfProject,
@@ -41,6 +42,8 @@ export interface TemplateConfig {
   name: string;
   draft: TemplateJson;
   publishedVersion: number | null;
+  /** The report a template of kind `report` prints, or null. */
+  reportId: number | null;
   updatedAt: string;
   updatedBy: string | null;
 }
@@ -53,6 +56,7 @@ function configOf(row: TemplateRow): TemplateConfig {
     name: row.name,
     draft: row.draft as TemplateJson,
     publishedVersion: row.published_version,
+    reportId: row.report_id,
     updatedAt: row.updated_at.toISOString(),
     updatedBy: row.updated_by,
   };
@@ -60,7 +64,7 @@ function configOf(row: TemplateRow): TemplateConfig {
 
 export async function listTemplates(db: Kysely<DB>, user: SessionUser) {
   const rows = await templatesOfProject(db, projectOf(user));
-  return rows.map((r) => ({ id: r.id, code: r.code, kind: r.kind, name: r.name, publishedVersion: r.published_version, updatedAt: r.updated_at.toISOString(), updatedBy: r.updated_by }));
+  return rows.map((r) => ({ id: r.id, code: r.code, kind: r.kind, name: r.name, publishedVersion: r.published_version, reportId: r.report_id, updatedAt: r.updated_at.toISOString(), updatedBy: r.updated_by }));
 }
 
 export async function getTemplate(db: Kysely<DB>, user: SessionUser, id: number): Promise<TemplateConfig> {
@@ -75,15 +79,22 @@ export interface SaveInput {
   kind: TemplateKind;
   name: string;
   template: unknown;
+  /** The report it prints (kind `report` only, a report of the project); null for none, left out to keep it. */
+  reportId?: number | null;
 }
 
 /** Saves a draft (new or changed) after its JSON passed the checks; publishing is separate. */
 export async function saveDraft(trx: Transaction<DB>, user: SessionUser, input: SaveInput): Promise<TemplateConfig> {
   const projectId = projectOf(user);
   const draft = validateTemplate(input.template);
+  if (typeof input.reportId === 'number') {
+    if (input.kind !== 'report') throw new AppError('VALIDATION_FAILED', {}, [{ field: 'reportId', code: 'TEMPLATE_INVALID', params: { reason: 'only a report template prints a report' } }]);
+    if (!(await reportOfProject(trx, projectId, input.reportId))) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'reportId', code: 'VALUE_INVALID' }]);
+  }
+  const reportId = input.kind === 'report' ? input.reportId : null;
   const taken = await templateIdByCode(trx, projectId, input.code);
   if (taken && taken.id !== input.id) throw new AppError('TEMPLATE_CODE_TAKEN', { code: input.code });
-  const values = { code: input.code, kind: input.kind, name: input.name, draft, by: user.loginAccount };
+  const values = { code: input.code, kind: input.kind, name: input.name, draft, reportId, by: user.loginAccount };
   let id = input.id;
   if (id === undefined) id = await insertTemplate(trx, projectId, values);
   else {
@@ -177,18 +188,20 @@ export interface PrintableTemplate {
   kind: TemplateKind;
   name: string;
   publishedVersion: number | null;
+  /** The report a template of kind `report` prints, or null. */
+  reportId: number | null;
 }
 
 /** The templates of a project, for choosing what an automatic print uses. */
 export async function templatesForPrinting(db: Kysely<DB>, projectId: number): Promise<PrintableTemplate[]> {
   const rows = await templatesOfProject(db, projectId);
-  return rows.map((r) => ({ id: r.id, code: r.code, kind: r.kind as TemplateKind, name: r.name, publishedVersion: r.published_version }));
+  return rows.map((r) => ({ id: r.id, code: r.code, kind: r.kind as TemplateKind, name: r.name, publishedVersion: r.published_version, reportId: r.report_id }));
 }
 
 /** One template of a project, or undefined when the project has no template of that id. */
 export async function templateForPrinting(db: Kysely<DB>, projectId: number, id: number): Promise<PrintableTemplate | undefined> {
   const row = await findTemplate(db, projectId, id);
-  return row ? { id: row.id, code: row.code, kind: row.kind as TemplateKind, name: row.name, publishedVersion: row.published_version } : undefined;
+  return row ? { id: row.id, code: row.code, kind: row.kind as TemplateKind, name: row.name, publishedVersion: row.published_version, reportId: row.report_id } : undefined;
 }
 
 /**

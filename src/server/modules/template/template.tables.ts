@@ -1,7 +1,7 @@
 import type { ColumnType } from 'kysely';
 import type { Audit, Id } from '../../db/schema.js';
 
-/** Document templates, their published versions and the stored .jrxml files (migration 0372). */
+/** Document templates, their published versions and the stored .jrxml files (migrations 0372, 0376). */
 declare module '../../db/schema.js' {
   interface DB {
     doc_template: DocTemplateTable;
@@ -21,6 +21,8 @@ export interface DocTemplateTable extends Audit {
   name: string;
   draft: Json<unknown>;
   published_version: number | null;
+  /** The report a template of kind `report` prints. */
+  report_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface DocTemplateVersionTable extends Audit {
