@@ -8,6 +8,7 @@ import { buildTestApp, injectAs, json, signIn, type TestApp } from '../helpers/a
 import { packingFixture, pickedOrder, type PackingFixture } from '../helpers/packing-fixtures.js';
 import { reportLabels } from '../helpers/report-fixtures.js';
 import { checkCronExpression } from '../../src/server/modules/job/cron.js';
+import type { AutoPrintRule } from '../../src/common/autoprint-api.js';
 
 /**
  * Auto print through the real server: a rule for check-complete prints the order's pack list from
@@ -145,14 +146,6 @@ afterAll(async () => {
   await t?.close();
 });
 
-interface Rule {
-  id: number;
-  event: string;
-  templateId: number;
-  printerId: number;
-  copies: number;
-  active: boolean;
-}
 
 describe('auto print', () => {
   it('prints the pack list from the published template on check-complete, and refuses what does not fit', async () => {
@@ -165,11 +158,11 @@ describe('auto print', () => {
     expect(wrongKind.statusCode, wrongKind.body).toBe(400);
     expect(json<{ code: string }>(wrongKind).code).toBe('AUTO_PRINT_TEMPLATE_KIND');
     expect((await call('/config/ireport/autoPrint/save', { event: 'packing.checkCompleted', templateId, printerId, copies: 0, active: true })).statusCode).toBe(400);
-    expect((await ok<{ rules: Rule[] }>('/config/ireport/autoPrint/list', {})).rules).toEqual([]);
+    expect((await ok<{ rules: AutoPrintRule[] }>('/config/ireport/autoPrint/list', {})).rules).toEqual([]);
 
-    const rule = await ok<Rule>('/config/ireport/autoPrint/save', { event: 'packing.checkCompleted', templateId, printerId, copies: 2, active: true });
+    const rule = await ok<AutoPrintRule>('/config/ireport/autoPrint/save', { event: 'packing.checkCompleted', templateId, printerId, copies: 2, active: true });
     expect(rule).toMatchObject({ event: 'packing.checkCompleted', templateId, printerId, copies: 2, active: true });
-    const listed = await ok<{ rules: Rule[]; templates: Array<{ id: number }>; printers: Array<{ id: number }> }>('/config/ireport/autoPrint/list', {});
+    const listed = await ok<{ rules: AutoPrintRule[]; templates: Array<{ id: number }>; printers: Array<{ id: number }> }>('/config/ireport/autoPrint/list', {});
     expect(listed.rules.map((r) => r.id)).toEqual([rule.id]);
     expect(listed.templates.map((x) => x.id)).toContain(templateId);
     expect(listed.templates.map((x) => x.id)).not.toContain(label.id);
@@ -209,9 +202,9 @@ describe('auto print', () => {
   });
 
   it('a printer that refuses leaves the check-complete committed and the job queued with its error; an unprintable template a failed job', async () => {
-    const dead = await ok<Rule>('/config/ireport/autoPrint/save', { event: 'packing.checkCompleted', templateId, printerId: deadPrinterId, copies: 1, active: true });
+    const dead = await ok<AutoPrintRule>('/config/ireport/autoPrint/save', { event: 'packing.checkCompleted', templateId, printerId: deadPrinterId, copies: 1, active: true });
     const draftOnly = await ok<{ id: number }>('/template/save', { code: `PLD-${RUN}`, kind: 'packList', name: 'Never published', template: (await ok<{ template: unknown }>('/template/shipped', { kind: 'packList' })).template });
-    const unpublished = await ok<Rule>('/config/ireport/autoPrint/save', { event: 'packing.checkCompleted', templateId: draftOnly.id, printerId, copies: 1, active: true });
+    const unpublished = await ok<AutoPrintRule>('/config/ireport/autoPrint/save', { event: 'packing.checkCompleted', templateId: draftOnly.id, printerId, copies: 1, active: true });
 
     const order = await packedOrder();
     await ok('/scanPack/closeOrder', { soId: order.soId });
@@ -273,11 +266,11 @@ describe('auto print', () => {
     await refused({ ...schedule, cron: '0 0 6 * * ?', reportId: null }, 400, 'AUTO_PRINT_REPORT_REQUIRED');
     await refused({ ...schedule, cron: '0 0 6 * * ?', reportId: 999_999_999 }, 404, 'REPORT_NOT_FOUND');
     await refused({ ...schedule, cron: '0 0 6 * * ?', templateId }, 400, 'AUTO_PRINT_TEMPLATE_KIND');
-    expect((await ok<{ rules: Rule[] }>('/config/ireport/autoPrint/list', {})).rules.filter((r) => r.event === 'schedule')).toEqual([]);
+    expect((await ok<{ rules: AutoPrintRule[] }>('/config/ireport/autoPrint/list', {})).rules.filter((r) => r.event === 'schedule')).toEqual([]);
 
-    const rule = await ok<Rule & { cron: string; reportId: number }>('/config/ireport/autoPrint/save', { ...schedule, cron: ' 0 0 6 * * ? ' });
+    const rule = await ok<AutoPrintRule & { cron: string; reportId: number }>('/config/ireport/autoPrint/save', { ...schedule, cron: ' 0 0 6 * * ? ' });
     expect(rule).toMatchObject({ event: 'schedule', cron: '0 0 6 * * ?', reportId, templateId: reportTemplateId });
-    const dead = await ok<Rule>('/config/ireport/autoPrint/save', { ...schedule, cron: '0 0 6 * * ?', printerId: deadPrinterId });
+    const dead = await ok<AutoPrintRule>('/config/ireport/autoPrint/save', { ...schedule, cron: '0 0 6 * * ?', printerId: deadPrinterId });
     const listed = await ok<{ reports: Array<{ id: number; code: string }>; templates: Array<{ id: number }> }>('/config/ireport/autoPrint/list', {});
     expect(listed.reports.map((r) => r.code)).toContain(reportCode);
     expect(listed.templates.map((x) => x.id)).toContain(reportTemplateId);
@@ -334,7 +327,7 @@ describe('auto print', () => {
     const now = await ok<{ jobIds: number[] }>('/config/ireport/autoPrint', { ruleId: rule.id });
     expect(now.jobIds).toHaveLength(1);
     // An order's rule still needs its order.
-    const orderRule = await ok<Rule>('/config/ireport/autoPrint/save', { event: 'packing.checkCompleted', templateId, printerId, copies: 1, active: false });
+    const orderRule = await ok<AutoPrintRule>('/config/ireport/autoPrint/save', { event: 'packing.checkCompleted', templateId, printerId, copies: 1, active: false });
     expect((await call('/config/ireport/autoPrint', { ruleId: orderRule.id })).statusCode).toBe(400);
     await ok('/config/ireport/autoPrint/delete', { ids: [rule.id, dead.id, orderRule.id] });
   });

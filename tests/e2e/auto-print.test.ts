@@ -2,17 +2,8 @@ import net from 'node:net';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { apiCall, apiSignIn, eventually, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
+import type { AutoPrintRule } from '../../src/common/autoprint-api.js';
 
-interface Rule {
-  id: number;
-  event: string;
-  templateId: number;
-  printerId: number;
-  copies: number;
-  active: boolean;
-  cron: string | null;
-  reportId: number | null;
-}
 
 const labels = (en: string) => ({ en, zh: en, zh_tw: en, th: en, kor: en, jp: en });
 
@@ -75,7 +66,7 @@ describe('the auto print screen', () => {
         draft: { sql: 'select code from sku order by code limit 20', params: [], columns: [{ name: 'code', labels: labels('Code'), type: 'text' }], grouping: null },
       });
       await call('/report/generic/publish', { id: report.id });
-      const rules = async () => (await call<{ rules: Rule[] }>('/config/ireport/autoPrint/list', {})).rules;
+      const rules = async () => (await call<{ rules: AutoPrintRule[] }>('/config/ireport/autoPrint/list', {})).rules;
       const before = (await rules()).map((r) => r.id);
 
       const page = await signedInPage(e2e.browser, e2e.server, '/page/autoPrint', { viewport: { width: 1440, height: 900 } });

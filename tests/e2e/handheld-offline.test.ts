@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { pickableOrders } from '../helpers/rf-flow-e2e.js';
 import { apiCall, apiSelection, apiSignIn, eventually, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
 import { scanInto } from '../helpers/pack-e2e.js';
 
@@ -20,25 +21,8 @@ describe('handheld picking offline in Chromium', () => {
 
   it('takes five scans offline, sends them once in order, refuses the stale one', async () => {
     token = await apiSignIn(e2e.server);
-    const owner = (await selection<{ _key: number; code: string }>('masterdata', 'ogr'))[0];
-    const sku = (await call<{ row: { _key: number } }>('/generic/adding', { moduleCode: 'masterdata', functionCode: 'sku', record: { code: SKU, owner_id: owner._key, description: 'Offline pick item', base_uom: 'EA' } })).row;
-    const asn = await call<{ id: number }>('/asn/saveHeader', { ownerCode: owner.code });
-    await call('/asn/saveDetail', { asnId: asn.id, lines: [{ skuCode: SKU, expectedQty: 30 }] });
-    const asnLine = (await call<{ lines: { id: number }[] }>('/asn/getDetail', { id: asn.id })).lines[0];
-    await call('/inbound/batch/receive', { lines: [{ asnLineId: asnLine.id, qty: 30, locationCode: 'A-03-2' }] });
-
     // Seven orders of 2 each, allocated, with their pick tasks at A-03-2.
-    const orders: Array<{ soId: number; orderNo: string; taskId: number }> = [];
-    for (let i = 1; i <= 7; i += 1) {
-      const orderNo = `HHO-${run}-${i}`;
-      const record = { order_no: orderNo, owner_id: owner._key, ship_to_address_en: '1 Harbour Road', required_ship_date: '2030-03-01' };
-      const header = (await call<{ row: { _key: number } }>('/generic/adding', { moduleCode: 'outbound', functionCode: 'so', record })).row;
-      await call('/generic/adding', { moduleCode: 'outbound', functionCode: 'soDetail', record: { so_id: header._key, sku_id: sku._key, qty: '2' } });
-      await call('/so/header/allocation', { soIds: [header._key] });
-      const made = await call<{ tasks: Array<{ id: number; location_code: string }> }>('/so/pick', { soId: header._key });
-      expect(made.tasks.map((x) => x.location_code)).toEqual(['A-03-2']);
-      orders.push({ soId: header._key, orderNo, taskId: made.tasks[0].id });
-    }
+    const { orders } = await pickableOrders(call, selection, SKU, `HHO-${run}`, 7);
     const taskState = async (soId: number) => (await call<{ tasks: Array<{ status: string; picked_qty: string }> }>('/pick/tasks', { soId })).tasks.map((x) => [x.status, Number(x.picked_qty)]);
     const balance = async () => {
       const rows = await selection<{ location_code: string; on_hand_qty: string; allocated_qty: string; picked_qty: string }>('inventory', 'balance', [{ field: 'sku_code', operator: '=', value: SKU }]);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { HandheldConfigDetail, HandheldFlowAnswer, ScanValueRow } from '../../src/common/handheld-api.js';
 import { apiCall, apiSignIn, eventually, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
+import { rfLabel, rfScan, rfStep } from '../helpers/rf-flow-e2e.js';
 
 /**
  * A configured move through the one handheld runtime in Chromium at 360x640 on demo data: a
@@ -21,15 +22,7 @@ describe('a configured move through the handheld runtime, in Chromium', () => {
   const e2e = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }), { freshServerOnRetry: true });
   const TAG = Date.now().toString(36).slice(-6).toUpperCase();
 
-  const scan = async (page: Page, text: string) => {
-    const field = page.locator('[data-testid="scan-field"]');
-    await field.waitFor();
-    await eventually(() => field.evaluate((el) => el === document.activeElement)).toBe(true);
-    await page.keyboard.type(text);
-    await page.keyboard.press('Enter');
-  };
-  const step = (page: Page) => page.locator('[data-testid="rf-prompt"]').getAttribute('data-step');
-  const label = (page: Page) => page.locator('[data-testid="rf-prompt"] label').innerText();
+  const [scan, step, label] = [rfScan, rfStep, rfLabel];
   const feedback = (page: Page) => page.locator('[data-testid="handheld-feedback"]');
 
   it('moves with the steps reordered, a prompt renamed and a mandatory dialog, and stores its value', async () => {

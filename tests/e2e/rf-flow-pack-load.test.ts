@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
 import type { ScanValueRow } from '../../src/common/handheld-api.js';
 import { apiSignIn, eventually, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
+import { rfLabel, rfScan, rfStep } from '../helpers/rf-flow-e2e.js';
 import { packSetup, toldOn } from '../helpers/pack-e2e.js';
 
 /**
@@ -19,15 +19,7 @@ describe('pack and load through the handheld runtime, in Chromium', () => {
   const setup = packSetup(() => e2e.server, () => token, 'RFPL');
   const { call, selection, skus, run } = setup;
 
-  const scan = async (page: Page, text: string) => {
-    const field = page.locator('[data-testid="scan-field"]');
-    await field.waitFor();
-    await eventually(() => field.evaluate((el) => el === document.activeElement)).toBe(true);
-    await page.keyboard.type(text);
-    await page.keyboard.press('Enter');
-  };
-  const step = (page: Page) => page.locator('[data-testid="rf-prompt"]').getAttribute('data-step');
-  const label = (page: Page) => page.locator('[data-testid="rf-prompt"] label').innerText();
+  const [scan, step, label] = [rfScan, rfStep, rfLabel];
   const orderStatus = async (orderNo: string) => (await selection<{ status: string }>('outbound', 'so', [{ field: 'order_no', operator: '=', value: orderNo }]))[0].status;
 
   it('packs a picked order into a carton, closes it with its weights and dimensions, and loads it by its SSCC', async () => {

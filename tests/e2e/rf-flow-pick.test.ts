@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DeviceSessionRow } from '../../src/common/handheld-api.js';
+import { pickableOrders } from '../helpers/rf-flow-e2e.js';
 import { apiCall, apiSelection, apiSignIn, eventually, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
 import { scanInto } from '../helpers/pack-e2e.js';
 
@@ -24,25 +25,8 @@ describe('picking through the handheld runtime, in Chromium', () => {
 
   it('picks online and offline, applies the waiting picks once in order, refuses the stale one, and signs in again after a supervisor ended the session', async () => {
     token = await apiSignIn(e2e.server);
-    const owner = (await selection<{ _key: number; code: string }>('masterdata', 'ogr'))[0];
-    const sku = (await call<{ row: { _key: number } }>('/generic/adding', { moduleCode: 'masterdata', functionCode: 'sku', record: { code: SKU, owner_id: owner._key, description: 'Runtime pick item', base_uom: 'EA' } })).row;
-    const asn = await call<{ id: number }>('/asn/saveHeader', { ownerCode: owner.code });
-    await call('/asn/saveDetail', { asnId: asn.id, lines: [{ skuCode: SKU, expectedQty: 30 }] });
-    const asnLine = (await call<{ lines: { id: number }[] }>('/asn/getDetail', { id: asn.id })).lines[0];
-    await call('/inbound/batch/receive', { lines: [{ asnLineId: asnLine.id, qty: 30, locationCode: 'A-03-2' }] });
-
     // Eight orders of 2 each, allocated, with their pick tasks at A-03-2.
-    const orders: Array<{ soId: number; orderNo: string; taskId: number }> = [];
-    for (let i = 1; i <= 8; i += 1) {
-      const orderNo = `RFP-${run}-${i}`;
-      const record = { order_no: orderNo, owner_id: owner._key, ship_to_address_en: '1 Harbour Road', required_ship_date: '2030-03-01' };
-      const header = (await call<{ row: { _key: number } }>('/generic/adding', { moduleCode: 'outbound', functionCode: 'so', record })).row;
-      await call('/generic/adding', { moduleCode: 'outbound', functionCode: 'soDetail', record: { so_id: header._key, sku_id: sku._key, qty: '2' } });
-      await call('/so/header/allocation', { soIds: [header._key] });
-      const made = await call<{ tasks: Array<{ id: number; location_code: string }> }>('/so/pick', { soId: header._key });
-      expect(made.tasks.map((x) => x.location_code)).toEqual(['A-03-2']);
-      orders.push({ soId: header._key, orderNo, taskId: made.tasks[0].id });
-    }
+    const { orders } = await pickableOrders(call, selection, SKU, `RFP-${run}`, 8);
     const taskState = async (soId: number) => (await call<{ tasks: Array<{ status: string; picked_qty: string }> }>('/pick/tasks', { soId })).tasks.map((x) => [x.status, Number(x.picked_qty)]);
     const today = new Date().toISOString().slice(0, 10);
     type LogRow = { id: number; trans_type: string; sku_code: string; location_code: string; qty: string };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
 import { apiCall, apiSelection, apiSignIn, eventually, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
+import { rfLabel, rfScan, rfStep } from '../helpers/rf-flow-e2e.js';
 import { toldOn } from '../helpers/pack-e2e.js';
 
 /**
@@ -21,15 +21,7 @@ describe('receive and count through the handheld runtime, in Chromium', () => {
   const CONTAINER = `CONT-RF-${run}`;
   const LOCATION = 'DOCK-01';
 
-  const scan = async (page: Page, text: string) => {
-    const field = page.locator('[data-testid="scan-field"]');
-    await field.waitFor();
-    await eventually(() => field.evaluate((el) => el === document.activeElement)).toBe(true);
-    await page.keyboard.type(text);
-    await page.keyboard.press('Enter');
-  };
-  const step = (page: Page) => page.locator('[data-testid="rf-prompt"]').getAttribute('data-step');
-  const label = (page: Page) => page.locator('[data-testid="rf-prompt"] label').innerText();
+  const [scan, step, label] = [rfScan, rfStep, rfLabel];
   /** What is on hand of the item at the location. */
   const onHand = async () =>
     (await call<{ rows: Array<{ sku_code: string; on_hand: string }> }>('/inventory/handheld/stock', { location: LOCATION, sku: SKU })).rows.reduce((sum, r) => sum + Number(r.on_hand), 0);

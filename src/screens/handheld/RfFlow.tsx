@@ -114,17 +114,22 @@ export default function RfFlow() {
     }
   };
 
-  const endSession = (error: ApiError) => {
-    holdQueue(true);
-    setEnded(error.body.message);
-    // The same device signs in again: its id is ready, one press signs it in.
-    setDeviceId(localStorage.getItem(DEVICE_KEY) ?? '');
+  /** Leaves the task: nothing scanned, nothing told, the order search asked. */
+  const clearTask = () => {
     setTask(null);
     setFields({});
     setDialog({});
     setStored(null);
     setFeedback(null);
     setStage({ kind: 'search' });
+  };
+
+  const endSession = (error: ApiError) => {
+    holdQueue(true);
+    setEnded(error.body.message);
+    // The same device signs in again: its id is ready, one press signs it in.
+    setDeviceId(localStorage.getItem(DEVICE_KEY) ?? '');
+    clearTask();
     setDevice(null);
     beep('error');
   };
@@ -142,12 +147,7 @@ export default function RfFlow() {
     if (next === fn) return;
     localStorage.setItem(FN_KEY, next);
     setParams({ fn: next }, { replace: true });
-    setTask(null);
-    setFields({});
-    setDialog({});
-    setStored(null);
-    setFeedback(null);
-    setStage({ kind: 'search' });
+    clearTask();
     setFn(next);
   };
 
