@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DashboardWidgetData, ReportPageAnswer, ReportSpec, RunnableReport } from '../../src/common/report-api.js';
+import { withReportDatabase } from '../../src/server/modules/report/index.js';
 import { buildTestApp, createUserAccount, injectAs, json, type TestApp } from '../helpers/app.js';
 import { csvFields } from '../helpers/csv.js';
 import { createTestDatabase, onRealServer } from '../helpers/database.js';
@@ -242,6 +243,26 @@ describe.skipIf(!onRealServer)('REPORT_DATABASE_URL', () => {
       expect(json<{ widgets: DashboardWidgetData[] }>(await as('/report/dashboard/get')).widgets[0].rows).toEqual([{ code }]);
       // The primary has no such SKU: the rows came from the report database.
       expect(await primary.database.db.selectFrom('sku').select('id').where('code', '=', code).executeTakeFirst()).toBeUndefined();
+    } finally {
+      await primary.close();
+      await replica.close();
+    }
+  });
+
+  it('work outside a request (a scheduled report) reads from the report database too, or from the primary when it is down or not set', async () => {
+    const replica = await createTestDatabase({ ready: true });
+    const primary = await createTestDatabase({ ready: true });
+    try {
+      await replica.db.updateTable('project').set({ name: `replica ${tag}` }).where('code', '=', 'PRJ1').execute();
+      const warnings: unknown[] = [];
+      const logger = { warn: (...args: unknown[]) => void warnings.push(args) };
+      const projectName = (config: { databaseUrl: string | undefined; reportDatabaseUrl: string | undefined }) =>
+        withReportDatabase(config, primary.db, logger, async (reportDb) => (await (await reportDb()).selectFrom('project').select('name').where('code', '=', 'PRJ1').executeTakeFirstOrThrow()).name);
+      expect(await projectName({ databaseUrl: primary.url, reportDatabaseUrl: replica.url })).toBe(`replica ${tag}`);
+      expect(warnings).toHaveLength(0);
+      expect(await projectName({ databaseUrl: primary.url, reportDatabaseUrl: undefined })).not.toBe(`replica ${tag}`);
+      expect(await projectName({ databaseUrl: primary.url, reportDatabaseUrl: 'postgres://postgres@127.0.0.1:1/none' })).not.toBe(`replica ${tag}`);
+      expect(warnings).toHaveLength(1);
     } finally {
       await primary.close();
       await replica.close();

@@ -1,4 +1,5 @@
 import type { JobDefinition } from '../area.js';
+import { withReportDatabase } from '../report/index.js';
 import { SCHEDULE_HANDLER } from './migrations/0378_auto_print_schedule.js';
 import { printDueSchedules } from './autoprint.service.js';
 
@@ -12,7 +13,8 @@ export const printScheduledJob: JobDefinition = {
   name: SCHEDULE_HANDLER,
   scope: 'system',
   async run(context) {
-    const printed = await printDueSchedules(context.db, context.run.scheduledFor, context.log);
+    // The reports read from the report database (REPORT_DATABASE_URL) when there is one.
+    const printed = await withReportDatabase(context.config, context.db, context.logger, (reportDb) => printDueSchedules(context.db, context.run.scheduledFor, context.log, reportDb));
     if (printed.length === 0) context.log('no schedule rule due');
   },
 };

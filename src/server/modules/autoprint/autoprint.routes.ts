@@ -11,6 +11,7 @@ import { listenForAutoPrint } from './autoprint.events.js';
 import { deleteRules, listRules, printNow, saveRule, type AutoPrintScope, type ScopeCodes } from './autoprint.service.js';
 import { AUTO_PRINT_EVENTS } from './autoprint.tables.js';
 import { CRON_MAX_LENGTH } from '../job/index.js';
+import { reportDatabase } from '../report/index.js';
 
 const route = routeOptions(['autoprint'], { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema });
 
@@ -31,6 +32,8 @@ function scopeOf(request: FastifyRequest): AutoPrintScope & ScopeCodes {
  */
 export const autoPrintRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.database.db;
+  // A schedule rule printed now reads its report from the report database (REPORT_DATABASE_URL) when there is one.
+  const reportDb = reportDatabase(app);
   listenForAutoPrint(app);
 
   app.post(
@@ -71,6 +74,6 @@ export const autoPrintRoutes: FastifyPluginAsyncTypebox = async (app) => {
     route(RULE.print, "Prints a rule now for an order of the session scope (a schedule rule: its report, no order), as its event would: rendered from the rule's template and queued on its printer (a document that cannot be made is a failed print job)", {
       body: StrictObject({ ruleId: IdSchema, orderNo: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' })) }),
     }),
-    (request) => printNow(db, scopeOf(request), request.body.ruleId, request.body.orderNo?.trim(), request.language),
+    (request) => printNow(db, scopeOf(request), request.body.ruleId, request.body.orderNo?.trim(), request.language, reportDb),
   );
 };

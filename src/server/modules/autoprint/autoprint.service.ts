@@ -242,11 +242,11 @@ function cellText(value: unknown): string | number | null {
  * the number, and its rows (at most SCHEDULED_REPORT_ROWS, every column in the report's order) as
  * the table `lines`; the template's table takes as many columns as it has.
  */
-async function scheduledReportDocument(db: Kysely<DB>, user: SessionUser, reportId: number, tick: Date): Promise<{ code: string; document: Record<string, string | ReadonlyArray<ReadonlyArray<string | number | null>>> }> {
+async function scheduledReportDocument(db: Kysely<DB>, reportDb: Kysely<DB>, user: SessionUser, reportId: number, tick: Date): Promise<{ code: string; document: Record<string, string | ReadonlyArray<ReadonlyArray<string | number | null>>> }> {
   const run = await specToRun(db, user, reportId, false);
   const lines: Array<Array<string | number | null>> = [];
   for (let page = 1; lines.length < SCHEDULED_REPORT_ROWS; page += 1) {
-    const answer = await runPage(db, user, run.spec, run.version, { params: {}, page, pageSize: REPORT_PAGE_MAX });
+    const answer = await runPage(reportDb, user, run.spec, run.version, { params: {}, page, pageSize: REPORT_PAGE_MAX });
     for (const row of answer.rows) if (lines.length < SCHEDULED_REPORT_ROWS) lines.push(run.spec.columns.map((c) => cellText(row[c.name])));
     if (answer.rows.length < REPORT_PAGE_MAX || lines.length >= answer.total) break;
   }
@@ -261,12 +261,12 @@ async function scheduledReportDocument(db: Kysely<DB>, user: SessionUser, report
  * `copies` copies and queued on the rule's printer, sent once queued. A report that cannot run or a
  * template that cannot print becomes a failed print job with the reason. Answers the job's id.
  */
-export async function printSchedule(db: Kysely<DB>, scope: AutoPrintScope & ScopeCodes, rule: AutoPrintRule, tick: Date): Promise<number> {
+export async function printSchedule(db: Kysely<DB>, scope: AutoPrintScope & ScopeCodes, rule: AutoPrintRule, tick: Date, reportDb: () => Promise<Kysely<DB>> = () => Promise.resolve(db)): Promise<number> {
   let reference = rule.reportId === null ? `rule ${rule.id}` : `report ${rule.reportId}`;
   let made: Buffer | { error: string };
   try {
     if (rule.reportId === null) throw new AppError('AUTO_PRINT_REPORT_REQUIRED');
-    const { code, document } = await scheduledReportDocument(db, scheduleSessionOf(scope), rule.reportId, tick);
+    const { code, document } = await scheduledReportDocument(db, await reportDb(), scheduleSessionOf(scope), rule.reportId, tick);
     reference = code;
     made = await printWithTemplate(db, scope.projectId, rule.templateId, Array.from({ length: rule.copies }, () => document), 'en');
   } catch (error) {
@@ -290,7 +290,12 @@ export interface ScheduleOutcome {
  * taken in a transaction of its own before it prints (repo.claimScheduleTick), so two nodes or a
  * retried run never print it twice. A rule whose expression no longer parses is passed over.
  */
-export async function printDueSchedules(db: Kysely<DB>, now: Date, log: (line: string) => void = () => undefined): Promise<ScheduleOutcome[]> {
+export async function printDueSchedules(
+  db: Kysely<DB>,
+  now: Date,
+  log: (line: string) => void = () => undefined,
+  reportDb: () => Promise<Kysely<DB>> = () => Promise.resolve(db),
+): Promise<ScheduleOutcome[]> {
   const outcomes: ScheduleOutcome[] = [];
   for (const row of await repo.activeScheduleRules(db)) {
     const check = checkCronExpression(row.cron_expression ?? '');
@@ -304,7 +309,7 @@ export async function printDueSchedules(db: Kysely<DB>, now: Date, log: (line: s
     if (!tick || tick <= from) continue;
     if (!(await inTransaction(db, (trx) => repo.claimScheduleTick(trx, Number(row.id), tick)))) continue;
     const scope = { projectId: Number(row.project_id), warehouseId: Number(row.warehouse_id), by: 'auto print', projectCode: row.project_code, warehouseCode: row.warehouse_code };
-    const jobId = await printSchedule(db, scope, ruleOf(row), tick);
+    const jobId = await printSchedule(db, scope, ruleOf(row), tick, reportDb);
     log(`rule ${row.id} (warehouse ${row.warehouse_code}): printed for ${tick.toISOString()} as print job ${jobId}`);
     outcomes.push({ ruleId: Number(row.id), tick: tick.toISOString(), jobId });
   }
@@ -316,10 +321,17 @@ export async function printDueSchedules(db: Kysely<DB>, now: Date, log: (line: s
  * load and lists every closed carton): to try a rule, or to print a document again. A schedule
  * rule prints its report now and needs no order.
  */
-export async function printNow(db: Kysely<DB>, scope: AutoPrintScope & ScopeCodes, ruleId: number, orderNo: string | undefined, language: Language): Promise<{ jobIds: number[] }> {
+export async function printNow(
+  db: Kysely<DB>,
+  scope: AutoPrintScope & ScopeCodes,
+  ruleId: number,
+  orderNo: string | undefined,
+  language: Language,
+  reportDb: () => Promise<Kysely<DB>> = () => Promise.resolve(db),
+): Promise<{ jobIds: number[] }> {
   const row = await repo.findRule(db, scope, ruleId);
   if (!row) throw new AppError('AUTO_PRINT_RULE_NOT_FOUND');
-  if (row.event === 'schedule') return { jobIds: [await printSchedule(db, scope, ruleOf(row), new Date())] };
+  if (row.event === 'schedule') return { jobIds: [await printSchedule(db, scope, ruleOf(row), new Date(), reportDb)] };
   if (!orderNo) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'orderNo', code: 'FIELD_REQUIRED' }]);
   const order = await findPackingOrder(db, scope, { orderNo });
   if (!order) throw new AppError('NO_RECORD');

@@ -4,3 +4,4 @@
  * these, in the configurator SQL sandbox, in the scope of the session user it is given.
  */
 export { listRunnable, runPage, specToRun, REPORT_PAGE_MAX } from './report.service.js';
+export { reportDatabase, withReportDatabase } from './report.database.js';

@@ -1,6 +1,7 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { connectPostgres, type Database } from '../../db/database.js';
+import type { AppConfig } from '../../config.js';
 import type { DB } from '../../db/schema.js';
 
 /** After the replica could not be reached, reports read from the primary this long before it is tried again. */
@@ -33,4 +34,32 @@ export function reportDatabase(app: Pick<FastifyInstance, 'config' | 'database' 
       return app.database.db;
     }
   };
+}
+
+/**
+ * The report database for work outside a request (a job printing a scheduled report): `work` gets
+ * the same choice as `reportDatabase`, connected at its first use and closed when the work ends; a
+ * replica that cannot be reached falls back to the primary with a warning.
+ */
+export async function withReportDatabase<T>(
+  config: Pick<AppConfig, 'databaseUrl' | 'reportDatabaseUrl'>,
+  primary: Kysely<DB>,
+  logger: Pick<FastifyBaseLogger, 'warn'>,
+  work: (reportDb: () => Promise<Kysely<DB>>) => Promise<T>,
+): Promise<T> {
+  const url = config.reportDatabaseUrl;
+  if (!url || !config.databaseUrl) return work(() => Promise.resolve(primary));
+  let opened: Promise<Database | undefined> | undefined;
+  const reportDb = async () => {
+    opened ??= connectPostgres(url, 2).catch((error: unknown) => {
+      logger.warn({ err: error }, 'the report database (REPORT_DATABASE_URL) cannot be reached: reports read from the primary');
+      return undefined;
+    });
+    return (await opened)?.db ?? primary;
+  };
+  try {
+    return await work(reportDb);
+  } finally {
+    if (opened) await (await opened)?.close();
+  }
 }
