@@ -8,6 +8,7 @@ import { OfflineQueueView, useScanQueue } from '../inbound/OfflineQueue';
 import { DeliverDialog } from './DeliverDialog';
 import { LoadHeaderForm } from './LoadHeaderForm';
 import type { HeaderValues, LoadHeader, LoadTable, ScanAnswer, WaveCarton } from '../../common/loading-api';
+import { useNarrow } from '../shared/screen-hooks';
 
 /** Where the flow is: choosing a load, editing its header, scanning the wave (by wave), scanning cartons. Escape steps back. */
 type Step = 'load' | 'header' | 'wave' | 'scan';
@@ -428,15 +429,4 @@ export default function LoadingScreen() {
       {delivering && <DeliverDialog orderNo={delivering.orderNo} busy={busy} onDeliver={(values) => void deliver(values)} onCancel={() => setDelivering(null)} />}
     </div>
   );
-}
-
-/** Narrow (a phone or a handheld) below 600 px, followed as the window is resized. */
-function useNarrow(): boolean {
-  const [narrow, setNarrow] = useState(() => window.innerWidth < 600);
-  useEffect(() => {
-    const onResize = () => setNarrow(window.innerWidth < 600);
-    window.addEventListener('resize', onResize);
-    return () => window.removeEventListener('resize', onResize);
-  }, []);
-  return narrow;
 }

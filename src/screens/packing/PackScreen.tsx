@@ -8,6 +8,7 @@ import { CloseCartonForm, type CloseValues } from './CloseCartonForm';
 import { PackScanField } from './PackScanField';
 import { sendScan } from '../inbound/offline-queue';
 import { OfflineQueueView, useScanQueue } from '../inbound/OfflineQueue';
+import { useNarrow, useWindowKeys } from '../shared/screen-hooks';
 
 /**
  * The steps of the flow. Escape steps back: quantity → scan → order (→ wave when packing by wave);
@@ -478,8 +479,7 @@ export default function PackScreen() {
   };
 
   // The function keys work whatever has the focus, except in a popup.
-  const keys = useRef<(event: KeyboardEvent) => void>(() => undefined);
-  keys.current = (event) => {
+  useWindowKeys((event) => {
     if (document.querySelector('.ant-modal-wrap')) return;
     const active = pack !== null && pack.order.status !== 'packed' && (step === 'item' || step === 'carton' || step === 'qty');
     if (!active) return;
@@ -490,12 +490,7 @@ export default function PackScreen() {
     else if (event.key === KEY_CARD && step === 'carton') toCard();
     else return;
     event.preventDefault();
-  };
-  useEffect(() => {
-    const listener = (event: KeyboardEvent) => keys.current(event);
-    window.addEventListener('keydown', listener);
-    return () => window.removeEventListener('keydown', listener);
-  }, []);
+  });
 
   const scanKeys = (key: string): boolean => {
     if (step !== 'item' || !rights.edit) return false;
@@ -726,17 +721,6 @@ export default function PackScreen() {
       )}
     </div>
   );
-}
-
-/** Narrow (a phone or a handheld) below 600 px, followed as the window is resized. */
-function useNarrow(): boolean {
-  const [narrow, setNarrow] = useState(() => window.innerWidth < 600);
-  useEffect(() => {
-    const onResize = () => setNarrow(window.innerWidth < 600);
-    window.addEventListener('resize', onResize);
-    return () => window.removeEventListener('resize', onResize);
-  }, []);
-  return narrow;
 }
 
 /** The order with its lines (what is left to pack) and its cartons with what each holds. */

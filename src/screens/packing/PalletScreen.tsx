@@ -1,9 +1,10 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { Button, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api, showConfirm, useRights } from '../../app/public';
 import { BIG, FeedbackLine, useScanCalls } from '../inbound/handheld';
 import { PackScanField } from './PackScanField';
+import { useWindowKeys } from '../shared/screen-hooks';
 
 /** What the pallet calls answer (`/pallet/*`). */
 interface Pallet {
@@ -122,20 +123,14 @@ export default function PalletScreen() {
   };
 
   // The function keys work whatever has the focus, except in a popup.
-  const keys = useRef<(event: KeyboardEvent) => void>(() => undefined);
-  keys.current = (event) => {
+  useWindowKeys((event) => {
     if (document.querySelector('.ant-modal-wrap') || !rights.edit) return;
     if (event.key === KEY_NEW && step !== 'location') newPallet();
     else if (event.key === KEY_CLOSE && step === 'carton') void close();
     else if (event.key === KEY_REPRINT && step === 'carton') void reprint();
     else return;
     event.preventDefault();
-  };
-  useEffect(() => {
-    const listener = (event: KeyboardEvent) => keys.current(event);
-    window.addEventListener('keydown', listener);
-    return () => window.removeEventListener('keydown', listener);
-  }, []);
+  });
 
   const scanKeys = (key: string): boolean => {
     if (key !== '-' || step !== 'carton' || !rights.edit || pallet?.status !== 'open') return false;
