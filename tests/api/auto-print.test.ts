@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, injectAs, json, signIn, type TestApp } from '../helpers/app.js';
+import { pdfPrinter } from '../helpers/pdf-printer.js';
 import { packingFixture, pickedOrder, type PackingFixture } from '../helpers/packing-fixtures.js';
 import { reportLabels } from '../helpers/report-fixtures.js';
 import { checkCronExpression } from '../../src/server/modules/job/cron.js';
@@ -41,25 +42,6 @@ async function ok<T>(url: string, payload: Record<string, unknown>): Promise<T> 
   return json<T>(response);
 }
 
-async function fakePrinter() {
-  const received: Buffer[] = [];
-  const waiting: { count: number; resolve: (docs: Buffer[]) => void }[] = [];
-  const server = net.createServer((socket) => {
-    const chunks: Buffer[] = [];
-    socket.on('data', (chunk) => chunks.push(chunk));
-    socket.on('end', () => {
-      received.push(Buffer.concat(chunks));
-      socket.end();
-      for (const w of waiting.filter((w) => received.length >= w.count)) w.resolve([...received]);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    port: (server.address() as net.AddressInfo).port,
-    documents: (count: number) => (received.length >= count ? Promise.resolve([...received]) : new Promise<Buffer[]>((resolve) => waiting.push({ count, resolve }))),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 /** A port nothing listens on: a printer there refuses every document. */
 async function closedPort(): Promise<number> {
@@ -123,7 +105,7 @@ beforeAll(async () => {
   t = await buildTestApp();
   admin = await signIn(t.app);
   f = await packingFixture(t.app, admin, t.database.db, `AP${RUN}`, 1);
-  printer = await fakePrinter();
+  printer = await pdfPrinter();
   printerId = await addPrinter(f.scope.warehouseId, `PDF-${RUN}`, printer.port);
   deadPrinterId = await addPrinter(f.scope.warehouseId, `DEAD-${RUN}`, await closedPort());
   const org = await db().selectFrom('warehouse').select('organization_id').where('id', '=', f.scope.warehouseId).executeTakeFirstOrThrow();

@@ -1,26 +1,12 @@
-import net from 'node:net';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { pdfPrinter } from '../helpers/pdf-printer.js';
 import { apiCall, apiSignIn, eventually, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
 import type { AutoPrintRule } from '../../src/common/autoprint-api.js';
 
 
 const labels = (en: string) => ({ en, zh: en, zh_tw: en, th: en, kor: en, jp: en });
 
-/** A local listener playing a PDF printer: every connection is one document. */
-async function pdfPrinter() {
-  const received: Buffer[] = [];
-  const server = net.createServer((socket) => {
-    const chunks: Buffer[] = [];
-    socket.on('data', (chunk) => chunks.push(chunk));
-    socket.on('end', () => {
-      received.push(Buffer.concat(chunks));
-      socket.end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { port: (server.address() as net.AddressInfo).port, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
 
 /** Chooses the option of a dropdown of the open dialog by its text. */
 async function choose(page: Page, inputId: string, text: string): Promise<void> {

@@ -150,6 +150,9 @@ describe('scan-pack rules in Chromium', () => {
     await scan(page, PLAIN);
     await told(page, 'success', `Packed into ${carton.cartonNo}: ${PLAIN} +1`);
     await scan(page, PLAIN);
+    // The second scan's message reads like the first: the carton holding both tells it applied.
+    const packedOf = async () => (await packOf(orderNo)).cartons.flatMap((c) => c.lines).filter((l) => l.skuCode === PLAIN).reduce((sum, l) => sum + Number(l.qty), 0);
+    await eventually(packedOf).toBe(2);
     await told(page, 'success', `Packed into ${carton.cartonNo}: ${PLAIN} +1`);
     await refusedScan(page, orderNo, PLAIN, 'Overpack is not allowed.');
     await page.keyboard.press('-');
