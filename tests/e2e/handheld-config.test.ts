@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { DeviceSessionRow, HandheldFlowAnswer } from '../../src/common/handheld-api.js';
 import { apiCall, apiSignIn, eventually, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
+import { ledgerDays } from '../helpers/ledger-days.js';
 
 /**
  * A configured handheld flow in Chromium at 360x640 on demo data: putaway through the one runtime
@@ -111,8 +112,7 @@ describe('handheld flows a configurator changes without code, in Chromium', () =
     expect((await call<{ tasks: Task[] }>('/putaway/tasks')).tasks.filter((t) => t.asn_no === asn.asn_no)).toEqual([]);
 
     // The same ledger through both flows: the whole quantity from the dock to the scanned location.
-    const today = new Date().toISOString().slice(0, 10);
-    const log = (await call<{ rows: LogRow[] }>('/inventory/transactionLog', { transType: 'all', from: today, to: today, orderNo: asn.asn_no, pageSize: 100 })).rows;
+    const log = (await call<{ rows: LogRow[] }>('/inventory/transactionLog', { transType: 'all', ...ledgerDays(), orderNo: asn.asn_no, pageSize: 100 })).rows;
     const shape = (sku: string, location: string) =>
       log
         .filter((r) => r.sku_code === sku && r.trans_type !== 'receive')

@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import type { HandheldConfigDetail, HandheldFlowAnswer, ScanValueRow } from '../../src/common/handheld-api.js';
 import { apiCall, apiSignIn, eventually, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
 import { rfLabel, rfScan, rfStep } from '../helpers/rf-flow-e2e.js';
+import { ledgerDays } from '../helpers/ledger-days.js';
 
 /**
  * A configured move through the one handheld runtime in Chromium at 360x640 on demo data: a
@@ -105,9 +106,8 @@ describe('a configured move through the handheld runtime, in Chromium', () => {
     expect(docNo).toBeTruthy();
 
     // The ledger: the move document takes 2 from the from-location to the to-location.
-    const today = new Date().toISOString().slice(0, 10);
     type LogRow = { trans_type: string; sku_code: string; location_code: string; qty: string };
-    const log = (await call<{ rows: LogRow[] }>('/inventory/transactionLog', { transType: 'all', from: today, to: today, orderNo: docNo, pageSize: 100 })).rows;
+    const log = (await call<{ rows: LogRow[] }>('/inventory/transactionLog', { transType: 'all', ...ledgerDays(), orderNo: docNo, pageSize: 100 })).rows;
     expect(log.map((r) => [r.sku_code, r.location_code, Math.abs(Number(r.qty))]).sort()).toEqual(
       [
         [sku, from, 2],

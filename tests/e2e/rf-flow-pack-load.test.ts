@@ -3,6 +3,7 @@ import type { ScanValueRow } from '../../src/common/handheld-api.js';
 import { apiSignIn, eventually, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
 import { rfLabel, rfScan, rfStep } from '../helpers/rf-flow-e2e.js';
 import { packSetup, toldOn } from '../helpers/pack-e2e.js';
+import { ledgerDays } from '../helpers/ledger-days.js';
 
 /**
  * Pack and load through the one handheld runtime in Chromium at 360x640, with the shipped flows:
@@ -101,9 +102,8 @@ describe('pack and load through the handheld runtime, in Chromium', () => {
     expect(stored.map((r) => [r.subject.cartonNo, r.values])).toEqual([[cartonNo, { grossWeight: '2.5', netWeight: '2', dimension: '40x30x20' }]]);
 
     // The ledger: the picked stock moved onto the carton, 3 and 1, once each.
-    const today = new Date().toISOString().slice(0, 10);
     type LogRow = { sku_code: string; lpn: string | null; qty: string };
-    const log = (await call<{ rows: LogRow[] }>('/inventory/transactionLog', { transType: 'all', from: today, to: today, orderNo: cartonNo, pageSize: 100 })).rows;
+    const log = (await call<{ rows: LogRow[] }>('/inventory/transactionLog', { transType: 'all', ...ledgerDays(), orderNo: cartonNo, pageSize: 100 })).rows;
     const onto = log.filter((r) => Number(r.qty) > 0).map((r) => [r.sku_code, Number(r.qty)]);
     expect(onto.sort()).toEqual(
       [

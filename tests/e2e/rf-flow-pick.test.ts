@@ -3,6 +3,7 @@ import type { DeviceSessionRow } from '../../src/common/handheld-api.js';
 import { pickableOrders } from '../helpers/rf-flow-e2e.js';
 import { apiCall, apiSelection, apiSignIn, eventually, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
 import { scanInto } from '../helpers/pack-e2e.js';
+import { ledgerDays } from '../helpers/ledger-days.js';
 
 /**
  * Picking through the one handheld runtime (/rfFlow?fn=pick, the shipped pick flow) in Chromium
@@ -28,10 +29,9 @@ describe('picking through the handheld runtime, in Chromium', () => {
     // Eight orders of 2 each, allocated, with their pick tasks at A-03-2.
     const { orders } = await pickableOrders(call, selection, SKU, `RFP-${run}`, 8);
     const taskState = async (soId: number) => (await call<{ tasks: Array<{ status: string; picked_qty: string }> }>('/pick/tasks', { soId })).tasks.map((x) => [x.status, Number(x.picked_qty)]);
-    const today = new Date().toISOString().slice(0, 10);
     type LogRow = { id: number; trans_type: string; sku_code: string; location_code: string; qty: string };
     const ledger = async (orderNo: string) =>
-      (await call<{ rows: LogRow[] }>('/inventory/transactionLog', { transType: 'all', from: today, to: today, orderNo, pageSize: 100 })).rows.filter((r) => r.sku_code === SKU);
+      (await call<{ rows: LogRow[] }>('/inventory/transactionLog', { transType: 'all', ...ledgerDays(), orderNo, pageSize: 100 })).rows.filter((r) => r.sku_code === SKU);
     const shape = (rows: LogRow[]) => rows.map((r) => [r.trans_type, r.location_code, Number(r.qty)]).sort();
 
     // The handheld, signed in for the shift, on the pick function from the URL.

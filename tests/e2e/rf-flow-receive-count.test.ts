@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { apiCall, apiSelection, apiSignIn, eventually, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
 import { rfLabel, rfScan, rfStep } from '../helpers/rf-flow-e2e.js';
 import { toldOn } from '../helpers/pack-e2e.js';
+import { ledgerDays } from '../helpers/ledger-days.js';
 
 /**
  * Receive and count through the one handheld runtime in Chromium at 360x640, with the shipped
@@ -101,9 +102,8 @@ describe('receive and count through the handheld runtime, in Chromium', () => {
     }
 
     // The ledger: the ASN's receipts, 4 and 2 at the location, nothing else.
-    const today = new Date().toISOString().slice(0, 10);
     type LogRow = { sku_code: string; location_code: string; qty: string };
-    const log = (await call<{ rows: LogRow[] }>('/inventory/transactionLog', { transType: 'all', from: today, to: today, orderNo: asnNo, pageSize: 100 })).rows;
+    const log = (await call<{ rows: LogRow[] }>('/inventory/transactionLog', { transType: 'all', ...ledgerDays(), orderNo: asnNo, pageSize: 100 })).rows;
     expect(log.map((r) => [r.sku_code, r.location_code, Number(r.qty)]).sort()).toEqual(
       [
         [SKU, LOCATION, 4],
