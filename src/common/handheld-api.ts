@@ -64,14 +64,23 @@ export const HANDHELD_ACTIONS: readonly HandheldAction[] = [
   { name: 'count.scanLocation', fn: 'count', targets: ['locationCode'], kind: 'step' },
   { name: 'count.scanItem', fn: 'count', targets: ['sku', 'lpn'], kind: 'step' },
   { name: 'count.enterQty', fn: 'count', targets: ['qty'], kind: 'step' },
-  // Pick: the open pick tasks of a task, order or wave: the location, the SKU, the quantity, the tote, a short pick's reason.
+  // Pick: the open pick tasks of a task, order or wave: the location, the SKU, the quantity, the tote, a short pick's reason and where its rest goes.
   { name: 'pick.findTask', fn: 'pick', targets: ['code'], kind: 'search' },
   { name: 'pick.scanLocation', fn: 'pick', targets: ['locationCode'], kind: 'step' },
   { name: 'pick.scanItem', fn: 'pick', targets: ['sku'], kind: 'step' },
   { name: 'pick.confirmQty', fn: 'pick', targets: ['qty'], kind: 'step' },
   { name: 'pick.scanTote', fn: 'pick', targets: ['toLpn'], kind: 'step' },
   { name: 'pick.shortReason', fn: 'pick', targets: ['reason'], kind: 'step' },
+  { name: 'pick.shortRest', fn: 'pick', targets: ['rest'], kind: 'step' },
 ];
+
+/**
+ * Where the rest of a short pick goes (the step `pick.shortRest`, or the question after the
+ * reason): looked for elsewhere (allocated again from other stock, a new task; the default) or
+ * given back (unallocated).
+ */
+export const PICK_REST_CHOICES = ['elsewhere', 'giveBack'] as const;
+export type PickRest = (typeof PICK_REST_CHOICES)[number];
 
 /** The functions the runtime runs (it holds the actions of each); the others are configured only. */
 export const RUNTIME_FUNCTIONS = ['receive', 'putaway', 'move', 'count', 'pick', 'pack', 'load'] as const satisfies readonly HandheldFunction[];

@@ -7,6 +7,27 @@ export const rfScan = (page: Page, text: string): Promise<void> => scanInto(page
 export const rfStep = (page: Page): Promise<string | null> => page.locator('[data-testid="rf-prompt"]').getAttribute('data-step');
 export const rfLabel = (page: Page): Promise<string> => page.locator('[data-testid="rf-prompt"] label').innerText();
 
+/** A scan into the runtime's field, then waits until it asks the step `next` (its scan name, `reason`, `rest` or `search`). */
+export async function rfEnter(page: Page, text: string, next: string): Promise<void> {
+  await rfScan(page, text);
+  await expect.poll(() => rfStep(page), { timeout: 30_000, interval: 100 }).toBe(next);
+}
+
+/**
+ * The runtime ready to scan, on /rfFlow or a screen that opens it (the handheld tab of /pick): a
+ * handheld not signed in yet signs in for the shift with `device`; one signed in already (the same
+ * user's device of an earlier page) goes on.
+ */
+export async function rfReady(page: Page, device: string): Promise<void> {
+  const signIn = page.getByTestId('rf-sign-in');
+  await page.locator('[data-testid="rf-sign-in"], [data-testid="rf-flow"]').first().waitFor({ timeout: 60_000 });
+  if (await signIn.isVisible()) {
+    await page.getByTestId('rf-device-id').fill(device);
+    await page.getByTestId('rf-device-id').press('Enter');
+  }
+  await page.getByTestId('rf-flow').waitFor();
+}
+
 type Call = <T>(path: string, body?: unknown) => Promise<T>;
 type Selection = <T>(moduleCode: string, functionCode: string, rules?: unknown[]) => Promise<T[]>;
 

@@ -20,19 +20,21 @@ import { BIG, beep, FeedbackLine, HandheldFrame, messageOf, ScanInput, useFeedba
 import { holdQueue, newScanKey, sendScan } from '../inbound/offline-queue';
 import { OfflineQueueView, useScanQueue } from '../inbound/OfflineQueue';
 import { FLOWS, StepRefusal, type Fields } from './actions';
+import type { Question } from './actions/types';
 import * as calls from './calls';
+import { ChoiceButtons } from './ChoiceButtons';
 
 const DEVICE_KEY = 'wms-handheld-device';
 const FN_KEY = 'wms-handheld-function';
 
-/** Where the runtime is: the order search, a step of the configuration, a question a step asked (e.g. a reason), the dialogs. */
-type Stage = { kind: 'search' } | { kind: 'step'; index: number } | { kind: 'ask'; field: string; prompt: string; next: number } | { kind: 'dialogs' };
+/** Where the runtime is: the order search, a step of the configuration, a question a step asked (e.g. a reason; `more`: the questions after it), the dialogs. */
+type Stage = { kind: 'search' } | { kind: 'step'; index: number } | ({ kind: 'ask'; next: number; more: Question[] } & Question) | { kind: 'dialogs' };
 
 /** A supervisor ended this device's session on /rfDevices: the handheld signs in again. */
 const sessionEnded = (error: unknown): error is ApiError => error instanceof ApiError && error.body.code === 'HH_SESSION_ENDED';
 
 /** The function to run: the URL's `fn`, else the one last run on this handheld, else putaway. */
-function initialFunction(asked: string | null): RuntimeFunction {
+function initialFunction(asked: string | null | undefined): RuntimeFunction {
   if (asked && isRuntimeFunction(asked)) return asked;
   const last = localStorage.getItem(FN_KEY);
   return last && isRuntimeFunction(last) ? last : 'putaway';
@@ -49,12 +51,13 @@ function initialFunction(asked: string | null): RuntimeFunction {
  * scan time. Confirmations go through the offline queue with their idempotency keys, and the
  * dialog values are stored with the confirmation by its key. When a supervisor ended the device's
  * session, the next scan is refused: the handheld shows its sign-in with the reason, and the scans
- * waiting in the offline queue are kept and sent once it is signed in again.
+ * waiting in the offline queue are kept and sent once it is signed in again. A screen that opens
+ * the runtime for one function (the handheld tab of /pick) names it in `only`: no other is offered.
  */
-export default function RfFlow() {
+export default function RfFlow({ only }: { only?: RuntimeFunction } = {}) {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
-  const [fn, setFn] = useState<RuntimeFunction>(() => initialFunction(params.get('fn')));
+  const [fn, setFn] = useState<RuntimeFunction>(() => initialFunction(only ?? params.get('fn')));
   const [device, setDevice] = useState<DeviceSessionRow | null | undefined>(undefined);
   const [deviceId, setDeviceId] = useState(() => localStorage.getItem(DEVICE_KEY) ?? '');
   const [flow, setFlow] = useState<HandheldFlowAnswer | null>(null);
@@ -144,7 +147,7 @@ export default function RfFlow() {
   };
 
   const choose = (next: RuntimeFunction) => {
-    if (next === fn) return;
+    if (next === fn || only) return;
     localStorage.setItem(FN_KEY, next);
     setParams({ fn: next }, { replace: true });
     clearTask();
@@ -216,7 +219,7 @@ export default function RfFlow() {
     try {
       const key = newScanKey();
       const outcome = await actions.confirm({ ...context(filled), key, dialog: entered() });
-      tell(outcome.queued ? 'warning' : 'success', outcome.message);
+      tell(outcome.queued || outcome.warning ? 'warning' : 'success', outcome.message);
       setStored(null);
       try {
         await storeDialogValues(key, outcome.subject);
@@ -247,12 +250,12 @@ export default function RfFlow() {
     }
   };
 
-  /** After step `index`: the next step, the dialogs, or the confirmation. */
-  const after = (index: number, filled: Fields) => {
+  /** After step `index`: the next step, the dialogs, or the confirmation (awaited, so that a scan during it is not taken). */
+  const after = async (index: number, filled: Fields) => {
     const next = stepFrom(index + 1, filled);
     if (next < steps.length) return setStage({ kind: 'step', index: next });
     if (shownDialogs.length > 0 && (actions.asksDialogs?.(context(filled)) ?? true)) return setStage({ kind: 'dialogs' });
-    void confirm(filled);
+    await confirm(filled);
   };
 
   /** The order search's action: the task of the scanned code. */
@@ -279,11 +282,12 @@ export default function RfFlow() {
     const filled = { ...fields, ...(outcome.fields ?? { [step.targetField]: value }) };
     setFields(filled);
     setFeedback(null);
-    if (outcome.ask) {
+    const [question, ...more] = outcome.ask === undefined ? [] : [outcome.ask].flat();
+    if (question) {
       if (outcome.warning) tell('warning', outcome.warning);
-      return setStage({ kind: 'ask', field: outcome.ask.field, prompt: outcome.ask.prompt, next: index });
+      return setStage({ kind: 'ask', ...question, next: index, more });
     }
-    after(index, filled);
+    await after(index, filled);
   };
 
   const onScan = async (text: string) => {
@@ -296,7 +300,9 @@ export default function RfFlow() {
       else if (stage.kind === 'ask') {
         const filled = { ...fields, [stage.field]: text.trim() };
         setFields(filled);
-        after(stage.next, filled);
+        const [question, ...more] = stage.more;
+        if (question) setStage({ kind: 'ask', ...question, next: stage.next, more });
+        else await after(stage.next, filled);
       }
     } catch (error) {
       if (sessionEnded(error)) endSession(error);
@@ -313,6 +319,8 @@ export default function RfFlow() {
   // Without an order search in the configuration, the function's own search action asks for the scan.
   const searchAction = HANDHELD_ACTIONS.find((a) => a.fn === fn && a.kind === 'search')?.name ?? '';
   const prompt = stage.kind === 'ask' ? stage.prompt : current ? promptOf(current) : t(`hh.action.${searchAction}`);
+  // A question or step answered with a button (e.g. where a short pick's rest comes from) shows its choices instead of the scan field.
+  const choices = stage.kind === 'ask' ? stage.choices : stage.kind === 'step' && task !== null ? actions.choices?.(steps[stage.index], context(fields)) : null;
 
   const finishDialogs = () => {
     const missing = shownDialogs.find((d) => definition.dialogs[d].mandatory && (dialog[d] ?? '').trim() === '');
@@ -324,13 +332,15 @@ export default function RfFlow() {
 
   return (
     <HandheldFrame testId="rf-flow" title={title}>
-      <Radio.Group size="small" buttonStyle="solid" value={fn} data-testid="rf-functions" onChange={(e) => choose(e.target.value as RuntimeFunction)}>
-        {RUNTIME_FUNCTIONS.map((f) => (
-          <Radio.Button key={f} value={f} data-testid={`rf-fn-${f}`}>
-            {t(`hh.fn.${f}`)}
-          </Radio.Button>
-        ))}
-      </Radio.Group>
+      {!only && (
+        <Radio.Group size="small" buttonStyle="solid" value={fn} data-testid="rf-functions" onChange={(e) => choose(e.target.value as RuntimeFunction)}>
+          {RUNTIME_FUNCTIONS.map((f) => (
+            <Radio.Button key={f} value={f} data-testid={`rf-fn-${f}`}>
+              {t(`hh.fn.${f}`)}
+            </Radio.Button>
+          ))}
+        </Radio.Group>
+      )}
       <Typography.Text type="secondary" data-testid="rf-version">
         {flow.version ? t('hh.run.version', { code: flow.code, version: flow.version }) : t('hh.run.shipped')} · {device.deviceId}
       </Typography.Text>
@@ -362,8 +372,12 @@ export default function RfFlow() {
           </Button>
         </Space>
       ) : (
-        <div data-testid="rf-prompt" data-step={stage.kind === 'step' ? steps[stage.index].scanName : stage.kind === 'ask' ? 'reason' : stage.kind}>
-          <ScanInput key={`${fn}-${stage.kind}-${stage.kind === 'step' ? stage.index : ''}`} label={prompt} testId="scan-field" value={scan} onChange={setScan} onScan={(text) => void onScan(text)} onEscape={restart} />
+        <div data-testid="rf-prompt" data-step={stage.kind === 'step' ? steps[stage.index].scanName : stage.kind === 'ask' ? stage.field : stage.kind}>
+          {choices ? (
+            <ChoiceButtons key={`${fn}-${stage.kind}-${stage.kind === 'step' ? stage.index : stage.kind === 'ask' ? stage.field : ''}`} prompt={prompt} choices={choices} onChoose={(value) => void onScan(value)} onEscape={restart} />
+          ) : (
+            <ScanInput key={`${fn}-${stage.kind}-${stage.kind === 'step' ? stage.index : ''}`} label={prompt} testId="scan-field" value={scan} onChange={setScan} onScan={(text) => void onScan(text)} onEscape={restart} />
+          )}
         </div>
       )}
       {stage.kind === 'step' && steps[stage.index].optional && (

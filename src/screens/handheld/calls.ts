@@ -33,7 +33,7 @@ export const findPutawayTask = (code: string) => post<PutawayFindAnswer>('/putaw
 
 export const containerCartons = async (containerId: string) => (await post<ContainerCartonsAnswer>('/scan/table', { containerId })).cartons;
 export const stockAt = (body: { location: string; sku?: string; lpn?: string }) => post<HandheldStockAnswer>('/inventory/handheld/stock', body);
-/** The open pick tasks of the warehouse (the handheld pick screen's list). */
+/** The open pick tasks of the warehouse (the pick action's order search). */
 export const openPickTasks = () => post<PickTasksAnswer>('/pick/tasks', { openOnly: true });
 export const countTicket = (ticketNo: string) => post<BlindCountTicket>('/inventory/handheld/countTicket', { ticketNo });
 /** The dialog values stored with a confirmation (by its key), read back. */

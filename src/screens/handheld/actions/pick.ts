@@ -1,8 +1,10 @@
+import type { TFunction } from 'i18next';
 import { looksLikeGs1, parseGs1 } from '../../../common/gs1';
+import { PICK_REST_CHOICES, type HandheldDefinition, type PickRest } from '../../../common/handheld-api';
 import { leftToPick, type ConfirmPickAnswer, type PickTaskView } from '../../../common/outbound-api';
 import { sendScan, subscribeQueue, type QueuedScan } from '../../inbound/offline-queue';
 import * as calls from '../calls';
-import { defineFlow, isQty, type Fields, type StepOutcome, type TaskContext } from './types';
+import { defineFlow, isQty, type Choice, type Fields, type Question, type StepOutcome, type TaskContext } from './types';
 
 /** The open pick tasks of a scanned task number, order or wave, in pick order (zone, location sequence). */
 export interface PickTask {
@@ -60,15 +62,35 @@ const shortOf = (context: TaskContext<PickTask>) => {
   return Boolean(open && (context.fields.qty ?? '') !== '' && Number(context.fields.qty) < leftToPick(open));
 };
 
+/** A short pick whose rest may be looked for elsewhere: the SKU is free in other locations (else the rest is given back, unasked). */
+const restOpen = (context: TaskContext<PickTask>) => shortOf(context) && Number(current(context.task, context.fields)?.other_available ?? 0) > 0;
+
+const hasStep = (definition: HandheldDefinition, action: string, after = -1) => definition.steps.some((s, i) => i > after && s.action === action);
+
+/** Where the rest of a short pick goes: find it elsewhere (the default, first) or give it back. */
+const restChoices = (t: TFunction): Choice[] => [
+  { value: 'elsewhere', label: t('outbound.pick.findElsewhere') },
+  { value: 'giveBack', label: t('outbound.pick.giveBack') },
+];
+
+/** The question after a short pick's reason when no step of the configuration asks where the rest goes. */
+const restQuestion = (t: TFunction, open: PickTaskView, qty: string): Question => ({
+  field: 'rest',
+  prompt: t('outbound.pick.restAsk', { qty: leftToPick(open) - Number(qty) }),
+  choices: restChoices(t),
+});
+
 /**
  * Pick: the order search finds the open pick tasks of a scanned task number, order or wave (in
  * zone and location order); the steps scan the location picked from (any location of the tasks;
  * the task there is taken), the SKU (its code, a barcode or a GS1 label: the server matches it),
  * the quantity picked (empty: all the task has left; less asks for the short pick's reason unless
- * a later step takes it) and the tote or LPN picked into. The confirmation is `POST /pick/confirm`;
- * a short pick looks for the rest elsewhere when the SKU is free in other locations, as the
- * handheld pick screen's default. Without a connection the tasks last read are used, and what the
- * waiting picks took is left out.
+ * a later step takes it) and the tote or LPN picked into. When the SKU of a short pick is free in
+ * other locations, the picker chooses where the rest goes: looked for elsewhere (allocated again
+ * from other stock, a new task; the default, Enter) or given back (unallocated). A `pick.shortRest`
+ * step of the configuration asks it where it stands (skipped: elsewhere), else it is asked right
+ * after the reason. The confirmation is `POST /pick/confirm`. Without a connection the tasks last
+ * read are used, and what the waiting picks took is left out.
  */
 export const pick = defineFlow<PickTask>({
   fn: 'pick',
@@ -99,14 +121,30 @@ export const pick = defineFlow<PickTask>({
       if (Number(value) > leftToPick(open)) return { error: t('errors.OVER_PICK', { qty: leftToPick(open) }) };
       const qty = value === '' ? '' : value.trim();
       const short = qty !== '' && Number(qty) < leftToPick(open);
-      if (short && !definition.steps.some((s, i) => i > index && s.action === 'pick.shortReason')) {
-        return { fields: { qty }, warning: t('outbound.pick.shortAsk', { qty: leftToPick(open) - Number(qty) }), ask: { field: 'reason', prompt: t('outbound.pick.shortReason') } };
+      if (short && !hasStep(definition, 'pick.shortReason', index)) {
+        // The reason, then (when no step asks it and there is somewhere else to look) where the rest goes.
+        const ask: Question[] = [{ field: 'reason', prompt: t('outbound.pick.shortReason') }];
+        if (!hasStep(definition, 'pick.shortRest') && Number(open.other_available) > 0) ask.push(restQuestion(t, open, qty));
+        return { fields: { qty }, warning: t('outbound.pick.shortAsk', { qty: leftToPick(open) - Number(qty) }), ask };
       }
       return { fields: { qty } };
     },
     'pick.scanTote': (value) => ({ fields: { toLpn: value } }),
-    'pick.shortReason': (value) => ({ fields: { reason: value } }),
+    'pick.shortReason': (value, context): StepOutcome => {
+      const open = current(context.task, context.fields);
+      // A reason step of a short pick asks where the rest goes unless a step of its own does.
+      if (open && restOpen(context) && !hasStep(context.definition, 'pick.shortRest')) return { fields: { reason: value }, ask: restQuestion(context.t, open, context.fields.qty) };
+      return { fields: { reason: value } };
+    },
+    'pick.shortRest': (value, { t }): StepOutcome => {
+      const chosen = restChoices(t).find((c) => c.value.toLowerCase() === value.toLowerCase() || c.label.toLowerCase() === value.toLowerCase());
+      if (!chosen) return { error: t('hh.run.chooseOne', { choices: restChoices(t).map((c) => c.label).join(' / ') }) };
+      return { fields: { rest: chosen.value } };
+    },
   },
+  // Where the rest goes is asked only of a short pick that may look elsewhere, and answered with a button.
+  skipStep: (step, context) => step.action === 'pick.shortRest' && !restOpen(context),
+  choices: (step, { t }) => (step.action === 'pick.shortRest' ? restChoices(t) : null),
   missing: (context) => {
     const { t, task, fields, definition } = context;
     const open = current(task, fields);
@@ -118,6 +156,11 @@ export const pick = defineFlow<PickTask>({
       const action = definition.steps.some((s) => s.action === 'pick.shortReason') ? 'pick.shortReason' : 'pick.confirmQty';
       return { action, error: t('outbound.pick.shortAsk', { qty: leftToPick(open) - Number(fields.qty) }) };
     }
+    if (restOpen(context) && fields.rest === undefined) {
+      // Where the rest goes was not asked yet (its step stood before the quantity): its step, or the quantity again.
+      const action = hasStep(definition, 'pick.shortRest') ? 'pick.shortRest' : 'pick.confirmQty';
+      return { action, error: t('outbound.pick.restAsk', { qty: leftToPick(open) - Number(fields.qty) }) };
+    }
     return null;
   },
   async confirm(context) {
@@ -126,7 +169,9 @@ export const pick = defineFlow<PickTask>({
     const short = shortOf(context);
     const qty = (fields.qty ?? '').trim() || String(leftToPick(open));
     const shortReason = short ? fields.reason.trim() : null;
-    const reallocate = short && Number(open.other_available) > 0;
+    // A skipped step of where the rest goes takes the default: elsewhere.
+    const restTo: PickRest = (PICK_REST_CHOICES as readonly string[]).includes(fields.rest ?? '') ? (fields.rest as PickRest) : 'elsewhere';
+    const reallocate = short && Number(open.other_available) > 0 && restTo === 'elsewhere';
     const body = { taskId: open.id, locationCode: open.location_code, sku: fields.sku, qty, toLpn: (fields.toLpn ?? '').trim() || null, shortReason, reallocate };
     const outcome = await sendScan<ConfirmPickAnswer>({
       flow: 'pick',
@@ -153,6 +198,7 @@ export const pick = defineFlow<PickTask>({
     return {
       queued: outcome.queued,
       message,
+      warning: short,
       left: rest.tasks.length > 0 ? { task: rest, fields: { code: task.code } } : null,
       subject: body,
     };

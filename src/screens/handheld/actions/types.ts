@@ -28,12 +28,25 @@ export interface StepContext<Task> extends TaskContext<Task> {
   index: number;
 }
 
+/** One answer of a question or step offered as a button instead of a scan (the first is the default, taken with Enter). */
+export interface Choice {
+  value: string;
+  label: string;
+}
+
+/** A question the runtime asks after a step: typed or scanned into `field`, or one of `choices` when it has them. */
+export interface Question {
+  field: string;
+  prompt: string;
+  choices?: Choice[];
+}
+
 /**
  * What a step did with its scan: the fields it filled (none: the scan fills the step's target
- * field as scanned), a question the runtime asks next (e.g. a reason), or a refusal shown to the
- * operator (the step is asked again).
+ * field as scanned), the questions the runtime asks next, in order (e.g. a short pick's reason,
+ * then where the rest comes from), or a refusal shown to the operator (the step is asked again).
  */
-export type StepOutcome = { fields?: Fields; ask?: { field: string; prompt: string }; warning?: string } | { error: string };
+export type StepOutcome = { fields?: Fields; ask?: Question | Question[]; warning?: string } | { error: string };
 
 /** What the confirmation did. */
 export interface ConfirmOutcome<Task> {
@@ -41,6 +54,8 @@ export interface ConfirmOutcome<Task> {
   queued: boolean;
   /** The line told to the operator. */
   message: string;
+  /** The line is a warning (e.g. a short pick) rather than a success. */
+  warning?: boolean;
   /** What is left of the task to work on (the runtime stays on it unless the flow starts over), or null when it is done. */
   left: { task: Task; fields: Fields } | null;
   /** The confirmation's request: stored with the dialog values. */
@@ -65,6 +80,8 @@ export interface FlowActions<Task> {
   confirm: (context: TaskContext<Task> & { key: string; dialog: DialogValues }) => Promise<ConfirmOutcome<Task>>;
   /** A step the task does not need now is passed over (e.g. pack's carton type while a carton is open); none: every step is asked. */
   skipStep?: (step: ScanStep, context: TaskContext<Task>) => boolean;
+  /** A step answered with a button rather than a scan: its choices (the first the default); none or null: the step is scanned. */
+  choices?: (step: ScanStep, context: TaskContext<Task>) => Choice[] | null;
   /** Whether the dialogs are asked before this confirmation (e.g. pack's weights only when the carton is closed); none: always. */
   asksDialogs?: (context: TaskContext<Task>) => boolean;
   view: (context: TaskContext<Task>) => TaskView;
