@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { pickableOrders } from '../helpers/rf-flow-e2e.js';
+import { pickableOrders, rfEnter, rfReady } from '../helpers/rf-flow-e2e.js';
 import { apiCall, apiSelection, apiSignIn, eventually, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
-import { scanInto } from '../helpers/pack-e2e.js';
 
 /**
- * Handheld picking through a Wi-Fi dead spot (docs/handheld.md), 360x640, keyboard only. In the
+ * Handheld picking through a Wi-Fi dead spot (docs/handheld.md), 360x640, keyboard only, on /pick's
+ * handheld tab (the handheld runtime's pick function), each task found by its number. In the
  * middle of picking the handheld goes offline; five scans are taken and the screen shows 5 waiting.
  * A reload keeps them (the server still out of reach); online again, the five apply once, in the
  * order taken (pick tasks and balance through the API). Replaying the same five requests with their
@@ -31,21 +31,21 @@ describe('handheld picking offline in Chromium', () => {
 
     const handheld = await signedInPage(e2e.browser, e2e.server, '/page/pick', { viewport: { width: 360, height: 640 } });
     const context = handheld.context();
-    await handheld.getByTestId('pick-handheld').waitFor();
+    await rfReady(handheld, `HHO-${run}`);
     // Every pick the browser sends, with its key, in the order sent.
     const sent: Array<{ key: string; body: string }> = [];
     handheld.on('request', (request) => {
       if (request.url().endsWith('/api/pick/confirm')) sent.push({ key: request.headers()['idempotency-key'] ?? '', body: request.postData() ?? '' });
     });
-    const enter = (text: string) => scanInto(handheld, 'scan-field', text);
     const feedback = handheld.getByTestId('handheld-feedback');
+    // The task by its number (offline: from the tasks last read), then location, SKU, quantity and tote; the runtime starts over.
     const pick = async (taskId: number) => {
-      await handheld.getByTestId(`pick-task-${taskId}`).click();
-      await enter('A-03-2');
-      await enter(SKU);
-      await enter('2');
-      await enter(`TOTE-${run}`);
-      await handheld.getByTestId(`pick-task-${taskId}`).waitFor({ state: 'detached' });
+      await rfEnter(handheld, String(taskId), 'location');
+      expect(await handheld.getByTestId('rf-task').innerText()).toContain(`A-03-2 · ${SKU} · Pick 2`);
+      await rfEnter(handheld, 'A-03-2', 'sku');
+      await rfEnter(handheld, SKU, 'qty');
+      await rfEnter(handheld, '2', 'tote');
+      await rfEnter(handheld, `TOTE-${run}`, 'search');
     };
 
     // In the middle of picking: the first task online.
@@ -67,7 +67,7 @@ describe('handheld picking offline in Chromium', () => {
     await context.route('**/api/pick/confirm', (route) => route.abort('internetdisconnected'));
     await context.setOffline(false);
     await handheld.reload();
-    await handheld.getByTestId('pick-handheld').waitFor();
+    await rfReady(handheld, `HHO-${run}`);
     await eventually(() => banner.getAttribute('data-waiting')).toBe('5');
     for (const order of orders.slice(1, 6)) expect(await taskState(order.soId)).toEqual([['open', 0]]);
 
@@ -96,6 +96,10 @@ describe('handheld picking offline in Chromium', () => {
     expect(await balance()).toEqual(after);
     for (const order of orders.slice(1, 6)) expect(await taskState(order.soId)).toEqual([['picked', 2]]);
 
+    // The picker reads the last task online (the page was reloaded: the handheld has no tasks read yet) and starts over.
+    await rfEnter(handheld, String(orders[6].taskId), 'location');
+    await handheld.keyboard.press('Escape');
+    await eventually(() => handheld.getByTestId('rf-prompt').getAttribute('data-step')).toBe('search');
     // Offline again: the last task is scanned while its stock is taken away (its order unallocated, the stock moved).
     await context.setOffline(true);
     await pick(orders[6].taskId);
@@ -115,7 +119,7 @@ describe('handheld picking offline in Chromium', () => {
     await handheld.getByTestId('refused-ack').click();
     await refused.waitFor({ state: 'detached' });
     await handheld.reload();
-    await handheld.getByTestId('pick-handheld').waitFor();
+    await rfReady(handheld, `HHO-${run}`);
     await handheld.waitForTimeout(500);
     expect(await handheld.getByTestId('refused-scan').count()).toBe(0);
     await context.close();

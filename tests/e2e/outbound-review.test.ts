@@ -1,20 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { apiCall, apiSignIn, eventually, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
-import type { Page } from 'playwright-core';
+import { rfEnter, rfReady, rfStep } from '../helpers/rf-flow-e2e.js';
 
 /**
  * The /pick screen for a shift on the demo data: Unpick asks before it moves stock back; on the
- * handheld, Escape starts over and a scanned barcode is not taken for a quantity, and a scanner
- * that reads the tote twice while the confirm is under way confirms once and shows the pick as done.
+ * handheld (its handheld tab, the handheld runtime's pick function), Escape starts over and a
+ * scanned barcode is not taken for a quantity, and a scanner that reads the tote twice while the
+ * confirm is under way confirms once and shows the pick as done.
  */
-/** Types into the handheld's scan field as a scanner does: the text, then Enter. */
-function scanner(page: Page) {
-  return async (text: string) => {
-    await page.getByTestId('scan-field').waitFor();
-    await page.keyboard.type(text);
-    await page.keyboard.press('Enter');
-  };
-}
+const DEVICE = `REVIEW-${Date.now().toString(36).toUpperCase()}`;
 
 describe('/pick: unpick confirmation and a double scan on the handheld', () => {
   const e2e = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }), { freshServerOnRetry: true });
@@ -49,16 +43,15 @@ describe('/pick: unpick confirmation and a double scan on the handheld', () => {
     token = await apiSignIn(e2e.server);
     const open = (await apiCall<{ tasks: Task[] }>(e2e.server, token, '/pick/tasks', { openOnly: true })).tasks[0];
     const page = await signedInPage(e2e.browser, e2e.server, '/page/pick', { viewport: { width: 360, height: 640 } });
-    await page.getByTestId('pick-handheld').waitFor();
-    await page.getByTestId(`pick-task-${open.id}`).click();
-    const scan = scanner(page);
-    await scan(open.location_code);
-    await scan(open.sku_code);
-    await scan('1e0');
+    await rfReady(page, DEVICE);
+    await rfEnter(page, String(open.id), 'location');
+    await rfEnter(page, open.location_code, 'sku');
+    await rfEnter(page, open.sku_code, 'qty');
+    await rfEnter(page, '1e0', 'qty');
     await eventually(() => page.getByTestId('handheld-feedback').getAttribute('data-tone')).toBe('error');
     await page.keyboard.press('Escape');
-    await page.getByTestId(`pick-task-${open.id}`).waitFor({ timeout: 5_000 });
-    expect(await page.getByTestId('scan-field').count()).toBe(0);
+    await eventually(() => rfStep(page), 5_000).toBe('search');
+    expect(await page.getByTestId('rf-task').count()).toBe(0);
     expect((await tasks()).find((x) => x.id === open.id)!.picked_qty).toBe(open.picked_qty);
     await page.context().close();
   });
@@ -73,13 +66,13 @@ describe('/pick: unpick confirmation and a double scan on the handheld', () => {
       await new Promise((resolve) => setTimeout(resolve, 800));
       await route.continue();
     });
-    await page.getByTestId('pick-handheld').waitFor();
-    await page.getByTestId(`pick-task-${open.id}`).click();
-    const scan = scanner(page);
-    await scan(open.location_code);
-    await scan(open.sku_code);
-    await scan(String(Number(open.qty) - Number(open.picked_qty)));
-    await scan('TOTE-TWICE');
+    await rfReady(page, DEVICE);
+    await rfEnter(page, String(open.id), 'location');
+    await rfEnter(page, open.location_code, 'sku');
+    await rfEnter(page, open.sku_code, 'qty');
+    await rfEnter(page, String(Number(open.qty) - Number(open.picked_qty)), 'tote');
+    await page.keyboard.type('TOTE-TWICE');
+    await page.keyboard.press('Enter');
     await page.keyboard.type('TOTE-TWICE');
     await page.keyboard.press('Enter');
     await eventually(() => page.getByTestId('handheld-feedback').getAttribute('data-tone')).toBe('success');

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { apiCall, apiSelection, apiSignIn, chooseByTyping, eventually, saveEngineForm, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
+import { rfEnter, rfReady } from '../helpers/rf-flow-e2e.js';
 
 /**
  * Outbound in Chromium against the built app on demo data: two orders entered on the /so page, the
  * first allocated there by FEFO (earliest expiry first), a wave built on the /wave page from both and released there, the pick
- * list printed as a PDF, picking on the handheld screen size (360x640) with the keyboard, one pick
- * short; the orders, the wave and the balance agree afterwards.
+ * list printed as a PDF, picking on the handheld screen size (360x640) with the keyboard on /pick's
+ * handheld tab (the handheld runtime's pick function), each task by its number, one pick short; the
+ * orders, the wave and the balance agree afterwards.
  */
 describe('outbound from order to pick in Chromium', () => {
   const e2e = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }), { freshServerOnRetry: true });
@@ -153,36 +155,34 @@ describe('outbound from order to pick in Chromium', () => {
       ['E2E-SO-2', 'LATE', 5],
     ]);
     const handheld = await signedInPage(e2e.browser, e2e.server, '/page/pick', { viewport: { width: 360, height: 640 } });
-    await handheld.getByTestId('pick-handheld').waitFor();
-    const scan = handheld.getByTestId('scan-field');
-    const enter = async (text: string) => {
-      await scan.waitFor();
-      await expect.poll(() => scan.evaluate((el) => el === document.activeElement)).toBe(true);
-      await handheld.keyboard.type(text);
-      await handheld.keyboard.press('Enter');
-    };
+    await rfReady(handheld, `E2E-PICK-${Date.now().toString(36)}`);
+    const feedback = handheld.getByTestId('handheld-feedback');
+    // Each task by its number: the runtime's order search finds the task, and starts over once it is picked.
     const pick = async (task: (typeof tasks)[number], qty: number, tote: string, reason?: string) => {
-      await handheld.getByTestId(`pick-task-${task.id}`).click();
-      await enter('WRONG-LOC');
-      await eventually(() => handheld.getByTestId('handheld-feedback').getAttribute('data-tone')).toBe('error');
-      await enter(task.location_code);
-      await enter('E2E-PICK-1');
-      await enter(String(qty));
-      await enter(tote);
-      if (reason) await enter(reason);
+      await rfEnter(handheld, String(task.id), 'location');
+      await rfEnter(handheld, 'WRONG-LOC', 'location');
+      await eventually(() => feedback.getAttribute('data-tone')).toBe('error');
+      await rfEnter(handheld, task.location_code, 'sku');
+      await rfEnter(handheld, 'E2E-PICK-1', 'qty');
+      // A short pick asks for its reason (nothing of the SKU is free elsewhere: the rest is given back, unasked).
+      if (reason) {
+        await rfEnter(handheld, String(qty), 'reason');
+        await rfEnter(handheld, reason, 'tote');
+      } else await rfEnter(handheld, String(qty), 'tote');
+      await rfEnter(handheld, tote, 'search');
       // The pick's own answer names its order: the short pick's question before it is a warning too.
-      const feedback = handheld.getByTestId('handheld-feedback');
       await eventually(async () => `${await feedback.getAttribute('data-tone')} ${await feedback.innerText()}`).toContain(`${reason ? 'warning' : 'success'} Picked ${qty} of`);
       await eventually(() => feedback.innerText()).toContain(`for ${task.order_no};`);
     };
     const byKey = (order: string, lot: string) => tasks.find((x) => x.order_no === order && x.lot_no === lot)!;
     // More than the task holds is refused on the screen, nothing picked.
-    await handheld.getByTestId(`pick-task-${byKey('E2E-SO-1', 'EARLY').id}`).click();
-    await enter(byKey('E2E-SO-1', 'EARLY').location_code);
-    await enter('E2E-PICK-1');
-    await enter('4');
-    await eventually(() => handheld.getByTestId('handheld-feedback').innerText()).toContain('Not allowed to pick more than allocated');
+    await rfEnter(handheld, String(byKey('E2E-SO-1', 'EARLY').id), 'location');
+    await rfEnter(handheld, byKey('E2E-SO-1', 'EARLY').location_code, 'sku');
+    await rfEnter(handheld, 'E2E-PICK-1', 'qty');
+    await rfEnter(handheld, '4', 'qty');
+    await eventually(() => feedback.innerText()).toContain('Not allowed to pick more than allocated');
     await handheld.getByTestId('handheld-back').click();
+    await eventually(() => handheld.getByTestId('rf-prompt').getAttribute('data-step')).toBe('search');
     await pick(byKey('E2E-SO-1', 'EARLY'), 3, 'TOTE-E2E-1');
     await pick(byKey('E2E-SO-2', 'EARLY'), 1, 'TOTE-E2E-2');
     await pick(byKey('E2E-SO-2', 'LATE'), 4, 'TOTE-E2E-2', 'Damaged');
