@@ -72,7 +72,7 @@ describe('the handheld runtime functions', () => {
     }
   });
 
-  it('refuses to publish a pick configuration whose step fills a field no pick action fills, naming the field and the target', async () => {
+  it('refuses to publish a pick configuration whose step fills a field no pick action fills, or names no pick action, naming the field and the target', async () => {
     const made = await ok<HandheldConfigDetail>('POST', '/handheld/config/create', { code: `pick-${tag}`, name: 'pick', fn: 'pick' });
     expect(made.draft).toEqual(SHIPPED_PICK);
     const draft: HandheldDefinition = structuredClone(made.draft);
@@ -80,6 +80,9 @@ describe('the handheld runtime functions', () => {
     draft.steps[3] = { ...draft.steps[3], targetField: 'toLocation' };
     draft.orderSearch = { ...draft.orderSearch!, targetField: 'ticketNo' };
     draft.steps.push({ scanName: 'reason', prompt: '', action: 'pick.shortReason', targetField: 'reason', optional: true });
+    // Where a short pick's rest goes fills `rest`, not the request's flag; no action looks elsewhere by itself.
+    draft.steps.push({ scanName: 'rest', prompt: 'Rest elsewhere?', action: 'pick.shortRest', targetField: 'reallocate', optional: true });
+    draft.steps.push({ scanName: 'elsewhere', prompt: '', action: 'pick.lookElsewhere', targetField: 'rest' });
     await ok('POST', '/handheld/config/save', { id: made.id, name: 'pick', status: 'active', draft });
     const refused = await call('POST', '/handheld/config/publish', { id: made.id });
     expect(refused.statusCode).toBe(400);
@@ -88,11 +91,17 @@ describe('the handheld runtime functions', () => {
     expect(body.details.map((d) => [d.field, d.code])).toEqual([
       ['orderSearch.targetField', 'HH_TARGET_UNKNOWN'],
       ['steps[3].targetField', 'HH_TARGET_UNKNOWN'],
+      ['steps[5].targetField', 'HH_TARGET_UNKNOWN'],
+      ['steps[6].action', 'HH_ACTION_UNKNOWN'],
     ]);
     expect(body.details[1].message).toContain('toLocation');
     expect(body.details[1].message).toContain('pick.scanTote');
-    // Put right (the tote fills the LPN picked into), it publishes and the runtime is served it.
+    expect(body.details[2].message).toContain('pick.shortRest');
+    expect(body.details[3].message).toContain('pick.lookElsewhere');
+    // Put right (the tote fills the LPN picked into, the rest's step its choice), it publishes and the runtime is served it.
     draft.steps[3].targetField = 'toLpn';
+    draft.steps[5].targetField = 'rest';
+    draft.steps.pop();
     draft.orderSearch.targetField = 'code';
     await ok('POST', '/handheld/config/save', { id: made.id, name: 'pick', status: 'active', draft });
     expect((await ok<HandheldConfigDetail>('POST', '/handheld/config/publish', { id: made.id })).publishedVersion).toBe(1);
@@ -100,8 +109,9 @@ describe('the handheld runtime functions', () => {
     expect([served.code, served.version, served.definition.steps.map((s) => s.action)]).toEqual([
       `pick-${tag}`,
       1,
-      ['pick.scanLocation', 'pick.scanItem', 'pick.confirmQty', 'pick.scanTote', 'pick.shortReason'],
+      ['pick.scanLocation', 'pick.scanItem', 'pick.confirmQty', 'pick.scanTote', 'pick.shortReason', 'pick.shortRest'],
     ]);
+    expect(served.definition.steps[5]).toEqual({ scanName: 'rest', prompt: 'Rest elsewhere?', action: 'pick.shortRest', targetField: 'rest', optional: true });
     // Inactive again, the shipped flow is served.
     await ok('POST', '/handheld/config/save', { id: made.id, name: 'pick', status: 'inactive', draft });
     expect((await ok<HandheldFlowAnswer>('GET', '/handheld/flow?fn=pick')).definition).toEqual(SHIPPED_PICK);

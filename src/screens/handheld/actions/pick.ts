@@ -125,7 +125,7 @@ export const pick = defineFlow<PickTask>({
         // The reason, then (when no step asks it and there is somewhere else to look) where the rest goes.
         const ask: Question[] = [{ field: 'reason', prompt: t('outbound.pick.shortReason') }];
         if (!hasStep(definition, 'pick.shortRest') && Number(open.other_available) > 0) ask.push(restQuestion(t, open, qty));
-        return { fields: { qty }, warning: t('outbound.pick.shortAsk', { qty: leftToPick(open) - Number(qty) }), ask };
+        return { fields: { qty }, warning: t('outbound.pick.shortAsk', { qty: leftToPick(open) - Number(qty) }), ask: ask.length === 1 ? ask[0] : ask };
       }
       return { fields: { qty } };
     },
