@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { apiCall, apiSelection, apiSignIn, eventually, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
 import { rfEnter, rfReady, rfStep } from '../helpers/rf-flow-e2e.js';
+import { ledgerDays } from '../helpers/ledger-days.js';
 
 /**
  * Short picks on the handheld tab of /pick, the handheld runtime's pick function (360x640, keyboard
@@ -156,10 +157,8 @@ describe('short pick with re-allocation on the handheld in Chromium', () => {
     const [backTask] = (await call<{ tasks: Array<{ id: number; location_code: string; qty: string; other_available: string }> }>('/so/pick', { soId: second._key })).tasks;
     expect(Number(backTask.qty)).toBe(2);
     expect(Number(backTask.other_available)).toBeGreaterThan(0);
-    // Around today, whatever the warehouse's time zone makes of this moment.
-    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
     const ledger = async () =>
-      (await call<{ rows: Array<{ trans_type: string; sku_code: string; location_code: string }> }>('/inventory/transactionLog', { transType: 'all', from: day(-1), to: day(1), orderNo: back, pageSize: 100 })).rows
+      (await call<{ rows: Array<{ trans_type: string; sku_code: string; location_code: string }> }>('/inventory/transactionLog', { transType: 'all', ...ledgerDays(), orderNo: back, pageSize: 100 })).rows
         .filter((r) => r.sku_code === SKU)
         .map((r) => [r.trans_type, r.location_code]);
     expect(await ledger()).not.toContainEqual(['unallocate', backTask.location_code]);
