@@ -11,6 +11,9 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /**
  * Debian's Chromium, headless, with the flags this closed network needs;
+ * full Chromium, not its lighter headless shell (package chromium-headless-shell): the shell has no
+ * PDF viewer, so a PDF the app opens in a window of its own (pack list, pick list, invoice)
+ * never loads there and the window stays blank;
  * Playwright gives every launch a fresh, empty profile of its own.
  */
 export async function launchBrowser(): Promise<Browser> {
