@@ -159,7 +159,7 @@ describe('the step actions', () => {
   const packContext = (fields: Record<string, string>) => ({ t, definition: shippedDefinition('pack'), task: packTask, fields });
 
   it('pack: an open carton of the order is chosen at the carton type, a closed one or an unknown type refused; its own number at the item closes it', async () => {
-    expect(await at('pack', 'pack.scanCartonType', 0, packTask, {})('c-32')).toEqual({ fields: { cartonId: '32', cartonNo: 'C-32', cartonType: 'S' } });
+    expect(await at('pack', 'pack.scanCartonType', 0, packTask, {})('c-32')).toEqual({ fields: { cartonId: '32', cartonKey: '', cartonNo: 'C-32', cartonType: 'S' } });
     expect(await at('pack', 'pack.scanCartonType', 0, packTask, {})('C-31')).toHaveProperty('error', 'hh.run.cartonNotOpen{"carton":"C-31"}');
     expect(await at('pack', 'pack.scanCartonType', 0, packTask, {})('HUGE')).toHaveProperty('error', 'hh.run.unknownCartonType{"code":"HUGE"}');
     const inCarton = { orderNo: 'SO-7', cartonId: '32', cartonNo: 'C-32' };
@@ -172,7 +172,7 @@ describe('the step actions', () => {
     expect(await at('pack', 'pack.enterQty', 2, packTask, inCarton)('0')).toHaveProperty('error');
   });
 
-  it('pack: the carton type is passed over while a carton is open, the quantity and the item when closing; the dialogs only close', () => {
+  it('pack: the carton type is passed over while a carton is open, the quantity and the item when closing; the dialogs only close', async () => {
     const [cartonType, , qty] = shippedDefinition('pack').steps;
     expect(FLOWS.pack.skipStep!(cartonType, packContext({ orderNo: 'SO-7' }))).toBe(false);
     expect(FLOWS.pack.skipStep!(cartonType, packContext({ orderNo: 'SO-7', cartonId: '32' }))).toBe(true);
@@ -183,6 +183,14 @@ describe('the step actions', () => {
     // Closing an empty carton, or none, goes back to the item.
     expect(FLOWS.pack.missing!(packContext({ cartonId: '33', sku: '' }))).toEqual({ action: 'pack.scanItem', error: 'hh.run.cartonEmpty{"carton":"C-33"}' });
     expect(FLOWS.pack.missing!(packContext({ sku: '' }))).toMatchObject({ action: 'pack.scanItem' });
+    // A carton opened offline (named by the key of its opening): passed over at the carton type, empty until an item waits to go into it.
+    const offline = { orderNo: 'SO-7', cartonId: '', cartonKey: 'k-1', cartonNo: 'new', sku: '' };
+    expect(FLOWS.pack.skipStep!(cartonType, packContext(offline))).toBe(true);
+    expect(FLOWS.pack.missing!(packContext(offline))).toMatchObject({ action: 'pack.scanItem' });
+    const waiting = { ...packTask, waiting: [{ kind: 'item' as const, carton: 'key:k-1', sku: 'sku1', qty: 2 }] };
+    expect(FLOWS.pack.missing!({ t, definition: shippedDefinition('pack'), task: waiting, fields: offline })).toBeNull();
+    // What waits counts in what is left: nothing more of SKU1 is taken on the handheld.
+    expect(await at('pack', 'pack.scanItem', 1, waiting, offline)('SKU1')).toHaveProperty('error', 'hh.run.nothingLeftOf{"sku":"SKU1"}');
     expect(FLOWS.pack.missing!(packContext({ cartonId: '32', sku: '' }))).toBeNull();
     expect(FLOWS.pack.view(packContext({ cartonId: '32', cartonNo: 'C-32' })).lines).toEqual([
       'SO-7 · outbound.status.picked',

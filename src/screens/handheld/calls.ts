@@ -4,7 +4,7 @@ import type { ContainerCartonsAnswer, PutawayFindAnswer, PutawayTasksAnswer } fr
 import type { BlindCountTicket, HandheldStockAnswer } from '../../common/inventory-api';
 import type { PickTasksAnswer } from '../../common/outbound-api';
 import type { LoadHeader, LoadTable } from '../../common/loading-api';
-import type { CodeRow, PackAnswer } from '../packing/pack-api';
+import type { CodeRow, PackAnswer, PackCarton } from '../packing/pack-api';
 
 /** The calls of the handheld area's screens (docs/handheld.md, "Configured flows"). */
 const post = <T>(path: string, body: unknown) => api<T>(path, { body, quiet: true });
@@ -40,12 +40,15 @@ export const countTicket = (ticketNo: string) => post<BlindCountTicket>('/invent
 export const scanValues = async (query: { fn: HandheldFunction; scanKey: string }) =>
   (await api<{ rows: ScanValueRow[] }>(`/handheld/scanValue/list?fn=${query.fn}&scanKey=${encodeURIComponent(query.scanKey)}`, { quiet: true })).rows;
 
-/** Pack (the scan-and-pack calls of /pack): the order, its carton types and weight units, a new carton, check-complete. */
+/**
+ * Pack (the scan-and-pack calls of /pack): the order by its number or by one of its open cartons, its
+ * carton types and weight units. Opening a carton, the scans and check-complete go through the
+ * offline queue (actions/pack.ts).
+ */
 export const packOrder = (orderNo: string) => post<PackAnswer>('/scanPack', { orderNo });
+export const packByCarton = (code: string) => post<PackAnswer & { carton: PackCarton }>('/scanPack/carton', { code });
 export const cartonTypes = async () => (await api<{ rows: CodeRow[] }>('/pack/carton/type', { quiet: true })).rows;
 export const weightUnits = async () => (await api<{ rows: CodeRow[] }>('/pack/scan/wgtUom', { quiet: true })).rows;
-export const openCarton = (body: { soId: number; cartonType: string | null }) => post<PackAnswer>('/pack/scan/open', body);
-export const checkComplete = (soId: number) => post<PackAnswer>('/scanPack/closeOrder', { soId });
 
 /** Load (the calls of /loading): a load by its number, and its cartons. */
 export const loadByNo = (loadNo: string) => post<LoadHeader>('/loading/getLoadByUid', { loadNo });

@@ -19,6 +19,8 @@ declare module '../../../common/errors.js' {
     PACK_ANTI_COUNTERFEIT_USED: true;
     PACK_COLLAR_REQUIRED: true;
     PACK_COLLAR_MISMATCH: true;
+    PACK_CARTON_KEY_UNKNOWN: true;
+    PACK_NOT_ALL_PACKED: true;
   }
 }
 
@@ -40,4 +42,6 @@ export const packingErrors = {
   PACK_ANTI_COUNTERFEIT_USED: 409,
   PACK_COLLAR_REQUIRED: 400,
   PACK_COLLAR_MISMATCH: 400,
+  PACK_CARTON_KEY_UNKNOWN: 409,
+  PACK_NOT_ALL_PACKED: 409,
 } as const satisfies AreaErrorStatuses;

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { AppError } from '../../../common/errors.js';
 import { withIdempotency } from '../../area-kit/idempotency.js';
 import { placeWriter, warehousePlaceOf } from '../../area-kit/route-scope.js';
 import { Quantity } from '../../http/quantity-schema.js';
@@ -8,6 +9,7 @@ import { pageAccess, routeOptions } from '../../http/route-options.js';
 import { ErrorBodySchema, IdSchema, StrictObject } from '../../http/schemas.js';
 import type { StockScope } from '../inventory/index.js';
 import { labelPrinters } from '../printing/index.js';
+import { cartonIdOf, startPackingByCarton, withOpened } from './pack-by-carton.js';
 import { packListPdf } from './pack-list.js';
 import { addCartonToPallet, closePallet, createPallet, findScannedPallet, palletDetail, printScannedLabel, removeCartonFromPallet } from './pallet.service.js';
 import { cancelCheckComplete, CARTON_TYPE, CartonOrders, checkComplete, closeCartonOf, codeList, openCarton, packItem, removeItem, reopenCartonOf, startPacking, WEIGHT_UOM } from './packing.service.js';
@@ -23,6 +25,8 @@ const CartonScan = Type.String({ minLength: 1, maxLength: 100 });
 
 const OptText = (max: number) => Type.Optional(Type.Union([Type.String({ maxLength: max }), Type.Null()]));
 const Scan = { cartonId: IdSchema, barcode: Type.String({ minLength: 1, maxLength: 200 }), qty: Type.Optional(Quantity()) };
+/** The carton of a handheld's scan: its id, or the idempotency key of the scan that opened it (offline, before its id was known). */
+const CartonRef = { cartonId: Type.Optional(IdSchema), cartonKey: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9._:-]{1,100}$' })) };
 
 const scopeOf: (request: FastifyRequest) => StockScope = warehousePlaceOf;
 
@@ -75,19 +79,37 @@ export const packingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.post(
+    '/scanPack/carton',
+    route(PACK_VIEW, 'Starts packing the order of a scanned open carton (its carton number, SSCC or GS1-128 label) to go on packing that carton: the order as /scanPack answers it, with the carton', {
+      body: StrictObject({ code: CartonScan }),
+    }),
+    (request) => startPackingByCarton(db, scopeOf(request), request.body.code),
+  );
+
+  app.post(
     '/pack/scan/open',
     route(PACK_EDIT, 'Opens a new carton for the order, numbered by the carton numbering rule', {
       body: StrictObject({ soId: IdSchema, cartonType: OptText(30), packPicked: Type.Optional(Type.Boolean()), cardId: OptText(100) }),
     }),
-    (request) => write(request, (trx, scope) => openCarton(trx, scope, request.body)),
+    // Opened from a handheld's offline queue with its idempotency key: once, and the key names the carton to the scans after it.
+    (request) => write(request, (trx, scope) => withIdempotency(request, trx, async () => withOpened(await openCarton(trx, scope, request.body)))),
   );
 
   app.post(
     '/pack/scan/sku',
     route(PACK_EDIT, 'Packs a scanned SKU code, barcode or GS1-128 label into an open carton, with the anti-counterfeit code and the collar barcode the item asks for', {
-      body: StrictObject({ ...Scan, antiCounterfeitCode: OptText(100), collarBarcode: OptText(200) }),
+      body: StrictObject({ ...Scan, ...CartonRef, antiCounterfeitCode: OptText(100), collarBarcode: OptText(200) }),
     }),
-    (request) => write(request, (trx, scope) => withIdempotency(request, trx, () => packItem(trx, scope, request.body, { cartonOrders }))),
+    (request) =>
+      write(request, (trx, scope) =>
+        withIdempotency(request, trx, async () => {
+          const { cartonKey, ...scan } = request.body;
+          const cartonId = await cartonIdOf(trx, request, request.body);
+          const answer = await packItem(trx, scope, { ...scan, cartonId }, { cartonOrders });
+          // A carton named by its key: the answer says which carton it is.
+          return cartonKey === undefined ? answer : { ...answer, cartonId };
+        }),
+      ),
   );
 
   app.post(
@@ -106,7 +128,7 @@ export const packingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/pack/scan/close',
     route(PACK_EDIT, 'Closes an open carton with its gross and net weight and dimensions', {
       body: StrictObject({
-        cartonId: IdSchema,
+        ...CartonRef,
         cartonType: OptText(30),
         grossWeight: Quantity(),
         netWeight: Quantity(),
@@ -117,7 +139,15 @@ export const packingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }),
     }),
     // A close sent again from a handheld's offline queue (its idempotency key) is answered as it was and closes nothing twice.
-    (request) => write(request, (trx, scope) => withIdempotency(request, trx, () => closeCartonOf(trx, scope, request.body, { sendWith: db, language: request.language }))),
+    (request) =>
+      write(request, (trx, scope) =>
+        withIdempotency(request, trx, async () => {
+          const { cartonKey, ...close } = request.body;
+          const cartonId = await cartonIdOf(trx, request, request.body);
+          const answer = await closeCartonOf(trx, scope, { ...close, cartonId }, { sendWith: db, language: request.language });
+          return cartonKey === undefined ? answer : { ...answer, cartonId };
+        }),
+      ),
   );
 
   app.get('/pack/label/printer', route(PACK_VIEW, 'The active printers of the warehouse a carton label may be printed on'), async (request) => {
@@ -133,8 +163,20 @@ export const packingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     (request) => printScannedLabel(db, scopeOf(request), request.body, { language: request.language }),
   );
 
-  app.post('/scanPack/closeOrder', route(PACK_EDIT, 'Checks packing of the order complete: packed, or partially packed', { body: StrictObject({ soId: IdSchema }) }), (request) =>
-    write(request, (trx, scope) => checkComplete(trx, scope, request.body.soId, app.events)),
+  app.post(
+    '/scanPack/closeOrder',
+    route(PACK_EDIT, 'Checks packing of the order complete: packed, or partially packed; with whenPacked only when it comes out packed (else PACK_NOT_ALL_PACKED and nothing changes)', {
+      body: StrictObject({ soId: IdSchema, whenPacked: Type.Optional(Type.Boolean()) }),
+    }),
+    // Sent from a handheld's offline queue with its idempotency key, after the scans before it: applied once.
+    (request) =>
+      write(request, (trx, scope) =>
+        withIdempotency(request, trx, async () => {
+          const answer = await checkComplete(trx, scope, request.body.soId, app.events);
+          if (request.body.whenPacked === true && answer.order.status !== 'packed') throw new AppError('PACK_NOT_ALL_PACKED', { orderNo: answer.order.orderNo });
+          return answer;
+        }),
+      ),
   );
 
   app.post(
