@@ -118,7 +118,7 @@ export function tableUses(source: string): TableUse[] {
     for (const name of names) uses.push({ table: tableOf(name), kind });
   }
   // The kernel's row writers (src/server/db/row-writes.ts) take the table after the transaction.
-  for (const match of source.matchAll(/\b(?:insertPlacedRow|insertPlacedRowReturning|updateRowById|updateRowByIdReturning)\(\s*\w+\s*,\s*(['"])([^'"]+)\1/g)) {
+  for (const match of source.matchAll(/\b(?:insertPlacedRow|insertPlacedRowReturning|updateRowById|updateRowByIdReturning|publishNextVersion)\(\s*\w+\s*,\s*(['"])([^'"]+)\1/g)) {
     uses.push({ table: match[2], kind: 'write' });
   }
   for (const text of sqlTemplates(source)) {

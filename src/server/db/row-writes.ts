@@ -60,3 +60,26 @@ export async function updateRowByIdReturning<Name extends AuditedTable>(trx: Tra
   const row = await updateQuery(trx, table, id, values, by).returningAll().executeTakeFirstOrThrow();
   return row as Selectable<DB[Name]>;
 }
+
+/** A document published in numbered versions: the table of its versions, the column there naming the document and the one holding a version's content. */
+export interface VersionTable {
+  table: AuditedTable;
+  documentColumn: string;
+  contentColumn: string;
+}
+
+/**
+ * Stores a published version of the document with this id in `document` and makes it the one in
+ * use (`published_version`); answers its number, one past every earlier version.
+ */
+export async function publishNextVersion(trx: Transaction<DB>, document: AuditedTable, id: number, versions: VersionTable, content: unknown, by: string): Promise<number> {
+  const untyped = trx as unknown as Untyped;
+  const last = await untyped.selectFrom(versions.table).select(sql<number>`coalesce(max(version), 0)`.as('max')).where(versions.documentColumn, '=', id).executeTakeFirstOrThrow();
+  const version = Number(last.max) + 1;
+  await untyped
+    .insertInto(versions.table)
+    .values({ [versions.documentColumn]: id, version, [versions.contentColumn]: JSON.stringify(content), created_by: by, updated_by: by })
+    .execute();
+  await updateRowById(trx, document, id, { published_version: version } as Updateable<DB[AuditedTable]>, by);
+  return version;
+}
