@@ -117,6 +117,10 @@ export function tableUses(source: string): TableUse[] {
     const names = match[3] !== undefined ? [match[3]] : [...(match[4] ?? '').matchAll(/['"]([^'"]+)['"]/g)].map((m) => m[1]);
     for (const name of names) uses.push({ table: tableOf(name), kind });
   }
+  // The kernel's row writers (src/server/db/row-writes.ts) take the table after the transaction.
+  for (const match of source.matchAll(/\b(?:insertPlacedRow|insertPlacedRowReturning|updateRowById|updateRowByIdReturning|publishNextVersion)\(\s*\w+\s*,\s*(['"])([^'"]+)\1/g)) {
+    uses.push({ table: match[2], kind: 'write' });
+  }
   for (const text of sqlTemplates(source)) {
     const write = /\b(?:insert\s+into|delete\s+from|merge\s+into|update)\s+(?:only\s+)?"?([a-z_][a-z0-9_]*)"?/gi;
     for (const match of text.matchAll(write)) uses.push({ table: match[1].toLowerCase(), kind: 'write' });
@@ -203,6 +207,7 @@ describe('every table belongs to one area', () => {
       'await sql`update sys_module set enabled = false where id in (select id from menu_hidden)`.execute(trx);',
       "await sql`delete from user_session where expires_at < now() and not a is distinct from ${b}`.execute(trx);",
       "await db.selectFrom(['organization', 'project as p']).mergeInto('job as j').using('job_run', 'a', 'b')",
+      "await updateRowById(trx, 'tms_route', id, values, by); return insertPlacedRow(trx, 'cfs_pallet', scope, values, by);",
     ].join('\n');
     const uses = tableUses(source).map((use) => `${use.kind} ${use.table}`);
     expect(uses.sort()).toEqual(
@@ -224,6 +229,8 @@ describe('every table belongs to one area', () => {
         'read project',
         'write job',
         'read job_run',
+        'write tms_route',
+        'write cfs_pallet',
       ].sort(),
     );
   });

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Alert, Button, Form, Input, Modal, Popconfirm, Space, Table, Tabs, Tag, Typography } from 'antd';
+import { Alert, Button, Form, Input, Modal, Popconfirm, Space, Table, Tabs, Tag, Typography, type TableProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { LaundryCustomerRow, LaundryDeviceRow, LaundryIssuedDevice } from '../../common/laundry-api';
 import { api } from '../../app/public';
@@ -49,6 +49,11 @@ function useAdminRows<Row>(listPath: string) {
   return { rows, change };
 }
 
+/** The list of a tab (devices, customers): small rows by id, twenty a page. */
+function AdminTable<Row extends { id: number }>(props: Omit<TableProps<Row>, 'size' | 'rowKey' | 'pagination'>) {
+  return <Table<Row> size="small" rowKey="id" pagination={{ pageSize: 20 }} {...props} />;
+}
+
 function DevicesTab() {
   const { t } = useTranslation();
   const { rows, change } = useAdminRows<LaundryDeviceRow>('/laundry/devices');
@@ -69,12 +74,9 @@ function DevicesTab() {
           {t('laundry.admin.issueDevice')}
         </Button>
       </Form>
-      <Table
-        size="small"
-        rowKey="id"
+      <AdminTable
         data-testid="laundry-devices"
         dataSource={rows}
-        pagination={{ pageSize: 20 }}
         columns={[
           { title: t('laundry.admin.deviceName'), dataIndex: 'name' },
           { title: t('laundry.admin.keyHint'), dataIndex: 'keyHint', render: (hint: string) => <code>{hint}…</code> },
@@ -138,12 +140,9 @@ function CustomersTab() {
           message={t('laundry.admin.customerIssued', { name: issued.name, code: issued.code })}
         />
       )}
-      <Table
-        size="small"
-        rowKey="id"
+      <AdminTable
         data-testid="laundry-customers"
         dataSource={rows}
-        pagination={{ pageSize: 20 }}
         columns={[
           { title: t('laundry.admin.code'), dataIndex: 'code', render: (code: string) => <code>{code}</code> },
           { title: t('laundry.admin.customerName'), dataIndex: 'name' },

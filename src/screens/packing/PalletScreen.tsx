@@ -48,16 +48,20 @@ export default function PalletScreen() {
   // A scanner that sends twice before the first answer: one call at a time.
   const { feedback, setFeedback, busy, tell, run } = useScanCalls();
 
-  const open = (answer: Pallet) => {
-    setPallet(answer);
-    setRemoving(false);
-    setStep('carton');
+  /** Calls for a pallet and, when one is answered, opens it for its cartons. */
+  const openFrom = async (path: string, body: Record<string, string>) => {
+    const answer = await run(() => api<Pallet>(path, { body, quiet: true }));
+    if (answer) {
+      setPallet(answer);
+      setRemoving(false);
+      setStep('carton');
+    }
+    return answer;
   };
 
   const scanPallet = async (scanned: string) => {
-    const answer = await run(() => api<Pallet>('/pallet/find', { body: { code: scanned.trim() }, quiet: true }));
+    const answer = await openFrom('/pallet/find', { code: scanned.trim() });
     if (!answer) return;
-    open(answer);
     if (answer.status === 'open') tell('success', t('packing.palletScan.found', { palletNo: answer.palletNo, count: answer.cartons.length }));
     else tell('warning', t('packing.palletScan.foundClosed', { palletNo: answer.palletNo }));
   };
@@ -70,9 +74,8 @@ export default function PalletScreen() {
   };
 
   const createAt = async (scanned: string) => {
-    const answer = await run(() => api<Pallet>('/pallet/create', { body: { locationCode: scanned.trim() }, quiet: true }));
+    const answer = await openFrom('/pallet/create', { locationCode: scanned.trim() });
     if (!answer) return;
-    open(answer);
     tell('success', t('packing.pallet.created', { palletNo: answer.palletNo, sscc: answer.sscc }));
   };
 

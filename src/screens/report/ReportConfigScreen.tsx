@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { Alert, Button, Card, Checkbox, Form, Input, InputNumber, Select, Space, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { LANGUAGES } from '../../common/languages';
 import type { ReportConfig, ReportPageAnswer, ReportSpec } from '../../common/report-api';
 import { api, ApiError, showConfirm, useRights } from '../../app/public';
@@ -77,6 +78,42 @@ const ids = (values: string[] | undefined) => (values ?? []).filter((v) => /^\d{
  * assignments to organizations, projects and users. Save keeps a draft; publish makes it the
  * version operators run (asked first); the draft may be run here before.
  */
+/** Rows the configurator adds and removes (parameters, columns, group totals): each row's fields with its Remove button, and Add below. */
+function EditableRows({ name, newRow, addTestId, children }: { name: string; newRow: object; addTestId: string; children: (row: number) => ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <Form.List name={name}>
+      {(fields, { add, remove }) => (
+        <>
+          {fields.map((field) => (
+            <Space key={field.key} wrap>
+              {children(field.name)}
+              <Button onClick={() => remove(field.name)}>{t('report.ui.remove')}</Button>
+            </Space>
+          ))}
+          <Button onClick={() => add(newRow)} data-testid={addTestId}>
+            {t('report.ui.add')}
+          </Button>
+        </>
+      )}
+    </Form.List>
+  );
+}
+
+/** The name (required) and label of a parameter or column row (a fragment, so that each is an item of the row's Space). */
+function nameAndLabel(t: TFunction, row: number, testIdPrefix: string) {
+  return (
+    <>
+      <Form.Item name={[row, 'name']} rules={[{ required: true }]}>
+        <Input placeholder={t('report.ui.name')} data-testid={`${testIdPrefix}-name-${row}`} />
+      </Form.Item>
+      <Form.Item name={[row, 'label']}>
+        <Input placeholder={t('report.ui.label')} data-testid={`${testIdPrefix}-label-${row}`} />
+      </Form.Item>
+    </>
+  );
+}
+
 export default function ReportConfigScreen() {
   const { t } = useTranslation();
   const label = useLabel();
@@ -228,85 +265,51 @@ export default function ReportConfigScreen() {
           <Input.TextArea data-testid="report-sql" rows={8} style={{ fontFamily: 'monospace' }} spellCheck={false} />
         </Form.Item>
         <Card size="small" title={t('report.ui.params')} style={{ marginBottom: 12 }}>
-          <Form.List name="params">
-            {(fields, { add, remove }) => (
+          <EditableRows name="params" newRow={{ type: 'text' }} addTestId="param-add">
+            {(row) => (
               <>
-                {fields.map((field) => (
-                  <Space key={field.key} wrap>
-                    <Form.Item name={[field.name, 'name']} rules={[{ required: true }]}>
-                      <Input placeholder={t('report.ui.name')} data-testid={`param-name-${field.name}`} />
-                    </Form.Item>
-                    <Form.Item name={[field.name, 'label']}>
-                      <Input placeholder={t('report.ui.label')} data-testid={`param-label-${field.name}`} />
-                    </Form.Item>
-                    <Form.Item name={[field.name, 'type']} initialValue="text">
-                      <Select style={{ width: 110 }} options={typeOptions(['text', 'number', 'date'])} />
-                    </Form.Item>
-                    <Form.Item name={[field.name, 'required']} valuePropName="checked">
-                      <Checkbox>{t('report.ui.required')}</Checkbox>
-                    </Form.Item>
-                    <Button onClick={() => remove(field.name)}>{t('report.ui.remove')}</Button>
-                  </Space>
-                ))}
-                <Button onClick={() => add({ type: 'text' })} data-testid="param-add">
-                  {t('report.ui.add')}
-                </Button>
+                {nameAndLabel(t, row, 'param')}
+                <Form.Item name={[row, 'type']} initialValue="text">
+                  <Select style={{ width: 110 }} options={typeOptions(['text', 'number', 'date'])} />
+                </Form.Item>
+                <Form.Item name={[row, 'required']} valuePropName="checked">
+                  <Checkbox>{t('report.ui.required')}</Checkbox>
+                </Form.Item>
               </>
             )}
-          </Form.List>
+          </EditableRows>
         </Card>
         <Card size="small" title={t('report.ui.columns')} style={{ marginBottom: 12 }}>
-          <Form.List name="columns">
-            {(fields, { add, remove }) => (
+          <EditableRows name="columns" newRow={{ type: 'text' }} addTestId="column-add">
+            {(row) => (
               <>
-                {fields.map((field) => (
-                  <Space key={field.key} wrap>
-                    <Form.Item name={[field.name, 'name']} rules={[{ required: true }]}>
-                      <Input placeholder={t('report.ui.name')} data-testid={`column-name-${field.name}`} />
-                    </Form.Item>
-                    <Form.Item name={[field.name, 'label']}>
-                      <Input placeholder={t('report.ui.label')} data-testid={`column-label-${field.name}`} />
-                    </Form.Item>
-                    <Form.Item name={[field.name, 'type']} initialValue="text">
-                      <Select style={{ width: 110 }} options={typeOptions(['text', 'number', 'date', 'datetime'])} data-testid={`column-type-${field.name}`} />
-                    </Form.Item>
-                    <Form.Item name={[field.name, 'decimals']}>
-                      <InputNumber min={0} max={6} precision={0} placeholder={t('report.ui.decimals')} />
-                    </Form.Item>
-                    <Button onClick={() => remove(field.name)}>{t('report.ui.remove')}</Button>
-                  </Space>
-                ))}
-                <Button onClick={() => add({ type: 'text' })} data-testid="column-add">
-                  {t('report.ui.add')}
-                </Button>
+                {nameAndLabel(t, row, 'column')}
+                <Form.Item name={[row, 'type']} initialValue="text">
+                  <Select style={{ width: 110 }} options={typeOptions(['text', 'number', 'date', 'datetime'])} data-testid={`column-type-${row}`} />
+                </Form.Item>
+                <Form.Item name={[row, 'decimals']}>
+                  <InputNumber min={0} max={6} precision={0} placeholder={t('report.ui.decimals')} />
+                </Form.Item>
               </>
             )}
-          </Form.List>
+          </EditableRows>
         </Card>
         <Card size="small" title={t('report.ui.totals')} style={{ marginBottom: 12 }}>
           <Form.Item name="groupBy" label={t('report.ui.groupBy')}>
             <Select allowClear style={{ width: 220 }} options={columnNames.map((n) => ({ value: n, label: n }))} data-testid="report-group-by" />
           </Form.Item>
-          <Form.List name="totals">
-            {(fields, { add, remove }) => (
+          <EditableRows name="totals" newRow={{ aggregate: 'sum' }} addTestId="total-add">
+            {(row) => (
               <>
-                {fields.map((field) => (
-                  <Space key={field.key} wrap>
-                    <Form.Item name={[field.name, 'column']} rules={[{ required: true }]}>
-                      <Select style={{ width: 200 }} options={columnNames.map((n) => ({ value: n, label: n }))} data-testid={`total-column-${field.name}`} />
-                    </Form.Item>
-                    <Form.Item name={[field.name, 'aggregate']} initialValue="sum">
-                      <Select style={{ width: 110 }} options={typeOptions(['sum', 'count', 'avg'])} />
-                    </Form.Item>
-                    <Button onClick={() => remove(field.name)}>{t('report.ui.remove')}</Button>
-                  </Space>
-                ))}
-                <Button onClick={() => add({ aggregate: 'sum' })} data-testid="total-add">
-                  {t('report.ui.add')}
-                </Button>
+                <Form.Item name={[row, 'column']} rules={[{ required: true }]}>
+                  <Select style={{ width: 200 }} options={columnNames.map((n) => ({ value: n, label: n }))} data-testid={`total-column-${row}`} />
+                </Form.Item>
+                <Form.Item name={[row, 'aggregate']} initialValue="sum">
+                  <Select style={{ width: 110 }} options={typeOptions(['sum', 'count', 'avg'])} />
+                </Form.Item>
               </>
             )}
-          </Form.List>
+          </EditableRows>
         </Card>
         <Space wrap align="start">
           <Form.Item name="organizationIds" label={t('report.ui.assignOrgs')}>

@@ -36,6 +36,15 @@ export function ResPlanPlans({ rights }: { rights: ActionRights }) {
   const { t } = useTranslation();
   const [filter, setFilter] = useState<Filter>({ planNo: '', dateFrom: '', dateTo: '' });
   const [page, setPage] = useState(1);
+  /** A changed filter lists its rows from the first page. */
+  const filterBy = (change: Partial<Filter>) => {
+    setPage(1);
+    setFilter({ ...filter, ...change });
+  };
+  /** A filter chosen among a few values (the status, the shift); cleared, it filters on nothing. */
+  const filterSelect = <Key extends 'status' | 'shiftId'>(key: Key, testId: string, label: string, width: number, options: Array<{ value: NonNullable<Filter[Key]>; label: string }>) => (
+    <Select data-testid={testId} allowClear style={{ width }} placeholder={label} value={filter[key]} onChange={(value?: Filter[Key]) => filterBy({ [key]: value })} options={options} />
+  );
   const [list, setList] = useState<ResPlanListAnswer>({ rows: [], total: 0, page: 1, pageSize: PAGE_SIZE });
   const [shifts, setShifts] = useState<ResPlanShift[]>([]);
   const [plan, setPlan] = useState<ResPlanWithLines | null>(null);
@@ -119,34 +128,18 @@ export function ResPlanPlans({ rights }: { rights: ActionRights }) {
   return (
     <Space direction="vertical" style={{ width: '100%' }} size="middle" data-testid="resplan-plans">
       <Space wrap>
-        <Select
-          data-testid="resplan-filter-status"
-          allowClear
-          style={{ width: 140 }}
-          placeholder={t('resplan.field.status')}
-          value={filter.status}
-          onChange={(status?: ResPlanStatus) => (setPage(1), setFilter({ ...filter, status }))}
-          options={RESPLAN_STATUSES.map((s) => ({ value: s, label: t(`resplan.status.${s}`) }))}
-        />
+        {filterSelect('status', 'resplan-filter-status', t('resplan.field.status'), 140, RESPLAN_STATUSES.map((s) => ({ value: s, label: t(`resplan.status.${s}`) })))}
         <Input
           id="resplan-filter-planNo"
           style={{ width: 180 }}
           allowClear
           placeholder={t('resplan.field.planNo')}
           value={filter.planNo}
-          onChange={(e) => (setPage(1), setFilter({ ...filter, planNo: e.target.value }))}
+          onChange={(e) => filterBy({ planNo: e.target.value })}
         />
-        <Input id="resplan-filter-from" type="date" aria-label={t('resplan.field.dateFrom')} value={filter.dateFrom} onChange={(e) => (setPage(1), setFilter({ ...filter, dateFrom: e.target.value }))} />
-        <Input id="resplan-filter-to" type="date" aria-label={t('resplan.field.dateTo')} value={filter.dateTo} onChange={(e) => (setPage(1), setFilter({ ...filter, dateTo: e.target.value }))} />
-        <Select
-          data-testid="resplan-filter-shift"
-          allowClear
-          style={{ width: 180 }}
-          placeholder={t('resplan.field.shift')}
-          value={filter.shiftId}
-          onChange={(shiftId?: number) => (setPage(1), setFilter({ ...filter, shiftId }))}
-          options={shifts.map((s) => ({ value: s.id, label: `${s.code} ${s.name}` }))}
-        />
+        <Input id="resplan-filter-from" type="date" aria-label={t('resplan.field.dateFrom')} value={filter.dateFrom} onChange={(e) => filterBy({ dateFrom: e.target.value })} />
+        <Input id="resplan-filter-to" type="date" aria-label={t('resplan.field.dateTo')} value={filter.dateTo} onChange={(e) => filterBy({ dateTo: e.target.value })} />
+        {filterSelect('shiftId', 'resplan-filter-shift', t('resplan.field.shift'), 180, shifts.map((s) => ({ value: s.id, label: `${s.code} ${s.name}` })))}
         {rights.add && (
           <Button type="primary" data-testid="resplan-new-plan" onClick={() => setDraft({ planDate: today(), shiftId: shifts.find((s) => s.active)?.id, remark: '' })}>
             {t('resplan.action.newPlan')}

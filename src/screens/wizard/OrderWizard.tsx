@@ -49,6 +49,15 @@ const PATHS: Record<Kind, Record<'get' | 'save' | 'step' | 'reset' | 'submit' | 
 };
 const STEPS = [1, 2, 3, 4, 5] as const;
 
+/** A free-text note of the order (instructions, remark): two lines, at most 1000 characters. */
+function NoteItem({ name, label }: { name: string; label: string }) {
+  return (
+    <Form.Item name={name} label={label}>
+      <Input.TextArea maxLength={1000} rows={2} />
+    </Form.Item>
+  );
+}
+
 const trimmed = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null);
 
 /**
@@ -311,9 +320,7 @@ export default function OrderWizard({ kind }: { kind: Kind }) {
             <Form.Item name="vasInstructions" label={t('ui.wizard.field.vasInstructions')}>
               <Checkbox.Group options={vas.map((row) => ({ value: row.code, label: vasText(row) }))} data-testid="wizard-vas" />
             </Form.Item>
-            <Form.Item name="instructionText" label={t('ui.wizard.field.instructionText')}>
-              <Input.TextArea maxLength={1000} rows={2} />
-            </Form.Item>
+            <NoteItem name="instructionText" label={t('ui.wizard.field.instructionText')} />
           </>
         )}
         {step === 4 && (
@@ -321,9 +328,7 @@ export default function OrderWizard({ kind }: { kind: Kind }) {
             <Form.Item name="requiredShipDate" label={t('ui.wizard.field.requiredShipDate')} rules={[{ required: true }]}>
               <Input type="date" data-testid="wizard-ship-date" style={{ maxWidth: 220 }} />
             </Form.Item>
-            <Form.Item name="remark" label={t('ui.wizard.field.remark')}>
-              <Input.TextArea maxLength={1000} rows={2} />
-            </Form.Item>
+            <NoteItem name="remark" label={t('ui.wizard.field.remark')} />
           </>
         )}
         {step === 5 && (

@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import { insertPlacedRow } from '../../db/row-writes.js';
 import type { DB } from '../../db/schema.js';
 import type { AutoPrintEvent } from './autoprint.tables.js';
 
@@ -47,12 +48,7 @@ export interface RuleValues {
 }
 
 export async function insertRule(trx: Transaction<DB>, scope: Scope, values: RuleValues, by: string): Promise<number> {
-  const row = await trx
-    .insertInto('auto_print_rule')
-    .values({ ...values, project_id: scope.projectId, warehouse_id: scope.warehouseId, created_by: by, updated_by: by })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return Number(row.id);
+  return insertPlacedRow(trx, 'auto_print_rule', scope, values, by);
 }
 
 /** Changes a rule; a changed schedule counts its times from now on (`last_tick` forgotten). */

@@ -1,4 +1,5 @@
 import { sql, type Insertable, type Kysely, type Transaction, type Updateable } from 'kysely';
+import { updateRowById } from '../../db/row-writes.js';
 import type { Audit, DB, Numeric } from '../../db/schema.js';
 import type { BillingHeaderTable, BillingLineTable } from './billing.tables.js';
 import { customerRunLockName } from './billing-runs.repository.js';
@@ -100,11 +101,7 @@ export async function insertHeader(trx: Transaction<DB>, values: Insertable<Bill
 }
 
 export async function updateHeader(trx: Transaction<DB>, id: number, values: Updateable<BillingHeaderTable>) {
-  await trx
-    .updateTable('billing_header')
-    .set({ ...values, updated_at: sql`now()` })
-    .where('id', '=', id)
-    .execute();
+  await updateRowById(trx, 'billing_header', id, values);
 }
 
 /** Deletes a bill's lines and the events its run counted (a line's exclusions go with it). */
@@ -127,11 +124,7 @@ export async function insertLine(trx: Transaction<DB>, header: { id: number; pro
 }
 
 export async function updateLine(trx: Transaction<DB>, lineId: number, values: Pick<NewLine, 'line_no' | 'qty' | 'rate' | 'amount' | 'local_amount' | 'reference'>) {
-  await trx
-    .updateTable('billing_line')
-    .set({ ...values, updated_at: sql`now()` })
-    .where('id', '=', lineId)
-    .execute();
+  await updateRowById(trx, 'billing_line', lineId, values);
 }
 
 /** Deletes a line (its exclusions go with it; the run drops events no line counts). */

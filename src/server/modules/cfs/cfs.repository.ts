@@ -1,4 +1,5 @@
 import { sql, type Selectable, type SelectQueryBuilder, type Transaction } from 'kysely';
+import { insertPlacedRowReturning } from '../../db/row-writes.js';
 import { whereInScope } from '../../db/scoped-rows.js';
 import type { DB, Db } from '../../db/schema.js';
 import type { Place } from '../../db/row-stamps.js';
@@ -128,11 +129,7 @@ export async function cartonById(db: Db, id: number): Promise<CfsCartonRow | und
 }
 
 export async function insertCarton(trx: Transaction<DB>, scope: Place, values: { code: string; so_id: number }, by: string): Promise<CfsCartonRow> {
-  return trx
-    .insertInto('cfs_carton')
-    .values({ project_id: scope.projectId, warehouse_id: scope.warehouseId, ...values, created_by: by, updated_by: by })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return insertPlacedRowReturning(trx, 'cfs_carton', scope, values, by);
 }
 
 export async function updateCartons(trx: Transaction<DB>, ids: readonly number[], values: { status: CfsCartonStatus; pallet_id?: number | null; load_id?: number | null; loaded?: boolean }, by: string): Promise<void> {
@@ -177,11 +174,7 @@ export async function palletNosOf(db: Db, ids: readonly number[]): Promise<Map<n
 }
 
 export async function insertPallet(trx: Transaction<DB>, scope: Place, values: { pallet_no: string; sscc: string }, by: string): Promise<CfsPalletRow> {
-  return trx
-    .insertInto('cfs_pallet')
-    .values({ project_id: scope.projectId, warehouse_id: scope.warehouseId, ...values, created_by: by, updated_by: by })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return insertPlacedRowReturning(trx, 'cfs_pallet', scope, values, by);
 }
 
 export async function loadPallet(trx: Transaction<DB>, palletId: number, loadId: number, by: string): Promise<void> {

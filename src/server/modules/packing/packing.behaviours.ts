@@ -33,25 +33,23 @@ export const createPalletBehaviour = defineBehaviour({
   },
 });
 
-/** Add carton: a closed carton scanned by its number or SSCC goes onto the selected pallet. */
-export const addCartonBehaviour = defineBehaviour({
-  name: 'packing.pallet.addCarton',
-  inputs: CartonInput,
-  async run({ trx, session, rows, inputs }) {
-    const result = await addCartonToPallet(trx, scopeOf(session), { palletId: onePallet(rows), carton: inputs.carton });
-    return { result, messageCode: 'packing.pallet.cartonAdded', messageParams: { carton: inputs.carton.trim(), palletNo: result.palletNo } };
-  },
-});
+/** A carton scanned by its number or SSCC moves onto or off the selected pallet; the message names both. */
+function cartonBehaviour(name: string, move: typeof addCartonToPallet, messageCode: string) {
+  return defineBehaviour({
+    name,
+    inputs: CartonInput,
+    async run({ trx, session, rows, inputs }) {
+      const result = await move(trx, scopeOf(session), { palletId: onePallet(rows), carton: inputs.carton });
+      return { result, messageCode, messageParams: { carton: inputs.carton.trim(), palletNo: result.palletNo } };
+    },
+  });
+}
 
-/** Remove carton: a carton scanned by its number or SSCC comes off the selected pallet. */
-export const removeCartonBehaviour = defineBehaviour({
-  name: 'packing.pallet.removeCarton',
-  inputs: CartonInput,
-  async run({ trx, session, rows, inputs }) {
-    const result = await removeCartonFromPallet(trx, scopeOf(session), { palletId: onePallet(rows), carton: inputs.carton });
-    return { result, messageCode: 'packing.pallet.cartonRemoved', messageParams: { carton: inputs.carton.trim(), palletNo: result.palletNo } };
-  },
-});
+/** Add carton: a closed carton goes onto the selected pallet. */
+export const addCartonBehaviour = cartonBehaviour('packing.pallet.addCarton', addCartonToPallet, 'packing.pallet.cartonAdded');
+
+/** Remove carton: a carton comes off the selected pallet. */
+export const removeCartonBehaviour = cartonBehaviour('packing.pallet.removeCarton', removeCartonFromPallet, 'packing.pallet.cartonRemoved');
 
 /** Close pallet: the selected pallet, holding cartons, is closed with its gross weight; its label is queued on the printer for automatic labels. */
 export const closePalletBehaviour = defineBehaviour({

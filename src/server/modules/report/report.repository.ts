@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { ReportAssignments } from '../../../common/report-api.js';
+import { publishNextVersion } from '../../db/row-writes.js';
 import type { DB } from '../../db/schema.js';
 import type { SessionUser } from '../../http/access.js';
 
@@ -120,11 +121,7 @@ export async function updateDefinition(trx: Transaction<DB>, id: number, values:
 
 /** Stores a published version and makes it the one operators run; answers its number (one past every earlier version). */
 export async function insertVersion(trx: Transaction<DB>, reportId: number, spec: unknown, by: string): Promise<number> {
-  const last = await trx.selectFrom('report_version').select(sql<number>`coalesce(max(version), 0)`.as('max')).where('report_id', '=', reportId).executeTakeFirstOrThrow();
-  const version = Number(last.max) + 1;
-  await trx.insertInto('report_version').values({ report_id: reportId, version, spec: JSON.stringify(spec), created_by: by, updated_by: by }).execute();
-  await trx.updateTable('report_definition').set({ published_version: version, updated_by: by, updated_at: sql`now()` }).where('id', '=', reportId).execute();
-  return version;
+  return publishNextVersion(trx, 'report_definition', reportId, { table: 'report_version', documentColumn: 'report_id', contentColumn: 'spec' }, spec, by);
 }
 
 export async function upsertDashboardDraft(trx: Transaction<DB>, projectId: number, widgets: unknown, by: string): Promise<void> {

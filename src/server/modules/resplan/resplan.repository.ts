@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Selectable, type Transaction } from 'kysely';
 import type { ResPlanActivity, ResPlanEquipmentKind, ResPlanStatus } from '../../../common/resplan-api.js';
+import { updateRowById, updateRowByIdReturning } from '../../db/row-writes.js';
 import type { DB, Db } from '../../db/schema.js';
 import type { ResPlanHeaderTable, ResPlanLineTable, ResPlanRateTable, ResPlanShiftResourceTable, ResPlanShiftTable } from './resplan.tables.js';
 import './resplan.tables.js';
@@ -54,11 +55,7 @@ export async function insertShift(trx: Transaction<DB>, warehouseId: number, val
 }
 
 export async function updateShift(trx: Transaction<DB>, id: number, values: ShiftValues, by: string): Promise<void> {
-  await trx
-    .updateTable('resplan_shift')
-    .set({ ...values, updated_at: sql`now()`, updated_by: by })
-    .where('id', '=', id)
-    .execute();
+  await updateRowById(trx, 'resplan_shift', id, values, by);
 }
 
 export interface ResourceValues {
@@ -122,12 +119,7 @@ export async function upsertRate(trx: Transaction<DB>, warehouseId: number, valu
 
 /** Changes the rate with this id (its activity too); the unique key refuses a second rate of one activity. */
 export async function updateRate(trx: Transaction<DB>, id: number, values: RateValues, by: string): Promise<RateRow> {
-  return trx
-    .updateTable('resplan_rate')
-    .set({ ...values, updated_at: sql`now()`, updated_by: by })
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return updateRowByIdReturning(trx, 'resplan_rate', id, values, by);
 }
 
 export async function deleteRate(trx: Transaction<DB>, id: number): Promise<void> {

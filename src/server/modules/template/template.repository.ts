@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
+import { publishNextVersion } from '../../db/row-writes.js';
 import type { DB } from '../../db/schema.js';
 
 /** The template area's SQL: document templates, their versions and the stored .jrxml files. */
@@ -54,35 +55,30 @@ export async function reportOfProject(db: Kysely<DB>, projectId: number, reportI
 }
 
 export async function insertVersion(trx: Transaction<DB>, templateId: number, template: unknown, by: string): Promise<number> {
-  const last = await trx.selectFrom('doc_template_version').select(sql<number>`coalesce(max(version), 0)`.as('max')).where('template_id', '=', templateId).executeTakeFirstOrThrow();
-  const version = Number(last.max) + 1;
-  await trx.insertInto('doc_template_version').values({ template_id: templateId, version, template: JSON.stringify(template), created_by: by, updated_by: by }).execute();
-  await trx.updateTable('doc_template').set({ published_version: version, updated_by: by, updated_at: sql`now()` }).where('id', '=', templateId).execute();
-  return version;
+  return publishNextVersion(trx, 'doc_template', templateId, { table: 'doc_template_version', documentColumn: 'template_id', contentColumn: 'template' }, template, by);
 }
 
 export function versionsOf(db: Kysely<DB>, templateId: number) {
   return db.selectFrom('doc_template_version').select(['version', 'created_at', 'created_by']).where('template_id', '=', templateId).orderBy('version', 'desc').execute();
 }
 
-/** The published template JSON of a template of the project. */
-export function publishedTemplate(db: Kysely<DB>, projectId: number, id: number) {
+/** The project's templates with the JSON of their published version. */
+function publishedTemplates(db: Kysely<DB>, projectId: number) {
   return db
     .selectFrom('doc_template as t')
     .innerJoin('doc_template_version as v', (join) => join.onRef('v.template_id', '=', 't.id').onRef('v.version', '=', 't.published_version'))
     .select(['t.id', 't.code', 'v.version', 'v.template'])
-    .where('t.project_id', '=', projectId)
-    .where('t.id', '=', id)
-    .executeTakeFirst();
+    .where('t.project_id', '=', projectId);
+}
+
+/** The published template JSON of a template of the project. */
+export function publishedTemplate(db: Kysely<DB>, projectId: number, id: number) {
+  return publishedTemplates(db, projectId).where('t.id', '=', id).executeTakeFirst();
 }
 
 /** The template that prints the project's documents of a kind: of those published, the one published last. */
 export function publishedOfKind(db: Kysely<DB>, projectId: number, kind: string) {
-  return db
-    .selectFrom('doc_template as t')
-    .innerJoin('doc_template_version as v', (join) => join.onRef('v.template_id', '=', 't.id').onRef('v.version', '=', 't.published_version'))
-    .select(['t.id', 't.code', 'v.version', 'v.template'])
-    .where('t.project_id', '=', projectId)
+  return publishedTemplates(db, projectId)
     .where('t.kind', '=', kind)
     .orderBy('v.created_at', 'desc')
     .orderBy('v.id', 'desc')

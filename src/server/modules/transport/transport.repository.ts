@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { insertPlacedRow, updateRowById } from '../../db/row-writes.js';
 import type { DB } from '../../db/schema.js';
 import { whereInScope } from '../../db/scoped-rows.js';
 import type { DoStatus, RouteStatus, TmsDoHeaderTable, TmsRouteTable } from './transport.tables.js';
@@ -107,11 +108,7 @@ export async function insertDos(trx: Transaction<DB>, scope: Scope, rows: DoValu
 }
 
 export async function updateDo(trx: Transaction<DB>, id: number, values: Partial<DoValues>, by: string): Promise<void> {
-  await trx
-    .updateTable('tms_do_header')
-    .set({ ...values, updated_at: sql`now()`, updated_by: by })
-    .where('id', '=', id)
-    .execute();
+  await updateRowById(trx, 'tms_do_header', id, values, by);
 }
 
 export async function deleteDo(trx: Transaction<DB>, id: number): Promise<void> {
@@ -178,20 +175,11 @@ export async function lockRoute(trx: Transaction<DB>, scope: Scope, id: number) 
 }
 
 export async function insertRoute(trx: Transaction<DB>, scope: Scope, values: { route_no: string; route_date: string; vehicle_id: number | null; driver_id: number | null; remarks: string | null }, by: string): Promise<number> {
-  const row = await trx
-    .insertInto('tms_route')
-    .values({ ...values, project_id: scope.projectId, warehouse_id: scope.warehouseId, created_by: by, updated_by: by })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return Number(row.id);
+  return insertPlacedRow(trx, 'tms_route', scope, values, by);
 }
 
 export async function updateRoute(trx: Transaction<DB>, id: number, values: { route_date?: string; vehicle_id?: number | null; driver_id?: number | null; remarks?: string | null; status?: RouteStatus }, by: string) {
-  await trx
-    .updateTable('tms_route')
-    .set({ ...values, updated_at: sql`now()`, updated_by: by })
-    .where('id', '=', id)
-    .execute();
+  await updateRowById(trx, 'tms_route', id, values, by);
 }
 
 export async function deleteRoute(trx: Transaction<DB>, id: number): Promise<void> {
