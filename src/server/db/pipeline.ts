@@ -46,3 +46,19 @@ export async function runPipelined(db: Kysely<unknown>, statements: readonly Com
   const { rows } = await db.executeQuery<QueryResult<unknown>>(query);
   return rows;
 }
+
+/** A statement with what its answer means: for `pipelined`. */
+export interface Statement<T> {
+  query: CompiledQuery;
+  answer(result: QueryResult<unknown>): T;
+}
+
+/** `runPipelined` of statements that each say what their answer means: the meanings, in the order given. */
+export async function pipelined<T extends readonly unknown[]>(db: Kysely<unknown>, statements: { readonly [K in keyof T]: Statement<T[K]> }): Promise<T> {
+  const list = statements as readonly Statement<unknown>[];
+  const results = await runPipelined(
+    db,
+    list.map((s) => s.query),
+  );
+  return list.map((s, i) => s.answer(results[i])) as unknown as T;
+}
