@@ -1,4 +1,4 @@
-import { CompiledQuery, sql, type Kysely, type QueryResult } from 'kysely';
+import { CompiledQuery, sql, type QueryResult } from 'kysely';
 
 /**
  * Statements sent to the PostgreSQL server without waiting for the answer of the one before
@@ -22,6 +22,9 @@ export function isDeferred(text: string): boolean {
   return text.endsWith(DEFERRED_MARK);
 }
 
+/** What runs statements: a `Kysely` or a `Transaction` of any schema. */
+type Executor = { executeQuery<R>(query: CompiledQuery<R>): Promise<QueryResult<R>> };
+
 const STATEMENTS = Symbol('pipelined statements');
 
 type PipelinedQuery = CompiledQuery & { readonly [STATEMENTS]: readonly CompiledQuery[] };
@@ -37,7 +40,7 @@ export function pipelinedStatements(query: CompiledQuery): readonly CompiledQuer
  * fails, its error is thrown (inside a transaction the ones after it then fail too, as they would
  * have). The answers, in the order given.
  */
-export async function runPipelined(db: Kysely<unknown>, statements: readonly CompiledQuery[]): Promise<QueryResult<unknown>[]> {
+export async function runPipelined(db: Executor, statements: readonly CompiledQuery[]): Promise<QueryResult<unknown>[]> {
   // A driver that did not know pipelined statements would run this text: it fails instead of answering nothing.
   const query: PipelinedQuery = {
     ...CompiledQuery.raw(`do $$ begin raise exception 'pipelined statements need the pipelining driver'; end $$`),
@@ -54,7 +57,7 @@ export interface Statement<T> {
 }
 
 /** `runPipelined` of statements that each say what their answer means: the meanings, in the order given. */
-export async function pipelined<T extends readonly unknown[]>(db: Kysely<unknown>, statements: { readonly [K in keyof T]: Statement<T[K]> }): Promise<T> {
+export async function pipelined<T extends readonly unknown[]>(db: Executor, statements: { readonly [K in keyof T]: Statement<T[K]> }): Promise<T> {
   const list = statements as readonly Statement<unknown>[];
   const results = await runPipelined(
     db,
