@@ -18,7 +18,8 @@
  * requests and answers do not take the server's event loop). Each first scans BENCH_PACK_WARMUP
  * units (default 5), not measured (connections opened, code compiled, the server's carton orders
  * seen), then all measured scans start together. Also printed: the statements the server sends
- * the database per scan (counted at the driver, begin and commit included) and the CPU time of
+ * the database per scan (counted at the driver, begin and commit included), the round trips they
+ * take (statements sent together, pipelined, count once) and the CPU time of
  * this process (server and scanner thread) per scan; BENCH_PACK_SHOW_SQL=1 prints each statement with its mean time,
  * BENCH_PACK_PROFILE=<file> writes a CPU profile of the server's process over the measured scans.
  *
@@ -93,16 +94,27 @@ function percentile(sorted: number[], p: number): number {
 
 /**
  * Counts the queries every pg client of this process sends until `stop` (the server under test runs
- * in this process); with `show`, keeps the text of the statements of one scan in the middle of the run.
+ * in this process), and the round trips among them: a statement sent while its client waits for no
+ * other answer starts one; one sent behind another (pipelined) does not. With `show`, keeps the
+ * text of the statements with their mean time from sending to answer.
  */
-function countStatements(show: boolean): { stop: () => { count: number; shown: string[] } } {
+function countStatements(show: boolean): { stop: () => { count: number; roundTrips: number; shown: string[] } } {
   const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
   const original = proto.query;
   let count = 0;
+  let roundTrips = 0;
+  const inFlight = new WeakMap<object, number>();
   const timed = new Map<string, { n: number; ms: number }>();
-  proto.query = function (this: unknown, ...args: unknown[]) {
+  proto.query = function (this: object, ...args: unknown[]) {
     count += 1;
+    const waiting = inFlight.get(this) ?? 0;
+    if (waiting === 0) roundTrips += 1;
+    inFlight.set(this, waiting + 1);
     const result = original.apply(this, args);
+    if (result instanceof Promise) {
+      const answered = () => inFlight.set(this, Math.max(0, (inFlight.get(this) ?? 1) - 1));
+      result.then(answered, answered);
+    } else inFlight.set(this, waiting);
     if (show && result instanceof Promise) {
       const first = args[0] as string | { text?: string };
       const text = (typeof first === 'string' ? first : (first?.text ?? '')).replace(/\s+/g, ' ').trim().slice(0, 90);
@@ -121,7 +133,7 @@ function countStatements(show: boolean): { stop: () => { count: number; shown: s
     stop: () => {
       proto.query = original;
       const shown = [...timed.entries()].map(([text, { n, ms }]) => `  ${n} x ${(ms / n).toFixed(2)} ms: ${text}`);
-      return { count, shown };
+      return { count, roundTrips, shown };
     },
   };
 }
@@ -185,7 +197,7 @@ export async function run(): Promise<BenchReport> {
     if (warm.error) throw new Error(warm.error);
 
     // Every statement the server sends while the scanners scan (begin and commit included) is
-    // counted at the driver, so the figure is the round trips to the database per scan.
+    // counted at the driver, and the round trips among them (statements sent together count once).
     const counter = countStatements(process.env.BENCH_PACK_SHOW_SQL === '1');
     const profile = process.env.BENCH_PACK_PROFILE ? new Session() : undefined;
     if (profile) {
@@ -226,13 +238,14 @@ export async function run(): Promise<BenchReport> {
       maxMs: latencies.at(-1) ?? 0,
       unitsPacked: Number(packed.qty),
       statementsPerScan: statements.count / Math.max(1, latencies.length),
+      roundTripsPerScan: statements.roundTrips / Math.max(1, latencies.length),
       processCpuMsPerScan: (cpu.user + cpu.system) / 1000 / Math.max(1, latencies.length),
     };
 
     const tps = pgbenchTps(pgbenchTarget.url, SCANNERS, SECONDS);
     return {
       summary: [
-        `scan and pack, HTTP POST /api/pack/scan/sku, ${SCANNERS} concurrent scanners x ${SCANS} scans (after ${WARMUP} not measured), each scanner packing its own order (${orders.size} orders)${PAUSE_MS > 0 ? `, ${PAUSE_MS / 2} to ${(PAUSE_MS * 3) / 2} ms between a scanner's scans, scanners not in step` : ', no pause between scans'} (${figures.scans} scans measured, ${figures.unitsPacked} units packed): p50 ${figures.p50Ms.toFixed(1)} ms, p95 ${figures.p95Ms.toFixed(1)} ms, p99 ${figures.p99Ms.toFixed(1)} ms (target <= 25 ms), max ${figures.maxMs.toFixed(1)} ms; ${figures.scansPerSecond.toFixed(0)} scans/s in ${seconds.toFixed(2)} s; ${figures.statementsPerScan.toFixed(1)} statements per scan (begin and commit included); CPU of this process (server and scanner thread) ${figures.processCpuMsPerScan.toFixed(2)} ms per scan`,
+        `scan and pack, HTTP POST /api/pack/scan/sku, ${SCANNERS} concurrent scanners x ${SCANS} scans (after ${WARMUP} not measured), each scanner packing its own order (${orders.size} orders)${PAUSE_MS > 0 ? `, ${PAUSE_MS / 2} to ${(PAUSE_MS * 3) / 2} ms between a scanner's scans, scanners not in step` : ', no pause between scans'} (${figures.scans} scans measured, ${figures.unitsPacked} units packed): p50 ${figures.p50Ms.toFixed(1)} ms, p95 ${figures.p95Ms.toFixed(1)} ms, p99 ${figures.p99Ms.toFixed(1)} ms (target <= 25 ms), max ${figures.maxMs.toFixed(1)} ms; ${figures.scansPerSecond.toFixed(0)} scans/s in ${seconds.toFixed(2)} s; ${figures.statementsPerScan.toFixed(1)} statements per scan (begin and commit included) in ${figures.roundTripsPerScan.toFixed(1)} round trips; CPU of this process (server and scanner thread) ${figures.processCpuMsPerScan.toFixed(2)} ms per scan`,
         ...statements.shown,
         `pgbench TPC-B-like, ${SCANNERS} clients, ${SECONDS} s: ${tps.toFixed(0)} tps (scans/s per pgbench tps ${(figures.scansPerSecond / tps).toFixed(3)})`,
       ],

@@ -2,10 +2,12 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, sql } from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema.js';
 import { PGliteDialect } from './pglite-dialect.js';
+import { PipelinedPostgresDialect } from './pg-driver.js';
+import { DEFERRED_MARK, isDeferred } from './pipeline.js';
 import { openInterruptiblePGlite } from './pglite-interrupt.js';
 
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -51,6 +53,11 @@ function statementName(text: string): string {
   return name;
 }
 
+/** The text without a trailing `DEFERRED` mark (a deferred write may be prepared too: `${PREPARED}${DEFERRED}`). */
+function withoutDeferredMark(text: string): string {
+  return isDeferred(text) ? text.slice(0, -DEFERRED_MARK.length).trimEnd() : text;
+}
+
 /** Sends the marked statements of a pool's clients as named (prepared) statements; the rest as they come. */
 function prepareMarkedStatements(client: pg.PoolClient): void {
   type Query = (...args: unknown[]) => unknown;
@@ -58,13 +65,14 @@ function prepareMarkedStatements(client: pg.PoolClient): void {
   const query: Query = (...args) => (Object.getPrototypeOf(client) as { query: Query }).query.apply(client, args);
   (client as unknown as { query: Query }).query = (...args: unknown[]) => {
     const [text, values] = args;
-    if (args.length <= 2 && typeof text === 'string' && text.endsWith(PREPARED_MARK)) return query({ name: statementName(text), text, values });
+    if (args.length <= 2 && typeof text === 'string' && withoutDeferredMark(text).endsWith(PREPARED_MARK)) return query({ name: statementName(text), text, values });
     return query(...args);
   };
 }
 
 export async function connectPostgres(url: string, poolSize = 10): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000 });
+  // Pipeline mode: a client may send a statement before the one before it is answered (`pg-driver.ts`).
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000, pipeline: true });
   // An idle client that loses its server must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   // Nor a client that loses it in the middle of a query (a session ended by the server): the query fails with the error.
@@ -79,7 +87,7 @@ export async function connectPostgres(url: string, poolSize = 10): Promise<Datab
     await pool.end().catch(() => undefined);
     throw new DatabaseStartError(`cannot connect to DATABASE_URL (${redactUrl(url)}): ${(error as Error).message}`);
   }
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: new PipelinedPostgresDialect(pool) });
   return {
     db,
     kind: 'postgres',

@@ -11,6 +11,7 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
+import { pipelinedStatements } from './pipeline.js';
 
 /**
  * Runs each statement so that it ends at the `statement_timeout` in force (see
@@ -55,6 +56,13 @@ class PGliteConnection implements DatabaseConnection {
   ) {}
 
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
+    // Pipelined statements (`pipeline.ts`) run one by one: there is no network to save waits on.
+    const statements = pipelinedStatements(compiledQuery);
+    if (statements) {
+      const answers: QueryResult<unknown>[] = [];
+      for (const statement of statements) answers.push(await this.executeQuery(statement));
+      return { rows: answers as R[] };
+    }
     const result = await this.timer.around(() => this.pglite.query<R>(compiledQuery.sql, [...compiledQuery.parameters]));
     const affected = result.affectedRows;
     return {

@@ -6,6 +6,7 @@
  */
 export {
   applyStockChanges,
+  sendStockChanges,
   availableOf,
   availableStock,
   balanceById,

@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { AvailableBalance } from '../../../common/inventory-api.js';
+import { DEFERRED } from '../../db/pipeline.js';
 import type { DB } from '../../db/schema.js';
 import type { InventoryBalanceTable, InventoryTransactionTable, LotTable } from './inventory.tables.js';
 
@@ -116,7 +117,12 @@ function balanceKeyText(k: BalanceKeyColumns): string {
  * new quantities and the ledger its rows (the same columns in every row) in the same transaction;
  * the ledger ids come back in the order given.
  */
-export async function writeBalancesWithLedger(trx: Transaction<DB>, updates: readonly BalanceUpdate[], rows: readonly Insertable<InventoryTransactionTable>[]): Promise<number[]> {
+export async function writeBalancesWithLedger(
+  trx: Transaction<DB>,
+  updates: readonly BalanceUpdate[],
+  rows: readonly Insertable<InventoryTransactionTable>[],
+  options: { deferred?: boolean } = {},
+): Promise<number[]> {
   if (rows.length === 0) {
     await updateBalances(trx, updates);
     return [];
@@ -131,7 +137,8 @@ export async function writeBalancesWithLedger(trx: Transaction<DB>, updates: rea
     insert into inventory_transaction (${list})
     select ${list} from jsonb_populate_recordset(null::inventory_transaction, ${JSON.stringify(rows)}::jsonb) with ordinality as r
     order by r.ordinality
-    returning id`.execute(trx);
+    ${options.deferred ? DEFERRED : sql`returning id`}`.execute(trx);
+  // Deferred (`DEFERRED`): sent without waiting, no ids come back.
   return result.rows.map((r) => Number(r.id));
 }
 

@@ -135,6 +135,20 @@ const FEW_CHANGES = 50;
  * INSUFFICIENT_INVENTORY (nothing written) when a row would go negative or over-committed.
  */
 export async function applyStockChanges(trx: Transaction<DB>, scope: StockScope, changes: readonly StockChange[]): Promise<AppliedChange[]> {
+  return writeStockChanges(trx, scope, changes, false);
+}
+
+/**
+ * `applyStockChanges` for a caller that needs nothing of the written rows (a scan): the balance rows
+ * are locked and checked alike, and a few changes' balances and ledger rows are written by one
+ * statement sent without waiting for its answer (`DEFERRED`, docs/packing.md "Speed"), answered
+ * with the transaction's next statement or its commit, which fails with that statement's error.
+ */
+export async function sendStockChanges(trx: Transaction<DB>, scope: StockScope, changes: readonly StockChange[]): Promise<void> {
+  await writeStockChanges(trx, scope, changes, true);
+}
+
+async function writeStockChanges(trx: Transaction<DB>, scope: StockScope, changes: readonly StockChange[], deferred: boolean): Promise<AppliedChange[]> {
   if (changes.length === 0) return [];
   const keyed = changes.map((change) => ({ change, key: keyRow(scope, change.key) }));
   const distinct = new Map<string, BalanceKeyRow>();
@@ -229,6 +243,10 @@ export async function applyStockChanges(trx: Transaction<DB>, scope: StockScope,
     outbound: s.outbound,
   }));
   let ids: number[];
+  if (few && deferred) {
+    await writeBalancesWithLedger(trx, updates, ledger, { deferred: true });
+    return [];
+  }
   if (few) ids = await writeBalancesWithLedger(trx, updates, ledger);
   else {
     await updateBalances(trx, updates);
@@ -450,6 +468,8 @@ export async function lockAvailableStock(trx: Transaction<DB>, wanted: StockWant
 export interface InventoryService {
   /** Applies any set of changes at once; the operations below are its common cases. */
   applyStockChanges(trx: Transaction<DB>, scope: StockScope, changes: readonly StockChange[]): Promise<AppliedChange[]>;
+  /** The same, for a caller that needs nothing back: the write is answered with the transaction's next statement or its commit. */
+  sendStockChanges(trx: Transaction<DB>, scope: StockScope, changes: readonly StockChange[]): Promise<void>;
   receiveStock(trx: Transaction<DB>, scope: StockScope, input: ChangeDetails & { key: BalanceKey; qty: Decimal.Value; heldQty?: Decimal.Value }): Promise<AppliedChange>;
   moveStock(
     trx: Transaction<DB>,
@@ -479,6 +499,7 @@ export interface InventoryService {
 /** The inventory service: every function above, checked against the interface. */
 export const inventoryService = {
   applyStockChanges,
+  sendStockChanges,
   receiveStock,
   moveStock,
   adjustStock,

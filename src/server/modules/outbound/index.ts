@@ -3,7 +3,7 @@
  * file and nothing else of the folder (lint: local/import-boundaries).
  */
 export { billableOrders, type BillableOrder } from './billing-read.repository.js';
-export { cancelPackingStatus, findPackingOrder, pickedSourcesOfLines, pickedSourcesOfRows, setPackingStatus, shipToOfOrder, unpickOrder } from './pack-order.service.js';
+export { cancelPackingStatus, findPackingOrder, packingOrderStatement, pickedSourcesOfLines, pickedSourcesOfRows, setPackingStatus, shipToOfOrder, unpickOrder } from './pack-order.service.js';
 export { pickedPlacesOfOrderSkuSql, type PickedPlaceRow } from './pack-order.repository.js';
 export type { PackingOrder, PackingOrderLine, PickedSource } from './pack-order.service.js';
 export { SO_STATUSES, type SoStatus } from './so-status.js';

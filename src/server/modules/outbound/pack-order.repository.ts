@@ -24,6 +24,14 @@ export async function findScopedOrder(db: Db, scope: { projectId: number; wareho
  * One row per line with its SKU (line columns null for an order without lines); none when there is no such order.
  */
 export async function scopedOrderWithLines(db: Db, scope: { projectId: number; warehouseId: number }, which: { soId: number } | { orderNo: string }, lock: boolean) {
+  return scopedOrderWithLinesQuery(db, scope, which, lock).execute();
+}
+
+/** A row of `scopedOrderWithLines`. */
+export type ScopedOrderRow = Awaited<ReturnType<typeof scopedOrderWithLines>>[number];
+
+/** The query of `scopedOrderWithLines`, for a caller that sends it with others (`pipelined`). */
+export function scopedOrderWithLinesQuery(db: Db, scope: { projectId: number; warehouseId: number }, which: { soId: number } | { orderNo: string }, lock: boolean) {
   return db
     .with('h', (qb) => {
       let query = qb
@@ -40,8 +48,7 @@ export async function scopedOrderWithLines(db: Db, scope: { projectId: number; w
     .select(['h.id', 'h.order_no', 'h.status', 'h.owner_id', 'h.wave_id', 'l.id as line_id', 'l.line_no', 'l.sku_id', 'l.qty', 'l.picked_qty'])
     .select(['s.code as sku_code', 's.gift', 's.anti_counterfeit', 's.collar_barcode'])
     .orderBy('l.line_no')
-    .modifyEnd(PREPARED)
-    .execute();
+    .modifyEnd(PREPARED);
 }
 
 export async function orderStatus(db: Db, soId: number): Promise<string> {

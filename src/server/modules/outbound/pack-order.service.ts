@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import { AppError } from '../../../common/errors.js';
+import type { Statement } from '../../db/pipeline.js';
 import type { DB } from '../../db/schema.js';
 import type { StockScope } from '../inventory/index.js';
 import { linesOfOrders, lockOrders, setOrderStatus } from './outbound.repository.js';
@@ -55,7 +56,23 @@ export async function findPackingOrder(
   lock = false,
 ): Promise<PackingOrder | undefined> {
   // One statement: the order (locked with `lock`, read as it stands once the lock is held) with its lines and their SKUs.
-  const rows = await repo.scopedOrderWithLines(db, scope, which, lock);
+  return packingOrderOfRows(await repo.scopedOrderWithLines(db, scope, which, lock));
+}
+
+/**
+ * `findPackingOrder` as a statement, for a caller that sends it together with statements of its own
+ * (`pipelined`): they run after it, the order's lock held.
+ */
+export function packingOrderStatement(
+  db: Kysely<DB> | Transaction<DB>,
+  scope: Pick<StockScope, 'projectId' | 'warehouseId'>,
+  which: { soId: number } | { orderNo: string },
+  lock = false,
+): Statement<PackingOrder | undefined> {
+  return { query: repo.scopedOrderWithLinesQuery(db, scope, which, lock).compile(), answer: (result) => packingOrderOfRows(result.rows as repo.ScopedOrderRow[]) };
+}
+
+function packingOrderOfRows(rows: readonly repo.ScopedOrderRow[]): PackingOrder | undefined {
   if (rows.length === 0) return undefined;
   const header = rows[0];
   return {

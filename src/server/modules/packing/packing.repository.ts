@@ -1,4 +1,5 @@
 import { sql, type Selectable, type Transaction } from 'kysely';
+import { DEFERRED, type Statement } from '../../db/pipeline.js';
 import type { DB, Db } from '../../db/schema.js';
 import type { Place } from '../../db/row-stamps.js';
 import type { CartonLineTable, CartonTable, PalletTable } from './packing.tables.js';
@@ -129,14 +130,22 @@ export interface ScanLookup {
  * as it stands (a carton's status, its lines and the order's picks change only under that lock).
  * `touched` is false when the carton is not of the order in the scope.
  */
-export async function touchCartonReadingOrder(
-  trx: Transaction<DB>,
-  scope: Scope,
-  id: number,
-  soId: number,
-  by: string,
-  scan?: ScanLookup,
-): Promise<{ touched: boolean; cartons: CartonView[]; lines: PackedLine[]; sku?: SkuOfBarcode; places?: Map<number, PickedSource[]> }> {
+export async function touchCartonReadingOrder(trx: Transaction<DB>, scope: Scope, id: number, soId: number, by: string, scan?: ScanLookup): Promise<TouchedCarton> {
+  const statement = touchCartonReadingOrderStatement(trx, scope, id, soId, by, scan);
+  return statement.answer(await trx.executeQuery(statement.query));
+}
+
+/** What `touchCartonReadingOrder` answers. */
+export interface TouchedCarton {
+  touched: boolean;
+  cartons: CartonView[];
+  lines: PackedLine[];
+  sku?: SkuOfBarcode;
+  places?: Map<number, PickedSource[]>;
+}
+
+/** `touchCartonReadingOrder` as a statement, for a caller that sends it right behind the order's lock (`pipelined`). */
+export function touchCartonReadingOrderStatement(trx: Transaction<DB>, scope: Scope, id: number, soId: number, by: string, scan?: ScanLookup): Statement<TouchedCarton> {
   const lookup = scan
     ? sql`,
       k as (${skusOfBarcodeSql(scan.projectId, scan.code, scan.options)} limit 1),
@@ -147,7 +156,7 @@ export async function touchCartonReadingOrder(
       (select row_to_json(k) from k) as sku,
       (select coalesce(json_agg(p order by p.so_line_id, p.first), '[]') from p) as places`
     : sql``;
-  const { rows } = await sql<{ touched: number; cartons: CartonView[]; lines: PackedLine[]; sku?: SkuOfBarcodeRow | null; places?: PickedPlaceRow[] }>`
+  const query = sql<TouchedRow>`
     with t as (
       update carton set updated_at = now(), updated_by = ${by}
        where id = ${id} and so_id = ${soId} and project_id = ${scope.projectId} and warehouse_id = ${scope.warehouseId}
@@ -159,29 +168,47 @@ export async function touchCartonReadingOrder(
       (select coalesce(json_agg(c order by c.id), '[]') from c) as cartons,
       (select coalesce(json_agg(json_build_object('carton_id', cl.carton_id, 'so_line_id', cl.so_line_id, 'sku_id', cl.sku_id, 'lot_id', cl.lot_id,
                 'from_location_id', cl.from_location_id, 'from_lpn', cl.from_lpn, 'qty', cl.qty::text) order by cl.id), '[]')
-         from carton_line cl where cl.carton_id in (select c.id from c)) as lines${found}`.execute(trx);
-  const row = rows[0];
+         from carton_line cl where cl.carton_id in (select c.id from c)) as lines${found}`.compile(trx);
   return {
-    touched: Number(row.touched) > 0,
-    cartons: row.cartons,
-    lines: row.lines,
-    ...(scan ? { sku: row.sku ? skuOfBarcodeRow(row.sku) : undefined, places: pickedSourcesOfRows(row.places ?? []) } : {}),
+    query,
+    answer: (result) => {
+      const row = result.rows[0] as TouchedRow;
+      return {
+        touched: Number(row.touched) > 0,
+        cartons: row.cartons,
+        lines: row.lines,
+        ...(scan ? { sku: row.sku ? skuOfBarcodeRow(row.sku) : undefined, places: pickedSourcesOfRows(row.places ?? []) } : {}),
+      };
+    },
   };
+}
+
+interface TouchedRow {
+  touched: number;
+  cartons: CartonView[];
+  lines: PackedLine[];
+  sku?: SkuOfBarcodeRow | null;
+  places?: PickedPlaceRow[];
 }
 
 /**
  * Adds qty to the carton's line of this order line and source (made when missing). An item with an
- * anti-counterfeit code gets a line of its own, holding the code.
+ * anti-counterfeit code gets a line of its own, holding the code. With `deferred` the statement is
+ * sent without waiting for its answer (`DEFERRED`): the transaction's next statement or its commit
+ * fails with its error.
  */
 export async function addCartonLine(
   trx: Transaction<DB>,
   values: { carton_id: number; so_line_id: number; owner_id: number; sku_id: number; lot_id: number; from_location_id: number; from_lpn: string; qty: string; anti_counterfeit_code?: string | null },
   by: string,
+  options: { deferred?: boolean } = {},
 ): Promise<void> {
+  const mark = options.deferred ? DEFERRED : sql``;
   if (values.anti_counterfeit_code) {
     await trx
       .insertInto('carton_line')
       .values({ ...values, created_by: by, updated_by: by })
+      .modifyEnd(mark)
       .execute();
     return;
   }
@@ -195,6 +222,7 @@ export async function addCartonLine(
         .where('anti_counterfeit_code', 'is', null)
         .doUpdateSet({ qty: sql`carton_line.qty + excluded.qty`, updated_at: sql`now()`, updated_by: by }),
     )
+    .modifyEnd(mark)
     .execute();
 }
 

@@ -2,11 +2,12 @@ import Decimal from 'decimal.js';
 import type { Kysely, Transaction } from 'kysely';
 import { AppError } from '../../../common/errors.js';
 import type { Language } from '../../../common/languages.js';
+import { pipelined } from '../../db/pipeline.js';
 import type { DB } from '../../db/schema.js';
 import type { EventBus } from '../../events/events.js';
-import { applyStockChanges, type StockScope } from '../inventory/index.js';
+import { applyStockChanges, sendStockChanges, type StockScope } from '../inventory/index.js';
 import { activeCodes, isActiveCode, nextDocumentNumber, readBarcode, type ReadBarcode, type SkuOfBarcode, skusOfBarcode } from '../masterdata/index.js';
-import { cancelPackingStatus, findPackingOrder, setPackingStatus, shipToOfOrder, unpickOrder, type PackingOrder, type PackingOrderLine, type PickedSource } from '../outbound/index.js';
+import { cancelPackingStatus, findPackingOrder, packingOrderStatement, setPackingStatus, shipToOfOrder, unpickOrder, type PackingOrder, type PackingOrderLine, type PickedSource } from '../outbound/index.js';
 import { nextSscc, printerOfJob, printLabel, type CartonLabel } from '../printing/index.js';
 import type { CartonAnswer } from '../../../common/packing-api.js';
 import * as repo from './packing.repository.js';
@@ -185,25 +186,27 @@ export async function reopenCartonOf(trx: Transaction<DB>, scope: StockScope, in
 }
 
 /**
- * Which order each carton packs, as this server has seen it: a carton never changes order, project
- * or warehouse, so a scan locks the carton's order without asking the database which it is. One per
- * application (per database); the oldest are forgotten beyond `max`. What it answers is checked
- * again under the lock (the carton is touched only as a carton of that order in the scope).
+ * Which order each carton packs, and that order's owner, as this server has seen them: a carton
+ * never changes order, project or warehouse, so a scan locks the carton's order without asking the
+ * database which it is, and sends its reads right behind that lock. One per application (per
+ * database); the oldest are forgotten beyond `max`. What it answers is checked again under the lock
+ * (the carton is touched only as a carton of that order in the scope, the owner against the locked
+ * order's).
  */
 export class CartonOrders {
-  private readonly known = new Map<number, { soId: number; projectId: number; warehouseId: number }>();
+  private readonly known = new Map<number, { soId: number; ownerId: number; projectId: number; warehouseId: number }>();
 
   constructor(private readonly max = 20_000) {}
 
-  /** The order of the carton when seen in this scope, else undefined. */
-  get(cartonId: number, scope: Pick<StockScope, 'projectId' | 'warehouseId'>): number | undefined {
+  /** The order of the carton and its owner when seen in this scope, else undefined. */
+  get(cartonId: number, scope: Pick<StockScope, 'projectId' | 'warehouseId'>): { soId: number; ownerId: number } | undefined {
     const seen = this.known.get(cartonId);
-    return seen && seen.projectId === scope.projectId && seen.warehouseId === scope.warehouseId ? seen.soId : undefined;
+    return seen && seen.projectId === scope.projectId && seen.warehouseId === scope.warehouseId ? { soId: seen.soId, ownerId: seen.ownerId } : undefined;
   }
 
-  set(cartonId: number, scope: Pick<StockScope, 'projectId' | 'warehouseId'>, soId: number): void {
+  set(cartonId: number, scope: Pick<StockScope, 'projectId' | 'warehouseId'>, order: { soId: number; ownerId: number }): void {
     if (this.known.size >= this.max && !this.known.has(cartonId)) this.known.delete(this.known.keys().next().value!);
-    this.known.set(cartonId, { soId, projectId: scope.projectId, warehouseId: scope.warehouseId });
+    this.known.set(cartonId, { soId: order.soId, ownerId: order.ownerId, projectId: scope.projectId, warehouseId: scope.warehouseId });
   }
 
   forget(cartonId: number): void {
@@ -223,6 +226,10 @@ interface LockOptions {
  * lines as they stand under that lock; with `scan`, in the same statement, the SKU of the order's
  * owner the code names and where the picked stock of the order's lines of that SKU stands.
  * Refuses a carton of another project or warehouse (NO_RECORD) and a closed carton.
+ *
+ * When this server has seen the carton (`cartonOrders`), the order's lock and that statement are
+ * sent together (`pipelined`): the statement runs once the lock is held, with the owner seen
+ * before; should the locked order have another owner, the statement is sent again with it.
  */
 async function lockedCarton(
   trx: Transaction<DB>,
@@ -231,12 +238,25 @@ async function lockedCarton(
   options: LockOptions = {},
 ): Promise<{ carton: CartonView; order: PackingOrder; read: { cartons: CartonView[]; lines: repo.PackedLine[] }; sku?: SkuOfBarcode; places?: Map<number, PickedSource[]> }> {
   const cached = options.cartonOrders?.get(cartonId, scope);
-  const soId = cached ?? (await repo.orderOfCarton(trx, scope, cartonId));
-  if (soId === undefined) throw new AppError('NO_RECORD');
-  const order = await lockedOrder(trx, scope, soId);
-  const scan = options.scan ? { projectId: scope.projectId, soId: order.id, code: options.scan.code, options: { ownerId: order.ownerId, gs1Label: options.scan.gs1Label } } : undefined;
-  // Every caller changes the carton: it is marked changed as it is locked (rolled back with a refused scan).
-  const { touched, sku, places, ...read } = await repo.touchCartonReadingOrder(trx, scope, cartonId, order.id, scope.operator, scan);
+  const scanOf = (soId: number, ownerId: number) =>
+    options.scan ? { projectId: scope.projectId, soId, code: options.scan.code, options: { ownerId, gs1Label: options.scan.gs1Label } } : undefined;
+  let order: PackingOrder | undefined;
+  let touchedRead: repo.TouchedCarton | undefined;
+  if (cached !== undefined) {
+    // Every caller changes the carton: it is marked changed as it is locked (rolled back with a refused scan).
+    [order, touchedRead] = await pipelined<[PackingOrder | undefined, repo.TouchedCarton]>(trx, [
+      packingOrderStatement(trx, scope, { soId: cached.soId }, true),
+      repo.touchCartonReadingOrderStatement(trx, scope, cartonId, cached.soId, scope.operator, scanOf(cached.soId, cached.ownerId)),
+    ]);
+    if (!order) throw new AppError('NO_RECORD');
+    if (order.ownerId !== cached.ownerId) touchedRead = undefined;
+  } else {
+    const soId = await repo.orderOfCarton(trx, scope, cartonId);
+    if (soId === undefined) throw new AppError('NO_RECORD');
+    order = await lockedOrder(trx, scope, soId);
+  }
+  touchedRead ??= await repo.touchCartonReadingOrder(trx, scope, cartonId, order.id, scope.operator, scanOf(order.id, order.ownerId));
+  const { touched, sku, places, ...read } = touchedRead;
   const carton = read.cartons.find((c) => Number(c.id) === cartonId);
   if (!touched || !carton) {
     // A carton seen before and gone since (its order's check-complete was cancelled with its cartons removed).
@@ -246,7 +266,7 @@ async function lockedCarton(
     }
     throw new AppError('NO_RECORD');
   }
-  options.cartonOrders?.set(cartonId, scope, order.id);
+  options.cartonOrders?.set(cartonId, scope, { soId: order.id, ownerId: order.ownerId });
   if (carton.status !== 'open') throw new AppError('CARTON_CLOSED', { cartonNo: carton.carton_no });
   return { carton, order, read, sku, places };
 }
@@ -398,11 +418,16 @@ interface Source {
   lpn: string;
 }
 
-/** Picked stock moves from where it stood onto the carton's licence plate at the same location, and stays picked. */
+/**
+ * Picked stock moves from where it stood onto the carton's licence plate at the same location, and
+ * stays picked. Nothing of the two writes is needed back (the answer is made from what was read),
+ * so both are sent without waiting for their answers: they go out with the commit (docs/packing.md,
+ * "Speed"), which fails with their error should one fail.
+ */
 async function moveToCarton(trx: Transaction<DB>, scope: StockScope, carton: CartonView, soLineId: number, source: Source, qty: Decimal, antiCounterfeitCode: string | null = null): Promise<void> {
   const reference = { type: 'pack', orderNo: carton.carton_no };
   const from = { ownerId: source.ownerId, skuId: source.skuId, lotId: source.lotId, locationId: source.locationId, lpn: source.lpn };
-  await applyStockChanges(trx, scope, [
+  await sendStockChanges(trx, scope, [
     { key: from, transType: 'move', onHand: qty.negated(), picked: qty.negated(), reference },
     { key: { ...from, lpn: carton.carton_no }, transType: 'move', onHand: qty, picked: qty, reference },
   ]);
@@ -420,6 +445,7 @@ async function moveToCarton(trx: Transaction<DB>, scope: StockScope, carton: Car
       anti_counterfeit_code: antiCounterfeitCode,
     },
     scope.operator,
+    { deferred: true },
   );
 }
 
