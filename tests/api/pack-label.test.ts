@@ -1,6 +1,6 @@
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, injectAs, json, signIn, type TestApp } from '../helpers/app.js';
+import { zplPrinter } from '../helpers/pdf-printer.js';
 import { packingFixture, pickedOrder, type PackingFixture } from '../helpers/packing-fixtures.js';
 
 /**
@@ -12,7 +12,7 @@ let t: TestApp;
 let admin: string;
 let f: PackingFixture;
 let skuCodes: string[];
-let printer: { port: number; received: string[]; documents(count: number): Promise<string[]>; close(): Promise<void> };
+let printer: Awaited<ReturnType<typeof zplPrinter>>;
 let printerId: number;
 const RUN = Math.random().toString(36).slice(2, 7).toUpperCase();
 const TOTE = `TOTE-${RUN}`;
@@ -20,33 +20,12 @@ const TOTE = `TOTE-${RUN}`;
 const db = () => t.database.db;
 const call = (url: string, payload: Record<string, unknown>) => injectAs(t.app, admin, { method: 'POST', url: `/api${url}`, payload });
 
-async function fakePrinter() {
-  const received: string[] = [];
-  const waiting: { count: number; resolve: (docs: string[]) => void }[] = [];
-  const server = net.createServer((socket) => {
-    const chunks: Buffer[] = [];
-    socket.on('data', (chunk) => chunks.push(chunk));
-    socket.on('end', () => {
-      received.push(Buffer.concat(chunks).toString('utf8'));
-      socket.end();
-      for (const w of waiting.filter((w) => received.length >= w.count)) w.resolve([...received]);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    port: (server.address() as net.AddressInfo).port,
-    received,
-    documents: (count: number) => (received.length >= count ? Promise.resolve([...received]) : new Promise<string[]>((resolve) => waiting.push({ count, resolve }))),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
 beforeAll(async () => {
   t = await buildTestApp();
   admin = await signIn(t.app);
   f = await packingFixture(t.app, admin, t.database.db, `LB${RUN}`, 1);
   skuCodes = f.skuCodes;
-  printer = await fakePrinter();
+  printer = await zplPrinter();
   const row = await db()
     .insertInto('printer')
     .values({ warehouse_id: f.scope.warehouseId, name: `LBL-${RUN}`, ip: '127.0.0.1', port: printer.port, server_name: 'PS1', auto_print_labels: true, created_by: 'test', updated_by: 'test' })
@@ -117,7 +96,7 @@ describe('carton labels', () => {
     expect(printer.received).toHaveLength(2);
 
     // A printer that does not take the label: the queue's message, and the job stays queued.
-    const gone = await fakePrinter();
+    const gone = await zplPrinter();
     await gone.close();
     const down = await db()
       .insertInto('printer')
