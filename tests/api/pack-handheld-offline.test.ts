@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import Decimal from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ledgerAgreement } from '../../src/server/modules/inventory/inventory.repository.js';
 import { buildTestApp, createUser, injectAs, json, signIn, type TestApp } from '../helpers/app.js';
-import { packingFixture, pickedOrder as pickedOrderOf, type PackingFixture } from '../helpers/packing-fixtures.js';
+import { expectLedgerAgrees, packingFixture, pickedOrder as pickedOrderOf, type PackingFixture } from '../helpers/packing-fixtures.js';
 
 /**
  * What a handheld packing through dead spots needs of the server: the order found by a scanned open
@@ -52,12 +50,6 @@ async function refused(url: string, payload: Record<string, unknown>, status: nu
   expect(response.statusCode, response.body).toBe(status);
   expect(json<{ code: string }>(response).code).toBe(code);
   expect(await snapshot()).toEqual(before);
-}
-async function expectLedgerAgrees() {
-  for (const row of await ledgerAgreement(db())) {
-    expect(new Decimal(row.ledger_on_hand).equals(row.on_hand_qty), `on-hand of balance ${row.id}`).toBe(true);
-    expect(new Decimal(row.ledger_picked).equals(row.picked_qty), `picked of balance ${row.id}`).toBe(true);
-  }
 }
 const pickedOrder = (lines: Array<[number, number]>) => pickedOrderOf(f, `SO-${tag}-${++orderSeq}`, lines, { tote: `TOTE-${tag}` });
 const close = (carton: { cartonId: number } | { cartonKey: string }) => ({ ...carton, grossWeight: '2', netWeight: '1.5', weightUom: 'KG' });
@@ -168,6 +160,6 @@ describe('packing on a handheld through dead spots', () => {
     expect(events.filter((e) => soIdOf(e.payload) === soId)).toHaveLength(1);
     // Without a key, check-complete of a packed order is refused as before.
     await refused('/scanPack/closeOrder', { soId }, 409, 'ORDER_STATUS_ERROR');
-    await expectLedgerAgrees();
+    await expectLedgerAgrees(db());
   });
 });

@@ -1,10 +1,9 @@
 import Decimal from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gs1CheckDigit } from '../../src/common/gs1.js';
-import { ledgerAgreement } from '../../src/server/modules/inventory/inventory.repository.js';
 import { buildTestApp, createUser, createUserAccount, injectAs, json, signIn, type TestApp } from '../helpers/app.js';
 import { orderCalls, stock } from '../helpers/outbound.js';
-import { packingFixture, pickedOrder as pickedOrderOf, type PackingFixture } from '../helpers/packing-fixtures.js';
+import { expectLedgerAgrees, packingFixture, pickedOrder as pickedOrderOf, type PackingFixture } from '../helpers/packing-fixtures.js';
 
 /**
  * Scan and pack through the real server: a picked order is packed into cartons by SKU code, UPC and
@@ -94,12 +93,6 @@ async function refused(url: string, payload: Record<string, unknown>, status: nu
   expect(await snapshot()).toEqual(before);
 }
 
-async function expectLedgerAgrees() {
-  for (const row of await ledgerAgreement(db())) {
-    expect(new Decimal(row.ledger_on_hand).equals(row.on_hand_qty), `on-hand of balance ${row.id}`).toBe(true);
-    expect(new Decimal(row.ledger_picked).equals(row.picked_qty), `picked of balance ${row.id}`).toBe(true);
-  }
-}
 
 /** The picked stock of a SKU on a licence plate. */
 async function pickedOn(skuIndex: number, lpn: string): Promise<number> {
@@ -161,7 +154,7 @@ describe('scan and pack', () => {
     const done = await ok('/scanPack/closeOrder', { soId });
     expect(done.order.status).toBe('packed');
     expect((await db().selectFrom('so_header').select('status').where('id', '=', soId).executeTakeFirstOrThrow()).status).toBe('packed');
-    await expectLedgerAgrees();
+    await expectLedgerAgrees(db());
     // A packed order is not packed again.
     await refused('/scanPack', { orderNo }, 409, 'ORDER_STATUS_ERROR');
   });
@@ -185,7 +178,7 @@ describe('scan and pack', () => {
     expect(done.order.status).toBe('partial_packed');
     // An order with a partial check-complete is not scan-packed again until it is cancelled.
     await refused('/scanPack', { orderNo }, 409, 'PACK_CANCEL_CHECK_COMPLETE_FIRST');
-    await expectLedgerAgrees();
+    await expectLedgerAgrees(db());
   });
 
   it('refuses every wrong scan, leaving everything as it was', async () => {
@@ -212,7 +205,7 @@ describe('scan and pack', () => {
     await refused('/pack/scan/remove', { cartonId: carton.id, barcode: skuCodes[0], qty: 1 }, 409, 'CARTON_CLOSED');
     await refused('/pack/scan/close', { cartonId: carton.id, grossWeight: 1, netWeight: 1, weightUom: 'KG' }, 409, 'CARTON_CLOSED');
     await refused('/pack/scan/sku', { cartonId: 987654321, barcode: skuCodes[0] }, 404, 'NO_RECORD');
-    await expectLedgerAgrees();
+    await expectLedgerAgrees(db());
   });
 
   it('packs from a GS1-128 label naming a batch only picked stock of that lot', async () => {
@@ -224,7 +217,7 @@ describe('scan and pack', () => {
     expect(packed.lines[0].packed).toBe('6');
     const line = await db().selectFrom('carton_line as c').innerJoin('lot as l', 'l.id', 'c.lot_id').select(['l.lot_no', 'c.qty']).where('c.carton_id', '=', carton.id).execute();
     expect(line).toEqual([{ lot_no: 'B1', qty: '6.0000' }]);
-    await expectLedgerAgrees();
+    await expectLedgerAgrees(db());
   });
 
   it('packs no more than picked when two packers scan the same order at once', async () => {
@@ -235,7 +228,7 @@ describe('scan and pack', () => {
     expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409]);
     expect(json<{ code: string }>(answers.find((a) => a.statusCode === 409)!).code).toBe('OVERPACK_NOT_ALLOWED');
     expect((await pickedOn(0, first.cartonNo)) + (await pickedOn(0, second.cartonNo))).toBe(2);
-    await expectLedgerAgrees();
+    await expectLedgerAgrees(db());
   });
 
   it('refuses an order that is not picked, and a partly picked one unless asked to pack what is picked', async () => {
@@ -294,7 +287,7 @@ describe('scan and pack', () => {
     await refused('/scanPack/closeOrder', { soId }, 403, 'FORBIDDEN', viewer);
     const packer = await createUser(t, { loginAccount: 'pk-edit', rights: [...rights], projectCodes: ['PRJ1'], warehouseCodes: ['WH1'] });
     await ok('/pack/scan/sku', { cartonId: carton.id, barcode: skuCodes[0] }, packer);
-    await expectLedgerAgrees();
+    await expectLedgerAgrees(db());
   });
 
   it('packs by wave only an order of the given wave', async () => {

@@ -1,7 +1,9 @@
+import Decimal from 'decimal.js';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { expect } from 'vitest';
 import type { DB } from '../../src/server/db/schema.js';
+import { ledgerAgreement } from '../../src/server/modules/inventory/inventory.repository.js';
 import { orderCalls, outboundFixture, stock, type OutboundFixture } from './outbound.js';
 
 /**
@@ -47,4 +49,12 @@ export async function pickedOrder(
   expect(released.statusCode, released.body).toBe(200);
   if (options.pick ?? true) for (const [sku] of lines) await orders.pickSku(soId, pack.skuIds[sku], pack.skuCodes[sku], options.tote);
   return { soId, orderNo };
+}
+
+/** Every balance (of the project, when given) holds what its ledger rows add up to, on hand and picked. */
+export async function expectLedgerAgrees(db: Kysely<DB>, projectId?: number): Promise<void> {
+  for (const row of await ledgerAgreement(db, projectId)) {
+    expect(new Decimal(row.ledger_on_hand).equals(row.on_hand_qty), `on-hand of balance ${row.id}`).toBe(true);
+    expect(new Decimal(row.ledger_picked).equals(row.picked_qty), `picked of balance ${row.id}`).toBe(true);
+  }
 }
