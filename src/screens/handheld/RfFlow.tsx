@@ -19,7 +19,7 @@ import { ApiError } from '../../app/public';
 import { BIG, beep, FeedbackLine, HandheldFrame, messageOf, ScanInput, useFeedback } from '../inbound/handheld';
 import { holdQueue, newScanKey, sendScan } from '../inbound/offline-queue';
 import { OfflineQueueView, useScanQueue } from '../inbound/OfflineQueue';
-import { FLOWS, StepRefusal, type Fields } from './actions';
+import { FLOWS, StepRefusal, type Fields, type ListedTask } from './actions';
 import type { Question } from './actions/types';
 import * as calls from './calls';
 import { ChoiceButtons } from './ChoiceButtons';
@@ -67,11 +67,15 @@ export default function RfFlow({ only }: { only?: RuntimeFunction } = {}) {
   const [scan, setScan] = useState('');
   const [dialog, setDialog] = useState<DialogValues>({});
   const [stored, setStored] = useState<ScanValueRow | null>(null);
+  // The open tasks the function offers under its order search (none: it offers no list).
+  const [listed, setListed] = useState<ListedTask<unknown>[] | null>(null);
   // Why the handheld is asked to sign in again (its session ended by a supervisor).
   const [ended, setEnded] = useState<string | null>(null);
   const { feedback, setFeedback, tell, fail } = useFeedback();
   const busy = useRef(false);
-  const queue = useScanQueue();
+  // Bumped when waiting scans were applied: what the list shows is read again.
+  const [applied, setApplied] = useState(0);
+  const queue = useScanQueue(useCallback(() => setApplied((n) => n + 1), []));
   const actions = FLOWS[fn];
 
   const loadFlow = useCallback(
@@ -106,6 +110,25 @@ export default function RfFlow({ only }: { only?: RuntimeFunction } = {}) {
     setFlow(null);
     void loadFlow(fn);
   }, [fn, loadFlow]);
+
+  // The list is read afresh whenever the order search is shown again and when waiting scans were sent.
+  const searching = stage.kind === 'search' && flow !== null && Boolean(device);
+  const waiting = queue.waiting.length;
+  useEffect(() => {
+    const lister = FLOWS[fn].list;
+    if (!searching || !lister || !flow) {
+      if (!lister) setListed(null);
+      return;
+    }
+    let current = true;
+    lister({ t, definition: flow.definition }).then(
+      (tasks) => current && setListed(tasks),
+      () => undefined, // Offline: the last list stays.
+    );
+    return () => {
+      current = false;
+    };
+  }, [fn, searching, flow, t, applied, waiting]);
 
   /** Records the scan on the device's session; only a session a supervisor ended refuses it (offline it is not recorded). */
   const touch = async () => {
@@ -259,8 +282,10 @@ export default function RfFlow({ only }: { only?: RuntimeFunction } = {}) {
   };
 
   /** The order search's action: the task of the scanned code. */
-  const search = async (scanned: string) => {
-    const found = await actions.search(scanned, { t, definition });
+  const search = (scanned: string) => actions.search(scanned, { t, definition }).then(begin);
+
+  /** Works on a task the order search or the list found. */
+  const begin = async (found: { task: unknown; fields: Fields }) => {
     setTask(found.task);
     setFields(found.fields);
     setStored(null);
@@ -288,6 +313,21 @@ export default function RfFlow({ only }: { only?: RuntimeFunction } = {}) {
       return setStage({ kind: 'ask', ...question, next: index, more });
     }
     await after(index, filled);
+  };
+
+  /** A task of the list tapped: opened as if its code were scanned. */
+  const openListed = async (item: ListedTask<unknown>) => {
+    if (busy.current) return;
+    busy.current = true;
+    try {
+      await touch();
+      await begin(await item.open());
+    } catch (error) {
+      if (sessionEnded(error)) endSession(error);
+      else fail(error);
+    } finally {
+      busy.current = false;
+    }
   };
 
   const onScan = async (text: string) => {
@@ -379,6 +419,19 @@ export default function RfFlow({ only }: { only?: RuntimeFunction } = {}) {
             <ScanInput key={`${fn}-${stage.kind}-${stage.kind === 'step' ? stage.index : ''}`} label={prompt} testId="scan-field" value={scan} onChange={setScan} onScan={(text) => void onScan(text)} onEscape={restart} />
           )}
         </div>
+      )}
+      {stage.kind === 'search' && listed && (
+        <Space direction="vertical" style={{ width: '100%' }} data-testid="rf-list" data-count={listed.length}>
+          {listed.length === 0 ? (
+            <Typography.Text type="secondary">{t('hh.run.listEmpty')}</Typography.Text>
+          ) : (
+            listed.map((item) => (
+              <Button key={item.key} block style={BIG} data-testid="rf-list-item" data-key={item.key} onClick={() => void openListed(item)}>
+                {item.label}
+              </Button>
+            ))
+          )}
+        </Space>
       )}
       {stage.kind === 'step' && steps[stage.index].optional && (
         <Button block style={BIG} data-testid="rf-skip" onClick={() => void runStep(steps[stage.index], stage.index, '').catch((error: unknown) => fail(error))}>

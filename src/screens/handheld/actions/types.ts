@@ -68,10 +68,23 @@ export interface TaskView {
   suggested?: string | null;
 }
 
+/**
+ * An open task offered under the order search, for work with nothing to scan (e.g. stock received
+ * without an LPN, a count ticket on the supervisor's list): tapped, `open` gives its task as the
+ * order search would.
+ */
+export interface ListedTask<Task> {
+  key: string;
+  label: string;
+  open: () => Promise<{ task: Task; fields: Fields }>;
+}
+
 export interface FlowActions<Task> {
   fn: RuntimeFunction;
   /** The order search: the task of the scanned code, and the fields it fills. */
   search: (code: string, context: FlowContext) => Promise<{ task: Task; fields: Fields }>;
+  /** The open tasks offered under the order search, read each time the search is shown (offline: the last list stays); none: no list. */
+  list?: (context: FlowContext) => Promise<ListedTask<Task>[]>;
   /** The step actions by name (`<fn>.<action>`, as in HANDHELD_ACTIONS). */
   steps: Record<string, (value: string, context: StepContext<Task>) => StepOutcome | Promise<StepOutcome>>;
   /** Before the confirmation: a field still missing sends the operator back to the step (by action) that fills it. */
