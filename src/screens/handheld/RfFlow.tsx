@@ -22,6 +22,7 @@ import { OfflineQueueView, useScanQueue } from '../inbound/OfflineQueue';
 import { FLOWS, StepRefusal, type Fields, type ListedTask } from './actions';
 import type { Question } from './actions/types';
 import * as calls from './calls';
+import { LookupMatches, useLookupMatches } from '../inventory/lookup';
 import { ChoiceButtons } from './ChoiceButtons';
 
 const DEVICE_KEY = 'wms-handheld-device';
@@ -176,6 +177,11 @@ export default function RfFlow({ only }: { only?: RuntimeFunction } = {}) {
     clearTask();
     setFn(next);
   };
+
+  // The type-ahead of the scan asked now (the order search's or the step's action), when the function offers one.
+  const asked = flow === null ? null : stage.kind === 'search' ? (flow.definition.orderSearch?.action ?? HANDHELD_ACTIONS.find((a) => a.fn === fn && a.kind === 'search')?.name) : stage.kind === 'step' ? flow.definition.steps[stage.index]?.action : undefined;
+  const lookup = asked && flow ? (actions.lookup?.(asked, { t, definition: flow.definition, task, fields }) ?? null) : null;
+  const matches = useLookupMatches(lookup?.kind ?? 'location', lookup ? scan : '', lookup?.only);
 
   const title = t('hh.run.title', { fn: t(`hh.fn.${fn}`) });
   if (device === undefined || flow === null) return <HandheldFrame testId="rf-flow-loading" title={title}>{null}</HandheldFrame>;
@@ -416,7 +422,19 @@ export default function RfFlow({ only }: { only?: RuntimeFunction } = {}) {
           {choices ? (
             <ChoiceButtons key={`${fn}-${stage.kind}-${stage.kind === 'step' ? stage.index : stage.kind === 'ask' ? stage.field : ''}`} prompt={prompt} choices={choices} onChoose={(value) => void onScan(value)} onEscape={restart} />
           ) : (
-            <ScanInput key={`${fn}-${stage.kind}-${stage.kind === 'step' ? stage.index : ''}`} label={prompt} testId="scan-field" value={scan} onChange={setScan} onScan={(text) => void onScan(text)} onEscape={restart} />
+            <>
+              <ScanInput key={`${fn}-${stage.kind}-${stage.kind === 'step' ? stage.index : ''}`} label={prompt} testId="scan-field" value={scan} onChange={setScan} onScan={(text) => void onScan(text)} onEscape={restart} />
+              {scan.trim() !== '' && (
+                <LookupMatches
+                  testId="scan-field"
+                  matches={matches}
+                  onChoose={(code) => {
+                    setScan('');
+                    void onScan(code);
+                  }}
+                />
+              )}
+            </>
           )}
         </div>
       )}

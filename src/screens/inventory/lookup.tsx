@@ -77,23 +77,29 @@ export function LookupScanField(props: { label: string; onScan: (text: string) =
   return (
     <div>
       <ScanInput label={props.label} testId={props.testId} onScan={props.onScan} onEscape={props.onEscape} value={value} onChange={setValue} />
-      {matches.length > 0 && value.trim() !== '' && (
-        <div data-testid={`${props.testId}-matches`} style={{ display: 'flex', flexDirection: 'column', gap: 4, marginTop: 4 }}>
-          {matches.slice(0, HANDHELD_MATCHES).map((match) => (
-            <Button
-              key={match.code}
-              block
-              data-testid="lookup-match"
-              data-code={match.code}
-              style={{ minHeight: 44, fontSize: 16, height: 'auto', whiteSpace: 'normal', textAlign: 'left' }}
-              onClick={() => submit(match.code)}
-            >
-              <strong>{match.code}</strong>
-              {match.name ? ` · ${match.name}` : ''}
-            </Button>
-          ))}
-        </div>
-      )}
+      {value.trim() !== '' && <LookupMatches testId={props.testId} matches={matches} onChoose={submit} />}
+    </div>
+  );
+}
+
+/** The matches of a handheld's look-up under its scan field, as big buttons; a tap chooses the code. */
+export function LookupMatches(props: { testId: string; matches: LookupMatch[]; onChoose: (code: string) => void }) {
+  if (props.matches.length === 0) return null;
+  return (
+    <div data-testid={`${props.testId}-matches`} style={{ display: 'flex', flexDirection: 'column', gap: 4, marginTop: 4 }}>
+      {props.matches.slice(0, HANDHELD_MATCHES).map((match) => (
+        <Button
+          key={match.code}
+          block
+          data-testid="lookup-match"
+          data-code={match.code}
+          style={{ minHeight: 44, fontSize: 16, height: 'auto', whiteSpace: 'normal', textAlign: 'left' }}
+          onClick={() => props.onChoose(match.code)}
+        >
+          <strong>{match.code}</strong>
+          {match.name ? ` · ${match.name}` : ''}
+        </Button>
+      ))}
     </div>
   );
 }

@@ -16,4 +16,4 @@ import type { FlowActions } from './types';
 export const FLOWS: Record<RuntimeFunction, FlowActions<unknown>> = { receive, putaway, move, count, pick, pack, load };
 
 export { StepRefusal } from './types';
-export type { FlowActions, Fields, ListedTask } from './types';
+export type { FlowActions, Fields, ListedTask, ScanLookup } from './types';

@@ -1,5 +1,6 @@
 import type { TFunction } from 'i18next';
 import type { DialogValues, HandheldDefinition, RuntimeFunction, ScanStep } from '../../../common/handheld-api';
+import type { LookupKind } from '../../inventory/lookup';
 
 /**
  * The actions of the handheld runtime (docs/handheld.md, "Configured flows"): per function, what
@@ -79,12 +80,20 @@ export interface ListedTask<Task> {
   open: () => Promise<{ task: Task; fields: Fields }>;
 }
 
+/** The type-ahead of a scan: the location or SKU codes that start with what is typed, offered to tap (`only`: those codes alone). */
+export interface ScanLookup {
+  kind: LookupKind;
+  only?: readonly string[];
+}
+
 export interface FlowActions<Task> {
   fn: RuntimeFunction;
   /** The order search: the task of the scanned code, and the fields it fills. */
   search: (code: string, context: FlowContext) => Promise<{ task: Task; fields: Fields }>;
   /** The open tasks offered under the order search, read each time the search is shown (offline: the last list stays); none: no list. */
   list?: (context: FlowContext) => Promise<ListedTask<Task>[]>;
+  /** The type-ahead offered while the scan of an action (a step's or the order search's) is typed; none or null: none. */
+  lookup?: (action: string, context: FlowContext & { task: Task | null; fields: Fields }) => ScanLookup | null;
   /** The step actions by name (`<fn>.<action>`, as in HANDHELD_ACTIONS). */
   steps: Record<string, (value: string, context: StepContext<Task>) => StepOutcome | Promise<StepOutcome>>;
   /** Before the confirmation: a field still missing sends the operator back to the step (by action) that fills it. */
