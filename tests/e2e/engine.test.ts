@@ -86,6 +86,26 @@ function fieldError(page: Page, fieldId: string) {
   return page.locator(`[data-testid="engine-form"] .ant-form-item:has(#${fieldId}):not(:has(.ant-form-item)) .ant-form-item-explain-error`);
 }
 
+/** Forgets the toasts shown so far on the page, so that the next wait sees only a new one. */
+async function forgetToasts(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    (window as unknown as { toasts: string[] }).toasts.length = 0;
+  });
+}
+
+/** Makes a demo SKU active or inactive through the API, whatever it is now (a test stopped halfway may have left it either way). */
+async function setSkuActive(server: E2eServer, token: string, code: string, active: boolean): Promise<void> {
+  const found = await apiCall<{ rows: Array<{ _key: number; active: boolean }> }>(server, token, '/generic/selection', {
+    moduleCode: 'masterdata',
+    functionCode: 'sku',
+    page: 1,
+    pageSize: 1,
+    conditions: { combinator: 'and', rules: [{ field: 'code', operator: '=', value: code }] },
+  });
+  const row = found.rows[0];
+  if (row.active !== active) await apiCall(server, token, '/generic/behavior', { moduleCode: 'masterdata', functionCode: 'sku', behaviour: active ? 'activate' : 'deactivate', keys: [row._key] });
+}
+
 async function skuTotal(server: E2eServer, token: string, code?: string): Promise<number> {
   const answer = await apiCall<{ total: number }>(server, token, '/generic/selection', {
     moduleCode: 'masterdata',
@@ -248,6 +268,7 @@ describe('page-definition engine in Chromium', () => {
 
   it('shows the sub-page of a header row, runs a confirmed behaviour and remembers the column choice', async () => {
     const page = admin;
+    await setSkuActive(server, adminToken, 'AC-1002', true);
     await page.goto(`${server.url}#/page/home`);
     await openEnginePage(page, server, '/page/sku', 'sku');
     await grid(page, 'sku').locator('#engine_search_sku_code').fill('AC-1002');
@@ -281,14 +302,18 @@ describe('page-definition engine in Chromium', () => {
     const activate = toolbar(page, 'sku').getByTestId('engine-behaviour-activate');
     expect(await deactivate.isEnabled()).toBe(true);
     expect(await activate.isEnabled()).toBe(false);
+    // Only the toast of this behaviour counts, not one an earlier test left on the shared page.
+    await forgetToasts(page);
     await deactivate.click();
     await page.locator('.wms-popup-confirm.wms-popup-top .wms-popup-ok').click();
-    await toastShown(page, '');
-    await rows(page, 'sku').first().click();
+    await toastShown(page, 'Done');
+    // The row is chosen again from a fresh read of the list, which has its new status.
+    await grid(page, 'sku').getByTestId('engine-search-submit').click();
+    await selectOnlyRow(page, 'sku');
     await eventually(() => activate.isEnabled()).toBe(true);
     expect(await deactivate.isEnabled()).toBe(false);
     await activate.click();
-    await toastShown(page, '');
+    await toastShown(page, 'Done');
 
     // column chooser: a hidden column stays hidden after a reload
     const description = englishLabel(JSON.parse(fs.readFileSync(path.join(ROOT, 'definitions/masterdata/sku.page.json'), 'utf8')) as PageDefinition, 'md.field.description');
@@ -308,16 +333,9 @@ describe('page-definition engine in Chromium', () => {
     const search = grid(page, 'sku').getByTestId('engine-search');
 
     // saved condition of the definition: inactive SKUs only (one made inactive here first)
-    const key = (
-      await apiCall<{ rows: Array<{ _key: number }> }>(server, adminToken, '/generic/selection', {
-        moduleCode: 'masterdata',
-        functionCode: 'sku',
-        page: 1,
-        pageSize: 1,
-        conditions: { combinator: 'and', rules: [{ field: 'code', operator: '=', value: 'AC-1004' }] },
-      })
-    ).rows[0]._key;
-    await apiCall(server, adminToken, '/generic/behavior', { moduleCode: 'masterdata', functionCode: 'sku', behaviour: 'deactivate', keys: [key] });
+    await setSkuActive(server, adminToken, 'AC-1004', false);
+    // A filter an earlier test left in the open tab does not count.
+    await search.getByRole('button', { name: 'Reset' }).click();
     const inactive = await apiCall<{ total: number }>(server, adminToken, '/generic/selection', {
       moduleCode: 'masterdata',
       functionCode: 'sku',
@@ -329,7 +347,7 @@ describe('page-definition engine in Chromium', () => {
     await chooseOption(page, 'engine_search_sku___saved', 'Inactive only');
     await search.getByTestId('engine-search-submit').click();
     await eventually(() => toolbar(page, 'sku').getByTestId('engine-total').innerText()).toBe(`${inactive.total} records`);
-    await apiCall(server, adminToken, '/generic/behavior', { moduleCode: 'masterdata', functionCode: 'sku', behaviour: 'activate', keys: [key] });
+    await setSkuActive(server, adminToken, 'AC-1004', true);
 
     // the builder: code = AC-1001 OR code = AC-1003
     await search.getByRole('button', { name: 'Reset' }).click();
