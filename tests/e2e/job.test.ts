@@ -25,6 +25,14 @@ async function rowTexts(page: Page, functionCode: string): Promise<string[]> {
   return [...byIndex.values()].filter((text) => text !== '');
 }
 
+/** Selects the job's one row unless it is selected already (a click on a selected row would clear it). */
+async function selectJob(page: Page): Promise<void> {
+  const total = toolbar(page, 'job').getByTestId('engine-total');
+  await eventually(() => rowTexts(page, 'job')).toHaveLength(1);
+  if (!(await total.innerText()).includes('1 selected')) await grid(page, 'job').locator(':scope > [data-testid="engine-grid"] .ag-row').first().click();
+  await eventually(() => total.innerText()).toContain('1 selected');
+}
+
 /** The run history tab of the job, read afresh: the page is reloaded and the job's row selected. */
 async function runHistory(page: Page): Promise<string[]> {
   await page.reload();
@@ -88,13 +96,27 @@ describe('jobs in Chromium', () => {
     // Each look reloads the page, which takes seconds on a loaded machine: the wait is longer.
     await eventually(async () => (await runHistory(page)).some((row) => row.includes('Schedule') && row.includes('Succeeded')), 90_000).toBe(true);
 
-    // "Run now": a manual run appears in the history.
+    // "Run now" runs an inactive job too: inactivated first, so that no scheduled run pushes the
+    // manual one down the history (newest first) out of the rows the grid draws.
+    await selectJob(page);
+    await eventually(() => toolbar(page, 'job').getByTestId('engine-behaviour-inactivate').isEnabled()).toBe(true);
+    await toolbar(page, 'job').getByTestId('engine-behaviour-inactivate').click();
+    await page.locator('.wms-popup-confirm.wms-popup-top .wms-popup-ok').click();
+    await toastShown(page, '1 inactivated.');
+    await eventually(() => rowTexts(page, 'job')).toEqual([expect.stringContaining('Inactive')]);
+    await selectJob(page);
     await eventually(() => toolbar(page, 'job').getByTestId('engine-behaviour-runNow').isEnabled()).toBe(true);
     await toolbar(page, 'job').getByTestId('engine-behaviour-runNow').click();
     await toastShown(page, 'The run is queued');
     await eventually(async () => (await runHistory(page)).some((row) => row.includes('Run now') && row.includes('Succeeded')), 90_000).toBe(true);
 
-    // Deleting it while active is refused with the spec's message, and it stays.
+    // Active again: deleting it while active is refused with the spec's message, and it stays.
+    await selectJob(page);
+    await eventually(() => toolbar(page, 'job').getByTestId('engine-behaviour-activate').isEnabled()).toBe(true);
+    await toolbar(page, 'job').getByTestId('engine-behaviour-activate').click();
+    await toastShown(page, '1 activated.');
+    await eventually(() => rowTexts(page, 'job')).toEqual([expect.stringContaining('Active')]);
+    await selectJob(page);
     await eventually(() => toolbar(page, 'job').getByTestId('engine-delete').isEnabled()).toBe(true);
     await toolbar(page, 'job').getByTestId('engine-delete').click();
     await page.locator('.wms-popup-confirm.wms-popup-top .wms-popup-ok').click();
