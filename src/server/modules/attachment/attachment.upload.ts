@@ -102,8 +102,8 @@ export async function readPlacedUpload<Place, K extends string = never, F extend
     if (/^\d{1,15}$/.test(text)) ids[name] = Number(text);
     else missing.push(name);
   }
-  const file = upload.files[0];
+  const file: UploadedFile | undefined = upload.files[0];
   if (required.file && !file) missing.push('file');
   if (missing.length) throw new AppError('VALIDATION_FAILED', {}, missing.map((field) => ({ field, code: 'FIELD_REQUIRED' })));
-  return { place, upload, ids, file: file as F extends true ? UploadedFile : UploadedFile | undefined };
+  return { place, upload, ids, file };
 }
