@@ -259,6 +259,10 @@ describe('an SSCC file', () => {
     expect((await ok<Table>('/loading/table', { loadId: load.id })).cartons).toHaveLength(2);
     const missing = await injectAs(t.app, admin, { method: 'POST', url: '/api/loading/importSscc', ...multipart({ loadId: String(load.id) }) });
     expect(missing.statusCode).toBe(400);
+    expect(json(missing)).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'file', code: 'FIELD_REQUIRED' }] });
+    // Neither a load id nor a file: both named in one refusal.
+    const neither = await injectAs(t.app, admin, { method: 'POST', url: '/api/loading/importSscc', ...multipart({ loadId: 'x1' }) });
+    expect(json(neither)).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'loadId', code: 'FIELD_REQUIRED' }, { field: 'file', code: 'FIELD_REQUIRED' }] });
     // A file that is no spreadsheet at all, and one of another kind: refused with their reason, never a 500.
     for (const name of ['sscc.xlsx', 'sscc.pdf']) {
       const unreadable = await injectAs(t.app, admin, { method: 'POST', url: '/api/loading/importSscc', ...multipart({ loadId: String(load.id) }, { field: 'file', name, content: Buffer.from('not a workbook') }) });
@@ -324,6 +328,9 @@ describe('ship confirm and delivery', () => {
     expect(await statusOf(order.soId)).toBe('delivered');
     const photo = await injectAs(t.app, admin, { method: 'POST', url: '/api/loading/deliver/photo', ...multipart({ soId: String(order.soId) }, { field: 'photo', name: 'proof.png', content: Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex') }) });
     expect(photo.statusCode, photo.body).toBe(200);
+    const noOrder = await injectAs(t.app, admin, { method: 'POST', url: '/api/loading/deliver/photo', ...multipart({}, { field: 'photo', name: 'proof.png', content: Buffer.from('89504e47', 'hex') }) });
+    expect(noOrder.statusCode).toBe(400);
+    expect(json(noOrder)).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'soId', code: 'FIELD_REQUIRED' }] });
     const attached = await db().selectFrom('attachment').select('file_name').where('module_code', '=', 'loading').where('record_key', '=', String(order.soId)).execute();
     expect(attached.map((a) => a.file_name)).toEqual(['proof.png']);
     await refused('/loading/deliver', { soId: order.soId, deliveredAt: new Date().toISOString(), receiverName: 'Ann' }, 409, 'LOAD_ORDER_NOT_SHIPPED');

@@ -123,6 +123,10 @@ describe('delivery orders', () => {
       [`IMP-${RUN}-2`, '10.5', 2, 'unplanned'],
     ]);
     expect((await upload(Buffer.from('not a sheet'))).statusCode).toBeLessThan(500);
+    const boundary = '----tms-test-boundary';
+    const noFile = await injectAs(t.app, admin, { method: 'POST', url: '/api/tms/importTmsDoHeaders', payload: Buffer.from(`--${boundary}--\r\n`), headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'x-language': 'en' } });
+    expect(noFile.statusCode, noFile.body).toBe(400);
+    expect(json(noFile)).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'file', code: 'FIELD_REQUIRED' }] });
   });
 
   it('are made from shipped sales orders once each', async () => {

@@ -1,9 +1,9 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Button, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { CfsCarton, CfsContainer, CfsOrderStatus, CfsPallet, CfsScanInAnswer, CfsScanLoadAnswer, CfsScanPackAnswer } from '../../common/cfs-api';
 import { api, useRights } from '../../app/public';
-import { BIG, FeedbackLine, HandheldFrame, useScanCalls } from '../inbound/handheld';
+import { BIG, FeedbackLine, HandheldFrame, useScanCalls, type Feedback } from '../inbound/handheld';
 import { PackScanField } from '../packing/PackScanField';
 
 /** A big target that wraps its caption instead of growing past the handheld's width. */
@@ -35,6 +35,28 @@ function BackButton({ onClick }: { onClick: () => void }) {
   );
 }
 
+/**
+ * The foot of a scan tab: the feedback line, then, once the first scan found what the tab works
+ * on, the back button (beside the tab's own `buttons` where it has them) and the cartons.
+ */
+function ScanFoot({ feedback, found, onBack, buttons, cartons }: { feedback: Feedback | null; found: boolean; onBack: () => void; buttons?: ReactNode; cartons: CfsCarton[] }) {
+  const back = found && <BackButton onClick={onBack} />;
+  return (
+    <>
+      <FeedbackLine feedback={feedback} />
+      {buttons === undefined ? (
+        back
+      ) : (
+        <div style={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr) minmax(0, 1fr)', gap: 8 }}>
+          {buttons}
+          {back}
+        </div>
+      )}
+      {found && <CartonList cartons={cartons} testId="cfs-cartons" />}
+    </>
+  );
+}
+
 function OrderLine({ order }: { order: CfsOrderStatus }) {
   const { t } = useTranslation();
   return (
@@ -47,21 +69,28 @@ function OrderLine({ order }: { order: CfsOrderStatus }) {
 
 /**
  * What every scan tab starts with: the texts, the rights of the CFS page and the handheld's scan
- * calls, which post quietly (the feedback line tells what went wrong).
+ * calls, which post quietly (the feedback line tells what went wrong); what the tab works on once
+ * its first scan found it (`subject`: an order, a pallet, a container) with the cartons scanned
+ * since; and `back`, which starts the tab again.
  */
-function useCfsScan() {
+function useCfsScan<Subject>() {
   const { t } = useTranslation();
   const rights = useRights('cfs.cfs');
   const calls = useScanCalls();
+  const [subject, setSubject] = useState<Subject | null>(null);
+  const [cartons, setCartons] = useState<CfsCarton[]>([]);
   const post = <T,>(path: string, body: object) => calls.run(() => api<T>(path, { body, quiet: true }));
-  return { t, rights, ...calls, post };
+  const back = () => {
+    calls.setFeedback(null);
+    setSubject(null);
+    setCartons([]);
+  };
+  return { t, rights, ...calls, post, subject, setSubject, cartons, setCartons, back };
 }
 
 /** Scan-in: scan an order number, then the shippers' cartons (number or SSCC) received against it. */
 export function ScanIn() {
-  const [order, setOrder] = useState<CfsOrderStatus | null>(null);
-  const [cartons, setCartons] = useState<CfsCarton[]>([]);
-  const { t, rights, feedback, setFeedback, busy, tell, post } = useCfsScan();
+  const { t, rights, feedback, busy, tell, post, subject: order, setSubject: setOrder, cartons, setCartons, back } = useCfsScan<CfsOrderStatus>();
 
   const scanOrder = async (text: string) => {
     const answer = await post<{ order: CfsOrderStatus; cartons: CfsCarton[] }>('/cfs/scanIn/order', { orderNo: text.trim() });
@@ -78,11 +107,6 @@ export function ScanIn() {
     setCartons((was) => [...was, answer.carton]);
     tell('success', t('cfs.scanIn.received', { code: answer.carton.code, orderNo: answer.order.orderNo }));
   };
-  const back = () => {
-    setFeedback(null);
-    setOrder(null);
-    setCartons([]);
-  };
 
   return (
     <HandheldFrame title={t('cfs.tab.scanIn')} testId="cfs-scan-in">
@@ -94,19 +118,14 @@ export function ScanIn() {
           <PackScanField key="carton" testId="cfs-scan" label={t('cfs.scanIn.scanCarton')} disabled={busy || !rights.edit} onEscape={back} onScan={(text) => void scanCarton(text)} />
         </>
       )}
-      <FeedbackLine feedback={feedback} />
-      {order && (
-        <BackButton onClick={back} />
-      )}
-      {order && <CartonList cartons={cartons} testId="cfs-cartons" />}
+      <ScanFoot feedback={feedback} found={order !== null} onBack={back} cartons={cartons} />
     </HandheldFrame>
   );
 }
 
 /** Scan-pack: scan a CFS pallet (or make one, F4), then the scanned-in cartons that go onto it. */
 export function ScanPack() {
-  const [pallet, setPallet] = useState<CfsPallet | null>(null);
-  const { t, rights, feedback, setFeedback, busy, tell, post } = useCfsScan();
+  const { t, rights, feedback, busy, tell, post, subject: pallet, setSubject: setPallet, back } = useCfsScan<CfsPallet>();
 
   const scanPallet = async (text: string) => {
     const answer = await post<CfsPallet>('/cfs/scanPack/pallet', { code: text.trim() });
@@ -128,10 +147,6 @@ export function ScanPack() {
     if (!answer) return;
     setPallet(answer.pallet);
     tell('success', t('cfs.scanPack.packed', { code: answer.carton.code, palletNo: answer.pallet.palletNo }));
-  };
-  const back = () => {
-    setFeedback(null);
-    setPallet(null);
   };
 
   const keys = useRef<(event: KeyboardEvent) => void>(() => undefined);
@@ -161,27 +176,26 @@ export function ScanPack() {
           <PackScanField key="carton" testId="cfs-scan" label={t('cfs.scanPack.scanCarton')} disabled={busy || !rights.edit || pallet.status !== 'open'} onEscape={back} onScan={(text) => void scanCarton(text)} />
         </>
       )}
-      <FeedbackLine feedback={feedback} />
-      <div style={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr) minmax(0, 1fr)', gap: 8 }}>
-        {rights.edit && (
-          <Button style={TARGET} data-testid="cfs-new-pallet" disabled={busy} onClick={() => void newPallet()}>
-            {t('cfs.scanPack.newPallet')} [{KEY_NEW}]
-          </Button>
-        )}
-        {pallet && (
-          <BackButton onClick={back} />
-        )}
-      </div>
-      {pallet && <CartonList cartons={pallet.cartons} testId="cfs-cartons" />}
+      <ScanFoot
+        feedback={feedback}
+        found={pallet !== null}
+        onBack={back}
+        buttons={
+          rights.edit && (
+            <Button style={TARGET} data-testid="cfs-new-pallet" disabled={busy} onClick={() => void newPallet()}>
+              {t('cfs.scanPack.newPallet')} [{KEY_NEW}]
+            </Button>
+          )
+        }
+        cartons={pallet?.cartons ?? []}
+      />
     </HandheldFrame>
   );
 }
 
 /** Scan-load: scan a container (load or container number), then the pallets or cartons that go onto it. */
 export function ScanLoad() {
-  const [container, setContainer] = useState<CfsContainer | null>(null);
-  const [loaded, setLoaded] = useState<CfsCarton[]>([]);
-  const { t, rights, feedback, setFeedback, busy, tell, post } = useCfsScan();
+  const { t, rights, feedback, busy, tell, post, subject: container, setSubject: setContainer, cartons: loaded, setCartons: setLoaded, back } = useCfsScan<CfsContainer>();
 
   const scanContainer = async (text: string) => {
     const answer = await post<CfsContainer>('/cfs/scanLoad/container', { code: text.trim() });
@@ -199,11 +213,6 @@ export function ScanLoad() {
     setLoaded((was) => [...was, ...answer.loaded]);
     tell('success', t(answer.palletNo ? 'cfs.scanLoad.palletLoaded' : 'cfs.scanLoad.cartonLoaded', { palletNo: answer.palletNo ?? '', code: answer.loaded[0]?.code ?? '', count: answer.loaded.length, loadNo: answer.container.loadNo }));
   };
-  const back = () => {
-    setFeedback(null);
-    setContainer(null);
-    setLoaded([]);
-  };
 
   return (
     <HandheldFrame title={t('cfs.tab.scanLoad')} testId="cfs-scan-load">
@@ -218,11 +227,7 @@ export function ScanLoad() {
           <PackScanField key="unit" testId="cfs-scan" label={t('cfs.scanLoad.scanUnit')} disabled={busy || !rights.edit} onEscape={back} onScan={(text) => void scanUnit(text)} />
         </>
       )}
-      <FeedbackLine feedback={feedback} />
-      {container && (
-        <BackButton onClick={back} />
-      )}
-      {container && <CartonList cartons={loaded} testId="cfs-cartons" />}
+      <ScanFoot feedback={feedback} found={container !== null} onBack={back} cartons={loaded} />
     </HandheldFrame>
   );
 }

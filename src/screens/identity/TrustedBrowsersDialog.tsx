@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { Alert, Button, Modal, Table } from 'antd';
+import { Alert, Button, Modal } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import type { TrustedBrowser } from '../../common/identity-api';
 import { api } from '../../app/public';
+import { CompactTable } from '../../app/public-widgets';
 import { useFormAction } from './useFormAction';
 import { useLoadOnOpen } from './useLoadOnOpen';
 
@@ -43,11 +44,9 @@ export function TrustedBrowsersDialog({ open, onClose }: { open: boolean; onClos
     >
       {error && <Alert type="error" message={error} showIcon style={{ marginBottom: 16 }} />}
       {revoked && <Alert type="success" message={t('ui.auth.trusted.revoked')} showIcon style={{ marginBottom: 16 }} data-testid="trusted-revoked" />}
-      <Table<TrustedBrowser>
+      <CompactTable<TrustedBrowser>
         data-testid="trusted-browsers"
         rowKey="id"
-        size="small"
-        pagination={false}
         dataSource={rows}
         locale={{ emptyText: t('ui.auth.trusted.empty') }}
         columns={[

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { Alert, Button, Form, Input, Modal, Popconfirm, Space, Table, Tabs, Tag, Typography, type TableProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { LaundryCustomerRow, LaundryDeviceRow, LaundryIssuedDevice } from '../../common/laundry-api';
@@ -54,26 +54,54 @@ function AdminTable<Row extends { id: number }>(props: Omit<TableProps<Row>, 'si
   return <Table<Row> size="small" rowKey="id" pagination={{ pageSize: 20 }} {...props} />;
 }
 
+/**
+ * The form a tab issues with (a device, a customer): its name, any further fields, and the issue
+ * button; emptied once `onIssue` has issued.
+ */
+function IssueForm<Values extends { name: string }>({
+  nameLabel,
+  nameId,
+  submitTestId,
+  submitLabel,
+  onIssue,
+  children,
+}: {
+  nameLabel: string;
+  nameId: string;
+  submitTestId: string;
+  submitLabel: string;
+  onIssue: (values: Values) => Promise<void>;
+  children?: ReactNode;
+}) {
+  const [form] = Form.useForm<Values>();
+  const issue = async (values: Values) => {
+    await onIssue(values);
+    form.resetFields();
+  };
+  return (
+    <Form form={form} layout="inline" onFinish={(values) => void issue(values)}>
+      <Form.Item name="name" label={nameLabel} rules={[{ required: true, whitespace: true, max: 100 }]}>
+        <Input id={nameId} maxLength={100} />
+      </Form.Item>
+      {children}
+      <Button type="primary" htmlType="submit" data-testid={submitTestId}>
+        {submitLabel}
+      </Button>
+    </Form>
+  );
+}
+
 function DevicesTab() {
   const { t } = useTranslation();
   const { rows, change } = useAdminRows<LaundryDeviceRow>('/laundry/devices');
   const [issued, setIssued] = useState<LaundryIssuedDevice | null>(null);
-  const [form] = Form.useForm<{ name: string }>();
   const issue = async ({ name }: { name: string }) => {
     setIssued(await change<LaundryIssuedDevice>('/laundry/device/issue', { name: name.trim() }));
-    form.resetFields();
   };
   const revoke = (deviceId: number) => change('/laundry/device/revoke', { deviceId });
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
-      <Form form={form} layout="inline" onFinish={(values) => void issue(values)}>
-        <Form.Item name="name" label={t('laundry.admin.deviceName')} rules={[{ required: true, whitespace: true, max: 100 }]}>
-          <Input id="laundry-device-name" maxLength={100} />
-        </Form.Item>
-        <Button type="primary" htmlType="submit" data-testid="laundry-issue-device">
-          {t('laundry.admin.issueDevice')}
-        </Button>
-      </Form>
+      <IssueForm nameLabel={t('laundry.admin.deviceName')} nameId="laundry-device-name" submitTestId="laundry-issue-device" submitLabel={t('laundry.admin.issueDevice')} onIssue={issue} />
       <AdminTable
         data-testid="laundry-devices"
         dataSource={rows}
@@ -110,25 +138,17 @@ function CustomersTab() {
   const { t } = useTranslation();
   const { rows, change } = useAdminRows<LaundryCustomerRow>('/laundry/customers');
   const [issued, setIssued] = useState<LaundryCustomerRow | null>(null);
-  const [form] = Form.useForm<{ name: string; phone?: string }>();
   const issue = async ({ name, phone }: { name: string; phone?: string }) => {
     setIssued(await change<LaundryCustomerRow>('/laundry/customer/issue', { name: name.trim(), phone: phone?.trim() || null }));
-    form.resetFields();
   };
   const setActive = (customerId: number, active: boolean) => change('/laundry/customer/active', { customerId, active });
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
-      <Form form={form} layout="inline" onFinish={(values) => void issue(values)}>
-        <Form.Item name="name" label={t('laundry.admin.customerName')} rules={[{ required: true, whitespace: true, max: 100 }]}>
-          <Input id="laundry-customer-name" maxLength={100} />
-        </Form.Item>
+      <IssueForm nameLabel={t('laundry.admin.customerName')} nameId="laundry-customer-name" submitTestId="laundry-issue-customer" submitLabel={t('laundry.admin.issueCustomer')} onIssue={issue}>
         <Form.Item name="phone" label={t('laundry.admin.phone')} rules={[{ pattern: /^[0-9 +()-]*$/, max: 40 }]}>
           <Input id="laundry-customer-phone" maxLength={40} />
         </Form.Item>
-        <Button type="primary" htmlType="submit" data-testid="laundry-issue-customer">
-          {t('laundry.admin.issueCustomer')}
-        </Button>
-      </Form>
+      </IssueForm>
       {issued && (
         <Alert
           type="success"

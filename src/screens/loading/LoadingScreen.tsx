@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { Alert, Button, Col, Row, Segmented, Space, Table, Tag, Typography } from 'antd';
+import { Alert, Button, Segmented, Space, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api, ApiError, showConfirm, useRights } from '../../app/public';
 import { BIG, FeedbackLine, ScanField, useScanCalls } from '../inbound/handheld';
@@ -9,6 +9,7 @@ import { DeliverDialog } from './DeliverDialog';
 import { LoadHeaderForm } from './LoadHeaderForm';
 import type { HeaderValues, LoadHeader, LoadTable, ScanAnswer, WaveCarton } from '../../common/loading-api';
 import { useNarrow } from '../shared/screen-hooks';
+import { ScanScreenLayout } from '../shared/ScanScreenLayout';
 
 /** Where the flow is: choosing a load, editing its header, scanning the wave (by wave), scanning cartons. Escape steps back. */
 type Step = 'load' | 'header' | 'wave' | 'scan';
@@ -411,22 +412,8 @@ export default function LoadingScreen() {
   );
 
   return (
-    <div data-testid="loading-screen" data-layout={narrow ? 'handheld' : 'desk'} style={{ maxWidth: narrow ? 360 : undefined, width: '100%' }}>
-      <Typography.Title level={4} style={{ marginTop: 0 }}>
-        {t('loading.screen.title')}
-      </Typography.Title>
-      {narrow || step === 'header' ? (
-        <Space direction="vertical" size={16} style={{ width: '100%' }}>
-          {flow}
-          {details}
-        </Space>
-      ) : (
-        <Row gutter={24}>
-          <Col span={9}>{flow}</Col>
-          <Col span={15}>{details}</Col>
-        </Row>
-      )}
+    <ScanScreenLayout testId="loading-screen" title={t('loading.screen.title')} narrow={narrow} stacked={step === 'header'} flow={flow} details={details}>
       {delivering && <DeliverDialog orderNo={delivering.orderNo} busy={busy} onDeliver={(values) => void deliver(values)} onCancel={() => setDelivering(null)} />}
-    </div>
+    </ScanScreenLayout>
   );
 }

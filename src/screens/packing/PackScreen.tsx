@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type HTMLAttributes } from 'react';
-import { Alert, Button, Checkbox, Col, Row, Segmented, Space, Table, Tag, Typography } from 'antd';
+import { Alert, Button, Checkbox, Segmented, Space, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api, ApiError, fetchBlob, showConfirm, useRights } from '../../app/public';
 import { BIG, beep, FeedbackLine, messageOf, type Feedback, type Tone } from '../inbound/handheld';
@@ -9,6 +9,7 @@ import { PackScanField } from './PackScanField';
 import { sendScan } from '../inbound/offline-queue';
 import { OfflineQueueView, useScanQueue } from '../inbound/OfflineQueue';
 import { useNarrow, useWindowKeys } from '../shared/screen-hooks';
+import { ScanScreenLayout } from '../shared/ScanScreenLayout';
 
 /**
  * The steps of the flow. Escape steps back: quantity → scan → order (→ wave when packing by wave);
@@ -703,24 +704,7 @@ export default function PackScreen() {
   );
 
   const details = pack && <PackDetails pack={pack} target={target} narrow={narrow} onChoose={(carton) => chooseCarton(carton)} />;
-  return (
-    <div data-testid="pack-screen" data-layout={narrow ? 'handheld' : 'desk'} style={{ maxWidth: narrow ? 360 : undefined, width: '100%' }}>
-      <Typography.Title level={4} style={{ marginTop: 0 }}>
-        {t('packing.screen.title')}
-      </Typography.Title>
-      {narrow ? (
-        <Space direction="vertical" size={16} style={{ width: '100%' }}>
-          {flow}
-          {details}
-        </Space>
-      ) : (
-        <Row gutter={24}>
-          <Col span={9}>{flow}</Col>
-          <Col span={15}>{details}</Col>
-        </Row>
-      )}
-    </div>
-  );
+  return <ScanScreenLayout testId="pack-screen" title={t('packing.screen.title')} narrow={narrow} flow={flow} details={details} />;
 }
 
 /** The order with its lines (what is left to pack) and its cartons with what each holds. */

@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Alert, Button, Card, Checkbox, Input, Select, Space, Switch, Table, Tag } from 'antd';
+import { Alert, Button, Card, Checkbox, Input, Select, Space, Switch, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { RESPLAN_ACTIVITIES, RESPLAN_EQUIPMENT_KINDS, RESPLAN_UNITS, type ResPlanActivity, type ResPlanEquipmentKind, type ResPlanRate, type ResPlanShift, type ResPlanShiftFields } from '../../common/resplan-api';
 import { api, showConfirm, type ActionRights } from '../../app/public';
+import { CompactTable } from '../../app/public-widgets';
 import { messageOf, type Outcome } from './ResPlanPlans';
 
 const DAYS = [1, 2, 3, 4, 5, 6, 7] as const;
@@ -111,9 +112,7 @@ export function ResPlanShifts({ rights }: { rights: ActionRights }) {
               onChange={(days) => setDraft({ ...draft, daysOfWeek: (days).slice().sort((a, b) => a - b) })}
               options={DAYS.map((d) => ({ value: d, label: t(`resplan.day.${d}`) }))}
             />
-            <Table
-              size="small"
-              pagination={false}
+            <CompactTable
               rowKey="activity"
               dataSource={RESPLAN_ACTIVITIES.map((activity) => ({ activity }))}
               columns={[
@@ -143,11 +142,9 @@ export function ResPlanShifts({ rights }: { rights: ActionRights }) {
           </Space>
         </Card>
       )}
-      <Table<ResPlanShift>
+      <CompactTable<ResPlanShift>
         data-testid="resplan-shift-list"
-        size="small"
         rowKey="id"
-        pagination={false}
         dataSource={rows}
         onRow={(row) => ({ 'data-code': row.code }) as React.HTMLAttributes<HTMLElement>}
         columns={[
@@ -248,9 +245,7 @@ export function ResPlanRates({ rights }: { rights: ActionRights }) {
   return (
     <Space direction="vertical" style={{ width: '100%' }} size="middle" data-testid="resplan-rates" data-loaded={loaded}>
       <OutcomeLine outcome={outcome} testId="resplan-rate-outcome" />
-      <Table
-        size="small"
-        pagination={false}
+      <CompactTable
         rowKey="activity"
         dataSource={RESPLAN_ACTIVITIES.map((activity) => ({ activity }))}
         onRow={({ activity }) => ({ 'data-activity': activity }) as React.HTMLAttributes<HTMLElement>}

@@ -1,17 +1,7 @@
-import {
-  CompiledQuery,
-  PostgresAdapter,
-  PostgresIntrospector,
-  PostgresQueryCompiler,
-  type DatabaseConnection,
-  type Dialect,
-  type Driver,
-  type Kysely,
-  type QueryResult,
-  type TransactionSettings,
-} from 'kysely';
+import { CompiledQuery, type DatabaseConnection, type Driver, type QueryResult, type TransactionSettings } from 'kysely';
 import type pg from 'pg';
 import { isDeferred, pipelinedStatements } from './pipeline.js';
+import { PostgresDialect, PostgresSavepoints, transactionMode } from './postgres-dialect.js';
 
 /**
  * A Kysely dialect over a pool of node-postgres clients in pipeline mode: a client sends a
@@ -29,20 +19,13 @@ import { isDeferred, pipelinedStatements } from './pipeline.js';
  *
  * Everything else runs as with Kysely's own Postgres driver: one statement, one wait.
  */
-export class PipelinedPostgresDialect implements Dialect {
-  constructor(private readonly pool: pg.Pool) {}
-
-  createAdapter() {
-    return new PostgresAdapter();
+export class PipelinedPostgresDialect extends PostgresDialect {
+  constructor(private readonly pool: pg.Pool) {
+    super();
   }
+
   createDriver(): Driver {
     return new PipelinedPostgresDriver(this.pool);
-  }
-  createQueryCompiler() {
-    return new PostgresQueryCompiler();
-  }
-  createIntrospector(db: Kysely<unknown>) {
-    return new PostgresIntrospector(db);
   }
 }
 
@@ -148,10 +131,12 @@ class PipelinedConnection implements DatabaseConnection {
   }
 }
 
-class PipelinedPostgresDriver implements Driver {
+class PipelinedPostgresDriver extends PostgresSavepoints implements Driver {
   private readonly connections = new WeakMap<pg.PoolClient, PipelinedConnection>();
 
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(private readonly pool: pg.Pool) {
+    super();
+  }
 
   async init(): Promise<void> {}
 
@@ -166,7 +151,7 @@ class PipelinedPostgresDriver implements Driver {
   }
 
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    const mode = [settings.isolationLevel ? `isolation level ${settings.isolationLevel}` : '', settings.accessMode ?? ''].filter(Boolean).join(' ');
+    const mode = transactionMode(settings);
     (connection as PipelinedConnection).begin(mode ? `start transaction ${mode}` : 'begin');
   }
 
@@ -178,18 +163,6 @@ class PipelinedPostgresDriver implements Driver {
     await (connection as PipelinedConnection).rollback();
   }
 
-  async savepoint(connection: DatabaseConnection, name: string): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw(`savepoint ${quoteIdentifier(name)}`));
-  }
-
-  async rollbackToSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw(`rollback to savepoint ${quoteIdentifier(name)}`));
-  }
-
-  async releaseSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw(`release savepoint ${quoteIdentifier(name)}`));
-  }
-
   async releaseConnection(connection: DatabaseConnection): Promise<void> {
     (connection as PipelinedConnection).client.release();
   }
@@ -197,8 +170,4 @@ class PipelinedPostgresDriver implements Driver {
   async destroy(): Promise<void> {
     await this.pool.end();
   }
-}
-
-function quoteIdentifier(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
 }

@@ -1,17 +1,7 @@
 import type { PGlite } from '@electric-sql/pglite';
-import {
-  CompiledQuery,
-  PostgresAdapter,
-  PostgresIntrospector,
-  PostgresQueryCompiler,
-  type DatabaseConnection,
-  type Dialect,
-  type Driver,
-  type Kysely,
-  type QueryResult,
-  type TransactionSettings,
-} from 'kysely';
+import { CompiledQuery, type DatabaseConnection, type Driver, type QueryResult, type TransactionSettings } from 'kysely';
 import { pipelinedStatements } from './pipeline.js';
+import { PostgresDialect, PostgresSavepoints, transactionMode } from './postgres-dialect.js';
 
 /**
  * Runs each statement so that it ends at the `statement_timeout` in force (see
@@ -29,23 +19,16 @@ const UNTIMED: PGliteStatementTimer = { around: (statement) => statement() };
  * waits its turn. That serialization is what makes transactions from concurrent requests safe,
  * and why every statement must end by its time limit: the timer cancels one that would not.
  */
-export class PGliteDialect implements Dialect {
+export class PGliteDialect extends PostgresDialect {
   constructor(
     private readonly pglite: PGlite,
     private readonly timer: PGliteStatementTimer = UNTIMED,
-  ) {}
-
-  createAdapter() {
-    return new PostgresAdapter();
+  ) {
+    super();
   }
+
   createDriver(): Driver {
     return new PGliteDriver(this.pglite, this.timer);
-  }
-  createQueryCompiler() {
-    return new PostgresQueryCompiler();
-  }
-  createIntrospector(db: Kysely<unknown>) {
-    return new PostgresIntrospector(db);
   }
 }
 
@@ -78,7 +61,7 @@ class PGliteConnection implements DatabaseConnection {
   }
 }
 
-class PGliteDriver implements Driver {
+class PGliteDriver extends PostgresSavepoints implements Driver {
   private readonly connection: PGliteConnection;
   private queue: Promise<void> = Promise.resolve();
 
@@ -86,6 +69,7 @@ class PGliteDriver implements Driver {
     private readonly pglite: PGlite,
     timer: PGliteStatementTimer,
   ) {
+    super();
     this.connection = new PGliteConnection(pglite, timer);
   }
 
@@ -105,12 +89,7 @@ class PGliteDriver implements Driver {
   }
 
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    const mode = [
-      settings.isolationLevel ? `isolation level ${settings.isolationLevel}` : '',
-      settings.accessMode ? settings.accessMode : '',
-    ]
-      .filter(Boolean)
-      .join(' ');
+    const mode = transactionMode(settings);
     await connection.executeQuery(CompiledQuery.raw(mode ? `begin transaction ${mode}` : 'begin'));
   }
 
@@ -120,18 +99,6 @@ class PGliteDriver implements Driver {
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('rollback'));
-  }
-
-  async savepoint(connection: DatabaseConnection, name: string): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw(`savepoint ${quoteIdentifier(name)}`));
-  }
-
-  async rollbackToSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw(`rollback to savepoint ${quoteIdentifier(name)}`));
-  }
-
-  async releaseSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw(`release savepoint ${quoteIdentifier(name)}`));
   }
 
   releaseConnection(): Promise<void> {
@@ -148,8 +115,4 @@ class PGliteDriver implements Driver {
     await this.queue;
     if (!this.pglite.closed) await this.pglite.close();
   }
-}
-
-function quoteIdentifier(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
 }

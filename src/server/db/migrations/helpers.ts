@@ -107,6 +107,11 @@ export async function createVersionTable<T>(db: Kysely<T>, table: string, spec: 
     .execute();
 }
 
+/** Drops these tables one by one, in the order given (a down migration: the children before their parents). */
+export async function dropTables<T>(db: Kysely<T>, tables: readonly string[]): Promise<void> {
+  for (const table of tables) await db.schema.dropTable(table).execute();
+}
+
 /** One key of a link table: its column and the table of the parent it names. */
 export interface LinkKey {
   column: string;

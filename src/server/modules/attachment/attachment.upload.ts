@@ -74,3 +74,36 @@ export async function readUploadWithinLimit(request: FastifyRequest, limitBytes:
   if (upload.overLimit) refuseOverLimit(limitBytes);
   return { fields: upload.fields, files: upload.files };
 }
+
+/** What a route requires of an upload: id fields (digits, at most 15) and, with `file`, a file. */
+export interface RequiredUploadParts<K extends string, F extends boolean> {
+  ids?: readonly K[];
+  file?: F;
+}
+
+/**
+ * A route's upload: the caller's place (`placeOf`, read first, so a caller out of scope is refused
+ * before the body is read), the upload within the cap, its required id fields as numbers and its
+ * first file. Every required part missing (or an id that is not a number) is named in one refusal
+ * (VALIDATION_FAILED, FIELD_REQUIRED).
+ */
+export async function readPlacedUpload<Place, K extends string = never, F extends boolean = false>(
+  request: FastifyRequest,
+  limitBytes: number,
+  placeOf: (request: FastifyRequest) => Place,
+  required: RequiredUploadParts<K, F> = {},
+): Promise<{ place: Place; upload: Omit<AttachmentUpload, 'overLimit'>; ids: Record<K, number>; file: F extends true ? UploadedFile : UploadedFile | undefined }> {
+  const place = placeOf(request);
+  const upload = await readUploadWithinLimit(request, limitBytes);
+  const ids = {} as Record<K, number>;
+  const missing: string[] = [];
+  for (const name of required.ids ?? []) {
+    const text = upload.fields[name] ?? '';
+    if (/^\d{1,15}$/.test(text)) ids[name] = Number(text);
+    else missing.push(name);
+  }
+  const file: UploadedFile | undefined = upload.files[0];
+  if (required.file && !file) missing.push('file');
+  if (missing.length) throw new AppError('VALIDATION_FAILED', {}, missing.map((field) => ({ field, code: 'FIELD_REQUIRED' })));
+  return { place, upload, ids, file };
+}

@@ -4,5 +4,5 @@
  */
 export type { AttachmentInfo, RecordRef } from './attachment.repository.js';
 export { attachFiles, attachmentStream } from './attachment.service.js';
-export { attachmentMultipartLimits, readUploadWithinLimit, refuseOverLimit } from './attachment.upload.js';
+export { attachmentMultipartLimits, readPlacedUpload, readUploadWithinLimit, refuseOverLimit } from './attachment.upload.js';
 export type { UploadedFile } from './attachment.upload.js';

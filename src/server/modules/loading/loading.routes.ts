@@ -8,7 +8,7 @@ import { inTransaction } from '../../db/transaction.js';
 import { registerMultipart } from '../../http/multipart.js';
 import { pageAccess, routeOptions } from '../../http/route-options.js';
 import { ErrorBodySchema, IdSchema, StrictObject } from '../../http/schemas.js';
-import { attachmentMultipartLimits, readUploadWithinLimit } from '../attachment/index.js';
+import { attachmentMultipartLimits, readPlacedUpload } from '../attachment/index.js';
 import {
   attachDeliveryPhoto,
   createLoad,
@@ -132,14 +132,9 @@ export const loadingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/loading/importSscc',
     route(LOAD_EDIT, 'Loads every carton or pallet SSCC of an xlsx or csv file (multipart: loadId, file) onto an open load; all or nothing, each failing row answered'),
     async (request) => {
-      const scope = warehousePlaceOf(request);
-      const upload = await readUploadWithinLimit(request, limitBytes);
-      const loadId = /^\d{1,15}$/.test(upload.fields.loadId ?? '') ? Number(upload.fields.loadId) : undefined;
-      const file = upload.files[0];
-      const missing = [...(loadId === undefined ? ['loadId'] : []), ...(file ? [] : ['file'])];
-      if (missing.length) throw new AppError('VALIDATION_FAILED', {}, missing.map((field) => ({ field, code: 'FIELD_REQUIRED' })));
+      const { place, ids, file } = await readPlacedUpload(request, limitBytes, warehousePlaceOf, { ids: ['loadId'], file: true });
       const codes = await codesOfFile(file.fileName, file.data);
-      return inTransaction(db, (trx) => importCodes(trx, scope, loadId!, codes));
+      return inTransaction(db, (trx) => importCodes(trx, place, ids.loadId, codes));
     },
   );
 
@@ -182,11 +177,8 @@ export const loadingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/loading/deliver/photo',
     route(LOAD_EDIT, 'A photo of a delivered order as proof of delivery (multipart: soId, photo)'),
     async (request) => {
-      const scope = warehousePlaceOf(request);
-      const upload = await readUploadWithinLimit(request, limitBytes);
-      const soId = /^\d{1,15}$/.test(upload.fields.soId ?? '') ? Number(upload.fields.soId) : undefined;
-      if (soId === undefined) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'soId', code: 'FIELD_REQUIRED' }]);
-      return inTransaction(db, (trx) => attachDeliveryPhoto(trx, scope, soId, upload.files, limitBytes));
+      const { place, upload, ids } = await readPlacedUpload(request, limitBytes, warehousePlaceOf, { ids: ['soId'] });
+      return inTransaction(db, (trx) => attachDeliveryPhoto(trx, place, ids.soId, upload.files, limitBytes));
     },
   );
 };

@@ -48,23 +48,20 @@ export interface TemplateConfig {
   updatedBy: string | null;
 }
 
-function configOf(row: TemplateRow): TemplateConfig {
-  return {
-    id: row.id,
-    code: row.code,
-    kind: row.kind,
-    name: row.name,
-    draft: row.draft as TemplateJson,
-    publishedVersion: row.published_version,
-    reportId: row.report_id,
-    updatedAt: row.updated_at.toISOString(),
-    updatedBy: row.updated_by,
-  };
+/** A template as the list shows it: all but its draft. */
+export type TemplateSummary = Omit<TemplateConfig, 'draft'>;
+
+function summaryOf(r: Omit<TemplateRow, 'project_id' | 'draft'>): TemplateSummary {
+  return { id: r.id, code: r.code, kind: r.kind, name: r.name, publishedVersion: r.published_version, reportId: r.report_id, updatedAt: r.updated_at.toISOString(), updatedBy: r.updated_by };
 }
 
-export async function listTemplates(db: Kysely<DB>, user: SessionUser) {
+function configOf(row: TemplateRow): TemplateConfig {
+  return { ...summaryOf(row), draft: row.draft as TemplateJson };
+}
+
+export async function listTemplates(db: Kysely<DB>, user: SessionUser): Promise<TemplateSummary[]> {
   const rows = await templatesOfProject(db, projectOf(user));
-  return rows.map((r) => ({ id: r.id, code: r.code, kind: r.kind, name: r.name, publishedVersion: r.published_version, reportId: r.report_id, updatedAt: r.updated_at.toISOString(), updatedBy: r.updated_by }));
+  return rows.map(summaryOf);
 }
 
 export async function getTemplate(db: Kysely<DB>, user: SessionUser, id: number): Promise<TemplateConfig> {

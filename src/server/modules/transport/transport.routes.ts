@@ -8,7 +8,7 @@ import { registerMultipart } from '../../http/multipart.js';
 import { Quantity } from '../../http/quantity-schema.js';
 import { pageAccess, routeOptions } from '../../http/route-options.js';
 import { ErrorBodySchema, IdSchema, StrictObject } from '../../http/schemas.js';
-import { attachmentMultipartLimits, readUploadWithinLimit } from '../attachment/index.js';
+import { attachmentMultipartLimits, readPlacedUpload } from '../attachment/index.js';
 import * as service from './transport.service.js';
 
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema, 413: ErrorBodySchema, 415: ErrorBodySchema };
@@ -78,14 +78,11 @@ export const transportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/tms/importTmsDoHeaders',
     route(DO_ADD, 'Imports delivery orders from an xlsx or csv file (multipart: file; first row the column names); all rows or none, every failing row answered'),
     async (request) => {
-      const scope = warehousePlaceOf(request);
-      const upload = await readUploadWithinLimit(request, limitBytes);
-      const file = upload.files[0];
-      if (!file) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'file', code: 'FIELD_REQUIRED' }]);
+      const { place, file } = await readPlacedUpload(request, limitBytes, warehousePlaceOf, { file: true });
       const rows = await readSheetRows(file.fileName, file.data).catch(() => {
         throw new AppError('IMPORT_FILE_INVALID', { reason: 'not a readable xlsx or csv file' });
       });
-      return inTransaction(db, (trx) => service.importDeliveryOrders(trx, scope, rows));
+      return inTransaction(db, (trx) => service.importDeliveryOrders(trx, place, rows));
     },
   );
 

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { addIdRule, type CodeSeed, createScopedTable, grantConfiguratorAccess, removeIdRule, removeSeededCodes, seedCodes, textColumns } from '../../../db/migrations/helpers.js';
+import { addIdRule, type CodeSeed, createScopedTable, dropTables, grantConfiguratorAccess, removeIdRule, removeSeededCodes, seedCodes, textColumns } from '../../../db/migrations/helpers.js';
 
 /**
  * The container freight station (docs/cfs.md): the CFS fields of an outbound order (reference,
@@ -58,9 +58,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.dropTable('cfs_carton').execute();
-  await db.schema.dropTable('cfs_pallet').execute();
-  await db.schema.dropTable('cfs_order').execute();
+  await dropTables(db, ['cfs_carton', 'cfs_pallet', 'cfs_order']);
   await removeIdRule(db, 'CFS_PALLET');
   await removeSeededCodes(db, ['CANCEL_REASON']);
 }

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { grantConfiguratorAccess } from '../../../db/migrations/helpers.js';
+import { dropTables, grantConfiguratorAccess } from '../../../db/migrations/helpers.js';
 
 /**
  * The nightly storage snapshot billing charges storage from (one row per day x warehouse x owner x
@@ -38,6 +38,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.dropTable('expiry_alert_sent').execute();
-  await db.schema.dropTable('storage_snapshot').execute();
+  await dropTables(db, ['expiry_alert_sent', 'storage_snapshot']);
 }

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { addIdRule, createScopedTable, grantConfiguratorAccess, removeIdRule, withIdAndAudit } from '../../../db/migrations/helpers.js';
+import { addIdRule, createScopedTable, dropTables, grantConfiguratorAccess, removeIdRule, withIdAndAudit } from '../../../db/migrations/helpers.js';
 
 /**
  * Loading and shipping: a load (container or truck) of a project and warehouse, numbered by the LOAD
@@ -44,8 +44,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.dropTable('load_delivery').execute();
-  await db.schema.dropTable('load_carton').execute();
-  await db.schema.dropTable('load_header').execute();
+  await dropTables(db, ['load_delivery', 'load_carton', 'load_header']);
   await removeIdRule(db, 'LOAD');
 }

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { type CodeSeed, createScopedTable, grantConfiguratorAccess, removeSeededCodes, seedCodes, withIdAndAudit } from '../../../db/migrations/helpers.js';
+import { type CodeSeed, createScopedTable, dropTables, grantConfiguratorAccess, removeSeededCodes, seedCodes, withIdAndAudit } from '../../../db/migrations/helpers.js';
 
 /**
  * Packing: the cartons an order is packed into and what each holds. A carton's number is unique in
@@ -60,7 +60,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.dropTable('carton_line').execute();
-  await db.schema.dropTable('carton').execute();
+  await dropTables(db, ['carton_line', 'carton']);
   await removeSeededCodes(db, ['CARTON_TYPE', 'WEIGHT_UOM']);
 }

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { createScopedTable, withIdAndAudit } from '../../../db/migrations/helpers.js';
+import { createScopedTable, createVersionTable, withIdAndAudit } from '../../../db/migrations/helpers.js';
 
 /**
  * Configured reports and dashboards (docs/reports.md). A report belongs to the project it was made
@@ -18,12 +18,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('published_version', 'integer')
     .addUniqueConstraint('report_definition_code_unique', ['project_id', 'code'])
     .execute();
-  await withIdAndAudit(db.schema.createTable('report_version'))
-    .addColumn('report_id', 'bigint', (col) => col.notNull().references('report_definition.id').onDelete('cascade'))
-    .addColumn('version', 'integer', (col) => col.notNull())
-    .addColumn('spec', 'jsonb', (col) => col.notNull())
-    .addUniqueConstraint('report_version_unique', ['report_id', 'version'])
-    .execute();
+  await createVersionTable(db, 'report_version', { parent: { column: 'report_id', parent: 'report_definition' }, body: 'spec', uniqueKey: 'report_version_unique' });
   await withIdAndAudit(db.schema.createTable('report_assignment'))
     .addColumn('report_id', 'bigint', (col) => col.notNull().references('report_definition.id').onDelete('cascade'))
     .addColumn('kind', 'text', (col) => col.notNull().check(sql`kind in ('organization', 'project', 'user')`))

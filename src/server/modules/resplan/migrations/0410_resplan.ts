@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { addIdRule, createScopedTable, grantConfiguratorAccess, removeIdRule, requiredColumns, withIdAndAudit } from '../../../db/migrations/helpers.js';
+import { addIdRule, createScopedTable, dropTables, grantConfiguratorAccess, removeIdRule, requiredColumns, withIdAndAudit } from '../../../db/migrations/helpers.js';
 
 /**
  * Resource planning (docs/resplan.md). Per warehouse: its shifts (code, name, start and end time,
@@ -85,10 +85,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.dropTable('resplan_line').execute();
-  await db.schema.dropTable('resplan_header').execute();
-  await db.schema.dropTable('resplan_rate').execute();
-  await db.schema.dropTable('resplan_shift_resource').execute();
-  await db.schema.dropTable('resplan_shift').execute();
+  await dropTables(db, ['resplan_line', 'resplan_header', 'resplan_rate', 'resplan_shift_resource', 'resplan_shift']);
   await removeIdRule(db, 'RES_PLAN');
 }

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { createScopedTable, withIdAndAudit } from '../../../db/migrations/helpers.js';
+import { createScopedTable, createVersionTable } from '../../../db/migrations/helpers.js';
 
 /**
  * Document templates (docs/templates.md). A template belongs to the project it was made in: a
@@ -17,12 +17,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('published_version', 'integer')
     .addUniqueConstraint('doc_template_code_unique', ['project_id', 'code'])
     .execute();
-  await withIdAndAudit(db.schema.createTable('doc_template_version'))
-    .addColumn('template_id', 'bigint', (col) => col.notNull().references('doc_template.id').onDelete('cascade'))
-    .addColumn('version', 'integer', (col) => col.notNull())
-    .addColumn('template', 'jsonb', (col) => col.notNull())
-    .addUniqueConstraint('doc_template_version_unique', ['template_id', 'version'])
-    .execute();
+  await createVersionTable(db, 'doc_template_version', { parent: { column: 'template_id', parent: 'doc_template' }, body: 'template', uniqueKey: 'doc_template_version_unique' });
   await createScopedTable(db, 'jrxml_file', 'project_id')
     .addColumn('file_name', 'text', (col) => col.notNull())
     .addColumn('size', 'integer', (col) => col.notNull())

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { createScopedTable, grantConfiguratorAccess, withIdAndAudit } from '../../../db/migrations/helpers.js';
+import { createScopedTable, dropTables, grantConfiguratorAccess, withIdAndAudit } from '../../../db/migrations/helpers.js';
 
 /**
  * Transport: delivery orders (a drop at a customer, with its place, time window and size) of a
@@ -56,7 +56,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`alter table vehicle drop column capacity_pallets`.execute(db);
-  await db.schema.dropTable('tms_route_way').execute();
-  await db.schema.dropTable('tms_do_header').execute();
-  await db.schema.dropTable('tms_route').execute();
+  await dropTables(db, ['tms_route_way', 'tms_do_header', 'tms_route']);
 }
