@@ -60,8 +60,8 @@ describe('the handheld action table', () => {
     const receive = shippedDefinition('receive');
     receive.steps.push({ scanName: 'carton', prompt: '', action: 'receive.scanLpn', targetField: 'cartonId' });
     expect(definitionProblems('receive', receive).map((p) => [p.field, p.code]).sort()).toEqual([
-      ['steps[6].scanName', 'FIELD_NOT_UNIQUE'],
-      ['steps[6].targetField', 'HH_TARGET_UNKNOWN'],
+      [`steps[${receive.steps.length - 1}].scanName`, 'FIELD_NOT_UNIQUE'],
+      [`steps[${receive.steps.length - 1}].targetField`, 'HH_TARGET_UNKNOWN'],
     ]);
   });
 });
