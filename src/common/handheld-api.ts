@@ -36,13 +36,15 @@ export const HANDHELD_ACTIONS: readonly HandheldAction[] = [
   { name: 'putaway.scanLocation', fn: 'putaway', targets: ['locationCode'], kind: 'step' },
   { name: 'putaway.confirmQty', fn: 'putaway', targets: ['qty'], kind: 'step' },
   { name: 'putaway.reason', fn: 'putaway', targets: ['reason'], kind: 'step' },
-  // Receive: scan-in of an ASN's container (or one of its cartons), received at a location.
-  { name: 'receive.findContainer', fn: 'receive', targets: ['containerId'], kind: 'search' },
+  // Receive: scan-in of an ASN's container (or one of its cartons), or an ASN line found by ASN number, SKU or GS1-128 label, received at a location.
+  { name: 'receive.findContainer', fn: 'receive', targets: ['containerId', 'code'], kind: 'search' },
+  { name: 'receive.chooseLine', fn: 'receive', targets: ['asnLineId'], kind: 'step' },
   { name: 'receive.scanCarton', fn: 'receive', targets: ['cartonId'], kind: 'step' },
   { name: 'receive.scanEpc', fn: 'receive', targets: ['epc'], kind: 'step' },
   { name: 'receive.scanCartonType', fn: 'receive', targets: ['cartonType'], kind: 'step' },
   { name: 'receive.scanAntiCounterfeit', fn: 'receive', targets: ['antiCounterfeitCode'], kind: 'step' },
   { name: 'receive.scanLocation', fn: 'receive', targets: ['locationCode'], kind: 'step' },
+  { name: 'receive.enterQty', fn: 'receive', targets: ['qty'], kind: 'step' },
   { name: 'receive.scanLpn', fn: 'receive', targets: ['lpn'], kind: 'step' },
   // Move: from a scanned location, a SKU or LPN there, a quantity, to another location.
   { name: 'move.scanFrom', fn: 'move', targets: ['fromLocation'], kind: 'search' },
@@ -141,13 +143,20 @@ export const SHIPPED_PUTAWAY = shippedFlow(true, scan('lpn', 'putaway.findTask',
   scan('qty', 'putaway.confirmQty', 'qty', true),
 ], ['storage', 'sameSku', 'nextEmpty']);
 
-/** The shipped receive flow: scan-in of a container's carton (EPC, carton type, anti-counterfeit code), received at a location. */
+/**
+ * The shipped receive flow, one configuration for both ways of receiving: a container's carton
+ * scanned in (EPC, carton type, anti-counterfeit code) or an ASN line (chosen when several match
+ * the ASN number, SKU or GS1-128 label scanned; its quantity, skipped: the label's count), received
+ * at a location with an optional LPN. Each way passes over the steps of the other.
+ */
 export const SHIPPED_RECEIVE = shippedFlow(false, scan('container', 'receive.findContainer', 'containerId'), [
+  scan('line', 'receive.chooseLine', 'asnLineId'),
   scan('carton', 'receive.scanCarton', 'cartonId'),
   scan('epc', 'receive.scanEpc', 'epc'),
   scan('cartonType', 'receive.scanCartonType', 'cartonType'),
   scan('antiCounterfeit', 'receive.scanAntiCounterfeit', 'antiCounterfeitCode', true),
   scan('location', 'receive.scanLocation', 'locationCode'),
+  scan('qty', 'receive.enterQty', 'qty', true),
   scan('lpn', 'receive.scanLpn', 'lpn', true),
 ]);
 

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { gs1CheckDigit } from '../../src/common/gs1.js';
 import { apiCall, apiSignIn, chooseByTyping, eventually, saveEngineForm, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
+import { ledgerDays } from '../helpers/ledger-days.js';
+import { toldOn } from '../helpers/pack-e2e.js';
+import { rfEnter, rfLabel, rfScan, rfStep } from '../helpers/rf-flow-e2e.js';
 
 /**
  * Inbound in Chromium against the built app on demo data: a purchase order and an ASN made from it,
@@ -153,41 +157,88 @@ describe('inbound from purchase order to putaway in Chromium', () => {
 
   it('receives on the handheld screen size from a GS1-128 label, keyboard only', async () => {
     token = await apiSignIn(e2e.server);
-    const sku = (await call<{ rows: { _key: number; code: string; owner_id: number }[] }>('/generic/selection', { moduleCode: 'masterdata', functionCode: 'sku', page: 1, pageSize: 1 })).rows[0];
-    const byKey = (field: string, value: number) => ({ combinator: 'and', rules: [{ field, operator: '=', value }] });
-    const upc = (await call<{ rows: { upc: string }[] }>('/generic/selection', { moduleCode: 'masterdata', functionCode: 'skuUpc', page: 1, pageSize: 10, conditions: byKey('sku_id', sku._key) })).rows.find((u) => /^\d{13}$/.test(u.upc))!;
-    const owner = (await call<{ rows: { _key: number; code: string }[] }>('/generic/selection', { moduleCode: 'masterdata', functionCode: 'ogr', page: 1, pageSize: 10 })).rows.find((o) => o._key === sku.owner_id)!;
-    const asn = await call<{ id: number; asn_no: string }>('/asn/saveHeader', { ownerCode: owner.code, remark: 'handheld' });
-    await call('/asn/saveDetail', { asnId: asn.id, lines: [{ skuCode: sku.code, expectedQty: 8 }] });
+    // A SKU of this run with its own EAN-13, open on two ASNs: the label's GTIN finds both lines.
+    const run = `${Date.now()}`.slice(-9);
+    const twelve = `28${run}0`;
+    const ean = twelve + gs1CheckDigit(twelve);
+    const sku = `E2E-HHR-${run}`;
+    const owner = (await call<{ rows: { _key: number; code: string }[] }>('/generic/selection', { moduleCode: 'masterdata', functionCode: 'ogr', page: 1, pageSize: 10 })).rows[0];
+    const made = await call<{ row: { _key: number } }>('/generic/adding', { moduleCode: 'masterdata', functionCode: 'sku', record: { code: sku, owner_id: owner._key, description: `Handheld item ${run}`, base_uom: 'EA' } });
+    await call('/generic/adding', { moduleCode: 'masterdata', functionCode: 'skuUpc', record: { sku_id: made.row._key, upc: ean, uom: 'EA', qty: '1' } });
+    const asnWith = async (qty: number) => {
+      const asn = await call<{ id: number; asn_no: string }>('/asn/saveHeader', { ownerCode: owner.code, remark: 'handheld' });
+      await call('/asn/saveDetail', { asnId: asn.id, lines: [{ skuCode: sku, expectedQty: qty }] });
+      const [line] = (await call<{ lines: Array<{ id: number }> }>('/asn/getDetail', { id: asn.id })).lines;
+      return { ...asn, lineId: line.id };
+    };
+    const other = await asnWith(8);
+    const asn = await asnWith(8);
 
+    // The handheld tab of /receive is the runtime's receive function: signed in for the shift by keyboard.
     const page = await signedInAt('/page/receive', { width: 360, height: 640 });
-    await page.locator('[data-testid="handheld-receive"]').waitFor();
-    const field = page.locator('[data-testid="scan-field"]');
-    await expect.poll(() => field.evaluate((el) => el === document.activeElement)).toBe(true);
-    await page.keyboard.type(`(01)0${upc.upc}(10)LOT-HH(17)271231`);
+    await page.locator('[data-testid="rf-sign-in"]').waitFor({ timeout: 60_000 });
+    await expect.poll(() => page.getByTestId('rf-device-id').evaluate((el) => el === document.activeElement), { timeout: 15_000 }).toBe(true);
+    await page.keyboard.type(`HHR-${run}`);
     await page.keyboard.press('Enter');
-    // More than one open line of the SKU may match: the operator picks this ASN's.
-    const choice = page.locator('[data-testid^="line-"]', { hasText: asn.asn_no });
-    await page.locator('[data-testid="handheld-line"], [data-testid^="line-"]').first().waitFor();
-    if (await choice.count()) await choice.first().click();
-    await page.locator('[data-testid="handheld-line"]').waitFor();
-    expect(await page.locator('[data-testid="handheld-line"]').textContent()).toContain('LOT-HH');
-    await expect.poll(() => page.locator('[data-testid="scan-field"]').evaluate((el) => el === document.activeElement)).toBe(true);
-    await page.keyboard.type('NOWHERE-99');
+    await page.locator('[data-testid="rf-flow"]').waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('rf-functions').count()).toBe(0);
+    await eventually(() => rfLabel(page)).toContain('Scan the container, ASN, SKU or GS1 label');
+
+    // A label that is no GS1-128 is refused with its reason.
+    await rfScan(page, '(01)123');
+    await toldOn(page, 'error', 'Incorrect barcode format');
+    await rfScan(page, `(01)0${ean}(10)LOT-HH-${run}(17)271231(37)3`);
+    // Both ASNs' lines are offered as buttons, the first focused: Tab and Enter choose this ASN's.
+    await eventually(() => rfStep(page)).toBe('line');
+    await page.getByTestId(`rf-choice-${asn.lineId}`).waitFor();
+    expect(await page.locator('[data-testid^="rf-choice-"]').evaluateAll((els) => els.map((el) => el.getAttribute('data-testid')))).toEqual([`rf-choice-${other.lineId}`, `rf-choice-${asn.lineId}`]);
+    await expect.poll(() => page.getByTestId(`rf-choice-${other.lineId}`).evaluate((el) => el === document.activeElement), { timeout: 15_000 }).toBe(true);
+    await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
-    await page.keyboard.type('3');
-    await page.keyboard.press('Enter');
-    await expect.poll(() => page.locator('[data-testid="handheld-feedback"]').textContent()).toContain('NOWHERE-99');
-    await page.locator('[data-testid="handheld-back"]').click();
-    await page.keyboard.type(asn.asn_no);
-    await page.keyboard.press('Enter');
-    await page.locator('[data-testid="handheld-line"]').waitFor();
-    await page.keyboard.type('DOCK-01');
-    await page.keyboard.press('Enter');
-    await page.keyboard.type('3');
-    await page.keyboard.press('Enter');
-    await expect.poll(() => page.locator('[data-testid="handheld-feedback"]').getAttribute('data-tone')).toBe('success');
-    expect((await call<{ status: string }>('/asn/getHeader', { id: asn.id })).status).toBe('partial_received');
+    await eventually(() => rfStep(page)).toBe('location');
+    const task = await page.getByTestId('rf-task').innerText();
+    expect(task).toContain(`${asn.asn_no} / 1 · ${sku}`);
+    expect(task).toContain(`LOT-HH-${run}`);
+    expect(task).toContain('2027-12-31');
+
+    // An unknown location is refused by the server at the confirmation, and the location asked again.
+    await rfEnter(page, 'NOWHERE-99', 'qty');
+    expect(await rfLabel(page)).toContain("the label's 3");
+    await rfEnter(page, '3', 'lpn');
+    await rfScan(page, `LPN-HH-${run}`);
+    await toldOn(page, 'error', 'Location NOWHERE-99 does not exist');
+    await eventually(() => rfStep(page)).toBe('location');
+    expect(await status(asn.id)).toBe('new');
+    await rfEnter(page, 'DOCK-01', 'qty');
+    await rfEnter(page, '3', 'lpn');
+    await rfScan(page, `LPN-HH-${run}`);
+    await toldOn(page, 'success', `3 of ${sku} received`);
+    await eventually(() => rfStep(page)).toBe('search');
+    expect(await status(asn.id)).toBe('partial_received');
+
+    // By its ASN number the one open line is taken; more than is open is refused and the quantity asked again.
+    await rfEnter(page, asn.asn_no, 'location');
+    await rfEnter(page, 'DOCK-01', 'qty');
+    await rfEnter(page, '6', 'lpn');
+    await rfScan(page, `LPN-HH-${run}`);
+    await eventually(() => rfStep(page)).toBe('qty');
+    await toldOn(page, 'error', 'Not allowed to over receive.');
+    expect(await status(asn.id)).toBe('partial_received');
+    await rfEnter(page, '5', 'lpn');
+    await rfScan(page, `LPN-HH-${run}`);
+    await toldOn(page, 'success', `5 of ${sku} received`);
+    expect(await status(asn.id)).toBe('received');
+    expect(await status(other.id)).toBe('new');
+
+    // The ledger: the two receipts of the ASN at DOCK-01 on the scanned LPN, of the label's lot.
+    type LogRow = { sku_code: string; location_code: string; lpn: string; lot_no: string; qty: string };
+    const log = (await call<{ rows: LogRow[] }>('/inventory/transactionLog', { transType: 'all', ...ledgerDays(), orderNo: asn.asn_no, pageSize: 100 })).rows;
+    expect(log.map((r) => [r.sku_code, r.location_code, r.lpn, r.lot_no === `LOT-HH-${run}`, Number(r.qty)]).sort()).toEqual(
+      [
+        [sku, 'DOCK-01', `LPN-HH-${run}`, true, 3],
+        [sku, 'DOCK-01', `LPN-HH-${run}`, false, 5],
+      ].sort(),
+    );
     await page.context().close();
   });
 });

@@ -60,8 +60,8 @@ describe('the handheld action table', () => {
     const receive = shippedDefinition('receive');
     receive.steps.push({ scanName: 'carton', prompt: '', action: 'receive.scanLpn', targetField: 'cartonId' });
     expect(definitionProblems('receive', receive).map((p) => [p.field, p.code]).sort()).toEqual([
-      ['steps[6].scanName', 'FIELD_NOT_UNIQUE'],
-      ['steps[6].targetField', 'HH_TARGET_UNKNOWN'],
+      [`steps[${receive.steps.length - 1}].scanName`, 'FIELD_NOT_UNIQUE'],
+      [`steps[${receive.steps.length - 1}].targetField`, 'HH_TARGET_UNKNOWN'],
     ]);
   });
 });
@@ -125,6 +125,33 @@ describe('the step actions', () => {
     definition.steps.push({ scanName: 'reason', prompt: '', action: 'pick.shortReason', targetField: 'reason', optional: true });
     expect(await FLOWS.pick.steps['pick.confirmQty']('2', { t, definition, task, fields: short, step: definition.steps[2], index: 2 })).toEqual({ fields: { qty: '2' } });
     expect(FLOWS.pick.missing!({ t, definition, task, fields: short })).toMatchObject({ action: 'pick.shortReason' });
+  });
+
+  it('receive: a container passes over the line steps and a line the carton steps; a line is chosen of several; the quantity is a decimal above 0 or the label\'s', async () => {
+    const definition = shippedDefinition('receive');
+    const step = (action: string) => definition.steps.find((s) => s.action === action)!;
+    const line = (id: number, asnNo: string) => ({ id, asn_id: id, asn_no: asnNo, asn_status: 'new', line_no: 1, sku_code: 'SKU1', sku_description: '', expected_qty: '8', received_qty: '2', uom: null, lot_no: null, manufacture_date: null, expiry_date: null, shelf_date: null, udf1: null, udf2: null, udf3: null, received_at: null, base_uom: 'EA', case_qty: null });
+    const lines = { mode: 'lines', code: '(01)0690', lines: [line(5, 'ASN-5'), line(6, 'ASN-6')], label: { batch: 'B1' } };
+    const container = { mode: 'container', containerId: 'C-1', cartons: [] };
+    const passed = (task: unknown, fields: Record<string, string> = {}) => definition.steps.filter((s) => FLOWS.receive.skipStep!(s, { t, definition, task, fields })).map((s) => s.action);
+    expect(passed(container)).toEqual(['receive.chooseLine', 'receive.enterQty']);
+    expect(passed(lines)).toEqual(['receive.scanCarton', 'receive.scanEpc', 'receive.scanCartonType', 'receive.scanAntiCounterfeit']);
+    expect(passed(lines, { asnLineId: '6' })).toEqual(['receive.chooseLine', 'receive.scanCarton', 'receive.scanEpc', 'receive.scanCartonType', 'receive.scanAntiCounterfeit']);
+    expect(FLOWS.receive.choices!(step('receive.chooseLine'), { t, definition, task: lines, fields: {} })?.map((c) => c.value)).toEqual(['5', '6']);
+    expect(FLOWS.receive.choices!(step('receive.scanLocation'), { t, definition, task: lines, fields: {} })).toBeNull();
+    const run = (action: string, fields: Record<string, string> = {}) => (value: string) =>
+      FLOWS.receive.steps[action](value, { t, definition, task: lines, fields, step: step(action), index: definition.steps.indexOf(step(action)) });
+    expect(await run('receive.chooseLine')('6')).toEqual({ fields: { asnLineId: '6' } });
+    expect(await run('receive.chooseLine')('asn-5/1')).toEqual({ fields: { asnLineId: '5' } });
+    expect(await run('receive.chooseLine')('7')).toHaveProperty('error');
+    expect(await run('receive.enterQty')('2.5')).toEqual({ fields: { qty: '2.5' } });
+    for (const wrong of ['0', '-1', 'x']) expect(await run('receive.enterQty')(wrong)).toEqual({ error: 'hh.run.badReceiveQty' });
+    // Without a quantity the label's count is taken; without either the quantity is asked.
+    const filled = { asnLineId: '6', locationCode: 'DOCK-01' };
+    expect(FLOWS.receive.missing!({ t, definition, task: lines, fields: filled })).toMatchObject({ action: 'receive.enterQty' });
+    expect(FLOWS.receive.missing!({ t, definition, task: { ...lines, label: { count: 3 } }, fields: filled })).toBeNull();
+    expect(FLOWS.receive.missing!({ t, definition, task: lines, fields: { locationCode: 'DOCK-01', qty: '1' } })).toMatchObject({ action: 'receive.chooseLine' });
+    await expect(FLOWS.receive.search('(01)123', { t, definition })).rejects.toThrow('inb.ui.badBarcode');
   });
 
   const cartonOf = (id: number, cartonNo: string, status: string, lines: Array<[string, string]>) => ({

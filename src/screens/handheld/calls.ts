@@ -1,6 +1,6 @@
 import { api } from '../../app/public';
 import type { DeviceSessionRow, HandheldConfigDetail, HandheldConfigRow, HandheldDefinition, HandheldFlowAnswer, HandheldFunction, LocationRule, ScanValueRow, SuggestLocationAnswer } from '../../common/handheld-api';
-import type { ContainerCartonsAnswer, PutawayFindAnswer, PutawayTasksAnswer } from '../../common/inbound-api';
+import type { ContainerCartonsAnswer, PutawayFindAnswer, PutawayTasksAnswer, ReceivableLinesAnswer } from '../../common/inbound-api';
 import type { BlindCountTicket, HandheldStockAnswer } from '../../common/inventory-api';
 import type { PickTasksAnswer } from '../../common/outbound-api';
 import type { LoadHeader, LoadTable } from '../../common/loading-api';
@@ -32,6 +32,8 @@ export const putawayTasks = async () => (await api<PutawayTasksAnswer>('/putaway
 export const findPutawayTask = (code: string) => post<PutawayFindAnswer>('/putaway/find', { code });
 
 export const containerCartons = async (containerId: string) => (await post<ContainerCartonsAnswer>('/scan/table', { containerId })).cartons;
+/** The receivable ASN lines of an ASN number, SKU code or barcode (also a GS1 label's GTIN). */
+export const receivableLines = (text: string) => post<ReceivableLinesAnswer>('/rec/batch/editor', { text });
 export const stockAt = (body: { location: string; sku?: string; lpn?: string }) => post<HandheldStockAnswer>('/inventory/handheld/stock', body);
 /** The open pick tasks of the warehouse (the pick action's order search). */
 export const openPickTasks = () => post<PickTasksAnswer>('/pick/tasks', { openOnly: true });

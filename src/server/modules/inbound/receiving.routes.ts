@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { ReceivableLinesAnswer, ReceiveAnswer } from '../../../common/inbound-api.js';
+import { withIdempotency } from '../../area-kit/idempotency.js';
 import { Quantity } from '../../http/quantity-schema.js';
 import { IdSchema, StrictObject } from '../../http/schemas.js';
 import { ASN_VIEW, actorOf, LotFields, OptText, Qty, RECEIVE, route, Text, writerOf } from './inbound.http.js';
@@ -33,8 +34,8 @@ export const receivingRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/inbound/batch/receive',
-    route(RECEIVE, 'Receives ASN lines (batch receive, handheld receiving)', { body: StrictObject({ lines: Type.Array(ReceiveLine, { minItems: 1, maxItems: 1000 }) }) }),
-    async (request): Promise<ReceiveAnswer> => ({ receipts: await write(request, (trx, actor) => batchReceive(trx, actor, request.body.lines)) }),
+    route(RECEIVE, 'Receives ASN lines (batch receive, handheld receiving; an Idempotency-Key applies it once)', { body: StrictObject({ lines: Type.Array(ReceiveLine, { minItems: 1, maxItems: 1000 }) }) }),
+    async (request): Promise<ReceiveAnswer> => ({ receipts: await write(request, (trx, actor) => withIdempotency(request, trx, () => batchReceive(trx, actor, request.body.lines))) }),
   );
 
   app.post(
