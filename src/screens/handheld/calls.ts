@@ -32,7 +32,7 @@ export const putawayTasks = async () => (await api<PutawayTasksAnswer>('/putaway
 export const findPutawayTask = (code: string) => post<PutawayFindAnswer>('/putaway/find', { code });
 
 export const containerCartons = async (containerId: string) => (await post<ContainerCartonsAnswer>('/scan/table', { containerId })).cartons;
-export const stockAt = (body: { location: string; sku?: string; lpn?: string }) => post<HandheldStockAnswer>('/inventory/handheld/stock', body);
+export const stockAt = (body: { location: string; sku?: string; lotNo?: string; lpn?: string }) => post<HandheldStockAnswer>('/inventory/handheld/stock', body);
 /** The open pick tasks of the warehouse (the pick action's order search). */
 export const openPickTasks = () => post<PickTasksAnswer>('/pick/tasks', { openOnly: true });
 export const countTicket = (ticketNo: string) => post<BlindCountTicket>('/inventory/handheld/countTicket', { ticketNo });
