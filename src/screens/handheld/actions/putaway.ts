@@ -124,5 +124,7 @@ export const putaway = defineFlow<PutawayTask>({
     ],
     suggested: fields.suggested || null,
   }),
+  // All that is left of the task is proposed, so that Enter puts it all away and a typed quantity replaces it.
+  proposed: (step, { task }) => (step.action === 'putaway.confirmQty' ? String(Number(task.qty)) : null),
   promptParams: ({ task }) => ({ qty: Number(task.qty) }),
 });
