@@ -87,9 +87,10 @@ export const putaway = defineFlow<PutawayTask>({
   },
   steps: {
     'putaway.scanLpn': (value) => ({ fields: { lpn: lpnOf(value) } }),
-    'putaway.scanLocation': (value, { t, fields, definition, index }): StepOutcome => {
-      const suggested = fields.suggested;
-      if (suggested && value !== suggested && !definition.steps.some((s, i) => i > index && s.action === 'putaway.reason')) {
+    'putaway.scanLocation': (value, { t, task, fields, definition, index }): StepOutcome => {
+      // Another location than the one shown, or than the task's own suggestion (which the server holds the reason to), needs a reason.
+      const suggested = [fields.suggested, task.suggested_location].find((location) => location && value !== location);
+      if (suggested && !definition.steps.some((s, i) => i > index && s.action === 'putaway.reason')) {
         return { fields: { locationCode: value }, warning: t('inb.ui.notSuggested', { location: suggested }), ask: { field: 'reason', prompt: t('inb.ui.reason', { location: value }) } };
       }
       return { fields: { locationCode: value } };
