@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { apiCall, apiSelection, apiSignIn, eventually, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
 import { packCartons, packSetup, scanInto, type LedgerRow } from '../helpers/pack-e2e.js';
+import { rfReady, rfStep } from '../helpers/rf-flow-e2e.js';
 
 /**
- * The offline queue on the handheld move and the load scan (docs/handheld.md), Chromium at
- * 360x640, keyboard only. Move: the handheld goes offline, three moves are taken (the locations and
+ * The offline queue on the handheld move (the handheld runtime's move function, /putaway's move
+ * tab) and the load scan (docs/handheld.md), Chromium at 360x640, keyboard only. Move: the
+ * handheld, signed in for its shift, goes offline, three moves are taken (the locations and
  * the item taken as scanned, the quantity typed), the screen says 3 waiting and nothing has moved;
  * online again they apply once each, in the order taken, and the ledger shows each move once.
  * Load: one carton scanned offline waits, listed as waiting; online again it is loaded once.
@@ -32,26 +34,28 @@ describe('handheld move and load scans offline in Chromium', () => {
     expect(await onHand()).toEqual({ 'A-03-2': 20 });
 
     const handheld = await signedInPage(e2e.browser, e2e.server, '/page/putaway?tab=move', { viewport: { width: 360, height: 640 } });
-    await handheld.getByTestId('handheld-move').waitFor();
+    // The move tab is the handheld runtime's move function: the device signs in for its shift first.
+    await rfReady(handheld, `RFO-${run}`);
     const sent: Array<{ key: string; body: string }> = [];
     handheld.on('request', (request) => {
       if (request.url().endsWith('/api/inventory/handheld/move')) sent.push({ key: request.headers()['idempotency-key'] ?? '', body: request.postData() ?? '' });
     });
     const enter = (text: string) => scanInto(handheld, 'scan-field', text);
-    const label = () => handheld.getByTestId('scan-field').locator('xpath=ancestor::label').innerText();
+    const step = () => rfStep(handheld);
     const feedback = handheld.getByTestId('handheld-feedback');
 
     await handheld.context().setOffline(true);
     const banner = handheld.getByTestId('offline-banner');
     const moves = [1, 2, 3];
     for (const qty of moves) {
-      await eventually(label).toContain('from-location');
+      await eventually(step).toBe('search');
       await enter('A-03-2');
       await eventually(() => feedback.innerText()).toContain('the stock cannot be checked');
+      await eventually(step).toBe('sku');
       await enter(SKU);
-      await eventually(label).toContain('Quantity');
+      await eventually(step).toBe('qty');
       await enter(String(qty));
-      await eventually(label).toContain('to-location');
+      await eventually(step).toBe('to');
       await enter('A-01-2');
       await eventually(() => banner.getAttribute('data-waiting')).toBe(String(qty));
       await eventually(() => feedback.innerText()).toContain('the scan is kept');

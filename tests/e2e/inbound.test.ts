@@ -4,13 +4,13 @@ import { gs1CheckDigit } from '../../src/common/gs1.js';
 import { apiCall, apiSignIn, chooseByTyping, eventually, saveEngineForm, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
 import { ledgerDays } from '../helpers/ledger-days.js';
 import { toldOn } from '../helpers/pack-e2e.js';
-import { rfEnter, rfLabel, rfScan, rfStep } from '../helpers/rf-flow-e2e.js';
+import { rfEnter, rfLabel, rfReady, rfScan, rfStep } from '../helpers/rf-flow-e2e.js';
 
 /**
  * Inbound in Chromium against the built app on demo data: a purchase order and an ASN made from it,
- * received partly through batch receive and fully through scan-in, put away on the handheld screen
- * size (360x640) with the keyboard only, the ASN passing through its statuses; refusals shown with
- * their spec message.
+ * received partly through batch receive and fully through scan-in, put away on /putaway's handheld
+ * runtime at 360x640 (a task tapped in its list, then the keyboard only), the ASN passing through
+ * its statuses; refusals shown with their spec message.
  */
 describe('inbound from purchase order to putaway in Chromium', () => {
   const e2e = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }), { freshServerOnRetry: true });
@@ -121,33 +121,39 @@ describe('inbound from purchase order to putaway in Chromium', () => {
     await expect.poll(() => page.locator('[data-testid="handheld-feedback"]').getAttribute('data-tone')).toBe('error');
     await page.context().close();
 
-    // Handheld putaway at 360x640, keyboard only: the scan field has the focus; Enter submits.
+    // Handheld putaway at 360x640 on the handheld runtime's putaway function, keyboard only but the
+    // tap on a task of the list: the scan field has the focus; Enter submits.
     const tasks = (await call<{ tasks: { id: number; asn_no: string; suggested_location: string | null; qty: string }[] }>('/putaway/tasks')).tasks.filter((t) => t.asn_no === asn.asn_no);
     expect(tasks).toHaveLength(3);
     const handheld = await signedInAt('/page/putaway', { width: 360, height: 640 });
-    await handheld.locator('[data-testid="putaway-screen"]').waitFor();
-    // Part of the first task: its quantity field, then the location; the rest stays open.
+    await rfReady(handheld, `RFI-${Date.now().toString(36)}`);
+    const item = (id: number) => handheld.locator(`[data-testid="rf-list-item"][data-key="${id}"]`);
+    const feedback = handheld.locator('[data-testid="handheld-feedback"]');
+    // Part of the first task: the location, then the quantity proposed (all of it) replaced by 1; the rest stays open.
     const partial = tasks.find((t) => Number(t.qty) > 1)!;
-    await handheld.locator(`[data-testid="task-${partial.id}"]`).click();
-    await handheld.locator('[data-testid="putaway-qty"]').fill('1');
-    await handheld.locator('[data-testid="scan-field"]').click();
-    await handheld.keyboard.type(partial.suggested_location!);
-    await handheld.keyboard.press('Enter');
-    await expect.poll(() => handheld.locator('[data-testid="handheld-feedback"]').getAttribute('data-tone')).toBe('success');
-    expect(await handheld.locator('[data-testid="handheld-feedback"]').innerText()).toContain(`${Number(partial.qty) - 1} left`);
+    await item(partial.id).click();
+    await expect.poll(() => rfStep(handheld)).toBe('location');
+    expect(await handheld.getByTestId('rf-suggested').getAttribute('data-location')).toBe(partial.suggested_location);
+    await rfEnter(handheld, partial.suggested_location!, 'qty');
+    await expect.poll(() => handheld.getByTestId('scan-field').inputValue()).toBe(String(Number(partial.qty)));
+    await rfEnter(handheld, '1', 'search');
+    await expect.poll(() => feedback.getAttribute('data-tone')).toBe('success');
+    expect(await feedback.innerText()).toContain(`${Number(partial.qty) - 1} left`);
     expect(await status(asn.id)).toBe('partial_putaway');
-    await expect.poll(() => handheld.locator(`[data-testid="task-${partial.id}"]`).innerText()).toContain(`· ${Number(partial.qty) - 1} ·`);
+    await expect.poll(() => item(partial.id).innerText()).toContain(`· ${Number(partial.qty) - 1} ·`);
     for (const [i, task] of tasks.entries()) {
-      await handheld.locator(`[data-testid="task-${task.id}"]`).click();
-      const field = handheld.locator('[data-testid="scan-field"]');
-      await field.waitFor();
-      await expect.poll(() => field.evaluate((el) => el === document.activeElement)).toBe(true);
+      await item(task.id).click();
+      await expect.poll(() => rfStep(handheld)).toBe('location');
       expect(task.suggested_location).not.toBeNull();
-      await handheld.keyboard.type(task.suggested_location!);
+      await rfEnter(handheld, task.suggested_location!, 'qty');
+      // Enter takes the quantity proposed: all that is left.
+      await expect.poll(() => handheld.getByTestId('scan-field').inputValue()).toBe(String(Number(task.qty) - (task.id === partial.id ? 1 : 0)));
       await handheld.keyboard.press('Enter');
-      await expect.poll(() => handheld.locator('[data-testid="handheld-feedback"]').getAttribute('data-tone')).toBe('success');
+      await expect.poll(() => rfStep(handheld)).toBe('search');
+      await expect.poll(() => feedback.getAttribute('data-tone')).toBe('success');
       await expect.poll(() => status(asn.id)).toBe(i === tasks.length - 1 ? 'putaway' : 'partial_putaway');
     }
+    await expect.poll(() => item(tasks[0].id).count()).toBe(0);
     await handheld.context().close();
 
     // Closing needs putaway, and now it is.

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { apiCall, apiSignIn, eventually, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
+import { rfReady, rfStep } from '../helpers/rf-flow-e2e.js';
 
 /**
- * The handheld move and count flows in Chromium at 360x640 with the keyboard only (a keyboard-wedge
- * scanner types and presses Enter): a move by a GS1-128 label with the proposed quantity, a move
- * of more than is available refused with its message and nothing moved, and a count of every
- * location of a ticket, blind, and its recount, ending in the variance report.
+ * The handheld move (the handheld runtime's move function on /putaway) and count flows in Chromium
+ * at 360x640 with the keyboard only (a keyboard-wedge scanner types and presses Enter): a move by a
+ * GS1-128 label with the proposed quantity, a move of more than is available refused with its
+ * message and nothing moved, and a count of every location of a ticket, blind, and its recount,
+ * ending in the variance report.
  */
 
 interface BalanceRow {
@@ -75,17 +77,23 @@ describe('handheld move and count in Chromium', () => {
     const target = balance.find((r) => r.location_code !== row.location_code)!.location_code;
     const before = { from: await available(row.location_code, row.sku_code), to: await available(target, row.sku_code) };
 
-    // --- Move: from-location, GS1-128 label (GTIN-14 and batch), the proposed qty replaced by 2, to-location.
+    // --- Move on /putaway's move tab, the handheld runtime's move function: from-location, GS1-128
+    // label (GTIN-14 and batch), the proposed qty replaced by 2, to-location.
     const page = await signedInPage(e2e.browser, e2e.server, '/page/putaway?tab=move', { viewport: PHONE });
-    await page.locator('[data-testid="handheld-move"]').waitFor();
+    await rfReady(page, `RFH-${Date.now().toString(36)}`);
+    const task = page.locator('[data-testid="rf-task"]');
+    await eventually(() => rfStep(page)).toBe('search');
     await scan(page, row.location_code);
-    await page.locator('[data-testid="move-stock"]').waitFor();
+    await eventually(() => rfStep(page)).toBe('sku');
+    await expect(task.innerText()).resolves.toContain(row.location_code);
     await scan(page, `]C1010${ean}10${row.lot_no}`);
+    await eventually(() => rfStep(page)).toBe('qty');
     // One lot there: the quantity proposed is all that is free, selected so that the scan replaces it.
     await eventually(() => field(page).inputValue()).toBe(String(qty));
-    await expect(page.locator('[data-testid="move-summary"]').innerText()).resolves.toContain(row.lot_no!);
+    await expect(task.innerText()).resolves.toContain(row.lot_no!);
     await scan(page, '2');
-    await eventually(() => page.locator('[data-testid="move-summary"]').innerText()).toContain('2');
+    await eventually(() => rfStep(page)).toBe('to');
+    await expect(task.innerText()).resolves.toContain('Qty 2');
     await scan(page, target);
     const feedback = page.locator('[data-testid="handheld-feedback"]');
     await eventually(() => feedback.getAttribute('data-tone')).toBe('success');
@@ -94,21 +102,24 @@ describe('handheld move and count in Chromium', () => {
     expect(await available(target, row.sku_code)).toBe(before.to + 2);
 
     // --- Over-move: more than is left is refused with its message; nothing moves.
+    await eventually(() => rfStep(page)).toBe('search');
     await scan(page, row.location_code);
-    await page.locator('[data-testid="move-stock"]').waitFor();
+    await eventually(() => rfStep(page)).toBe('sku');
     await scan(page, row.sku_code);
+    await eventually(() => rfStep(page)).toBe('qty');
     await eventually(() => field(page).inputValue()).toBe(String(qty - 2));
     await scan(page, String(qty + 5));
-    await eventually(() => label(page)).toContain('to-location');
+    await eventually(() => rfStep(page)).toBe('to');
     await scan(page, target);
     await eventually(() => feedback.getAttribute('data-tone')).toBe('error');
     await expect(feedback.innerText()).resolves.toContain(`Not enough inventory: ${qty - 2} available.`);
     expect(await available(row.location_code, row.sku_code)).toBe(before.from - 2);
     expect(await available(target, row.sku_code)).toBe(before.to + 2);
-    // Refused, the quantity may be corrected; Escape starts over instead, no tap needed.
-    await eventually(() => label(page)).toContain('Quantity');
+    // Refused, the quantity is asked again to be corrected; Escape starts over instead, no tap needed.
+    await eventually(() => rfStep(page)).toBe('qty');
+    await eventually(() => field(page).inputValue()).toBe(String(qty + 5));
     await page.keyboard.press('Escape');
-    await eventually(() => label(page)).toContain('from-location');
+    await eventually(() => rfStep(page)).toBe('search');
 
     // --- Count: a ticket over two stocked locations, every line counted blind on the handheld.
     const codes = [...new Set(balance.map((r) => r.location_code))].sort();

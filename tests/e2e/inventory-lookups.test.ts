@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { apiCall, apiSelection, apiSignIn, chooseByTyping, eventually, saveEngineForm, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
+import { rfReady, rfStep } from '../helpers/rf-flow-e2e.js';
 
 /**
  * The look-ups of the inventory screens in Chromium on the demonstration data: on the handheld
- * move a part of the from-location, of the SKU and of the to-location is typed and the match is
- * tapped (the stock moves); the transaction log's SKU and location filters offer the codes that
+ * runtime's move (/putaway's move tab) a part of the from-location, of the SKU (among those the
+ * from-location holds) and of the to-location is typed and the match is tapped (the stock moves); the transaction log's SKU and location filters offer the codes that
  * start with what is typed; an adjustment's reason is chosen from the reason codes with their
  * descriptions; and a sales order line offers the units of the SKU chosen on it.
  */
@@ -31,7 +32,6 @@ describe('inventory look-ups in Chromium', () => {
   const call = <T>(path: string, body?: unknown) => apiCall<T>(e2e.server, token, path, body);
 
   const field = (page: Page) => page.locator('[data-testid="scan-field"]');
-  const label = (page: Page) => field(page).locator('xpath=ancestor::label').innerText();
   const matches = (page: Page) => page.locator('[data-testid="scan-field-matches"] [data-testid="lookup-match"]');
 
   /**
@@ -81,19 +81,24 @@ describe('inventory look-ups in Chromium', () => {
     const before = { from: await available(row.location_code, row.sku_code), to: await available(target, row.sku_code) };
 
     const page = await signedInPage(e2e.browser, e2e.server, '/page/putaway?tab=move', { viewport: PHONE });
-    await page.locator('[data-testid="handheld-move"]').waitFor();
+    await rfReady(page, `RFL-${Date.now().toString(36)}`);
+    await eventually(() => rfStep(page)).toBe('search');
     await typeAndPick(page, fromPart, row.location_code);
-    await page.locator('[data-testid="move-stock"]').waitFor();
-    await expect(page.locator('[data-testid="move-summary"]').innerText()).resolves.toContain(row.location_code);
+    await eventually(() => rfStep(page)).toBe('sku');
+    await expect(page.locator('[data-testid="rf-task"]').innerText()).resolves.toContain(row.location_code);
 
-    await eventually(() => label(page)).toContain('SKU');
-    await typeAndPick(page, skuPart, row.sku_code);
-    await eventually(() => label(page)).toContain('Quantity');
-    await expect(page.locator('[data-testid="move-summary"]').innerText()).resolves.toContain(row.sku_code);
+    // The SKUs offered are those the from-location holds.
+    const held = new Set((await call<{ rows: { sku_code: string }[] }>('/inventory/handheld/stock', { location: row.location_code })).rows.map((r) => r.sku_code));
+    await page.keyboard.type(skuPart);
+    await eventually(() => matches(page).and(page.locator(`[data-code="${row.sku_code}"]`)).count()).toBe(1);
+    expect((await matches(page).evaluateAll((items) => items.map((item) => item.getAttribute('data-code') ?? ''))).every((c) => held.has(c))).toBe(true);
+    await matches(page).and(page.locator(`[data-code="${row.sku_code}"]`)).click();
+    await eventually(() => rfStep(page)).toBe('qty');
+    await expect(page.locator('[data-testid="rf-task"]').innerText()).resolves.toContain(row.sku_code);
     await field(page).fill('1');
     await field(page).press('Enter');
 
-    await eventually(() => label(page)).toContain('to-location');
+    await eventually(() => rfStep(page)).toBe('to');
     await typeAndPick(page, targetPart, target);
     const feedback = page.locator('[data-testid="handheld-feedback"]');
     await eventually(() => feedback.getAttribute('data-tone')).toBe('success');
@@ -102,13 +107,14 @@ describe('inventory look-ups in Chromium', () => {
     expect(await available(target, row.sku_code)).toBe(before.to + 1);
 
     // A scanner's Enter still takes the code as it is, with matches on show: a part alone is no location.
-    await eventually(() => label(page)).toContain('from-location');
+    await eventually(() => rfStep(page)).toBe('search');
     await page.keyboard.type(fromPart);
     await eventually(() => matches(page).count()).toBeGreaterThan(0);
     await page.keyboard.press('Enter');
     await eventually(() => feedback.getAttribute('data-tone')).toBe('error');
     await expect(feedback.innerText()).resolves.toContain(fromPart);
-    expect(await page.locator('[data-testid="move-stock"]').count()).toBe(0);
+    expect(await rfStep(page)).toBe('search');
+    expect(await page.locator('[data-testid="rf-task"]').count()).toBe(0);
     await page.context().close();
   });
 

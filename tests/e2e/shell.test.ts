@@ -253,6 +253,8 @@ describe('application shell in Chromium', () => {
         await signIn(page, server);
         await page.goto(`${server.url}#/page/putaway`);
         await page.getByTestId('warehouse-switcher').waitFor();
+        // The putaway tab is the handheld runtime (its sign-in for the shift, or its flow when signed in already).
+        await page.locator('[data-testid="rf-sign-in"], [data-testid="rf-flow"]').first().waitFor({ timeout: 60_000 });
         const header = await page.locator('.ant-layout-header').boundingBox();
         expect(header!.height).toBeLessThanOrEqual(56);
         // Codes only in the switchers, nothing wider than the phone.

@@ -20,7 +20,7 @@ import { BIG, beep, FeedbackLine, HandheldFrame, messageOf, ScanInput, useFeedba
 import { holdQueue, newScanKey, sendScan } from '../inbound/offline-queue';
 import { OfflineQueueView, useScanQueue } from '../inbound/OfflineQueue';
 import { FLOWS, StepRefusal, type Fields, type ListedTask } from './actions';
-import type { Question } from './actions/types';
+import type { Found, Question } from './actions/types';
 import * as calls from './calls';
 import { LookupMatches, useLookupMatches } from '../inventory/lookup';
 import { ChoiceButtons } from './ChoiceButtons';
@@ -66,6 +66,8 @@ export default function RfFlow({ only }: { only?: RuntimeFunction } = {}) {
   const [task, setTask] = useState<unknown>(null);
   const [fields, setFields] = useState<Fields>({});
   const [scan, setScan] = useState('');
+  // The stage whose scan field shows: a new one starts with the value the action proposes, or empty.
+  const [shownStage, setShownStage] = useState<Stage>(stage);
   const [dialog, setDialog] = useState<DialogValues>({});
   const [stored, setStored] = useState<ScanValueRow | null>(null);
   // The open tasks the function offers under its order search (none: it offers no list).
@@ -290,13 +292,17 @@ export default function RfFlow({ only }: { only?: RuntimeFunction } = {}) {
   /** The order search's action: the task of the scanned code. */
   const search = (scanned: string) => actions.search(scanned, { t, definition }).then(begin);
 
-  /** Works on a task the order search or the list found. */
-  const begin = async (found: { task: unknown; fields: Fields }) => {
+  /** Works on a task the order search or the list found (its warning told, its question asked first). */
+  const begin = async (found: Found<unknown>) => {
     setTask(found.task);
     setFields(found.fields);
     setStored(null);
-    beep('success');
-    setFeedback(null);
+    if (found.warning) tell('warning', found.warning);
+    else {
+      beep('success');
+      setFeedback(null);
+    }
+    if (found.ask) return setStage({ kind: 'ask', ...found.ask, next: -1, more: [] });
     if (steps.length === 0) return after(-1, found.fields);
     const first = stepFrom(0, found.fields, found.task);
     setStage({ kind: 'step', index: first < steps.length ? first : 0 });
@@ -312,12 +318,10 @@ export default function RfFlow({ only }: { only?: RuntimeFunction } = {}) {
     if ('error' in outcome) return fail(outcome.error);
     const filled = { ...fields, ...(outcome.fields ?? { [step.targetField]: value }) };
     setFields(filled);
-    setFeedback(null);
+    if (outcome.warning) tell('warning', outcome.warning);
+    else setFeedback(null);
     const [question, ...more] = outcome.ask === undefined ? [] : [outcome.ask].flat();
-    if (question) {
-      if (outcome.warning) tell('warning', outcome.warning);
-      return setStage({ kind: 'ask', ...question, next: index, more });
-    }
+    if (question) return setStage({ kind: 'ask', ...question, next: index, more });
     await after(index, filled);
   };
 
@@ -357,6 +361,11 @@ export default function RfFlow({ only }: { only?: RuntimeFunction } = {}) {
       busy.current = false;
     }
   };
+
+  if (shownStage !== stage) {
+    setShownStage(stage);
+    setScan((stage.kind === 'step' && task !== null ? actions.proposed?.(steps[stage.index], context(fields)) : null) ?? '');
+  }
 
   const view = task === null ? null : actions.view(context(fields));
   const promptParams = task === null ? {} : (actions.promptParams?.(context(fields)) ?? {});

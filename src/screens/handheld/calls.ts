@@ -34,7 +34,7 @@ export const findPutawayTask = (code: string) => post<PutawayFindAnswer>('/putaw
 export const containerCartons = async (containerId: string) => (await post<ContainerCartonsAnswer>('/scan/table', { containerId })).cartons;
 /** The receivable ASN lines of an ASN number, SKU code or barcode (also a GS1 label's GTIN). */
 export const receivableLines = (text: string) => post<ReceivableLinesAnswer>('/rec/batch/editor', { text });
-export const stockAt = (body: { location: string; sku?: string; lpn?: string }) => post<HandheldStockAnswer>('/inventory/handheld/stock', body);
+export const stockAt = (body: { location: string; sku?: string; lotNo?: string; lpn?: string }) => post<HandheldStockAnswer>('/inventory/handheld/stock', body);
 /** The open pick tasks of the warehouse (the pick action's order search). */
 export const openPickTasks = () => post<PickTasksAnswer>('/pick/tasks', { openOnly: true });
 export const countTicket = (ticketNo: string) => post<BlindCountTicket>('/inventory/handheld/countTicket', { ticketNo });

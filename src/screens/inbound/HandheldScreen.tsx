@@ -1,17 +1,30 @@
-import { Tabs } from 'antd';
+import { Tabs, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
+import { useRights } from '../../app/public';
+import type { RuntimeFunction } from '../../common/handheld-api';
+import RfFlow from '../handheld/RfFlow';
 import HandheldCount from '../inventory/HandheldCount';
-import HandheldMove from '../inventory/HandheldMove';
-import PutawayScreen from './PutawayScreen';
 
 const TABS = ['putaway', 'move', 'count'] as const;
 type TabKey = (typeof TABS)[number];
 
 /**
+ * Putaway and move are the one handheld runtime's functions (docs/handheld.md, "The runtime"). Its
+ * calls need the runtime's right; without it the tab says so rather than make a call the server
+ * refuses.
+ */
+function RuntimeTab({ fn }: { fn: RuntimeFunction }) {
+  const { t } = useTranslation();
+  const rights = useRights('handheld.rfFlow');
+  if (!rights.view) return <Typography.Text type="secondary" data-testid="handheld-no-right">{t('inb.ui.handheldNoRight', { fn: t(`hh.fn.${fn}`) })}</Typography.Text>;
+  return <RfFlow only={fn} />;
+}
+
+/**
  * /putaway, the handheld's screen (360x640, keyboard-wedge scanner): putaway, move and cycle
- * count, one tab each. `?tab=move` or `?tab=count` opens a tab directly (a bookmark on the device);
- * the tabs also switch with the arrow keys.
+ * count, one tab each; putaway and move run on the handheld runtime. `?tab=move` or `?tab=count`
+ * opens a tab directly (a bookmark on the device); the tabs also switch with the arrow keys.
  */
 export default function HandheldScreen() {
   const { t } = useTranslation();
@@ -26,8 +39,8 @@ export default function HandheldScreen() {
       destroyInactiveTabPane
       size="large"
       items={[
-        { key: 'putaway', label: t('inb.ui.putawayTitle'), children: <PutawayScreen /> },
-        { key: 'move', label: t('inv.handheld.moveTab'), children: <HandheldMove /> },
+        { key: 'putaway', label: t('inb.ui.putawayTitle'), children: <RuntimeTab fn="putaway" /> },
+        { key: 'move', label: t('inv.handheld.moveTab'), children: <RuntimeTab fn="move" /> },
         { key: 'count', label: t('inv.handheld.countTab'), children: <HandheldCount /> },
       ]}
     />

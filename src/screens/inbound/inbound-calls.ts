@@ -3,8 +3,6 @@ import type {
   ContainerCartonsAnswer,
   ContainerSkusAnswer,
   DeleteContainerAnswer,
-  PutawayFindAnswer,
-  PutawayTasksAnswer,
   ReceivableLinesAnswer,
   ReceiveAnswer,
   ReceiveLineRequest,
@@ -49,9 +47,6 @@ export const scannedSoFar = (containerId: string) => post<ContainerSkusAnswer>('
 export const cancelScan = (code: string) => post<CancelScanAnswer>('/scan/cancel', { code });
 export const deleteContainer = (containerId: string) => post<DeleteContainerAnswer>('/scan/deleteContainerId', { containerId });
 export const receiveContainer = (containerId: string, locationCode: string, lpn: string | null) => post<ReceiveAnswer>('/scanin/convertToRec', { containerId, locationCode, lpn });
-
-export const putawayTasks = async () => (await api<PutawayTasksAnswer>('/putaway/tasks', { quiet: true })).tasks;
-export const findPutawayTask = (code: string) => post<PutawayFindAnswer>('/putaway/find', { code });
 
 /** The receipt numbers of a receipt answer, for the success message. */
 export const receiptNos = (answer: ReceiveAnswer) => answer.receipts.map((r) => r.receiptNo).join(', ');

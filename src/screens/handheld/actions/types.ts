@@ -63,6 +63,18 @@ export interface ConfirmOutcome<Task> {
   subject: Record<string, SubjectValue>;
 }
 
+/**
+ * The task the order search (or a task tapped in the list) found, and the fields it fills; a
+ * warning told with it (e.g. its stock could not be looked up offline), and a question asked
+ * before the first step (e.g. the LPN of a task tapped instead of scanned).
+ */
+export interface Found<Task> {
+  task: Task;
+  fields: Fields;
+  warning?: string;
+  ask?: Question;
+}
+
 /** What the runtime shows of the task: a few lines, and the suggested location when the function has one. */
 export interface TaskView {
   lines: string[];
@@ -77,7 +89,7 @@ export interface TaskView {
 export interface ListedTask<Task> {
   key: string;
   label: string;
-  open: () => Promise<{ task: Task; fields: Fields }>;
+  open: () => Promise<Found<Task>>;
 }
 
 /** The type-ahead of a scan: the location or SKU codes that start with what is typed, offered to tap (`only`: those codes alone). */
@@ -89,7 +101,7 @@ export interface ScanLookup {
 export interface FlowActions<Task> {
   fn: RuntimeFunction;
   /** The order search: the task of the scanned code, and the fields it fills. */
-  search: (code: string, context: FlowContext) => Promise<{ task: Task; fields: Fields }>;
+  search: (code: string, context: FlowContext) => Promise<Found<Task>>;
   /** The open tasks offered under the order search, read each time the search is shown (offline: the last list stays); none: no list. */
   list?: (context: FlowContext) => Promise<ListedTask<Task>[]>;
   /** The type-ahead offered while the scan of an action (a step's or the order search's) is typed; none or null: none. */
@@ -107,6 +119,8 @@ export interface FlowActions<Task> {
   /** Whether the dialogs are asked before this confirmation (e.g. pack's weights only when the carton is closed); none: always. */
   asksDialogs?: (context: TaskContext<Task>) => boolean;
   view: (context: TaskContext<Task>) => TaskView;
+  /** The value proposed in a step's scan field, selected so that a scan replaces it (e.g. the quantity of a move's label); none or null: empty. */
+  proposed?: (step: ScanStep, context: TaskContext<Task>) => string | null;
   /** The parameters of the actions' own prompts (e.g. the quantity of the task). */
   promptParams?: (context: TaskContext<Task>) => Record<string, string | number>;
 }

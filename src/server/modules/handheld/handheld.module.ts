@@ -7,6 +7,7 @@ import * as m0383 from './migrations/0383_handheld_scan_value.js';
 import * as m0386 from './migrations/0386_handheld_session_end.js';
 import * as m0387 from './migrations/0387_handheld_scan_dimension.js';
 import * as m0412 from './migrations/0412_handheld_receive_right.js';
+import * as m0413 from './migrations/0413_handheld_putaway_right.js';
 import './handheld.tables.js';
 
 const CONFIG_RIGHTS = ['view', 'add', 'edit'].map((a) => `handheld.handheldConfig:${a}` as const);
@@ -19,7 +20,7 @@ const CONFIG_RIGHTS = ['view', 'add', 'edit'].map((a) => `handheld.handheldConfi
  */
 export const handheldModule = defineModule({
   name: 'handheld',
-  migrations: { '0381_handheld': m0381, '0382_handheld_menu': m0382, '0383_handheld_scan_value': m0383, '0386_handheld_session_end': m0386, '0387_handheld_scan_dimension': m0387, '0412_handheld_receive_right': m0412 },
+  migrations: { '0381_handheld': m0381, '0382_handheld_menu': m0382, '0383_handheld_scan_value': m0383, '0386_handheld_session_end': m0386, '0387_handheld_scan_dimension': m0387, '0412_handheld_receive_right': m0412, '0413_handheld_putaway_right': m0413 },
   routes: handheldRoutes,
   errors: handheldErrors,
   pages: [
