@@ -1,7 +1,7 @@
 import { Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
-import HandheldCount from '../inventory/HandheldCount';
+import RfFlow from '../handheld/RfFlow';
 import HandheldMove from '../inventory/HandheldMove';
 import PutawayScreen from './PutawayScreen';
 
@@ -28,7 +28,7 @@ export default function HandheldScreen() {
       items={[
         { key: 'putaway', label: t('inb.ui.putawayTitle'), children: <PutawayScreen /> },
         { key: 'move', label: t('inv.handheld.moveTab'), children: <HandheldMove /> },
-        { key: 'count', label: t('inv.handheld.countTab'), children: <HandheldCount /> },
+        { key: 'count', label: t('inv.handheld.countTab'), children: <RfFlow only="count" /> },
       ]}
     />
   );
