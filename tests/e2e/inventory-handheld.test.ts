@@ -207,4 +207,54 @@ describe('handheld move and count in Chromium', () => {
     const rows = page.locator('[role="row"]:not(.ag-header-row)');
     for (const location of locations) await eventually(() => rows.filter({ hasText: location }).count()).toBeGreaterThan(0);
   });
+
+  it('counts offline: the count waits, applies once when back online, and the ticket is read again', async () => {
+    const token = await apiSignIn(e2e.server);
+    const balance = (await apiCall<{ rows: BalanceRow[] }>(e2e.server, token, '/generic/selection', { moduleCode: 'inventory', functionCode: 'balance', page: 1, pageSize: 100 })).rows;
+    const codes = [...new Set(balance.map((r) => r.location_code))].sort();
+    const plan = await apiCall<{ row: { _key: number } }>(e2e.server, token, '/generic/adding', {
+      moduleCode: 'inventory',
+      functionCode: 'cycleCountMaster',
+      record: { plan_code: `HHO${`${Date.now()}`.slice(-8)}`, location_from: codes[0], location_to: codes[codes.length - 1], max_locations: 2 },
+    });
+    const made = await apiCall<{ ticketId: number; ticketNo: string }>(e2e.server, token, '/inventory/cycleCountMaster/createCountOrder', { id: plan.row._key });
+    const ticket = await apiCall<{ lines: { id: number; locationCode: string; skuCode: string }[] }>(e2e.server, token, '/inventory/handheld/countTicket', { id: made.ticketId });
+    const [first, second] = [...new Set(ticket.lines.map((l) => l.locationCode))];
+    expect(second).toBeDefined();
+    const atFirst = ticket.lines.filter((l) => l.locationCode === first);
+    type CountLine = { _key: number; counted_qty: string | null };
+    const countLines = async () =>
+      (await apiCall<{ rows: CountLine[] }>(e2e.server, token, '/generic/tab', { moduleCode: 'inventory', functionCode: 'cycleCount', subPage: 'count', parentKey: made.ticketId, page: 1, pageSize: 100 })).rows;
+
+    const page = await signedInPage(e2e.browser, e2e.server, '/page/putaway?tab=count', { viewport: PHONE });
+    await rfReady(page, `CNO-${Date.now()}`);
+    const task = () => page.getByTestId('rf-task').innerText();
+    await rfEnter(page, made.ticketNo, 'location');
+    await eventually(task).toContain('Locations counted: 0 / 2');
+
+    // Offline: the count waits in the queue and its line counts as done on the handheld.
+    await page.context().setOffline(true);
+    const banner = page.getByTestId('offline-banner');
+    await rfEnter(page, first, 'sku');
+    await rfEnter(page, atFirst[0].skuCode, 'qty');
+    await rfScan(page, '3');
+    await eventually(() => banner.getAttribute('data-waiting')).toBe('1');
+    await eventually(() => page.getByTestId('handheld-feedback').getAttribute('data-tone')).toBe('warning');
+    await eventually(() => rfStep(page)).toBe(atFirst.length > 1 ? 'sku' : 'location');
+    expect((await countLines()).every((l) => l.counted_qty === null)).toBe(true);
+
+    // Meanwhile the other location is counted elsewhere (the desk): the handheld does not know yet.
+    for (const line of ticket.lines.filter((l) => l.locationCode === second)) await apiCall(e2e.server, token, '/inventory/cycleCount/count', { lineId: line.id, qty: '1' });
+    const firstDone = atFirst.length === 1 ? 1 : 0;
+    await eventually(task).toContain(`Locations counted: ${firstDone} / 2`);
+
+    // Online again: the waiting count is applied once, and the ticket is read again (the other location is counted).
+    await page.context().setOffline(false);
+    await banner.waitFor({ state: 'detached', timeout: 30_000 });
+    await eventually(async () => (await countLines()).filter((l) => l.counted_qty !== null).map((l) => Number(l.counted_qty)).sort()).toEqual(
+      [3, ...ticket.lines.filter((l) => l.locationCode === second).map(() => 1)].sort(),
+    );
+    await eventually(task).toContain(`Locations counted: ${firstDone + 1} / 2`);
+    await page.close();
+  });
 });
