@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { apiCall, apiSignIn, eventually, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
+import { apiCall, apiSelection, apiSignIn, eventually, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
 import { rfEnter, rfReady, rfScan, rfStep } from '../helpers/rf-flow-e2e.js';
 
 /**
@@ -210,12 +210,27 @@ describe('handheld move and count in Chromium', () => {
 
   it('counts offline: the count waits, applies once when back online, and the ticket is read again', async () => {
     const token = await apiSignIn(e2e.server);
-    const balance = (await apiCall<{ rows: BalanceRow[] }>(e2e.server, token, '/generic/selection', { moduleCode: 'inventory', functionCode: 'balance', page: 1, pageSize: 100 })).rows;
-    const codes = [...new Set(balance.map((r) => r.location_code))].sort();
+    // Its own SKU received at two empty locations: no other ticket holds them.
+    const run = `${Date.now()}`.slice(-8);
+    const empty: string[] = [];
+    for (const prefix of ['A', 'B', 'C', 'D']) {
+      const found = await apiCall<{ items: { code: string; status: string }[] }>(e2e.server, token, `/inventory/location?code=${prefix}`);
+      for (const loc of found.items.filter((l) => l.status === 'active')) {
+        if (empty.length < 2 && (await apiCall<{ rows: StockRow[] }>(e2e.server, token, '/inventory/handheld/stock', { location: loc.code })).rows.length === 0) empty.push(loc.code);
+      }
+      if (empty.length === 2) break;
+    }
+    expect(empty).toHaveLength(2);
+    const owner = (await apiSelection<{ _key: number; code: string }>(e2e.server, token, 'masterdata', 'ogr'))[0];
+    const sku = (await apiCall<{ row: { _key: number } }>(e2e.server, token, '/generic/adding', { moduleCode: 'masterdata', functionCode: 'sku', record: { code: `E2E-CNO-${run}`, owner_id: owner._key, description: 'Offline count', base_uom: 'EA' } })).row;
+    const asn = await apiCall<{ id: number }>(e2e.server, token, '/asn/saveHeader', { ownerCode: owner.code });
+    await apiCall(e2e.server, token, '/asn/saveDetail', { asnId: asn.id, lines: [{ skuCode: `E2E-CNO-${run}`, expectedQty: 4 }] });
+    const asnLine = (await apiCall<{ lines: { id: number }[] }>(e2e.server, token, '/asn/getDetail', { id: asn.id })).lines[0];
+    await apiCall(e2e.server, token, '/inbound/batch/receive', { lines: empty.map((locationCode) => ({ asnLineId: asnLine.id, qty: 2, locationCode })) });
     const plan = await apiCall<{ row: { _key: number } }>(e2e.server, token, '/generic/adding', {
       moduleCode: 'inventory',
       functionCode: 'cycleCountMaster',
-      record: { plan_code: `HHO${`${Date.now()}`.slice(-8)}`, location_from: codes[0], location_to: codes[codes.length - 1], max_locations: 2 },
+      record: { plan_code: `HHO${run}`, sku_id: sku._key, max_locations: 2 },
     });
     const made = await apiCall<{ ticketId: number; ticketNo: string }>(e2e.server, token, '/inventory/cycleCountMaster/createCountOrder', { id: plan.row._key });
     const ticket = await apiCall<{ lines: { id: number; locationCode: string; skuCode: string }[] }>(e2e.server, token, '/inventory/handheld/countTicket', { id: made.ticketId });
