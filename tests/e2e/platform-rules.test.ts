@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { ADMIN } from '../helpers/accounts.js';
 import { apiCall, apiSignIn, enginePage as grid, engineRows as rows, engineToolbar as toolbar, eventually, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
+import { rfEnter, rfReady, rfScan, rfStep } from '../helpers/rf-flow-e2e.js';
 
 /**
  * Platform and inventory rules in Chromium against the built app (demonstration data): a counted
- * quantity of 0 is refused on the count page and on the handheld while "location is empty" records
- * a true zero; the install's multilingual texts show in the menu and on a page; /proj_ge opens a
+ * quantity of 0 is refused on the count page and on the handheld (the runtime's count on /putaway)
+ * while "location is empty" records a true zero; the install's multilingual texts show in the menu and on a page; /proj_ge opens a
  * page of the project's orders; the job pages say what a timer is; the main lists show their
  * number, status and dates first with the number whole at 1440x900; a search date box in Chinese
  * writes the date the Chinese way.
@@ -94,31 +95,36 @@ describe('platform and inventory rules in Chromium', () => {
     await eventually(async () => (await countLines(token, onScreen.ticketId)).some((l) => l.status === 'counted' && Number(l.counted_qty) === 0)).toBe(true);
     await page.close();
 
-    // --- The handheld: 0 typed is refused; the location-empty button counts every line of the location as zero.
+    // --- The handheld (the runtime's count on /putaway): 0 typed is refused; the location scanned
+    // again at the item step asks whether it is empty, and Enter counts every line there as zero.
     const handheld = await signedInPage(e2e.browser, e2e.server, '/page/putaway?tab=count', { viewport: { width: 360, height: 640 } });
-    await handheld.locator('[data-testid="handheld-count"]').waitFor({ timeout: 60_000 });
-    const field = handheld.locator('[data-testid="scan-field"]');
+    await rfReady(handheld, `ZERO-${Date.now()}`);
     const feedback = handheld.locator('[data-testid="handheld-feedback"]');
-    const scan = async (text: string) => {
-      await eventually(() => field.evaluate((el) => el === document.activeElement)).toBe(true);
-      await handheld.keyboard.type(text);
-      await handheld.keyboard.press('Enter');
-    };
     const ticket = await apiCall<{ lines: { locationCode: string; skuCode: string }[] }>(e2e.server, token, '/inventory/handheld/countTicket', { id: onHandheld.ticketId });
     const location = ticket.lines[0].locationCode;
-    await scan(onHandheld.ticketNo);
-    await eventually(() => handheld.locator('[data-testid="count-progress"]').innerText()).toContain('0 /');
-    await scan(location);
-    await scan(ticket.lines[0].skuCode);
-    await eventually(() => field.locator('xpath=ancestor::label').innerText()).toContain('Counted quantity');
-    await scan('0');
+    await rfEnter(handheld, onHandheld.ticketNo, 'location');
+    await eventually(() => handheld.getByTestId('rf-task').innerText()).toContain('Locations counted: 0 / 1');
+    await rfEnter(handheld, location, 'sku');
+    await rfEnter(handheld, ticket.lines[0].skuCode, 'qty');
+    await rfScan(handheld, '0');
     await eventually(() => feedback.innerText()).toContain('The quantity must be above 0.');
+    expect(await rfStep(handheld)).toBe('qty');
     expect((await countLines(token, onHandheld.ticketId)).every((l) => l.counted_qty === null)).toBe(true);
     await handheld.keyboard.press('Escape');
-    await scan(location);
-    await handheld.getByTestId('count-location-empty').click();
+    await eventually(() => rfStep(handheld)).toBe('search');
+    await rfEnter(handheld, onHandheld.ticketNo, 'location');
+    await rfEnter(handheld, location, 'sku');
+    await eventually(() => handheld.getByTestId('rf-task').innerText()).toContain(`Scan ${location} again`);
+    await rfEnter(handheld, location, 'empty');
+    await eventually(() => handheld.getByTestId('rf-choices').innerText()).toContain(`${location} is empty?`);
+    // Nothing is recorded until it is confirmed; the default answer (focused) is "empty".
+    expect((await countLines(token, onHandheld.ticketId)).every((l) => l.counted_qty === null)).toBe(true);
+    await eventually(() => handheld.getByTestId('rf-choice-yes').evaluate((el) => el === document.activeElement)).toBe(true);
+    await handheld.keyboard.press('Enter');
     await eventually(async () => (await countLines(token, onHandheld.ticketId)).every((l) => l.status === 'counted' && Number(l.counted_qty) === 0)).toBe(true);
     await eventually(() => feedback.getAttribute('data-tone')).toBe('success');
+    await expect(feedback.innerText()).resolves.toContain(`${location} counted empty`);
+    await eventually(() => rfStep(handheld)).toBe('search');
     await handheld.close();
   });
 

@@ -74,7 +74,7 @@ describe('the step actions', () => {
     status: 'open',
     recount: false,
     lines: [
-      { id: 11, lineNo: 1, locationCode: 'A-01', skuCode: 'SKU1', skuDescription: null, lotNo: null, lpn: '', barcodes: ['690001'], toCount: true },
+      { id: 11, lineNo: 1, locationCode: 'A-01', skuCode: 'SKU1', skuDescription: null, lotNo: 'L7', lpn: '', barcodes: ['690001', '4006381333931'], toCount: true },
       { id: 12, lineNo: 2, locationCode: 'A-02', skuCode: 'SKU2', skuDescription: null, lotNo: null, lpn: 'P-9', barcodes: [], toCount: true },
       { id: 13, lineNo: 3, locationCode: 'A-03', skuCode: 'SKU3', skuDescription: null, lotNo: null, lpn: '', barcodes: [], toCount: false },
     ],
@@ -84,14 +84,33 @@ describe('the step actions', () => {
     return (value: string) => FLOWS[fn].steps[action](value, { t, definition, task, fields, step: definition.steps[index], index });
   };
 
-  it('count: a location or item not to count on the ticket is refused; a barcode finds its SKU; zero is a count', async () => {
-    expect(await at('count', 'count.scanLocation', 0, ticket, {})('A-03')).toHaveProperty('error');
-    expect(await at('count', 'count.scanLocation', 0, ticket, {})('a-01')).toEqual({ fields: { locationCode: 'a-01' } });
-    expect(await at('count', 'count.scanItem', 1, ticket, { locationCode: 'A-01' })('690001')).toEqual({ fields: { sku: '690001' } });
+  it('count: a location or item not on the ticket is refused; a barcode or GS1 label finds its line; a counted qty is above 0; the location scanned again asks whether it is empty', async () => {
+    expect(await at('count', 'count.scanLocation', 0, ticket, {})('B-09')).toHaveProperty('error');
+    expect(await at('count', 'count.scanLocation', 0, ticket, {})('a-01')).toEqual({ fields: { locationCode: 'A-01', lineId: '', empty: '' } });
+    // A location counted before may be counted again; its line says so.
+    expect(await at('count', 'count.scanLocation', 0, ticket, {})('A-03')).toEqual({ fields: { locationCode: 'A-03', lineId: '', empty: '' } });
+    expect(await at('count', 'count.scanItem', 1, ticket, { locationCode: 'A-03' })('SKU3')).toMatchObject({ fields: { lineId: '13' }, warning: expect.stringContaining('alreadyCounted') });
+    expect(await at('count', 'count.scanItem', 1, ticket, { locationCode: 'A-01' })('690001')).toEqual({ fields: { sku: '690001', lineId: '11', locationCode: 'A-01', empty: '' } });
+    // A GS1-128 label: the GTIN-14 of the barcode (a leading 0) names the SKU; a label that cannot be read says why.
+    expect(await at('count', 'count.scanItem', 1, ticket, { locationCode: 'A-01' })('(01)04006381333931(10)L7')).toMatchObject({ fields: { lineId: '11' } });
+    expect(await at('count', 'count.scanItem', 1, ticket, { locationCode: 'A-01' })('(01)04006381333931(10)L8')).toHaveProperty('error');
+    expect(await at('count', 'count.scanItem', 1, ticket, { locationCode: 'A-01' })('(01)04006381333932')).toHaveProperty('error');
     expect(await at('count', 'count.scanItem', 1, ticket, { locationCode: 'A-01' })('SKU2')).toHaveProperty('error');
-    expect(await at('count', 'count.enterQty', 2, ticket, {})('0')).toEqual({ fields: { qty: '0' } });
+    expect(await at('count', 'count.scanItem', 1, ticket, { locationCode: 'A-01' })('A-01')).toMatchObject({ ask: { field: 'empty', choices: [{ value: 'yes' }, { value: 'no' }] } });
+    expect(await at('count', 'count.enterQty', 2, ticket, {})('0')).toEqual({ error: 'errors.QTY_NOT_POSITIVE' });
     expect(await at('count', 'count.enterQty', 2, ticket, {})('-1')).toHaveProperty('error');
-    expect(FLOWS.count.missing!({ t, definition: shippedDefinition('count'), task: ticket, fields: { locationCode: 'A-01', sku: '690001', qty: '3' } })).toBeNull();
+    expect(await at('count', 'count.enterQty', 2, ticket, {})('2.5')).toEqual({ fields: { qty: '2.5' } });
+    const definition = shippedDefinition('count');
+    expect(FLOWS.count.missing!({ t, definition, task: ticket, fields: { locationCode: 'A-01', sku: '690001', lineId: '11', qty: '3' } })).toBeNull();
+    expect(FLOWS.count.missing!({ t, definition, task: ticket, fields: { locationCode: 'A-01', sku: '690001', lineId: '11', qty: '0' } })).toMatchObject({ action: 'count.enterQty' });
+    expect(FLOWS.count.missing!({ t, definition, task: ticket, fields: { locationCode: 'A-01', empty: 'no' } })).toMatchObject({ action: 'count.scanItem' });
+    // Empty: the item and quantity are passed over and nothing is missing.
+    const empty = { t, definition, task: ticket, fields: { locationCode: 'A-01', empty: 'yes' } };
+    expect(definition.steps.map((step) => FLOWS.count.skipStep!(step, empty))).toEqual([true, true, true]);
+    expect(FLOWS.count.missing!(empty)).toBeNull();
+    // Staying at a location with lines left, its scan is not asked again.
+    expect(FLOWS.count.skipStep!(definition.steps[0], { t, definition, task: ticket, fields: { locationCode: 'A-01' } })).toBe(true);
+    expect(FLOWS.count.skipStep!(definition.steps[0], { t, definition, task: ticket, fields: {} })).toBe(false);
   });
 
   it('putaway: another location than the suggested one asks for a reason unless a later step takes it', async () => {

@@ -133,6 +133,23 @@ export default function RfFlow({ only }: { only?: RuntimeFunction } = {}) {
     };
   }, [fn, searching, flow, t, applied, waiting]);
 
+  // Waiting scans applied: the open task is read again when the function can (e.g. the count ticket), unless another was opened meanwhile.
+  const taskNow = useRef<unknown>(null);
+  taskNow.current = task;
+  useEffect(() => {
+    const refresh = FLOWS[fn].refresh;
+    const open = taskNow.current;
+    if (applied === 0 || !refresh || open === null) return;
+    let current = true;
+    refresh(open).then(
+      (fresh) => current && taskNow.current === open && setTask(fresh),
+      () => undefined, // Out of reach again: the task stays as the handheld knows it.
+    );
+    return () => {
+      current = false;
+    };
+  }, [fn, applied]);
+
   /** Records the scan on the device's session; only a session a supervisor ended refuses it (offline it is not recorded). */
   const touch = async () => {
     if (!device) return;
@@ -318,6 +335,7 @@ export default function RfFlow({ only }: { only?: RuntimeFunction } = {}) {
     if ('error' in outcome) return fail(outcome.error);
     const filled = { ...fields, ...(outcome.fields ?? { [step.targetField]: value }) };
     setFields(filled);
+    // A warning of the step (e.g. a line counted before, counted again) stays in view for the next scan.
     if (outcome.warning) tell('warning', outcome.warning);
     else setFeedback(null);
     const [question, ...more] = outcome.ask === undefined ? [] : [outcome.ask].flat();

@@ -1,7 +1,7 @@
 import { api } from '../../app/public';
 import type { DeviceSessionRow, HandheldConfigDetail, HandheldConfigRow, HandheldDefinition, HandheldFlowAnswer, HandheldFunction, LocationRule, ScanValueRow, SuggestLocationAnswer } from '../../common/handheld-api';
 import type { ContainerCartonsAnswer, PutawayFindAnswer, PutawayTasksAnswer, ReceivableLinesAnswer } from '../../common/inbound-api';
-import type { BlindCountTicket, HandheldStockAnswer } from '../../common/inventory-api';
+import type { BlindCountTicket, CountTicketsAnswer, HandheldStockAnswer } from '../../common/inventory-api';
 import type { PickTasksAnswer } from '../../common/outbound-api';
 import type { LoadHeader, LoadTable } from '../../common/loading-api';
 import type { CodeRow, PackAnswer, PackCarton } from '../packing/pack-api';
@@ -37,7 +37,12 @@ export const receivableLines = (text: string) => post<ReceivableLinesAnswer>('/r
 export const stockAt = (body: { location: string; sku?: string; lotNo?: string; lpn?: string }) => post<HandheldStockAnswer>('/inventory/handheld/stock', body);
 /** The open pick tasks of the warehouse (the pick action's order search). */
 export const openPickTasks = () => post<PickTasksAnswer>('/pick/tasks', { openOnly: true });
-export const countTicket = (ticketNo: string) => post<BlindCountTicket>('/inventory/handheld/countTicket', { ticketNo });
+/** A count ticket, blind, by its scanned number or its id (a ticket tapped in the list). */
+export const countTicket = (ticket: { ticketNo: string } | { id: number }) => post<BlindCountTicket>('/inventory/handheld/countTicket', ticket);
+/** The count tickets that take counts (open, counted or sent to recount). */
+export const countTickets = async () => (await api<CountTicketsAnswer>('/inventory/handheld/countTickets', { quiet: true })).tickets;
+/** "Location is empty": these lines of a ticket are counted as a true zero (needs the connection). */
+export const countEmpty = (lineIds: number[]) => post<{ lines: number }>('/inventory/cycleCount/empty', { lineIds });
 /** The dialog values stored with a confirmation (by its key), read back. */
 export const scanValues = async (query: { fn: HandheldFunction; scanKey: string }) =>
   (await api<{ rows: ScanValueRow[] }>(`/handheld/scanValue/list?fn=${query.fn}&scanKey=${encodeURIComponent(query.scanKey)}`, { quiet: true })).rows;

@@ -4,13 +4,12 @@ import { useSearchParams } from 'react-router-dom';
 import { useRights } from '../../app/public';
 import type { RuntimeFunction } from '../../common/handheld-api';
 import RfFlow from '../handheld/RfFlow';
-import HandheldCount from '../inventory/HandheldCount';
 
 const TABS = ['putaway', 'move', 'count'] as const;
 type TabKey = (typeof TABS)[number];
 
 /**
- * Putaway and move are the one handheld runtime's functions (docs/handheld.md, "The runtime"). Its
+ * Putaway, move and count are the one handheld runtime's functions (docs/handheld.md, "The runtime"). Its
  * calls need the runtime's right; without it the tab says so rather than make a call the server
  * refuses.
  */
@@ -23,7 +22,7 @@ function RuntimeTab({ fn }: { fn: RuntimeFunction }) {
 
 /**
  * /putaway, the handheld's screen (360x640, keyboard-wedge scanner): putaway, move and cycle
- * count, one tab each; putaway and move run on the handheld runtime. `?tab=move` or `?tab=count`
+ * count, one tab each, all three on the handheld runtime. `?tab=move` or `?tab=count`
  * opens a tab directly (a bookmark on the device); the tabs also switch with the arrow keys.
  */
 export default function HandheldScreen() {
@@ -41,7 +40,7 @@ export default function HandheldScreen() {
       items={[
         { key: 'putaway', label: t('inb.ui.putawayTitle'), children: <RuntimeTab fn="putaway" /> },
         { key: 'move', label: t('inv.handheld.moveTab'), children: <RuntimeTab fn="move" /> },
-        { key: 'count', label: t('inv.handheld.countTab'), children: <HandheldCount /> },
+        { key: 'count', label: t('inv.handheld.countTab'), children: <RuntimeTab fn="count" /> },
       ]}
     />
   );

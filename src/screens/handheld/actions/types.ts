@@ -104,6 +104,8 @@ export interface FlowActions<Task> {
   search: (code: string, context: FlowContext) => Promise<Found<Task>>;
   /** The open tasks offered under the order search, read each time the search is shown (offline: the last list stays); none: no list. */
   list?: (context: FlowContext) => Promise<ListedTask<Task>[]>;
+  /** The task read again when scans waiting in the offline queue were applied (e.g. the count ticket); none: it stays as the handheld knows it. */
+  refresh?: (task: Task) => Promise<Task>;
   /** The type-ahead offered while the scan of an action (a step's or the order search's) is typed; none or null: none. */
   lookup?: (action: string, context: FlowContext & { task: Task | null; fields: Fields }) => ScanLookup | null;
   /** The step actions by name (`<fn>.<action>`, as in HANDHELD_ACTIONS). */
