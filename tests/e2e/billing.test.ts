@@ -28,7 +28,7 @@ import {
  * invoice number and total) and the lines export as an xlsx workbook read back with exceljs.
  */
 describe('billing maintenance in Chromium', () => {
-  const e2e = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }), { freshServerOnRetry: true });
+  const e2e = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }), { freshServerOnRetry: true, pdfViewer: true });
 
   it('runs billing from the form, shows the lines, confirms and posts the bill', async () => {
     const token = await apiSignIn(e2e.server);

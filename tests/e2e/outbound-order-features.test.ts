@@ -26,7 +26,7 @@ async function upload(page: Page, button: string, buffer: Buffer) {
 }
 
 describe('sales order features on the /so page', () => {
-  const ctx = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }));
+  const ctx = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }), { pdfViewer: true });
   let admin = '';
   let owner: { _key: number; code: string };
   let orderId = 0;

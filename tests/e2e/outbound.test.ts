@@ -11,7 +11,7 @@ import { rfEnter, rfReady } from '../helpers/rf-flow-e2e.js';
  * orders, the wave and the balance agree afterwards.
  */
 describe('outbound from order to pick in Chromium', () => {
-  const e2e = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }), { freshServerOnRetry: true });
+  const e2e = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }), { freshServerOnRetry: true, pdfViewer: true });
   let token = '';
   const call = <T>(path: string, body?: unknown) => apiCall<T>(e2e.server, token, path, body);
 

@@ -7,19 +7,40 @@ import { ADMIN } from './accounts.js';
 import { copyE2eTemplate, e2eServerDatabase } from './e2e-template.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
+/** Debian's full Chromium (package chromium): the browser of the files that open a PDF in a window. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/**
+ * Debian's headless shell of the same Chromium (package chromium-headless-shell): the same Blink and
+ * V8 without the full browser around them, so a page costs markedly less processor time. It has no
+ * PDF viewer: a PDF the app opens in a window of its own (pack list, pick list, invoice) never loads
+ * there and the window stays about:blank.
+ */
+export const HEADLESS_SHELL = process.env.CHROMIUM_HEADLESS_SHELL_PATH ?? '/usr/bin/chromium-headless-shell';
+
+export interface BrowserOptions {
+  /**
+   * The file opens PDFs in windows of their own and checks what they show: it gets the full
+   * Chromium, whose PDF viewer loads them. Without it a file gets the headless shell when it is
+   * installed, else the full Chromium.
+   */
+  pdfViewer?: boolean;
+}
+
+/** The Chromium a launch with these options starts: the headless shell unless the PDF viewer is needed or the shell is missing. */
+export function browserExecutable(options: BrowserOptions = {}): string {
+  if (!options.pdfViewer && fs.existsSync(HEADLESS_SHELL)) return HEADLESS_SHELL;
+  return CHROMIUM;
+}
 
 /**
- * Debian's Chromium, headless, with the flags this closed network needs;
- * full Chromium, not its lighter headless shell (package chromium-headless-shell): the shell has no
- * PDF viewer, so a PDF the app opens in a window of its own (pack list, pick list, invoice)
- * never loads there and the window stays blank;
- * Playwright gives every launch a fresh, empty profile of its own.
+ * Debian's Chromium, headless, with the flags this closed network needs (`browserExecutable` says
+ * which one); Playwright gives every launch a fresh, empty profile of its own.
  */
-export async function launchBrowser(): Promise<Browser> {
-  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium)`);
+export async function launchBrowser(options: BrowserOptions = {}): Promise<Browser> {
+  const executablePath = browserExecutable(options);
+  if (!fs.existsSync(executablePath)) throw new Error(`${executablePath} is missing: install Debian's chromium (apt-get install -y chromium)`);
   return chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath,
     headless: true,
     args: [
       '--no-sandbox',
@@ -33,19 +54,25 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-let shared: Promise<Browser> | undefined;
+/** The worker's browsers by executable: the headless shell and, once a file asks for it, the full Chromium. */
+const shared = new Map<string, Promise<Browser>>();
 
 /**
  * The Chromium of this test worker: launched by the first test file that asks, then lent to each
  * file the worker runs after it (a worker runs its files one after another), so that a file does
- * not pay for a launch and a close. Each file gives it back with `releaseBrowser`, which closes the
+ * not pay for a launch and a close. A file that checks PDFs in windows of their own asks with
+ * `{ pdfViewer: true }` and gets the worker's full Chromium; every other file gets its headless
+ * shell (see `browserExecutable`). Each file gives it back with `releaseBrowser`, which closes the
  * contexts and pages the file opened; Playwright kills it when the worker's process ends.
  */
-export async function sharedBrowser(): Promise<Browser> {
-  const current = shared && (await shared.catch(() => undefined));
+export async function sharedBrowser(options: BrowserOptions = {}): Promise<Browser> {
+  const executable = browserExecutable(options);
+  const existing = shared.get(executable);
+  const current = existing && (await existing.catch(() => undefined));
   if (current?.isConnected()) return current;
-  shared = launchBrowser();
-  return shared;
+  const launched = launchBrowser(options);
+  shared.set(executable, launched);
+  return launched;
 }
 
 /** Gives the worker's Chromium back at the end of a file: every context it opened is closed. */
@@ -109,16 +136,16 @@ export async function openPage(browser: Browser, baseUrl: string, route: string)
  * gets a new server on a new copy of the template database, so that what its first run left
  * behind (a record with the same code, a half-done order) cannot fail it. Only for files whose
  * tests each make their own data: a test that builds on an earlier test's records would not find
- * them on the new server.
+ * them on the new server. With `pdfViewer`, the block gets the full Chromium (`sharedBrowser`).
  */
 export function useServerAndBrowser(
   env: () => Record<string, string> = () => ({}),
-  options: { freshServerOnRetry?: boolean } = {},
+  options: { freshServerOnRetry?: boolean } & BrowserOptions = {},
 ): { server: E2eServer; browser: Browser } {
   const context = {} as { server: E2eServer; browser: Browser };
   beforeAll(async () => {
     // Side by side; whichever started is kept for `afterAll` to stop even when the other failed.
-    const [server, browser] = await Promise.allSettled([startE2eServer(env()), sharedBrowser()]);
+    const [server, browser] = await Promise.allSettled([startE2eServer(env()), sharedBrowser({ pdfViewer: options.pdfViewer })]);
     if (server.status === 'fulfilled') context.server = server.value;
     if (browser.status === 'fulfilled') context.browser = browser.value;
     for (const started of [server, browser]) if (started.status === 'rejected') throw started.reason;
