@@ -180,7 +180,9 @@ describe('inbound from purchase order to putaway in Chromium', () => {
     const other = await asnWith(8);
     const asn = await asnWith(8);
 
-    // The handheld tab of /receive is the runtime's receive function: signed in for the shift by keyboard.
+    // The handheld tab of /receive is the runtime's receive function: signed in for the shift by
+    // keyboard. The device session of the putaway above (the same user) is ended first.
+    await call('/rfUser/signOut', {});
     const page = await signedInAt('/page/receive', { width: 360, height: 640 });
     await page.locator('[data-testid="rf-sign-in"]').waitFor({ timeout: 60_000 });
     await expect.poll(() => page.getByTestId('rf-device-id').evaluate((el) => el === document.activeElement), { timeout: 15_000 }).toBe(true);

@@ -94,7 +94,11 @@ describe('SKU search and split scan in Chromium', () => {
     await eventually(() => split.getByTestId('handheld-feedback').innerText()).toContain('Not enough quantity to remove');
     await eventually(() => split.getByTestId('split-source-total').innerText()).toBe('2');
 
-    await split.getByTestId('split-close').click();
+    // Closing opens the weights form (clicking again only keeps it open): clicked until the form shows.
+    await eventually(async () => {
+      if ((await input('split-gross').count()) === 0) await split.getByTestId('split-close').click();
+      return input('split-gross').count();
+    }).toBe(1);
     await input('split-gross').fill('1');
     await input('split-net').fill('0.5');
     await eventually(() => split.getByTestId('split-uom').innerText()).not.toBe('');
