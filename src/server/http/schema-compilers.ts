@@ -12,8 +12,42 @@ import type { FastifyServerOptions } from 'fastify';
  * schema's object identity is a safe key: the validators come from one pool of Ajv instances (one
  * per set of options, and Ajv keeps what it compiled per schema object), the serializers from a
  * cache per schema object. Compiled functions hold no state between calls.
+ *
+ * A validator is compiled when its route is first called, not when the app gets ready: a server
+ * start then costs no compiling for the hundreds of routes it may never be asked (about 0.7 s of
+ * CPU per start), and a route asked once pays a few milliseconds once. A schema Ajv cannot
+ * compile answers that route's requests with a 500; the route fuzz test calls every route with a
+ * body, query and parameters, so such a schema fails it.
  */
-const buildValidator = AjvCompiler();
+const buildEagerValidator = AjvCompiler();
+
+/** What Fastify needs of a validator: called with the value (and its parent, see below), `errors` read after a `false`. */
+interface Validator {
+  (data: unknown, context?: unknown): unknown;
+  errors?: unknown;
+  schemaEnv?: unknown;
+}
+
+function lazyValidator(compile: () => Validator): Validator {
+  let compiled: Validator | undefined;
+  const validate: Validator = (data, context) => {
+    compiled ??= compile();
+    const valid = compiled(data, context);
+    validate.errors = compiled.errors;
+    return valid;
+  };
+  // Fastify hands an Ajv validator (one with `schemaEnv`) the request as the value's parent, so that
+  // Ajv may coerce the value itself (a query string's top level); every validator here is Ajv's.
+  validate.schemaEnv = true;
+  return validate;
+}
+
+type Compiled = ReturnType<ReturnType<typeof buildEagerValidator>>;
+
+const buildValidator: typeof buildEagerValidator = (externalSchemas, options) => {
+  const compile = buildEagerValidator(externalSchemas, options);
+  return (route) => lazyValidator(() => compile(route) as Validator) as unknown as Compiled;
+};
 
 const serializerPools = new Map<string, WeakMap<object, (doc: unknown) => string>>();
 const buildSerializerOf = SerializerSelector();
