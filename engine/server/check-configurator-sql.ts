@@ -1,4 +1,3 @@
-import { parse } from 'libpg-query';
 import { parseNamedSql } from './parse-named-sql.js';
 
 /** What a named SQL is for: a read (lists, dropdowns, validation, reports) or a `sql:` behaviour's write. */
@@ -84,6 +83,8 @@ async function judge(text: string, mode: ConfiguratorSqlMode): Promise<Configura
   if (!named.ok) return { ok: false, reason: named.message };
   const { parts } = named.sql;
   const placeholders = parts.map((part, i) => (i === 0 ? part : `$${i}${part}`)).join('');
+  // The SQL parser (WebAssembly) is loaded by the first check, not when the server starts.
+  const { parse } = await import('libpg-query');
   let tree: { stmts?: Array<{ stmt: Record<string, unknown> }> };
   try {
     tree = (await parse(placeholders)) as typeof tree;

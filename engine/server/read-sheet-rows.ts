@@ -1,4 +1,4 @@
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { EngineError } from './engine-error.js';
 import { parseCsv } from './parse-csv.js';
 
@@ -11,7 +11,9 @@ export async function readSheetRows(fileName: string, data: Buffer, delimiter = 
     return parsed.rows;
   }
   if (!lower.endsWith('.xlsx')) throw new EngineError('IMPORT_FILE_INVALID', { reason: 'xlsx or csv expected' });
-  const workbook = new ExcelJS.Workbook();
+  // The spreadsheet library is loaded by the first xlsx read, not when the server starts.
+  const { default: excel } = await import('exceljs');
+  const workbook = new excel.Workbook();
   try {
     await workbook.xlsx.load(data as unknown as ArrayBuffer);
   } catch {

@@ -33,16 +33,16 @@ function pdfToText(pdf: Buffer): string {
 const squeeze = (text: string) => text.replace(/\s+/g, '');
 
 describe('PDF text in six languages', () => {
-  it('cuts a text into runs of one font each, Han characters in the font of the document language', () => {
-    expect(fontRuns('SO-1 仓库 ピック 창고 คลัง', 'zh').map((r) => r.face)).toEqual(['latin', 'sc', 'jp', 'kr', 'thai']);
-    expect(fontRuns('倉庫', 'jp')[0].face).toBe('jp');
-    expect(fontRuns('倉庫', 'zh_tw')[0].face).toBe('tc');
-    expect(fontRuns('倉庫', 'kor')[0].face).toBe('kr');
-    expect(fontRuns('12 34', 'en')).toEqual([{ face: 'latin', text: '12 34' }]);
+  it('cuts a text into runs of one font each, Han characters in the font of the document language', async () => {
+    expect((await fontRuns('SO-1 仓库 ピック 창고 คลัง', 'zh')).map((r) => r.face)).toEqual(['latin', 'sc', 'jp', 'kr', 'thai']);
+    expect((await fontRuns('倉庫', 'jp'))[0].face).toBe('jp');
+    expect((await fontRuns('倉庫', 'zh_tw'))[0].face).toBe('tc');
+    expect((await fontRuns('倉庫', 'kor'))[0].face).toBe('kr');
+    expect(await fontRuns('12 34', 'en')).toEqual([{ face: 'latin', text: '12 34' }]);
   });
 
   it('writes each text so that pdftotext reads it back', async () => {
-    const out = openPdf('zh', { size: 'A4', margin: 36 });
+    const out = await openPdf('zh', { size: 'A4', margin: 36 });
     for (const text of Object.values(TEXTS)) pdfText(out, text, { size: 14 });
     pdfText(out, 'Mixed: 仓库 ピッキング 창고 ใบหยิบ', { size: 14, bold: true });
     out.doc.end();

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import * as fontkit from 'fontkit';
-import PDFDocument from 'pdfkit';
+import type * as Fontkit from 'fontkit';
+import type PDFDocument from 'pdfkit';
 import type { Language } from '../../common/languages.js';
 
 /*
@@ -93,13 +93,42 @@ function fallbacks(language: Language): PdfFontFace[] {
   return [...new Set<PdfFontFace>([hanFace(language), 'sc', 'tc', 'jp', 'kr', 'latin', 'thai'])];
 }
 
-const fonts = new Map<PdfFontFace, fontkit.Font>();
+interface PdfKit {
+  PDFDocument: typeof PDFDocument;
+  fontkit: typeof Fontkit;
+}
+let kit: PdfKit | undefined;
+let loadingKit: Promise<PdfKit> | undefined;
+
+/**
+ * pdfkit and fontkit, loaded by the first PDF made or text measured rather than when the server
+ * starts (they cost about half a second of processor time). A failed load is forgotten, so the
+ * next document tries again.
+ */
+function loadPdfKit(): Promise<PdfKit> {
+  loadingKit ??= Promise.all([import('pdfkit'), import('fontkit')]).then(
+    ([pdfkit, fontkit]) => (kit = { PDFDocument: pdfkit.default, fontkit }),
+    (error: unknown) => {
+      loadingKit = undefined;
+      throw error;
+    },
+  );
+  return loadingKit;
+}
+
+/** The loaded libraries; every caller runs after `loadPdfKit` (a PdfOutput exists only once it has). */
+function loadedKit(): PdfKit {
+  if (!kit) throw new Error('pdfkit is not loaded yet');
+  return kit;
+}
+
+const fonts = new Map<PdfFontFace, Fontkit.Font>();
 
 /** Whether a face has a glyph for a character (the regular weight answers for both). */
 function hasGlyph(face: PdfFontFace, char: string): boolean {
   let font = fonts.get(face);
   if (!font) {
-    font = fontkit.create(fontData(face, 'regular'));
+    font = loadedKit().fontkit.create(fontData(face, 'regular'));
     fonts.set(face, font);
   }
   return font.hasGlyphForCodePoint(char.codePointAt(0)!);
@@ -127,7 +156,12 @@ export interface TextRun {
 }
 
 /** A text cut into runs of one font each (see above). */
-export function fontRuns(text: string, language: Language): TextRun[] {
+export async function fontRuns(text: string, language: Language): Promise<TextRun[]> {
+  await loadPdfKit();
+  return runsOf(text, language);
+}
+
+function runsOf(text: string, language: Language): TextRun[] {
   const runs: TextRun[] = [];
   let pendingNeutral = '';
   for (const char of text) {
@@ -156,8 +190,9 @@ export interface PdfOutput {
 
 type DocumentOptions = ConstructorParameters<typeof PDFDocument>[0];
 
-export function openPdf(language: Language, options: DocumentOptions = {}): PdfOutput {
-  const doc = new PDFDocument(options);
+export async function openPdf(language: Language, options: DocumentOptions = {}): Promise<PdfOutput> {
+  const { PDFDocument: Document } = await loadPdfKit();
+  const doc = new Document(options);
   const done = new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     doc.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -202,7 +237,7 @@ export interface PdfTextOptions {
  */
 export function pdfText(out: PdfOutput, text: string, options: PdfTextOptions = {}): void {
   const { doc } = out;
-  const runs = fontRuns(text, out.language);
+  const runs = runsOf(text, out.language);
   if (!runs.length) runs.push({ face: 'latin', text: '' });
   const weight: PdfWeight = options.bold ? 'bold' : 'regular';
   const layout = { width: options.width, height: options.height, lineBreak: options.lineBreak, ellipsis: options.ellipsis, align: options.align };
@@ -221,7 +256,7 @@ export function pdfTextWidth(out: PdfOutput, text: string, options: { size?: num
   const { doc } = out;
   doc.fontSize(options.size ?? 10);
   let width = 0;
-  for (const run of fontRuns(text, out.language)) {
+  for (const run of runsOf(text, out.language)) {
     selectFace(doc, run.face, options.bold ? 'bold' : 'regular');
     width += doc.widthOfString(run.text);
   }

@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import ExcelJS from 'exceljs';
+import { loadExcel } from './excel.js';
 import { spreadsheetCell, type SheetValue } from './spreadsheet-cell.js';
 
 export type TableFileFormat = 'xlsx' | 'csv';
@@ -49,7 +49,8 @@ export async function renderTableFile(
     stream.on('end', resolve);
     stream.on('error', reject);
   });
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: false, useSharedStrings: false });
+  const excel = await loadExcel();
+  const workbook = new excel.stream.xlsx.WorkbookWriter({ stream, useStyles: false, useSharedStrings: false });
   const sheet = workbook.addWorksheet(sheetName.slice(0, 31));
   sheet.columns = columns.map((c) => ({ header: c.header, key: c.key, width: 16 }));
   for await (const batch of batches) {

@@ -108,8 +108,8 @@ export function layoutInvoice(out: PdfOutput, bill: BillView, text: (key: string
 }
 
 /** The invoice of a bill as PDF, in the reader's language. */
-export function renderInvoicePdf(bill: BillView, language: Language): Promise<Buffer> {
-  const out = openPdf(language, { size: 'A4', margin: MARGIN, info: { Title: `${translate(language, 'billing.invoice.title')} ${bill.header.invoice_no ?? bill.header.bill_id}` } });
+export async function renderInvoicePdf(bill: BillView, language: Language): Promise<Buffer> {
+  const out = await openPdf(language, { size: 'A4', margin: MARGIN, info: { Title: `${translate(language, 'billing.invoice.title')} ${bill.header.invoice_no ?? bill.header.bill_id}` } });
   layoutInvoice(out, bill, (key, params) => translate(language, key, params));
   out.doc.end();
   return out.done;

@@ -6,7 +6,7 @@ import type { DB } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import { streamInSlices } from '../../files/stored-file.js';
 import { translate } from '../../http/i18n.js';
-import { EXPORT_MAX_ROWS, createExportSheet, planExport, selectRows, type ExportPlan, type GenericContext } from '../generic/index.js';
+import { EXPORT_MAX_ROWS, createExportSheet, planExport, selectRows, type ExportPlan, type ExportSheet, type GenericContext } from '../generic/index.js';
 import { failBackgroundFile, fileSink, finishBackgroundFile, progressOf } from './download.background.js';
 import { deleteDownload, deleteExpiredDownloads, findDownload, insertDownload, listDownloads, readDownloadSlice, type DownloadInfo } from './download.repository.js';
 
@@ -69,7 +69,14 @@ export async function startBackgroundExport(ctx: DownloadContext, request: Expor
 /** Writes the file, reporting the rows written after every batch; a failure marks the file failed. */
 async function writeExport(db: Kysely<DB>, id: number, plan: ExportPlan, incompleteText: string, log: GenericContext['log']): Promise<void> {
   const sink = fileSink();
-  const sheet = createExportSheet(plan, sink.stream);
+  let sheet: ExportSheet;
+  try {
+    sheet = await createExportSheet(plan, sink.stream);
+  } catch (error) {
+    log.error({ err: error, download: id }, 'background export failed');
+    await failBackgroundFile(db, id, error);
+    return;
+  }
   let written = 0;
   // Progress is written beside the export's own read transaction, in order; on the embedded
   // database (one session) the writes wait for that transaction and are awaited before the end.

@@ -1,8 +1,9 @@
 import type { Writable } from 'node:stream';
 import Decimal from 'decimal.js';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import type { FieldDefinition } from '../../../../engine/schema/index.js';
 import type { EngineRow } from '../../../../engine/server/index.js';
+import { loadExcel } from '../../files/excel.js';
 import { spreadsheetCell } from '../../files/spreadsheet-cell.js';
 import type { ExportPlan } from './generic.read.js';
 
@@ -41,8 +42,9 @@ export interface ExportSheet {
  * time. The header row holds the labels (a configurator's texts, so they go through the same
  * cell rule as the values).
  */
-export function createExportSheet(plan: ExportPlan, stream: Writable): ExportSheet {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false });
+export async function createExportSheet(plan: ExportPlan, stream: Writable): Promise<ExportSheet> {
+  const excel = await loadExcel();
+  const workbook = new excel.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet(plan.title.slice(0, 31).replace(/[\\/?*[\]:]/g, ' ') || 'Sheet1');
   sheet.columns = plan.columns.map((c) => ({ key: c.field.name, width: 18, ...(DATE_FORMATS[c.field.type] ? { style: { numFmt: DATE_FORMATS[c.field.type] } } : {}) }));
   sheet.addRow(plan.columns.map((c) => spreadsheetCell(c.header, 'xlsx'))).commit();

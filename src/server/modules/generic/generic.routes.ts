@@ -124,7 +124,7 @@ export const genericRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const plan = await planExport(context(request), request.body);
       const stream = new PassThrough();
       // Streaming writer: rows go out as they are read, the file is never whole in memory.
-      const sheet = createExportSheet(plan, stream);
+      const sheet = await createExportSheet(plan, stream);
       // Nothing is sent before the first batch is read: a failure up to then is an ordinary JSON
       // error. A failure later (the connection to the database lost midway) cannot change the
       // status any more, so the file is finished with a row saying it is incomplete instead of a

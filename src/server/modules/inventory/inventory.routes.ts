@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import ExcelJS from 'exceljs';
+import { loadExcel } from '../../files/excel.js';
 import { spreadsheetCell } from '../../files/spreadsheet-cell.js';
 import { Type } from 'typebox';
 import { AppError } from '../../../common/errors.js';
@@ -148,7 +148,7 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const filter = await transactionLogFilter(db, requireUser(request), request.body);
       const stream = new PassThrough();
-      const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: false, useSharedStrings: false });
+      const workbook = new (await loadExcel()).stream.xlsx.WorkbookWriter({ stream, useStyles: false, useSharedStrings: false });
       const sheet = workbook.addWorksheet('transactions');
       const columns = LOG_COLUMNS.map(([key]) => key);
       sheet.columns = LOG_COLUMNS.map(([key, label]) => ({ header: translate(request.language, `inv.field.${label}`), key, width: 16 }));

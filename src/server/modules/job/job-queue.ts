@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import PgBoss from 'pg-boss';
+import type PgBoss from 'pg-boss';
 import type { DB } from '../../db/schema.js';
 import { pgBossDatabase } from './job.repository.js';
 
@@ -58,7 +58,9 @@ export class PgBossRunQueue implements RunQueue {
   ) {}
 
   async start(execute: (runId: number) => Promise<void>): Promise<void> {
-    const boss = new PgBoss({
+    // Loaded here, not with the module: a server without the scheduler never needs it.
+    const { default: Boss } = await import('pg-boss');
+    const boss = new Boss({
       db: pgBossDatabase(this.db),
       // The schedules are ours (croner, Quartz syntax); pg-boss only carries the runs.
       schedule: false,

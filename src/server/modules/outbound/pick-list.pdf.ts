@@ -19,8 +19,8 @@ const COLUMNS: Array<PdfColumn<PickListRow>> = [
  * languages print in their own script (descriptions, locations); Han characters take the shapes of
  * the reader's language.
  */
-export function renderPickList(title: string, rows: readonly PickListRow[], printedBy: string, language: Language = 'en'): Promise<Buffer> {
-  const out = openPdf(language, { size: 'A4', margin: 36, info: { Title: `Pick list ${title}` } });
+export async function renderPickList(title: string, rows: readonly PickListRow[], printedBy: string, language: Language = 'en'): Promise<Buffer> {
+  const out = await openPdf(language, { size: 'A4', margin: 36, info: { Title: `Pick list ${title}` } });
   const { doc } = out;
   pdfText(out, `Pick list ${title}`, { size: 16, bold: true });
   pdfText(out, `Printed ${new Date().toISOString().slice(0, 16).replace('T', ' ')} by ${printedBy}`, { size: 9 });

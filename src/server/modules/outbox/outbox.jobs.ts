@@ -1,4 +1,3 @@
-import nodemailer from 'nodemailer';
 import { inTransaction } from '../../db/transaction.js';
 import type { JobDefinition } from '../area.js';
 import { findUndeliveredEmails, markOutboxMessage } from './outbox.repository.js';
@@ -26,6 +25,7 @@ export const sendOutboxEmailJob: JobDefinition = {
     const maxAgeHours = wholeNumber(params.maxAgeHours, 24, 24 * 365, 'maxAgeHours');
     const batchSize = wholeNumber(params.batchSize, 50, 1000, 'batchSize');
     const messages = await findUndeliveredEmails(db, maxAgeHours, batchSize);
+    const { default: nodemailer } = await import('nodemailer');
     const mailer = nodemailer.createTransport(config.smtpUrl);
     let refused = 0;
     try {

@@ -1,4 +1,4 @@
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { AppConfig } from '../../config.js';
@@ -61,7 +61,8 @@ export function createMessageOutbox(options: {
             log.info({ outbox: { channel: 'email', to: message.to, subject: message.subject, text: message.text } }, 'e-mail not sent (SMTP_URL is not set)');
             return await record(message, 'stored', null);
           }
-          mailer ??= nodemailer.createTransport(config.smtpUrl);
+          // The mail library is loaded by the first e-mail sent, not when the server starts.
+          mailer ??= (await import('nodemailer')).default.createTransport(config.smtpUrl);
           await mailer.sendMail({ from: config.mailFrom, to: message.to, subject: message.subject, text: message.text });
         } else {
           if (!sms) {

@@ -101,8 +101,8 @@ const COLUMNS: Array<PdfColumn<PackListLine>> = [
 ];
 
 /** The built-in pack list layout: each text in the font of its script (a ship-to in Thai and a description in Chinese both print). */
-export function renderPackList(list: PackList, by: string, language: Language): Promise<Buffer> {
-  const out = openPdf(language, { size: 'A4', margin: 36, info: { Title: `Pack list ${list.orderNo}` } });
+export async function renderPackList(list: PackList, by: string, language: Language): Promise<Buffer> {
+  const out = await openPdf(language, { size: 'A4', margin: 36, info: { Title: `Pack list ${list.orderNo}` } });
   const { doc } = out;
   pdfText(out, `Pack list ${list.orderNo}`, { size: 16, bold: true });
   pdfText(out, printedLine(by), { size: 9 });

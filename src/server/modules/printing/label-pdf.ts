@@ -1,4 +1,4 @@
-import bwipjs from 'bwip-js/node';
+import type BwipJs from 'bwip-js/node';
 import type { Language } from '../../../common/languages.js';
 import { openPdf, pdfText, type PdfOutput } from '../../files/pdf-text.js';
 import { translate } from '../../http/i18n.js';
@@ -22,7 +22,7 @@ export function gs1Code128Text(elements: Element[]): string {
  * Draws a GS1-128 barcode as filled bars: the module width is the largest that fits the width
  * (at most `maxModule` points), with a quiet zone of ten modules on each side inside `width`.
  */
-function drawGs1128(out: PdfOutput, elements: Element[], at: { x: number; y: number; width: number; height: number; maxModule: number }): void {
+function drawGs1128(bwipjs: typeof BwipJs, out: PdfOutput, elements: Element[], at: { x: number; y: number; width: number; height: number; maxModule: number }): void {
   const [symbol] = bwipjs.raw('code128', gs1Code128Text(elements), { parsefnc: true }) as Array<{ sbs: number[] }>;
   const modules = symbol.sbs.reduce((sum, w) => sum + w, 0);
   const module = Math.min(at.maxModule, at.width / (modules + 20));
@@ -47,7 +47,9 @@ function rule(out: PdfOutput, y: number): void {
 export async function labelPdf(label: CartonLabel, kind: LabelKind, language: Language): Promise<Buffer> {
   const { sscc, content } = labelElements(label);
   const t = (key: string, params: Record<string, string | number> = {}) => translate(language, `printing.label.${key}`, params);
-  const out = openPdf(language, { size: [WIDTH, HEIGHT], margin: 0, info: { Title: `${kind === 'pallet' ? 'Pallet' : 'Carton'} label ${label.sscc}` } });
+  // The barcode library is loaded by the first label, not when the server starts.
+  const { default: bwipjs } = await import('bwip-js/node');
+  const out = await openPdf(language, { size: [WIDTH, HEIGHT], margin: 0, info: { Title: `${kind === 'pallet' ? 'Pallet' : 'Carton'} label ${label.sscc}` } });
   const inner = WIDTH - 2 * MARGIN;
   let y = MARGIN;
   pdfText(out, t(kind === 'pallet' ? 'pallet' : 'carton'), { x: MARGIN, y, size: 14, bold: true, width: inner, align: 'right' });
@@ -74,14 +76,14 @@ export async function labelPdf(label: CartonLabel, kind: LabelKind, language: La
   if (content.length) {
     rule(out, y);
     pdfText(out, humanReadable(content), { x: MARGIN, y: y + 5, size: 8, width: inner });
-    drawGs1128(out, content, { x: MARGIN, y: y + 30, width: inner, height: 50, maxModule: 1.2 });
+    drawGs1128(bwipjs, out, content, { x: MARGIN, y: y + 30, width: inner, height: 50, maxModule: 1.2 });
     y += 86;
   }
   const barHeight = kind === 'pallet' ? 100 : 90;
   const barTop = HEIGHT - MARGIN - 28 - barHeight;
   rule(out, barTop - 20);
   pdfText(out, t('sscc'), { x: MARGIN, y: barTop - 16, size: 8, bold: true });
-  drawGs1128(out, sscc, { x: MARGIN, y: barTop, width: inner, height: barHeight, maxModule: 1.5 });
+  drawGs1128(bwipjs, out, sscc, { x: MARGIN, y: barTop, width: inner, height: barHeight, maxModule: 1.5 });
   pdfText(out, `(00) ${label.sscc}`, { x: MARGIN, y: barTop + barHeight + 6, size: 14, bold: true, width: inner, align: 'center' });
   out.doc.end();
   return out.done;

@@ -1,4 +1,4 @@
-import { table } from '@pdfme/schemas';
+import { loadPdfme } from './pdfme.js';
 import type { TemplateJson } from './template.pdf.js';
 
 /** The kinds of document a template prints. */
@@ -8,8 +8,8 @@ export type TemplateKind = (typeof TEMPLATE_KINDS)[number];
 const A4 = { width: 210, height: 297, padding: [10, 10, 10, 10] as [number, number, number, number] };
 const LABEL = { width: 100, height: 150, padding: [4, 4, 4, 4] as [number, number, number, number] };
 
-function tableField(name: string, y: number, head: string[], widths: number[], width = 190) {
-  const base = table.propPanel.defaultSchema as unknown as Record<string, unknown>;
+/** A table field: pdfme's default table (`base`, its plugin's default field) with these columns. */
+function tableField(base: Record<string, unknown>, name: string, y: number, head: string[], widths: number[], width = 190) {
   const styles = (key: string, extra: Record<string, unknown>) => ({ ...(base[key] as Record<string, unknown>), fontName: undefined, ...extra });
   return {
     ...base,
@@ -34,7 +34,8 @@ const textField = (name: string, x: number, y: number, width: number, height: nu
  * and what a new template starts from. The pick list's fields are the pick list's data
  * (docs/templates.md "Data of the pick list").
  */
-export function defaultTemplate(kind: TemplateKind): TemplateJson {
+export async function defaultTemplate(kind: TemplateKind): Promise<TemplateJson> {
+  const base = (await loadPdfme()).tableSchema;
   if (kind === 'pickList') {
     return {
       basePdf: A4,
@@ -43,7 +44,7 @@ export function defaultTemplate(kind: TemplateKind): TemplateJson {
           textField('title', 10, 10, 120, 9, 16, 'Pick list W0001'),
           textField('printed', 10, 20, 120, 6, 9, 'Printed 2026-01-01 08:00 by admin'),
           { name: 'number', type: 'code128', position: { x: 140, y: 8 }, width: 60, height: 16, content: 'W0001' },
-          tableField('lines', 30, ['Zone', 'Location', 'LPN', 'SKU', 'Description', 'Lot / expiry', 'Qty', 'Order'], [7, 12, 10, 16, 21, 12, 10, 12]),
+          tableField(base, 'lines', 30, ['Zone', 'Location', 'LPN', 'SKU', 'Description', 'Lot / expiry', 'Qty', 'Order'], [7, 12, 10, 16, 21, 12, 10, 12]),
         ],
       ],
     };
@@ -60,7 +61,7 @@ export function defaultTemplate(kind: TemplateKind): TemplateJson {
           textField('shipTo', 10, 28, 120, 20, 9, 'Ship to'),
           textField('cartons', 140, 28, 60, 6, 9, '1 carton'),
           ...(kind === 'deliveryNote' ? [textField('load', 140, 35, 60, 6, 9, 'Load L0001')] : []),
-          tableField('lines', 52, ['Carton', 'SSCC', 'SKU', 'Description', 'Lot / expiry', 'Qty', 'Order'], [11, 19, 13, 21, 13, 11, 12]),
+          tableField(base, 'lines', 52, ['Carton', 'SSCC', 'SKU', 'Description', 'Lot / expiry', 'Qty', 'Order'], [11, 19, 13, 21, 13, 11, 12]),
         ],
       ],
     };
@@ -89,7 +90,7 @@ export function defaultTemplate(kind: TemplateKind): TemplateJson {
         textField('title', 10, 10, 120, 9, 16, kind),
         textField('printed', 10, 20, 120, 6, 9, ''),
         { name: 'number', type: 'code128', position: { x: 140, y: 8 }, width: 60, height: 16, content: '0001' },
-        tableField('lines', 30, ['Line', 'SKU', 'Description', 'Qty'], [10, 25, 45, 20]),
+        tableField(base, 'lines', 30, ['Line', 'SKU', 'Description', 'Qty'], [10, 25, 45, 20]),
       ],
     ],
   };

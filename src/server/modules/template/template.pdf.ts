@@ -1,10 +1,9 @@
 import fs from 'node:fs';
-import { checkTemplate, type Font, type Template } from '@pdfme/common';
-import { generate } from '@pdfme/generator';
-import { barcodes, ellipse, image, line, multiVariableText, rectangle, svg, table, text } from '@pdfme/schemas';
+import type { Font, Template } from '@pdfme/common';
 import { AppError, type FieldError } from '../../../common/errors.js';
 import type { Language } from '../../../common/languages.js';
 import { fontFile, fontRuns, type PdfFontFace, type PdfWeight } from '../../files/pdf-text.js';
+import { loadPdfme } from './pdfme.js';
 
 /*
  * Rendering a document template (pdfme template JSON) with data to PDF, and the checks a template
@@ -18,10 +17,10 @@ import { fontFile, fontRuns, type PdfFontFace, type PdfWeight } from '../../file
  * document uses are handed to pdfme, which embeds the glyphs it prints.
  */
 
-/** The plugins a template may use, by their schema `type`. */
-const PLUGIN_LIST = [text, multiVariableText, table, line, rectangle, ellipse, image, svg, ...Object.values(barcodes)];
-const PLUGINS = Object.fromEntries(PLUGIN_LIST.map((p) => [p.propPanel.defaultSchema.type, p]));
-export const TEMPLATE_SCHEMA_TYPES = Object.keys(PLUGINS).sort();
+/** The field types a template may use: those of pdfme's plugins. */
+export async function templateSchemaTypes(): Promise<string[]> {
+  return (await loadPdfme()).schemaTypes;
+}
 
 const FACES: PdfFontFace[] = ['latin', 'thai', 'sc', 'tc', 'jp', 'kr'];
 export const TEMPLATE_FONT_NAMES = FACES.flatMap((f) => [f, `${f}-bold`]);
@@ -49,7 +48,8 @@ const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.is
  * field (`template.schemas.0.3.type`): the page, the fields' names, types, positions and sizes, the
  * fonts, then pdfme's own check of the whole.
  */
-export function validateTemplate(value: unknown): TemplateJson {
+export async function validateTemplate(value: unknown): Promise<TemplateJson> {
+  const { checkTemplate, plugins } = await loadPdfme();
   const problems: FieldError[] = [];
   const bad = (field: string, reason: string) => problems.push({ field: `template${field ? `.${field}` : ''}`, code: 'TEMPLATE_INVALID', params: { reason } });
   if (!isObject(value)) {
@@ -77,7 +77,7 @@ export function validateTemplate(value: unknown): TemplateJson {
         if (typeof schema.name !== 'string' || !NAME.test(schema.name)) bad(`${at}.name`, String(schema.name));
         else if (names.has(schema.name)) bad(`${at}.name`, `duplicate ${schema.name}`);
         else names.add(schema.name);
-        if (typeof schema.type !== 'string' || !PLUGINS[schema.type]) bad(`${at}.type`, String(schema.type));
+        if (typeof schema.type !== 'string' || !plugins[schema.type]) bad(`${at}.type`, String(schema.type));
         const position = schema.position;
         if (!isObject(position) || !isNumber(position.x) || !isNumber(position.y)) bad(`${at}.position`, 'x and y in mm');
         if (!isNumber(schema.width) || schema.width <= 0) bad(`${at}.width`, 'width in mm');
@@ -107,9 +107,9 @@ export function validateTemplate(value: unknown): TemplateJson {
 }
 
 /** The face whose script a value is mostly written in (see above). */
-function faceOfText(value: string, language: Language): PdfFontFace {
+async function faceOfText(value: string, language: Language): Promise<PdfFontFace> {
   const counts = new Map<PdfFontFace, number>();
-  for (const run of fontRuns(value, language)) if (run.face !== 'latin') counts.set(run.face, (counts.get(run.face) ?? 0) + [...run.text].length);
+  for (const run of await fontRuns(value, language)) if (run.face !== 'latin') counts.set(run.face, (counts.get(run.face) ?? 0) + [...run.text].length);
   let best: PdfFontFace = 'latin';
   for (const [face, count] of counts) if (count > (counts.get(best) ?? 0)) best = face;
   return best;
@@ -162,17 +162,17 @@ export async function renderTemplate(template: TemplateJson, documents: readonly
     return entry;
   });
   const sample = (s: Schema) => [typeof s.content === 'string' ? s.content : '', ...inputs.map((i) => i[s.name] ?? '')].join(' ');
-  const pick = (current: unknown, s: Schema): string => {
+  const pick = async (current: unknown, s: Schema): Promise<string> => {
     if (typeof current === 'string' && current !== '' && current !== DESIGNER_FONT) return current;
     return faceOfText(sample(s), language);
   };
   for (const page of copy.schemas) {
     for (const s of page) {
-      if (TEXT_TYPES.has(s.type)) s.fontName = pick(s.fontName, s);
+      if (TEXT_TYPES.has(s.type)) s.fontName = await pick(s.fontName, s);
       if (s.type === 'table') {
         for (const part of ['headStyles', 'bodyStyles']) {
           const styles = (s[part] ?? {}) as Record<string, unknown>;
-          styles.fontName = pick(styles.fontName, { ...s, content: `${JSON.stringify(s.head ?? [])} ${typeof s.content === 'string' ? s.content : ''}` });
+          styles.fontName = await pick(styles.fontName, { ...s, content: `${JSON.stringify(s.head ?? [])} ${typeof s.content === 'string' ? s.content : ''}` });
           s[part] = styles;
         }
       }
@@ -182,7 +182,8 @@ export async function renderTemplate(template: TemplateJson, documents: readonly
   used.add('latin');
   const font: Font = Object.fromEntries([...used].map((name) => [name, { data: fontOf(name), fallback: name === 'latin' }]));
   try {
-    const pdf = await generate({ template: copy as unknown as Template, inputs: inputs.length ? inputs : [{}], plugins: PLUGINS, options: { font, lang: 'en' } });
+    const { generate, plugins } = await loadPdfme();
+    const pdf = await generate({ template: copy as unknown as Template, inputs: inputs.length ? inputs : [{}], plugins, options: { font, lang: 'en' } });
     return Buffer.from(pdf);
   } catch (error) {
     throw new AppError('TEMPLATE_RENDER_FAILED', { reason: (error instanceof Error ? error.message : String(error)).slice(0, 300) });

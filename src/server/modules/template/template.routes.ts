@@ -9,7 +9,7 @@ import { ErrorBodySchema, IdSchema, StrictObject } from '../../http/schemas.js';
 import { hasRight } from '../identity/index.js';
 import { attachmentMultipartLimits, readUploadWithinLimit } from '../attachment/index.js';
 import { TEMPLATE_KINDS, defaultTemplate, type TemplateKind } from './template.defaults.js';
-import { TEMPLATE_FONT_NAMES, TEMPLATE_JSON_MAX, TEMPLATE_SCHEMA_TYPES, renderTemplate, type TemplateInputs } from './template.pdf.js';
+import { TEMPLATE_FONT_NAMES, TEMPLATE_JSON_MAX, renderTemplate, templateSchemaTypes, type TemplateInputs } from './template.pdf.js';
 import {
   JRXML_MAX_BYTES,
   copyTargets,
@@ -54,7 +54,7 @@ export const templateRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/template/shipped',
     route(DESIGN.view, 'The shipped template of a kind (what prints while the project has published none), the field types and the font names a template may use', { body: StrictObject({ kind: Kind }) }),
-    (request) => ({ template: defaultTemplate(request.body.kind as TemplateKind), schemaTypes: TEMPLATE_SCHEMA_TYPES, fontNames: TEMPLATE_FONT_NAMES }),
+    async (request) => ({ template: await defaultTemplate(request.body.kind as TemplateKind), schemaTypes: await templateSchemaTypes(), fontNames: TEMPLATE_FONT_NAMES }),
   );
 
   app.post(

@@ -83,7 +83,7 @@ export interface SaveInput {
 /** Saves a draft (new or changed) after its JSON passed the checks; publishing is separate. */
 export async function saveDraft(trx: Transaction<DB>, user: SessionUser, input: SaveInput): Promise<TemplateConfig> {
   const projectId = projectOf(user);
-  const draft = validateTemplate(input.template);
+  const draft = await validateTemplate(input.template);
   if (typeof input.reportId === 'number') {
     if (input.kind !== 'report') throw new AppError('VALIDATION_FAILED', {}, [{ field: 'reportId', code: 'TEMPLATE_INVALID', params: { reason: 'only a report template prints a report' } }]);
     if (!(await reportOfProject(trx, projectId, input.reportId))) throw new AppError('VALIDATION_FAILED', {}, [{ field: 'reportId', code: 'VALUE_INVALID' }]);
@@ -105,7 +105,7 @@ export async function saveDraft(trx: Transaction<DB>, user: SessionUser, input: 
 export async function publish(trx: Transaction<DB>, user: SessionUser, id: number): Promise<{ version: number }> {
   const row = await findTemplate(trx, projectOf(user), id, true);
   if (!row) throw new AppError('TEMPLATE_NOT_FOUND');
-  const template = validateTemplate(row.draft);
+  const template = await validateTemplate(row.draft);
   return { version: await insertVersion(trx, id, template, user.loginAccount) };
 }
 
@@ -174,7 +174,7 @@ export async function printPublished(db: Kysely<DB>, projectId: number, kind: Te
 
 export async function printDocuments(db: Kysely<DB>, projectId: number, kind: TemplateKind, documents: readonly TemplateInputs[], language: Language): Promise<Buffer> {
   const published = await publishedOfKind(db, projectId, kind);
-  const template = published ? (published.template as TemplateJson) : defaultTemplate(kind);
+  const template = published ? (published.template as TemplateJson) : await defaultTemplate(kind);
   return renderTemplate(template, documents, language);
 }
 
