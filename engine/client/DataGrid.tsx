@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { useContext, useEffect, useMemo, useRef } from 'react';
 import { AgGridReact } from 'ag-grid-react';
 import {
   ColumnAutoSizeModule,
@@ -18,6 +18,7 @@ import type { FieldDefinition, ScalarValue, Sort } from '../schema/index.js';
 import type { GenericRow, SelectionResponse } from '../schema/api.js';
 import { truncateText } from './host/truncateText.js';
 import { MAX_SELECTION } from './model/isBehaviourEnabled.js';
+import { ReducedMotionContext } from './services.js';
 
 /**
  * Only the grid features the engine uses (ag-grid's module registry keeps the chunk small);
@@ -196,12 +197,14 @@ export function DataGrid(props: DataGridProps) {
     props.onSelectionChange(rows);
   };
 
+  const reducedMotion = useContext(ReducedMotionContext);
   return (
     <div className="engine-grid" role="region" aria-label={props.label} style={{ height: '100%', minHeight: 320, width: '100%' }}>
       <AgGridReact<GenericRow>
         modules={GRID_MODULES}
         columnDefs={columnDefs}
         rowModelType="infinite"
+        animateRows={!reducedMotion}
         datasource={datasource}
         cacheBlockSize={props.pageSize}
         pagination={props.paging === true}

@@ -4,6 +4,6 @@
  * popups and navigation only through it.
  */
 export { PageView, type PageViewProps } from './PageView.js';
-export { EngineServicesContext, useEngineServices } from './services.js';
+export { EngineServicesContext, ReducedMotionContext, useEngineServices } from './services.js';
 export type { EngineServices, HostToolbarActionProps, EngineCallError, EngineCallOptions, EngineFieldError, TransferProgress } from './services.js';
 export { MAX_SELECTION } from './model/isBehaviourEnabled.js';

@@ -93,6 +93,13 @@ export interface HostToolbarActionProps {
 
 export const EngineServicesContext = createContext<EngineServices | null>(null);
 
+/**
+ * True while the host's user asks for reduced motion (the host reads the system setting): the grid
+ * then adds and sorts rows without animating them. A context of its own rather than a field of the
+ * services, so that a change of the setting does not rebuild the services, which reloads the page.
+ */
+export const ReducedMotionContext = createContext(false);
+
 /** The confirm popup of a deletion (a red Delete button, the warning icon); true on OK. */
 export function confirmDeletion(services: EngineServices, content: string): Promise<boolean> {
   return services.confirm({ content, okType: 'danger', iconType: 'warning', okText: services.t('ui.engine.delete'), cancelText: services.t('ui.engine.cancel') });

@@ -8,6 +8,7 @@ import { RequireToken } from './guard';
 import { allTextsLoaded } from './i18n';
 import { antdLocaleOf } from './locale';
 import { PopupHost, ToastHost } from './popups';
+import { useReducedMotion } from './reduced-motion';
 import { GlobalLoading, SessionEvents } from './shell/SessionEvents';
 
 /** A lazy screen that shows once its code and every area's texts are here (src/app/i18n.ts). */
@@ -31,14 +32,20 @@ const MOOSE_VIEWS = ['home', 'customerInfo', 'washing', 'scan'] as const;
  * one opens lands on it (on a slow handheld too) and nothing slides under the pointer.
  */
 const THEME = { token: { colorPrimary: '#1f5fa8', motion: false } };
+/**
+ * The click wave of buttons keeps its own fixed-length animation even without motion; it goes too
+ * when the user's system asks for reduced motion (src/app/reduced-motion.ts).
+ */
+const NO_WAVE = { disabled: true };
 
 export function App() {
   // antd's texts (pagination, pickers, empty states) follow the interface language
   // once its texts and antd's locale pack have loaded (src/app/i18n.ts).
   const { i18n } = useTranslation();
   const language = i18n.language;
+  const reducedMotion = useReducedMotion();
   return (
-    <ConfigProvider locale={isLanguage(language) ? antdLocaleOf(language) : undefined} theme={THEME}>
+    <ConfigProvider locale={isLanguage(language) ? antdLocaleOf(language) : undefined} theme={THEME} wave={reducedMotion ? NO_WAVE : undefined}>
       <AntApp>
         <HashRouter>
           <SessionEvents />

@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import type { WidgetProps } from '@rjsf/utils';
 import { Link, useSearchParams } from 'react-router-dom';
 import { List, Result, Typography } from 'antd';
-import { EngineServicesContext, PageView, type EngineCallError, type EngineServices, type HostToolbarActionProps } from '../../engine/client/index';
+import { EngineServicesContext, PageView, ReducedMotionContext, type EngineCallError, type EngineServices, type HostToolbarActionProps } from '../../engine/client/index';
 import { hostPopups } from '../../engine/client/host/popups';
 import { isPlainSuccess, showSuccess } from './popups';
 import { api, ApiError, download } from './api/client';
@@ -17,6 +17,7 @@ import { pageRoutes } from './routes';
 import { openPage, pageKey, pendingFilterOf, subscribeFilters } from './page-filters';
 import { useSession } from './store/session-store';
 import { formatDateTime } from './locale';
+import { useReducedMotion } from './reduced-motion';
 import { toLanguage } from '../common/languages';
 import { CronExpressionWidget } from './widgets/CronExpressionWidget';
 import { rightsFor } from './rights';
@@ -157,11 +158,14 @@ export function useEngineHostServices(): EngineServices {
  */
 export function EnginePage({ moduleCode, functionCode }: { moduleCode: string; functionCode: string }) {
   const services = useEngineHostServices();
+  const reducedMotion = useReducedMotion();
   const key = pageKey(moduleCode, functionCode);
   const pending = useSyncExternalStore(subscribeFilters, () => pendingFilterOf(key));
   return (
     <EngineServicesContext.Provider value={services}>
-      <PageView key={pending?.serial ?? 0} moduleCode={moduleCode} functionCode={functionCode} initialConditions={pending?.filter} />
+      <ReducedMotionContext.Provider value={reducedMotion}>
+        <PageView key={pending?.serial ?? 0} moduleCode={moduleCode} functionCode={functionCode} initialConditions={pending?.filter} />
+      </ReducedMotionContext.Provider>
     </EngineServicesContext.Provider>
   );
 }

@@ -7,7 +7,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { apiCall, apiSignIn, enginePage, engineRows as rows, engineRowTexts as rowTexts, engineToolbar as toolbar, eventually, openEnginePage, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
+import { REDUCED_MOTION, apiCall, apiSignIn, enginePage, engineRows as rows, engineRowTexts as rowTexts, engineToolbar as toolbar, eventually, openEnginePage, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
 
 /** Finds one row by a searchable field and selects it, so that its sub-page tabs show. */
 async function findAndSelect(page: Page, functionCode: string, field: string, value: string): Promise<void> {
@@ -111,7 +111,7 @@ describe('users and roles administered from the screens in Chromium', () => {
     await context.close();
 
     // The user signs in, switches to the second warehouse in the header and sees only its locations.
-    const userContext = await e2e.browser.newContext({ viewport: { width: 1600, height: 1000 } });
+    const userContext = await e2e.browser.newContext({ ...REDUCED_MOTION, viewport: { width: 1600, height: 1000 } });
     try {
       const own = await userContext.newPage();
       await own.goto(`${server.url}#/page/loa`);

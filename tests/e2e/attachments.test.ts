@@ -12,7 +12,7 @@ import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/accounts.js';
-import { apiCall, eventually, releaseBrowser, sharedBrowser, startE2eServer, type E2eServer } from '../helpers/browser.js';
+import { REDUCED_MOTION, apiCall, eventually, releaseBrowser, sharedBrowser, startE2eServer, type E2eServer } from '../helpers/browser.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/attachments');
 const PNG = fs.readFileSync(path.join(FIXTURES, 'sample.png'));
@@ -47,7 +47,7 @@ describe('attachments and the download center in Chromium', () => {
   beforeAll(async () => {
     server = await startE2eServer({ DEMO_DATA: 'true', ATTACHMENT_LIMIT_MB: '1' });
     browser = await sharedBrowser();
-    const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1600, height: 1000 } });
+    const context = await browser.newContext({ ...REDUCED_MOTION, acceptDownloads: true, viewport: { width: 1600, height: 1000 } });
     page = await context.newPage();
     await page.goto(`${server.url}#/login`);
     await page.fill('#login_loginAccount', ADMIN.loginAccount);

@@ -1,7 +1,7 @@
 import { Secret, TOTP } from 'otpauth';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, releaseBrowser, sharedBrowser, startE2eServer, type E2eServer } from '../helpers/browser.js';
+import { REDUCED_MOTION, eventually, releaseBrowser, sharedBrowser, startE2eServer, type E2eServer } from '../helpers/browser.js';
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp.js';
 
 const ACCOUNT = 'ellen';
@@ -26,7 +26,7 @@ describe('sign-in, two-step verification and trusted browsers in Chromium', () =
     smtp = await startSmtpServer();
     server = await startE2eServer({ SMTP_URL: smtp.url });
     browser = await sharedBrowser();
-    context = await browser.newContext();
+    context = await browser.newContext(REDUCED_MOTION);
     page = await context.newPage();
   });
   afterAll(async () => {

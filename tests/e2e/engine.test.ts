@@ -264,6 +264,11 @@ describe('page-definition engine in Chromium', () => {
 
     expect(await skuTotal(server, adminToken)).toBe(before);
     await page.locator('.ant-modal:has([data-testid="engine-form"]) .ant-modal-footer button:not(#engine-form-save)').click();
+    // The page asks for reduced motion, as every test context does: the dialog opened and closes
+    // without animation, and none of the buttons clicked drew antd's click wave.
+    await page.locator('[data-testid="engine-form"]').waitFor({ state: 'hidden' });
+    expect(await page.evaluate(() => matchMedia('(prefers-reduced-motion: reduce)').matches)).toBe(true);
+    expect(await page.locator('.ant-wave').count()).toBe(0);
   });
 
   it('shows the sub-page of a header row, runs a confirmed behaviour and remembers the column choice', async () => {

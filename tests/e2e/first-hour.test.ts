@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/accounts.js';
-import { signedInPage, useServerAndBrowser } from '../helpers/browser.js';
+import { REDUCED_MOTION, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
 
 /** What a new user hits in the first hour, in Chromium against the built app. */
 describe('the first hour in Chromium', () => {
@@ -13,7 +13,7 @@ describe('the first hour in Chromium', () => {
   }
 
   it('lands on the page first asked for after sign-in, and a bookmark in a new tab needs no sign-in (item 5)', async () => {
-    const context = await e2e.browser.newContext();
+    const context = await e2e.browser.newContext(REDUCED_MOTION);
     try {
       const page = await context.newPage();
       await page.goto(`${e2e.server.url}#/page/loa`);
@@ -54,7 +54,7 @@ describe('the first hour in Chromium', () => {
     ).json()) as { token: string; expiresAt: string };
     const auth = { authorization: `Bearer ${login.token}`, 'content-type': 'application/json' };
     await fetch(new URL('api/user/defaultLang', e2e.server.url), { method: 'PUT', headers: auth, body: JSON.stringify({ language: 'zh' }) });
-    const context = await e2e.browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const context = await e2e.browser.newContext({ ...REDUCED_MOTION, viewport: { width: 1440, height: 900 } });
     try {
       const page = await context.newPage();
       await page.goto(`${e2e.server.url}#/login`);

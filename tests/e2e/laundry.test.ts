@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { apiCall, apiSignIn, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
+import { REDUCED_MOTION, apiCall, apiSignIn, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
 
 /**
  * The laundry in Chromium (docs/laundry.md): the administrator issues a device (its key shown once)
@@ -50,7 +50,7 @@ describe('the laundry in Chromium', () => {
     await admin.context().close();
 
     // The phone: no session, first use asks for the key.
-    const context = await e2e.browser.newContext({ viewport: { width: 360, height: 640 } });
+    const context = await e2e.browser.newContext({ ...REDUCED_MOTION, viewport: { width: 360, height: 640 } });
     const phone = await context.newPage();
     await phone.goto(`${e2e.server.url}#/moose/home`);
     await phone.getByTestId('laundry-key-entry').waitFor();

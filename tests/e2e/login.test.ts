@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { openPage, useServerAndBrowser } from '../helpers/browser.js';
+import { REDUCED_MOTION, openPage, useServerAndBrowser } from '../helpers/browser.js';
 
 describe('sign-in page in Chromium', () => {
   const e2e = useServerAndBrowser(() => ({}), { freshServerOnRetry: true });
@@ -14,7 +14,7 @@ describe('sign-in page in Chromium', () => {
   });
 
   it('loads no grid, editor or designer code on the login route', async () => {
-    const page = await e2e.browser.newPage();
+    const page = await e2e.browser.newPage(REDUCED_MOTION);
     const scripts: string[] = [];
     page.on('response', (response) => {
       if (response.request().resourceType() === 'script') scripts.push(response.url());

@@ -12,7 +12,7 @@
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { releaseBrowser, sharedBrowser } from '../helpers/browser.js';
+import { REDUCED_MOTION, releaseBrowser, sharedBrowser } from '../helpers/browser.js';
 import { buildAndServeHarness, type ServedHarness } from '../helpers/harness.js';
 import type { Harness, HarnessConfirm, HarnessMessage } from './popup-harness/main.js';
 
@@ -42,7 +42,7 @@ afterAll(async () => {
 });
 
 beforeEach(async () => {
-  page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+  page = await browser.newPage({ ...REDUCED_MOTION, viewport: { width: 1200, height: 800 } });
   // tsx compiles the functions handed to page.evaluate with esbuild's keepNames, which calls a
   // `__name` helper the page does not have (as in tests/bench/grid.bench.ts).
   await page.addInitScript({ content: 'window.__name = (f) => f;' });

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/accounts.js';
-import { releaseBrowser, sharedBrowser, openPage, startE2eServer, type E2eServer } from '../helpers/browser.js';
+import { REDUCED_MOTION, releaseBrowser, sharedBrowser, openPage, startE2eServer, type E2eServer } from '../helpers/browser.js';
 import { ROUTE_TABLE } from '../helpers/route-table.js';
 import { MOUNTED_TABS } from '../../src/app/shell/mounted-tabs.js';
 import { localeBranch, localeText } from '../helpers/locales.js';
@@ -24,7 +24,7 @@ async function signIn(page: Page, server: E2eServer): Promise<string> {
 }
 
 async function signedInPage(browser: Browser, server: E2eServer, route = '/page/home'): Promise<{ page: Page; token: string }> {
-  const page = await browser.newPage();
+  const page = await browser.newPage(REDUCED_MOTION);
   const token = await signIn(page, server);
   if (route !== '/page/home') await page.goto(`${server.url}#${route}`);
   return { page, token };
@@ -101,7 +101,7 @@ describe('application shell in Chromium', () => {
     });
 
     it('starts on /page with a token, except on /previewImgFile', async () => {
-      const page = await browser.newPage();
+      const page = await browser.newPage(REDUCED_MOTION);
       await signIn(page, server);
       // A new start of the app on /login with the stored token goes to /page.
       await page.goto(`${server.url}#/login`);
@@ -247,7 +247,7 @@ describe('application shell in Chromium', () => {
     });
 
     it('keeps the header to one compact row on a phone, so a handheld screen keeps its height', async () => {
-      const context = await browser.newContext({ viewport: { width: 360, height: 640 } });
+      const context = await browser.newContext({ ...REDUCED_MOTION, viewport: { width: 360, height: 640 } });
       const page = await context.newPage();
       try {
         await signIn(page, server);

@@ -120,9 +120,16 @@ export async function startE2eServer(env: Record<string, string> = {}): Promise<
   }
 }
 
+/**
+ * The options every browser context of the tests starts with: the page reports that the user asks
+ * for reduced motion, so the app runs no animation (src/app/reduced-motion.ts). Chromium then draws
+ * fewer frames, and no step waits for an animation to end. Every context a test opens itself takes them too.
+ */
+export const REDUCED_MOTION = { reducedMotion: 'reduce' } as const;
+
 /** Opens a hash route of the app in a new page and waits for the network to settle. */
 export async function openPage(browser: Browser, baseUrl: string, route: string): Promise<Page> {
-  const page = await browser.newPage();
+  const page = await browser.newPage(REDUCED_MOTION);
   await page.goto(`${baseUrl}#${route}`, { waitUntil: 'networkidle' });
   return page;
 }
@@ -210,7 +217,7 @@ export async function signedInPage(
   const account = options.account ?? ADMIN;
   // Opening the sign-in page itself means signing in on it: the app then lands where a sign-in lands.
   if (!options.viaSignInForm && route !== '/login') return tokenSignedInPage(browser, server, account, route, options);
-  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1600, height: 1000 }, acceptDownloads: options.acceptDownloads ?? false });
+  const context = await browser.newContext({ ...REDUCED_MOTION, viewport: options.viewport ?? { width: 1600, height: 1000 }, acceptDownloads: options.acceptDownloads ?? false });
   if (options.logToasts) await logToasts(context);
   const page = await context.newPage();
   await page.goto(`${server.url}#${route}`);
@@ -234,7 +241,7 @@ export async function tokenSignedInPage(
 ): Promise<Page> {
   const { token, expiresAt } = await apiLogin(server, account);
   // Downloads are taken unless the caller says otherwise (Playwright's default).
-  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1600, height: 1000 }, acceptDownloads: options.acceptDownloads ?? true });
+  const context = await browser.newContext({ ...REDUCED_MOTION, viewport: options.viewport ?? { width: 1600, height: 1000 }, acceptDownloads: options.acceptDownloads ?? true });
   if (options.logToasts) await logToasts(context);
   const page = await context.newPage();
   // The session is stored from a small page of the same origin, so that the app starts only once, signed in.

@@ -1,6 +1,7 @@
 import { Designer } from '../../screens/designer/index';
-import { EngineServicesContext } from '../../../engine/client/index';
+import { EngineServicesContext, ReducedMotionContext } from '../../../engine/client/index';
 import { useEngineHostServices } from '../engine-services';
+import { useReducedMotion } from '../reduced-motion';
 
 /**
  * The `/generic` screen: the designer, with the application's engine services for its live
@@ -8,9 +9,12 @@ import { useEngineHostServices } from '../engine-services';
  */
 export default function DesignerPage() {
   const services = useEngineHostServices();
+  const reducedMotion = useReducedMotion();
   return (
     <EngineServicesContext.Provider value={services}>
-      <Designer />
+      <ReducedMotionContext.Provider value={reducedMotion}>
+        <Designer />
+      </ReducedMotionContext.Provider>
     </EngineServicesContext.Provider>
   );
 }
