@@ -254,7 +254,8 @@ describe('popup rules in Chromium', () => {
   });
 
   it("runs a confirm's onOk once while it is still working, and nothing else", async () => {
-    await confirm({ id: 'slow', content: 'proceed?', okDelayMs: 400 });
+    // Its onOk stays pending until the test releases it, however slow the machine.
+    await confirm({ id: 'slow', content: 'proceed?', okHeld: true });
     await settle();
     // Two clicks in the same task, then more clicks, Escape and Enter while onOk is pending.
     await page.evaluate(() => {
@@ -268,7 +269,10 @@ describe('popup rules in Chromium', () => {
     await page.evaluate(() => document.querySelector<HTMLElement>('.wms-popup-top .wms-popup-cancel')?.click());
     await page.keyboard.press('Escape');
     await page.keyboard.press('Enter');
-    await page.waitForFunction(() => window.harness.stack().length === 0, undefined, { timeout: 5000 });
+    await settle();
+    expect(await stack()).toEqual(['slow']);
+    await page.evaluate(() => window.harness.release('slow'));
+    await page.waitForFunction(() => window.harness.stack().length === 0, undefined, { timeout: 15_000 });
     await page.keyboard.press('Escape');
     await settle();
     expect(await calls()).toEqual({ 'slow.onOk': 1 });

@@ -27,8 +27,8 @@ export interface HarnessConfirm {
   /** onOk throws at once; 'async' makes it reject after a tick instead. */
   okThrows?: boolean | 'async';
   cancelThrows?: boolean;
-  /** onOk answers a promise that settles after this many milliseconds. */
-  okDelayMs?: number;
+  /** onOk answers a promise that settles only when the test calls `release(id)`. */
+  okHeld?: boolean;
 }
 
 export interface Harness {
@@ -44,7 +44,12 @@ export interface Harness {
   confirm(item: HarnessConfirm): void;
   /** The ids of the open popups, bottom to top, as the popup store holds them. */
   stack(): string[];
+  /** Settles the held onOk of the confirm with this id (`okHeld`). */
+  release(id: string): void;
 }
+
+/** The held onOk promises' resolvers by confirm id. */
+const held = new Map<string, () => void>();
 
 const calls: Record<string, number> = {};
 const count = (name: string) => {
@@ -61,7 +66,7 @@ const harness: Harness = {
       harness.settled[id] = true;
     });
   },
-  confirm({ id, content, title, okThrows, cancelThrows, okDelayMs }) {
+  confirm({ id, content, title, okThrows, cancelThrows, okHeld }) {
     void showConfirm({
       id,
       content,
@@ -70,7 +75,7 @@ const harness: Harness = {
         count(`${id}.onOk`);
         if (okThrows === 'async') return Promise.reject(new Error(`${id} onOk rejected`));
         if (okThrows) throw new Error(`${id} onOk failed`);
-        if (okDelayMs) return new Promise((resolve) => setTimeout(resolve, okDelayMs));
+        if (okHeld) return new Promise<void>((resolve) => held.set(id, resolve));
       },
       onCancel: () => {
         count(`${id}.onCancel`);
@@ -81,6 +86,7 @@ const harness: Harness = {
     });
   },
   stack: () => popupStack().map((entry) => entry.item.id ?? ''),
+  release: (id) => held.get(id)?.(),
 };
 
 window.addEventListener('error', (event) => harness.uncaught.push(String(event.message)));
