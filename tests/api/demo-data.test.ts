@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { loadConfig } from '../../src/server/config.js';
@@ -7,8 +6,7 @@ import { DEMO_MARKER, loadDemoData, type DemoDataResult } from '../../src/server
 import { DEMO, gs1CheckDigit } from '../../src/server/modules/masterdata/masterdata.demo.js';
 import { startServer } from '../../src/server/start.js';
 import { connectPostgres } from '../../src/server/db/database.js';
-import { createTestDatabase, onRealServer, type TestDatabase } from '../helpers/database.js';
-import { tempDataDir } from '../helpers/server-process.js';
+import { createTestDatabase, firstStartPlace, onRealServer, type TestDatabase } from '../helpers/database.js';
 import { MODULES } from '../../src/server/modules/index.js';
 
 if (!onRealServer) {
@@ -205,26 +203,26 @@ describe(loadDemoData.name, () => {
   });
 });
 
-// Each test starts a real server process, whose first start takes most of a minute on a loaded machine.
+// Each test makes a first start of the server on the database under test: an empty database of the
+// PostgreSQL server on that run, an empty data directory of the embedded database on the other.
+// A first start on the embedded database takes most of a minute on a loaded machine.
 describe('demo data at start', { timeout: 240_000 }, () => {
-  const dirs: string[] = [];
-  afterAll(() => {
-    for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
-  });
-
   it.each([
     ['false', 0],
     ['true', 3 * DEMO.skusPerOwner],
   ])('DEMO_DATA=%s gives %i SKUs on the first start', async (flag, skus) => {
-    const dataDir = tempDataDir('wms-demo-');
-    dirs.push(dataDir);
-    const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', ADMIN_PASSWORD: 'Adm1n!Passw0rd', DEMO_DATA: flag });
-    const server = await startServer(config);
+    const place = await firstStartPlace('wms-demo-');
     try {
-      const row = await server.database.db.selectFrom('sku').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-      expect(Number(row.n)).toBe(skus);
+      const server = await startServer(loadConfig({ ...place.env, PORT: '0', LOG_LEVEL: 'silent', ADMIN_PASSWORD: 'Adm1n!Passw0rd', DEMO_DATA: flag }));
+      try {
+        expect(server.database.kind).toBe(onRealServer ? 'postgres' : 'pglite');
+        const row = await server.database.db.selectFrom('sku').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+        expect(Number(row.n)).toBe(skus);
+      } finally {
+        await server.stop();
+      }
     } finally {
-      await server.stop();
+      await place.remove();
     }
   });
 });

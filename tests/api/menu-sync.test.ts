@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTE_TABLE } from '../helpers/route-table.js';
@@ -6,8 +5,7 @@ import { loadConfig } from '../../src/server/config.js';
 import type { Database } from '../../src/server/db/database.js';
 import { declaredMenuRows, syncMenuAtStart } from '../../src/server/install/sync-menu.js';
 import { startServer } from '../../src/server/start.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { tempDataDir } from '../helpers/server-process.js';
+import { createTestDatabase, firstStartPlace, onRealServer, type TestDatabase } from '../helpers/database.js';
 
 const COLUMNS = ['code', 'parent_code', 'title_key', 'route', 'right_name', 'sequence'] as const;
 
@@ -19,13 +17,16 @@ function declaredByCode() {
   return declaredMenuRows(ROUTE_TABLE).sort((a, b) => (a.code < b.code ? -1 : 1));
 }
 
-// The first test starts a real server process, whose first start takes most of a minute on a loaded machine.
+// The first test makes a first start of the server on the database under test: an empty database of
+// the PostgreSQL server on that run, an empty data directory of the embedded database on the other.
+// A first start on the embedded database takes most of a minute on a loaded machine.
 describe(syncMenuAtStart.name, { timeout: 240_000 }, () => {
   it('leaves the menu equal to the route table after a start, and the browser is handed exactly that table', async () => {
-    const dataDir = tempDataDir('wms-menu-');
+    const place = await firstStartPlace('wms-menu-');
     try {
-      const server = await startServer(loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', ADMIN_PASSWORD: 'Adm1n!Passw0rd', DEMO_DATA: 'false' }));
+      const server = await startServer(loadConfig({ ...place.env, PORT: '0', LOG_LEVEL: 'silent', ADMIN_PASSWORD: 'Adm1n!Passw0rd', DEMO_DATA: 'false' }));
       try {
+        expect(server.database.kind).toBe(onRealServer ? 'postgres' : 'pglite');
         expect(await systemMenu(server.database.db)).toEqual(declaredByCode());
         const token = (await server.app.inject({ method: 'POST', url: '/api/user/login', payload: { loginAccount: 'admin', password: 'Adm1n!Passw0rd' } })).json<{ token: string }>().token;
         const answer = await server.app.inject({ method: 'GET', url: '/api/home/routes', headers: { authorization: `Bearer ${token}` } });
@@ -37,7 +38,7 @@ describe(syncMenuAtStart.name, { timeout: 240_000 }, () => {
         await server.stop();
       }
     } finally {
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      await place.remove();
     }
     expect(declaredMenuRows(ROUTE_TABLE).filter((row) => row.route).map((row) => row.code)).toEqual(ROUTE_TABLE.routes.map((r) => r.route));
     expect(declaredMenuRows(ROUTE_TABLE)).toHaveLength(ROUTE_TABLE.groups.length + ROUTE_TABLE.routes.length);

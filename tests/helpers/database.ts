@@ -1,5 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { connectPostgres, openPGlite, type Database } from '../../src/server/db/database.js';
 import { migrateToLatest } from '../../src/server/install/migrate.js';
@@ -35,6 +37,36 @@ export async function createTestDatabase(options: { migrate?: boolean; ready?: b
   if (stage) await migrateToLatest(database.db, MODULES);
   if (stage === 'ready') await syncAsAtStart(database.db, MODULES, TEST_ADMIN_PASSWORD);
   return database;
+}
+
+/** Where a test's server makes a first start, as settings for `loadConfig`, and how to remove it. */
+export interface FirstStartPlace {
+  env: { DATA_DIR: string; DATABASE_URL?: string };
+  /** Drops the database or deletes the data directory; call it once the server has stopped. */
+  remove(): Promise<void>;
+}
+
+/**
+ * A place for a first start of the server on the database under test: on the PostgreSQL run a new
+ * empty database of that server (DATABASE_URL), so that run starts on PostgreSQL what the embedded
+ * run starts on PGlite; on the embedded run an empty data directory (DATA_DIR). Both begin with
+ * nothing in them, so the server migrates, syncs and seeds as on its very first start.
+ */
+export async function firstStartPlace(prefix = 'wms-first-'): Promise<FirstStartPlace> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const removeDir = () => fs.rmSync(dataDir, { recursive: true, force: true });
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) {
+    return { env: { DATA_DIR: dataDir }, remove: async () => removeDir() };
+  }
+  const database = await createServerDatabase(adminUrl);
+  return {
+    env: { DATA_DIR: dataDir, DATABASE_URL: database.url },
+    async remove() {
+      removeDir();
+      await database.close();
+    },
+  };
 }
 
 /**

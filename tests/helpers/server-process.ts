@@ -14,7 +14,7 @@ export interface ServerProcess {
   output(): string;
   /** Resolves with the URL once the server logs that it is serving. */
   ready: Promise<string>;
-  /** Resolves with the exit code (or the signal's name) when the process ends. */
+  /** Resolves with the exit code (or the signal's name) when the process has ended and all it printed is in `output()`. */
   exited: Promise<number | string>;
   stop(signal?: NodeJS.Signals): Promise<number | string>;
 }
@@ -23,14 +23,23 @@ export function tempDataDir(prefix = 'wms-data-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
+export interface SpawnOptions {
+  /**
+   * The bundle of the server to start (tests/helpers/server-bundle.ts), or `null` to start the
+   * source through tsx (`node --import tsx src/server/main.ts`, as the README starts it). By
+   * default this run's bundle when a global set-up made one, else the source.
+   */
+  bundle?: string | null;
+}
+
 /**
  * Starts the real server (`src/server/main.ts`) as its own process, on a free port by default: from
- * this run's bundle of the server when the global set-up made one (tests/helpers/server-bundle.ts),
- * else from the source through tsx.
+ * a bundle of the server (see `SpawnOptions`), else from the source through tsx.
  */
-export function spawnServer(env: Record<string, string | undefined>): ServerProcess {
-  const bundle = process.env[SERVER_BUNDLE_ENV];
-  const args = bundle && fs.existsSync(bundle) ? [bundle] : ['--import', 'tsx', 'src/server/main.ts'];
+export function spawnServer(env: Record<string, string | undefined>, options: SpawnOptions = {}): ServerProcess {
+  const runBundle = process.env[SERVER_BUNDLE_ENV];
+  const bundle = options.bundle === undefined ? (runBundle && fs.existsSync(runBundle) ? runBundle : null) : options.bundle;
+  const args = bundle ? [bundle] : ['--import', 'tsx', 'src/server/main.ts'];
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...cleanEnv(), PORT: '0', LOG_LEVEL: 'info', DEMO_DATA: 'false', ...env },
@@ -38,7 +47,8 @@ export function spawnServer(env: Record<string, string | undefined>): ServerProc
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | string>((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  // 'close' comes after 'exit' once the process's output has been read to its end.
+  const exited = new Promise<number | string>((resolve) => child.on('close', (code, signal) => resolve(code ?? signal ?? -1)));
   const ready = new Promise<string>((resolve, reject) => {
     const check = () => {
       const match = /WMS is serving at (http:\/\/\S+?\/)\s/.exec(output);
