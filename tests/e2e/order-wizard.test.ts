@@ -11,10 +11,18 @@ describe('order wizards in Chromium', () => {
   const e2e = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }), { freshServerOnRetry: true });
   const run = `${Date.now()}`.slice(-7);
 
+  /**
+   * Opens the select, waits for its choices and only then types: a click that lands while the page
+   * is still being drawn opens nothing (it clicks again), and keys typed before the list is open are lost.
+   */
   async function choose(page: Page, testId: string, text: string) {
-    await page.getByTestId(testId).click();
+    const options = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option');
+    await eventually(async () => {
+      if ((await options.count()) === 0) await page.getByTestId(testId).click();
+      return options.count();
+    }).toBeGreaterThan(0);
     await page.keyboard.type(text);
-    await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: text }).first().click();
+    await options.filter({ hasText: text }).first().click();
   }
   const stepTitle = (page: Page) => page.getByTestId('wizard-step').textContent();
   /** The text box of a field, whether the test id sits on the box or on its wrapper. */
