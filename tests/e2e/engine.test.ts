@@ -381,9 +381,14 @@ describe('page-definition engine in Chromium', () => {
     await rows(page, 'sku').first().click();
     // scroll down block by block so that the rows up to 120 are loaded, then select the range
     const viewport = grid(page, 'sku').locator(':scope > [data-testid="engine-grid"] .ag-grid-viewport');
+    // The scroll is made again until the row shows: while the next block loads the list is not yet
+    // tall enough, and a scroll past its end stops at the end.
     for (let step = 1; step <= 12; step++) {
-      await viewport.evaluate((element, top) => (element.scrollTop = top), step * 10 * 42);
-      await grid(page, 'sku').locator(`:scope > [data-testid="engine-grid"] .ag-row[row-index="${Math.min(step * 10, 120)}"]:not(.ag-row-loading)`).first().waitFor();
+      const row = grid(page, 'sku').locator(`:scope > [data-testid="engine-grid"] .ag-row[row-index="${Math.min(step * 10, 120)}"]:not(.ag-row-loading)`).first();
+      await eventually(async () => {
+        await viewport.evaluate((element, top) => (element.scrollTop = top), step * 10 * 42);
+        return row.isVisible();
+      }).toBe(true);
     }
     await grid(page, 'sku').locator(':scope > [data-testid="engine-grid"] .ag-row[row-index="120"]').first().click({ modifiers: ['Shift'] });
     await acknowledge(page, 'At most 100 rows can be selected.');
