@@ -41,13 +41,25 @@ const COMPATIBLE: Record<FieldType, string[]> = {
  * and before its first use, so that no SQL is ever built from a name the database does not have.
  */
 export async function checkPageAgainstCatalog(db: EngineDb, page: PageDefinition): Promise<ValidationProblem[]> {
-  const problems: ValidationProblem[] = [];
+  return checkPageAgainstColumns(page, await readTableColumns(db, catalogTablesOf(page)));
+}
+
+/** The tables a definition names: its own, then those of its foreign checks and foreign dropdowns. */
+export function catalogTablesOf(page: PageDefinition): string[] {
   const tables = [page.table.name];
   for (const field of page.fields) {
     if (field.foreign) tables.push(field.foreign.table);
     if (field.options?.type === 'foreign') tables.push(field.options.table);
   }
-  const catalog = await readTableColumns(db, tables);
+  return tables;
+}
+
+/**
+ * `checkPageAgainstCatalog` on columns already read (`readTableColumns`) for at least the tables
+ * of `catalogTablesOf(page)`: a table missing from them does not exist.
+ */
+export function checkPageAgainstColumns(page: PageDefinition, catalog: ReadonlyMap<string, TableColumns>): ValidationProblem[] {
+  const problems: ValidationProblem[] = [];
   const columns = catalog.get(page.table.name);
   if (!columns) {
     return [{ path: '/table/name', code: 'catalog', message: `table "${page.table.name}" does not exist` }];

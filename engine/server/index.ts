@@ -9,7 +9,7 @@ export { checkFieldValue } from './check-field-value.js';
 export { checkBehaviourInputs } from './check-behaviour-inputs.js';
 export { compileConditions } from './compile-conditions.js';
 export { compileSort } from './compile-sort.js';
-export { readTableColumns, checkPageAgainstCatalog, checkPageAgainstRoles, type TableColumns } from './catalog.js';
+export { readTableColumns, checkPageAgainstCatalog, checkPageAgainstColumns, catalogTablesOf, checkPageAgainstRoles, type TableColumns } from './catalog.js';
 export { preparePage, columnRef, rowFilterCondition, type PreparedPage, type RowFilter } from './prepared-page.js';
 export {
   CONFIGURATOR_SQL_LIMITS,

@@ -4,12 +4,12 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { loadPageDefinition, type PageDefinition, type ValidationProblem } from '../../../engine/schema/index.js';
-import { checkPageAgainstCatalog } from '../../../engine/server/index.js';
+import { catalogTablesOf, checkPageAgainstColumns, readTableColumns } from '../../../engine/server/index.js';
 import { stableStringify } from '../../common/designer/stable-json.js';
 import type { DB } from '../db/schema.js';
 import type { EventBus } from '../events/events.js';
 import type { AreaRegistry } from '../area-kit/area-registry.js';
-import { findLatestShipped, insertShippedVersion } from './page-definition.repository.js';
+import { findLatestShippedHashes, insertShippedVersion } from './page-definition.repository.js';
 import { inTransaction } from '../db/transaction.js';
 import { ensureDeclaredIndexes } from './definition-indexes.js';
 
@@ -72,20 +72,26 @@ export async function syncShippedDefinitions(
     await sql`select pg_advisory_xact_lock(hashtext('page_definition:shipped-sync'))`.execute(trx);
     const startupOf = new Map<string, string>();
     const synced: PageDefinition[] = [];
-    for (const { folder, file } of files) {
+    // Every file read and checked against the schema first, so that the catalog's columns and the
+    // newest shipped versions come in one query each rather than two per file.
+    const loadedFiles = files.map(({ folder, file }) => {
       let parsed: unknown;
       try {
         parsed = JSON.parse(fs.readFileSync(path.join(folder, file), 'utf8'));
       } catch (error) {
-        report.refused.push({ file, problems: [{ path: '', code: 'json', message: (error as Error).message }] });
-        continue;
+        return { file, problems: [{ path: '', code: 'json', message: (error as Error).message }] };
       }
       const loaded = loadPageDefinition(parsed);
-      if (!loaded.ok) {
-        report.refused.push({ file, problems: loaded.problems });
+      return loaded.ok ? { file, page: loaded.value } : { file, problems: loaded.problems };
+    });
+    const pages = loadedFiles.flatMap((loaded) => (loaded.page ? [loaded.page] : []));
+    const catalog = await readTableColumns(trx, pages.flatMap(catalogTablesOf));
+    const latestShipped = await findLatestShippedHashes(trx);
+    for (const { file, page, problems } of loadedFiles) {
+      if (!page) {
+        report.refused.push({ file, problems });
         continue;
       }
-      const page = loaded.value;
       if (file !== `${page.moduleCode}/${page.functionCode}.page.json`) {
         report.refused.push({
           file,
@@ -108,14 +114,15 @@ export async function syncShippedDefinitions(
         report.refused.push({ file, problems: areaProblems });
         continue;
       }
-      const catalogProblems = await checkPageAgainstCatalog(trx, page);
+      const catalogProblems = checkPageAgainstColumns(page, catalog);
       if (catalogProblems.length) {
         report.refused.push({ file, problems: catalogProblems });
         continue;
       }
       synced.push(page);
       const hash = contentHash(page);
-      const latest = await findLatestShipped(trx, page.moduleCode, page.functionCode);
+      // Each file names its own page (checked above), so no page is added twice in this loop.
+      const latest = latestShipped.get(`${page.moduleCode}/${page.functionCode}`);
       if (latest?.contentHash === hash) {
         report.unchanged += 1;
         continue;

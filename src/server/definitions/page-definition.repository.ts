@@ -53,18 +53,21 @@ export async function findPublishedDefinition(
   return rows[0] ? toStored(rows[0]) : undefined;
 }
 
-/** The newest shipped version of a page (any status), to compare content hashes at sync. */
-export async function findLatestShipped(db: Kysely<DB>, moduleCode: string, functionCode: string): Promise<StoredDefinition | undefined> {
-  const row = await db
+/**
+ * The newest shipped version (any status) and its content hash of every page, by
+ * `<moduleCode>/<functionCode>`, to compare content hashes at sync.
+ */
+export async function findLatestShippedHashes(db: Kysely<DB>): Promise<Map<string, { version: number; contentHash: string }>> {
+  const rows = await db
     .selectFrom('page_definition')
-    .select(['id', 'project_id', 'version', 'status', 'content', 'content_hash'])
+    .select(['module_code', 'function_code', 'version', 'content_hash'])
+    .distinctOn(['module_code', 'function_code'])
     .where('project_id', 'is', null)
-    .where('module_code', '=', moduleCode)
-    .where('function_code', '=', functionCode)
+    .orderBy('module_code')
+    .orderBy('function_code')
     .orderBy('version', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  return row ? toStored(row) : undefined;
+    .execute();
+  return new Map(rows.map((row) => [`${row.module_code}/${row.function_code}`, { version: row.version, contentHash: row.content_hash }]));
 }
 
 /** Adds a shipped version; publishing it retires the shipped version published before. */
