@@ -7,15 +7,26 @@ import localRules from './scripts/eslint/import-boundaries.mjs';
 /** React and its widgets stay in the browser. */
 const NO_REACT = { group: ['react', 'react-*', 'antd', '@ant-design/*'], message: 'the server never imports React' };
 
-// `npm run lint` runs two tools side by side. The rules that need type information (no-floating-promises,
-// no-misused-promises, the no-unsafe-* family, switch-exhaustiveness-check and the rest of typescript-eslint's
-// type-checked set) run in oxlint's type-aware mode on TypeScript's native compiler (.oxlintrc.json). This
-// file keeps every rule that reads only the syntax, so ESLint parses without building a TypeScript program.
+/** Plain JavaScript: outside the TypeScript project, so oxlint leaves it to ESLint. */
+const JS_FILES = ['**/*.{js,mjs}'];
+
+// `npm run lint` runs two tools side by side. Oxlint (.oxlintrc.json) runs the rules on the TypeScript
+// files: ESLint's, typescript-eslint's (its type-aware ones on TypeScript's native compiler) and
+// react-hooks'. ESLint runs what oxlint has no rule for, below: the import directions, the restricted
+// imports and syntax, no-octal; and every rule on the plain JavaScript files, which are not in the
+// TypeScript project. ESLint builds no TypeScript program: it only parses.
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'tests/bench/results/**', 'engine/schema/generated/**'] },
-  js.configs.recommended,
-  ...tseslint.configs.recommended,
+  tseslint.configs.base,
   {
+    files: ['**/*.{ts,tsx}'],
+    rules: { 'no-octal': 'error' },
+  },
+  // The JavaScript files get the recommended sets as they are; typescript-eslint's adjustments for
+  // TypeScript files (rules the compiler checks off, no-var and prefer-const on) are oxlint's part.
+  ...[js.configs.recommended, ...tseslint.configs.recommended.filter((config) => !config.files)].map((config) => ({ ...config, files: JS_FILES })),
+  {
+    files: JS_FILES,
     languageOptions: {
       globals: { ...globals.node, ...globals.browser },
     },
