@@ -7,24 +7,34 @@ import localRules from './scripts/eslint/import-boundaries.mjs';
 /** React and its widgets stay in the browser. */
 const NO_REACT = { group: ['react', 'react-*', 'antd', '@ant-design/*'], message: 'the server never imports React' };
 
+/** Plain JavaScript: outside the TypeScript project, so oxlint leaves it to ESLint. */
+const JS_FILES = ['**/*.{js,mjs}'];
+
+// `npm run lint` runs two tools side by side. Oxlint (.oxlintrc.json) runs the rules on the TypeScript
+// files: ESLint's, typescript-eslint's (its type-aware ones on TypeScript's native compiler) and
+// react-hooks'. ESLint runs what oxlint has no rule for, below: the import directions, the restricted
+// imports and syntax, no-octal; and every rule on the plain JavaScript files, which are not in the
+// TypeScript project. ESLint builds no TypeScript program: it only parses.
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'tests/bench/results/**', 'engine/schema/generated/**'] },
-  js.configs.recommended,
-  ...tseslint.configs.recommendedTypeChecked,
+  tseslint.configs.base,
   {
+    files: ['**/*.{ts,tsx}'],
+    rules: { 'no-octal': 'error' },
+  },
+  // The JavaScript files get the recommended sets as they are; typescript-eslint's adjustments for
+  // TypeScript files (rules the compiler checks off, no-var and prefer-const on) are oxlint's part.
+  ...[js.configs.recommended, ...tseslint.configs.recommended.filter((config) => !config.files)].map((config) => ({ ...config, files: JS_FILES })),
+  {
+    files: JS_FILES,
     languageOptions: {
-      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
       globals: { ...globals.node, ...globals.browser },
     },
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
       eqeqeq: ['error', 'always', { null: 'ignore' }],
-      '@typescript-eslint/no-floating-promises': 'error',
-      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      // Fastify plugins are async by contract even when they await nothing.
-      '@typescript-eslint/require-await': 'off',
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
     },
   },
@@ -97,14 +107,5 @@ export default tseslint.config(
         { selector: "TaggedTemplateExpression[tag.name='sql']", message: 'SQL belongs in the area repository, not in a service, route, writer or behaviour' },
       ],
     },
-  },
-  {
-    // expect.any() and friends are typed any by Vitest.
-    files: ['tests/**'],
-    rules: { '@typescript-eslint/no-unsafe-assignment': 'off' },
-  },
-  {
-    files: ['scripts/**/*.mjs', 'eslint.config.js'],
-    ...tseslint.configs.disableTypeChecked,
   },
 );

@@ -177,7 +177,7 @@ export function DataGrid(props: DataGridProps) {
       },
     }),
     // A new token is a new datasource: ag-grid drops its cache and starts again from the top.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // oxlint-disable-next-line react/exhaustive-deps
     [props.reloadToken],
   );
 

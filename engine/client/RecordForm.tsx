@@ -163,7 +163,7 @@ function useNarrowScreen(): boolean {
     update();
     query.addEventListener?.('change', update);
     return () => query.removeEventListener?.('change', update);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // oxlint-disable-next-line react/exhaustive-deps
   }, []);
   return narrow;
 }
@@ -295,7 +295,7 @@ export function RecordForm(props: RecordFormProps) {
   useEffect(() => {
     if (refusals > 0 && problems.length > 0) focusField(problems[0].name);
     // Only a new refusal moves the cursor, not a summary that shrinks while the user corrects.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // oxlint-disable-next-line react/exhaustive-deps
   }, [refusals]);
 
   const onChange = useCallback(
@@ -425,7 +425,7 @@ export function RecordForm(props: RecordFormProps) {
   // Dropdown choices that depend on nothing load once when the form opens.
   useEffect(() => {
     reloadFor(null, record);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // oxlint-disable-next-line react/exhaustive-deps
   }, []);
 
   return (

@@ -218,7 +218,7 @@ function SignedInShell() {
     if (!activeTab) void navigate(`/page/${HOME_ROUTE}`, { replace: true });
     else if (activeTab !== urlRoute) void navigate(`/page/${activeTab}`);
     // The address is read, not followed: following it is the effect above.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // oxlint-disable-next-line react/exhaustive-deps
   }, [activeTab, navigate]);
 
   // The tab title follows the page title in the current language.

@@ -190,7 +190,7 @@ export type PlatformErrorCode = keyof typeof ERRORS;
  *
  * and gives each its HTTP status in its manifest's `errors`.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
+// oxlint-disable-next-line typescript/no-empty-object-type -- filled by declaration merging
 export interface AreaErrorCodes {}
 
 export type ErrorCode = PlatformErrorCode | keyof AreaErrorCodes;

@@ -186,7 +186,7 @@ function PackCheckDialog({ soIds, onClose }: { soIds: number[]; onClose: () => v
       live = false;
     };
     // The selection is read once, when the dialog opens.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // oxlint-disable-next-line react/exhaustive-deps
   }, []);
 
   const verdict = (order: PackCheck) => {

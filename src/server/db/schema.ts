@@ -43,7 +43,7 @@ export type NullableTimestamp = ColumnType<Date | null, Date | string | null | u
  * The database as Kysely sees it. Each area adds its own tables in `modules/<area>/<area>.tables.ts`
  * (`declare module '../../db/schema.js' { interface DB { ... } }`), so this file never lists them.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+// oxlint-disable-next-line typescript/no-empty-object-type
 export interface DB {}
 
 /** What a read runs on: the database or a transaction of it. */

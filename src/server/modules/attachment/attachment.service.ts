@@ -60,7 +60,7 @@ async function openAttachment(ctx: AttachmentContext, id: number, action: 'view'
 /** A user's file name as a label only: no folders, no control characters, at most 255 characters. */
 export function cleanFileName(name: string | undefined): string {
   const base = (name ?? '').split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
+  // oxlint-disable-next-line no-control-regex
   const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 255);
   return clean || 'file';
 }

@@ -14,7 +14,7 @@ export type LaundryDb = Pick<DB, 'laundry_device' | 'laundry_customer' | 'laundr
 export function laundryView(db: Transaction<DB>): Transaction<LaundryDb>;
 export function laundryView(db: Kysely<DB>): Kysely<LaundryDb>;
 export function laundryView(db: Kysely<DB>): Kysely<LaundryDb> {
-  return db as unknown as Kysely<LaundryDb>;
+  return db;
 }
 
 /** The device a public call came from: everything it reads and writes is in this project and warehouse. */
