@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/accounts.js';
-import { REDUCED_MOTION, releaseBrowser, sharedBrowser, openPage, startE2eServer, type E2eServer } from '../helpers/browser.js';
+import { REDUCED_MOTION, freshPage, releaseBrowser, sharedBrowser, openPage, startE2eServer, type E2eServer } from '../helpers/browser.js';
 import { ROUTE_TABLE } from '../helpers/route-table.js';
 import { MOUNTED_TABS } from '../../src/app/shell/mounted-tabs.js';
 import { localeBranch, localeText } from '../helpers/locales.js';
@@ -23,8 +23,12 @@ async function signIn(page: Page, server: E2eServer): Promise<string> {
   return token;
 }
 
+/**
+ * A page of a browser that has not signed in yet, signed in through the form on `route`. It comes
+ * from `freshPage`, so each test closes it when done.
+ */
 async function signedInPage(browser: Browser, server: E2eServer, route = '/page/home'): Promise<{ page: Page; token: string }> {
-  const page = await browser.newPage(REDUCED_MOTION);
+  const page = await freshPage(browser, server);
   const token = await signIn(page, server);
   if (route !== '/page/home') await page.goto(`${server.url}#${route}`);
   return { page, token };
@@ -101,7 +105,7 @@ describe('application shell in Chromium', () => {
     });
 
     it('starts on /page with a token, except on /previewImgFile', async () => {
-      const page = await browser.newPage(REDUCED_MOTION);
+      const page = await freshPage(browser, server);
       await signIn(page, server);
       // A new start of the app on /login with the stored token goes to /page.
       await page.goto(`${server.url}#/login`);
