@@ -59,8 +59,10 @@ describe('the handheld pallet screen in Chromium', () => {
       await page.getByTestId('pallet-screen').waitFor();
       expect(await step(page)).toBe('pallet');
 
-      // F4: a new pallet at the scanned location.
+      // F4: a new pallet at the scanned location. The key works once the user's rights have loaded,
+      // which is when the screen offers its button.
       await page.getByTestId('pallet-scan').waitFor();
+      await page.getByTestId('pallet-new').waitFor();
       await page.keyboard.press('F4');
       await eventually(() => step(page)).toBe('location');
       await scan(page, 'A-01-2');
