@@ -155,12 +155,7 @@ export async function freshPage(browser: Browser, server: E2eServer, options: Fr
   warmContexts.set(browser, warm);
   const idle = warm.find((entry) => entry.key === key && entry.context.pages().length === 0);
   if (!idle) {
-    const context = await browser.newContext({
-      ...REDUCED_MOTION,
-      ...(options.viewport ? { viewport: options.viewport } : {}),
-      ...(options.acceptDownloads === undefined ? {} : { acceptDownloads: options.acceptDownloads }),
-    });
-    if (options.logToasts) await logToasts(context);
+    const context = await newTestContext(browser, options);
     warm.push({ context, key });
     return context.newPage();
   }
@@ -176,6 +171,17 @@ export async function freshPage(browser: Browser, server: E2eServer, options: Fr
   });
   await session.detach();
   return page;
+}
+
+/** A new browser context of a test: reduced motion, and the viewport, downloads and toast log asked for. */
+async function newTestContext(browser: Browser, options: FreshPageOptions): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    ...REDUCED_MOTION,
+    ...(options.viewport ? { viewport: options.viewport } : {}),
+    ...(options.acceptDownloads === undefined ? {} : { acceptDownloads: options.acceptDownloads }),
+  });
+  if (options.logToasts) await logToasts(context);
+  return context;
 }
 
 /** Opens a hash route of the app in a new page and waits for the network to settle. */
@@ -269,8 +275,7 @@ export async function signedInPage(
   const account = options.account ?? ADMIN;
   // Opening the sign-in page itself means signing in on it: the app then lands where a sign-in lands.
   if (!options.viaSignInForm && route !== '/login') return tokenSignedInPage(browser, server, account, route, options);
-  const context = await browser.newContext({ ...REDUCED_MOTION, viewport: options.viewport ?? { width: 1600, height: 1000 }, acceptDownloads: options.acceptDownloads ?? false });
-  if (options.logToasts) await logToasts(context);
+  const context = await newTestContext(browser, { viewport: options.viewport ?? { width: 1600, height: 1000 }, acceptDownloads: options.acceptDownloads ?? false, logToasts: options.logToasts });
   const page = await context.newPage();
   await page.goto(`${server.url}#${route}`);
   await page.fill('#login_loginAccount', account.loginAccount);
