@@ -74,6 +74,11 @@ export async function buildApp({ config, database, logger, modules }: AppOptions
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: true }, plugins: [quantityKeyword] },
     // Compiled once per process however many apps it builds (http/schema-compilers.ts).
     schemaController: SHARED_SCHEMA_COMPILERS,
+    // The start's own steps (the job scheduler's queue setting up its tables on PostgreSQL, the
+    // event listener's connection) run as plugins and ready hooks: on a busy machine one can take
+    // longer than Fastify's 10 s default, and a start that is slow must not fail for it. A step
+    // that truly hangs still fails the start, after a minute, naming the hook.
+    pluginTimeout: 60_000,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('config', config);

@@ -159,7 +159,8 @@ describe('auto print', () => {
     const text = pdfText(received);
     expect(text).toContain(MARK);
     expect(text).toContain(`Pack list ${order.orderNo}`);
-    expect(text.replace(/\s+/g, '')).toContain(f.skuCodes[0]);
+    // A long code may wrap in its column at a hyphen, and pdftotext drops a hyphen that ends a line.
+    expect(text.replace(/[\s-]+/g, '')).toContain(f.skuCodes[0].replace(/-/g, ''));
     expect(pdfPages(received)).toBe(2);
 
     // The queue shows it, and its document is the template's PDF.
