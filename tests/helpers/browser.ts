@@ -159,7 +159,8 @@ export async function freshPage(browser: Browser, server: E2eServer, options: Fr
     warm.push({ context, key });
     return context.newPage();
   }
-  // What an earlier test changed in the context goes too: its routes, and its being offline.
+  // What an earlier test changed in the context goes too: its routes, its being offline and its
+  // cookies (of every origin); then the origin's storage.
   await idle.context.unrouteAll({ behavior: 'ignoreErrors' });
   await idle.context.setOffline(false);
   await idle.context.clearCookies();
@@ -167,7 +168,7 @@ export async function freshPage(browser: Browser, server: E2eServer, options: Fr
   const session = await idle.context.newCDPSession(page);
   await session.send('Storage.clearDataForOrigin', {
     origin: new URL(server.url).origin,
-    storageTypes: 'cookies,local_storage,indexeddb,websql,file_systems,service_workers,cache_storage',
+    storageTypes: 'local_storage,indexeddb,websql,file_systems,service_workers,cache_storage',
   });
   await session.detach();
   return page;
