@@ -192,6 +192,10 @@ export function DataGrid(props: DataGridProps) {
       const nodes = event.api.getSelectedNodes().slice(MAX_SELECTION);
       event.api.setNodesSelected({ nodes, newValue: false });
       props.onSelectionCapped();
+      // The toolbar is told the capped selection here rather than by the change event of the
+      // deselection above: ag-grid coalesces the selection changes of one batch into a single
+      // event, and one made while the batch is still open may come late or not at all.
+      props.onSelectionChange(event.api.getSelectedRows());
       return;
     }
     props.onSelectionChange(rows);
