@@ -189,13 +189,17 @@ export function DataGrid(props: DataGridProps) {
   const onSelectionChanged = (event: SelectionChangedEvent<GenericRow>) => {
     const rows = event.api.getSelectedRows();
     if (rows.length > MAX_SELECTION) {
-      const nodes = event.api.getSelectedNodes().slice(MAX_SELECTION);
+      const kept = rows.slice(0, MAX_SELECTION);
+      const keptKeys = new Set(kept.map((row) => String(row._key)));
+      // Only nodes with an id can be deselected through the API: one without (a row still loading)
+      // would make ag-grid refuse the whole call, and it holds no row the toolbar counts anyway.
+      const nodes = event.api.getSelectedNodes().filter((node) => node.id !== undefined && !keptKeys.has(node.id));
       event.api.setNodesSelected({ nodes, newValue: false });
       props.onSelectionCapped();
-      // The toolbar is told the capped selection here rather than by the change event of the
+      // The toolbar is told the capped rows here rather than by the change event of the
       // deselection above: ag-grid coalesces the selection changes of one batch into a single
       // event, and one made while the batch is still open may come late or not at all.
-      props.onSelectionChange(event.api.getSelectedRows());
+      props.onSelectionChange(kept);
       return;
     }
     props.onSelectionChange(rows);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { ADMIN } from '../helpers/accounts.js';
-import { apiCall, apiSignIn, enginePage as grid, engineRows as rows, engineToolbar as toolbar, eventually, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
+import { apiCall, apiSignIn, enginePage as grid, engineRows as rows, engineToolbar as toolbar, eventually, selectFirstEngineRow, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
 import { rfEnter, rfReady, rfScan, rfStep } from '../helpers/rf-flow-e2e.js';
 
 /**
@@ -68,7 +68,7 @@ describe('platform and inventory rules in Chromium', () => {
     await grid(page, 'cycleCount').locator('#engine_search_cycleCount_ticket_no').fill(onScreen.ticketNo);
     await grid(page, 'cycleCount').getByTestId('engine-search-submit').click();
     await eventually(() => rows(page, 'cycleCount').count()).toBe(1);
-    await rows(page, 'cycleCount').first().click();
+    await selectFirstEngineRow(page, 'cycleCount');
     const lines = grid(page, 'cycleCountLine');
     await lines.waitFor({ timeout: 30_000 });
     await eventually(() => rows(page, 'cycleCountLine').count()).toBeGreaterThan(0);
