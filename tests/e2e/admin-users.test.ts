@@ -7,15 +7,14 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { REDUCED_MOTION, apiCall, apiSignIn, enginePage, engineRows as rows, engineRowTexts as rowTexts, engineToolbar as toolbar, eventually, openEnginePage, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
+import { REDUCED_MOTION, apiCall, apiSignIn, enginePage, engineRowTexts as rowTexts, engineToolbar as toolbar, eventually, openEnginePage, selectFirstEngineRow, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
 
 /** Finds one row by a searchable field and selects it, so that its sub-page tabs show. */
 async function findAndSelect(page: Page, functionCode: string, field: string, value: string): Promise<void> {
   await enginePage(page, functionCode).locator(`#engine_search_${functionCode}_${field}`).fill(value);
   await enginePage(page, functionCode).getByTestId('engine-search-submit').click();
   await eventually(() => rowTexts(page, functionCode)).toEqual([expect.stringContaining(value)]);
-  await rows(page, functionCode).first().click();
-  await eventually(() => toolbar(page, functionCode).getByTestId('engine-total').innerText()).toContain('1 selected');
+  await selectFirstEngineRow(page, functionCode);
 }
 
 /** Chooses an option of a dropdown; a long list renders only what is in view, so the keys walk down to it. */

@@ -12,7 +12,7 @@ import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/accounts.js';
-import { REDUCED_MOTION, apiCall, eventually, releaseBrowser, sharedBrowser, startE2eServer, type E2eServer } from '../helpers/browser.js';
+import { REDUCED_MOTION, apiCall, eventually, releaseBrowser, selectEngineRow, sharedBrowser, startE2eServer, type E2eServer } from '../helpers/browser.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/attachments');
 const PNG = fs.readFileSync(path.join(FIXTURES, 'sample.png'));
@@ -88,10 +88,7 @@ describe('attachments and the download center in Chromium', () => {
     const rows = grid(page).locator(':scope > [data-testid="engine-grid"] .ag-row:not(.ag-row-loading)');
     await eventually(() => rows.count()).toBe(1);
     const total = toolbar(page).getByTestId('engine-total');
-    await eventually(async () => {
-      if (!(await total.innerText()).includes('1 selected')) await rows.first().click();
-      return total.innerText();
-    }).toContain('1 selected');
+    await selectEngineRow(rows.first(), total);
     await toolbar(page).getByTestId('engine-attachments').click();
     await dialog(page).waitFor();
     await eventually(() => dialog(page).getByTestId('attachments-usage').innerText()).toBe('0 B used of 1 MB');

@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/accounts.js';
-import { apiCall, apiSignIn, enginePage as grid, engineRows as rows, engineRowTexts as rowTexts, engineToolbar as toolbar, eventually, releaseBrowser, sharedBrowser, openEnginePage, signedInPage, startE2eServer, toastShown as toastLogged, type E2eServer } from '../helpers/browser.js';
+import { apiCall, apiSignIn, enginePage as grid, engineRows as rows, engineRowTexts as rowTexts, engineToolbar as toolbar, eventually, releaseBrowser, sharedBrowser, openEnginePage, selectEngineRow, signedInPage, startE2eServer, toastShown as toastLogged, type E2eServer } from '../helpers/browser.js';
 import { fieldsInOrder, isDisplayable, type PageDefinition } from '../../engine/schema/index.js';
 import { ROUTE_TABLE } from '../helpers/route-table.js';
 import { loadLocale } from '../helpers/locales.js';
@@ -71,8 +71,7 @@ async function toastShown(page: Page, text: string): Promise<void> {
 async function selectOnlyRow(page: Page, functionCode: string): Promise<void> {
   await eventually(() => rowTexts(page, functionCode)).toHaveLength(1);
   const total = toolbar(page, functionCode).getByTestId('engine-total');
-  if (!(await total.innerText()).includes('1 selected')) await rows(page, functionCode).first().click();
-  await eventually(() => total.innerText()).toContain('1 selected');
+  await selectEngineRow(rows(page, functionCode).first(), total);
 }
 
 async function chooseOption(page: Page, inputId: string, optionTitle: string): Promise<void> {

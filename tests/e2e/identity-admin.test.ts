@@ -6,7 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { apiCall, apiSignIn, enginePage, engineRows as rows, engineRowTexts as rowTexts, engineToolbar as toolbar, eventually, signedInPage, toastShown, useServerAndBrowser, type E2eServer } from '../helpers/browser.js';
+import { apiCall, apiSignIn, enginePage, engineRows as rows, engineRowTexts as rowTexts, engineToolbar as toolbar, eventually, selectEngineRow, selectFirstEngineRow, signedInPage, toastShown, useServerAndBrowser, type E2eServer } from '../helpers/browser.js';
 
 /** Searches the list by a field and waits for `count` rows. */
 async function search(page: Page, functionCode: string, field: string, value: string, count: number): Promise<void> {
@@ -90,8 +90,7 @@ describe('users administered from the user list in Chromium', () => {
     // Sign out now: the signed-in user's next call answers 401.
     expect(await statusAnswer(server, dockOne)).toBe(200);
     await search(page, 'user', 'login_account', 'dock.one', 1);
-    await rows(page, 'user').first().click();
-    await eventually(() => toolbar(page, 'user').getByTestId('engine-total').innerText()).toContain('1 selected');
+    await selectFirstEngineRow(page, 'user');
     await runConfirmed(page, 'signOut', '1 user(s) will be signed out.');
     await toastShown(page, '1 user(s) signed out');
     expect(await statusAnswer(server, dockOne)).toBe(401);
@@ -116,8 +115,7 @@ describe('users administered from the user list in Chromium', () => {
     // its first cell, in view, once the list has its count.
     const total = toolbar(page, 'user').getByTestId('engine-total');
     await eventually(() => total.innerText()).toMatch(/\d+ records/);
-    await rows(page, 'user').first().click({ position: { x: 20, y: 10 } });
-    await eventually(() => total.innerText()).toContain('1 selected');
+    await selectEngineRow(rows(page, 'user').first(), total);
     const subPages = enginePage(page, 'user').getByTestId('engine-subpages');
     const tabs = subPages.locator('.ant-tabs-tab');
     await eventually(() => tabs.count()).toBe(4);

@@ -6,7 +6,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, releaseBrowser, sharedBrowser, signedInPage, startE2eServer, toastShown, type E2eServer } from '../helpers/browser.js';
+import { eventually, releaseBrowser, selectEngineRow, sharedBrowser, signedInPage, startE2eServer, toastShown, type E2eServer } from '../helpers/browser.js';
 
 function grid(page: Page, functionCode: string) {
   return page.locator(`[data-testid="engine-page"][data-function="${functionCode}"]`).first();
@@ -29,8 +29,7 @@ async function rowTexts(page: Page, functionCode: string): Promise<string[]> {
 async function selectJob(page: Page): Promise<void> {
   const total = toolbar(page, 'job').getByTestId('engine-total');
   await eventually(() => rowTexts(page, 'job')).toHaveLength(1);
-  if (!(await total.innerText()).includes('1 selected')) await grid(page, 'job').locator(':scope > [data-testid="engine-grid"] .ag-row').first().click();
-  await eventually(() => total.innerText()).toContain('1 selected');
+  await selectEngineRow(grid(page, 'job').locator(':scope > [data-testid="engine-grid"] .ag-row').first(), total);
 }
 
 /** The run history tab of the job, read afresh: the page is reloaded and the job's row selected. */

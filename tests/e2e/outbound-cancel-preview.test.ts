@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { apiCall, apiSignIn, eventually, signedInPage, toastShown, useServerAndBrowser } from '../helpers/browser.js';
+import { apiCall, apiSignIn, eventually, selectEngineRow, signedInPage, toastShown, useServerAndBrowser } from '../helpers/browser.js';
 
 /**
  * Cancelling an order on /so in Chromium (cancel needs confirmation and cannot be
@@ -52,9 +52,8 @@ describe('cancel of an order shows what it will give back', () => {
     await engine(page).getByTestId('engine-search-submit').click();
     const row = engine(page).locator(':scope > [data-testid="engine-grid"] .ag-row:not(.ag-row-loading)').filter({ hasText: 'E2E-PREVIEW-SO' });
     await row.first().waitFor({ timeout: 60_000 });
-    await row.first().click();
     const toolbar = engine(page).locator(':scope > [data-testid="engine-toolbar"]');
-    await eventually(() => toolbar.getByTestId('engine-total').innerText()).toContain('1 selected');
+    await selectEngineRow(row.first(), toolbar.getByTestId('engine-total'));
 
     const confirm = page.locator('.wms-popup-confirm.wms-popup-top');
     await toolbar.getByTestId('engine-behaviour-cancel').click();

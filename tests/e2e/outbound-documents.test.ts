@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { apiCall, apiSignIn, enginePage as engine, engineRows as rowsOf, engineToolbar as toolbarOf, eventually, signedInPage, toastShown, useServerAndBrowser, type E2eServer } from '../helpers/browser.js';
+import { apiCall, apiSignIn, enginePage as engine, engineRows as rowsOf, engineToolbar as toolbarOf, eventually, selectEngineRow, signedInPage, toastShown, useServerAndBrowser, type E2eServer } from '../helpers/browser.js';
 
 async function ordersNamed(server: E2eServer, token: string, orderNo: string) {
   const answer = await apiCall<{ rows: Array<{ order_no: string; status: string }> }>(server, token, '/generic/selection', {
@@ -28,8 +28,7 @@ describe('outbound order entry', () => {
     const page = await signedInPage(browser, server, '/page/pso');
     const row = rowsOf(page, 'pso').filter({ hasText: 'PSO-DEMO-1' });
     await row.first().waitFor({ timeout: 60_000 });
-    await row.first().click();
-    await eventually(() => toolbarOf(page, 'pso').getByTestId('engine-total').innerText()).toContain('1 selected');
+    await selectEngineRow(row.first(), toolbarOf(page, 'pso').getByTestId('engine-total'));
     await toolbarOf(page, 'pso').getByTestId('engine-behaviour-confirm').click();
     await page.locator('.wms-popup-confirm.wms-popup-top .wms-popup-ok').click();
     await eventually(() => ordersNamed(server, token, 'PSO-DEMO-1')).toEqual([expect.objectContaining({ order_no: 'PSO-DEMO-1', status: 'new' })]);
@@ -64,8 +63,7 @@ describe('outbound order entry', () => {
     const page = await signedInPage(browser, server, '/page/wave', { logToasts: true });
     const row = rowsOf(page, 'wave').filter({ hasText: wave.waveNo });
     await row.first().waitFor({ timeout: 60_000 });
-    await row.first().click();
-    await eventually(() => toolbarOf(page, 'wave').getByTestId('engine-total').innerText()).toContain('1 selected');
+    await selectEngineRow(row.first(), toolbarOf(page, 'wave').getByTestId('engine-total'));
     const button = toolbarOf(page, 'wave').getByTestId('engine-behaviour-unwave');
     await button.click();
     const confirm = page.locator('.wms-popup-confirm.wms-popup-top');
@@ -77,8 +75,7 @@ describe('outbound order entry', () => {
     await eventually(async () => (await call<{ rows: Array<{ id: number; order_count: number }> }>('/wave/list', {})).rows.find((w) => w.id === wave.waveId)?.order_count).toBe(0);
 
     // The wave has no order left: unwaving it again is refused with the server's message.
-    await row.first().click();
-    await eventually(() => toolbarOf(page, 'wave').getByTestId('engine-total').innerText()).toContain('1 selected');
+    await selectEngineRow(row.first(), toolbarOf(page, 'wave').getByTestId('engine-total'));
     await button.click();
     await page.locator('.wms-popup-confirm.wms-popup-top .wms-popup-ok').click();
     await eventually(() => page.locator('.wms-popup-message .wms-popup-content').innerText()).toBe('The document has no lines.');

@@ -1,7 +1,7 @@
 import ExcelJS from 'exceljs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { apiCall, apiSelection, apiSignIn, enginePage as engine, engineRows as rowsOf, engineToolbar as toolbarOf, eventually, signedInPage, toastShown, useServerAndBrowser, type E2eServer } from '../helpers/browser.js';
+import { apiCall, apiSelection, apiSignIn, enginePage as engine, engineRows as rowsOf, engineToolbar as toolbarOf, eventually, selectEngineRow, signedInPage, toastShown, useServerAndBrowser, type E2eServer } from '../helpers/browser.js';
 
 /**
  * Every sales order feature reached from the /so page in Chromium, each by a user whose role holds
@@ -50,8 +50,7 @@ describe('sales order features on the /so page', () => {
     const page = await signedInPage(ctx.browser, ctx.server, '/page/so', { account, logToasts: options.logToasts });
     const row = rowsOf(page, 'so').filter({ hasText: 'E2E-OF-1' });
     await row.first().waitFor({ timeout: 60_000 });
-    await row.first().click();
-    await eventually(() => toolbarOf(page, 'so').getByTestId('engine-total').innerText()).toContain('1 selected');
+    await selectEngineRow(row.first(), toolbarOf(page, 'so').getByTestId('engine-total'));
     return page;
   }
 
@@ -87,11 +86,7 @@ describe('sales order features on the /so page', () => {
     const lineRow = linePage.locator(':scope > [data-testid="engine-grid"] .ag-row:not(.ag-row-loading)').first();
     await lineRow.waitFor({ timeout: 30_000 });
     const lineTotal = linePage.locator(':scope > [data-testid="engine-toolbar"]').getByTestId('engine-total');
-    const selectLine = async () => {
-      if (!(await lineTotal.innerText()).includes('1 selected')) await lineRow.click();
-      await eventually(() => lineTotal.innerText()).toContain('1 selected');
-    };
-    await selectLine();
+    await selectEngineRow(lineRow, lineTotal);
     const split = linePage.locator(':scope > [data-testid="engine-toolbar"]').getByTestId('engine-behaviour-splitLine');
     await split.click();
     // The whole line cannot move: the new line must keep something on the old one.

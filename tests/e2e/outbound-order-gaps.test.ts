@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { apiCall, apiSelection, apiSignIn, eventually, popupText, saveEngineForm, signedInPage, toastShown, useServerAndBrowser, type E2eServer } from '../helpers/browser.js';
+import { apiCall, apiSelection, apiSignIn, eventually, popupText, saveEngineForm, selectEngineRow, signedInPage, toastShown, useServerAndBrowser, type E2eServer } from '../helpers/browser.js';
 
 /**
  * The sales order features reached from the order's lines tab and the toolbars in Chromium, each by
@@ -71,8 +71,7 @@ describe('sales order gaps: line SKU picker, manual allocation of a line, check 
     const so = engine(page, 'so');
     const row = rowsOf(so).filter({ hasText: orderNo });
     await row.first().waitFor({ timeout: 60_000 });
-    await row.first().click();
-    await eventually(() => toolbarOf(so).getByTestId('engine-total').innerText()).toContain('1 selected');
+    await selectEngineRow(row.first(), toolbarOf(so).getByTestId('engine-total'));
     const subPages = so.getByTestId('engine-subpages');
     await subPages.locator('.ant-tabs-tab').filter({ hasText: 'Lines' }).click();
     const lines = subPages.locator('[data-testid="engine-page"][data-function="soDetail"]').first();
@@ -138,8 +137,7 @@ describe('sales order gaps: line SKU picker, manual allocation of a line, check 
     const { page, lines } = await openLines(allocator, 'E2E-OG-1');
     const button = toolbarOf(lines).getByTestId('so-line-manual-allocation');
     expect(await button.isDisabled()).toBe(true);
-    await rowsOf(lines).first().click();
-    await eventually(() => toolbarOf(lines).getByTestId('engine-total').innerText()).toContain('1 selected');
+    await selectEngineRow(rowsOf(lines).first(), toolbarOf(lines).getByTestId('engine-total'));
     await button.click();
     // The dialog opens on the selected line.
     await eventually(() => page.getByTestId('so-manual-line').innerText()).toContain('Line 1: E2E-OG-1');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { ADMIN } from '../helpers/accounts.js';
-import { apiCall, apiSignIn, enginePage as grid, engineRows as rows, engineToolbar as toolbar, eventually, selectFirstEngineRow, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
+import { apiCall, apiSignIn, enginePage as grid, engineRows as rows, engineToolbar as toolbar, eventually, selectEngineRow, selectFirstEngineRow, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
 import { rfEnter, rfReady, rfScan, rfStep } from '../helpers/rf-flow-e2e.js';
 
 /**
@@ -73,12 +73,7 @@ describe('platform and inventory rules in Chromium', () => {
     await lines.waitFor({ timeout: 30_000 });
     await eventually(() => rows(page, 'cycleCountLine').count()).toBeGreaterThan(0);
     const total = toolbar(page, 'cycleCountLine').getByTestId('engine-total');
-    // The lines may be read again just after they show: the click is repeated until the row is selected.
-    await eventually(async () => {
-      const shown = await total.innerText();
-      if (!shown.includes('1 selected')) await rows(page, 'cycleCountLine').first().locator('.ag-cell').first().click();
-      return total.innerText();
-    }).toContain('1 selected');
+    await selectEngineRow(rows(page, 'cycleCountLine').first(), total);
     await toolbar(page, 'cycleCountLine').getByTestId('engine-edit').click();
     await page.waitForSelector('[data-testid="engine-form"][data-mode="edit"]');
     await page.fill('#engine_cycleCountLine_counted_qty', '0');
@@ -91,8 +86,7 @@ describe('platform and inventory rules in Chromium', () => {
     await page.locator('[data-testid="engine-form"]').waitFor({ state: 'detached' });
 
     // "Location is empty" on the selected lines counts them as zero.
-    if (!(await total.innerText()).includes('1 selected')) await rows(page, 'cycleCountLine').first().locator('.ag-cell').first().click();
-    await eventually(() => total.innerText()).toContain('1 selected');
+    await selectEngineRow(rows(page, 'cycleCountLine').first(), total);
     await eventually(() => toolbar(page, 'cycleCountLine').getByTestId('engine-behaviour-locationEmpty').isEnabled()).toBe(true);
     await toolbar(page, 'cycleCountLine').getByTestId('engine-behaviour-locationEmpty').click();
     await confirmPopup(page);

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { apiSignIn, engineRows, engineToolbar, eventually, openEnginePage, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
+import { apiSignIn, engineRows, engineToolbar, eventually, openEnginePage, selectEngineRow, signedInPage, useServerAndBrowser } from '../helpers/browser.js';
 import { packCartons, packSetup, palletOfCartons, scanInto, toldOn, type BalanceRow, type LedgerRow } from '../helpers/pack-e2e.js';
 
 /**
@@ -156,11 +156,7 @@ describe('shipping acceptance in Chromium', () => {
     // A row is told by its customer (owner) code: the grid shortens the long order number.
     await rows.filter({ hasText: owners.E }).first().waitFor();
     await rows.filter({ hasText: owners.X }).first().waitFor();
-    await expect.poll(async () => {
-      const total = await engineToolbar(page, 'ediLogSummary').getByTestId('engine-total').innerText();
-      if (!total.includes('1 selected')) await rows.filter({ hasText: owners.E }).first().click({ position: { x: 20, y: 10 } });
-      return total;
-    }, { timeout: 30_000, interval: 500 }).toContain('1 selected');
+    await selectEngineRow(rows.filter({ hasText: owners.E }).first(), engineToolbar(page, 'ediLogSummary').getByTestId('engine-total'));
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('edi-download').click()]);
     const downloaded = fs.readFileSync(await download.path());
     expect(download.suggestedFilename()).toMatch(/^DESADV_.*\.edi$/);

@@ -342,20 +342,28 @@ export function engineRows(page: Page, functionCode: string): Locator {
 }
 
 /**
- * Selects the first row of an engine page's list. A click that lands while the grid is still being
- * drawn selects nothing, so it clicks again until the toolbar counts one selected row.
+ * Clicks `row` until `total` (an engine toolbar's count) says one row is selected. A click that
+ * lands while the grid is still being drawn, or just before its list is read again, selects
+ * nothing; a click on a row that is selected already would clear it. So it clicks only while
+ * nothing is selected, and gives each click a few seconds to reach the toolbar before the next.
  */
+export async function selectEngineRow(row: Locator, total: Locator): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if ((await total.innerText()).includes('1 selected')) return;
+    await row.click({ position: { x: 20, y: 10 } });
+    try {
+      await expect.poll(() => total.innerText(), { timeout: 3_000, interval: 100 }).toContain('1 selected');
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+    }
+  }
+}
+
+/** Selects the first row of an engine page's list (see `selectEngineRow`). */
 export async function selectFirstEngineRow(page: Page, functionCode: string): Promise<void> {
-  await expect
-    .poll(
-      async () => {
-        const total = await engineToolbar(page, functionCode).getByTestId('engine-total').innerText();
-        if (!total.includes('1 selected')) await engineRows(page, functionCode).first().click({ position: { x: 20, y: 10 } });
-        return total;
-      },
-      { timeout: 30_000, interval: 500 },
-    )
-    .toContain('1 selected');
+  await selectEngineRow(engineRows(page, functionCode).first(), engineToolbar(page, functionCode).getByTestId('engine-total'));
 }
 
 /** The text of each loaded row of an engine page's list, its grid containers' parts joined. */
