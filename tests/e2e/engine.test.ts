@@ -389,9 +389,12 @@ describe('page-definition engine in Chromium', () => {
         return row.isVisible();
       }).toBe(true);
     }
-    await grid(page, 'sku').locator(':scope > [data-testid="engine-grid"] .ag-row[row-index="120"]').first().click({ modifiers: ['Shift'] });
+    const last = grid(page, 'sku').locator(':scope > [data-testid="engine-grid"] .ag-row[row-index="120"]').first();
+    await last.click({ modifiers: ['Shift'] });
     await acknowledge(page, 'At most 100 rows can be selected.');
     await eventually(() => toolbar(page, 'sku').getByTestId('engine-total').innerText()).toContain('100 selected');
+    // the grid shows the same selection as the toolbar: the rows past the first 100 are deselected
+    await eventually(() => last.getAttribute('class')).not.toContain('ag-row-selected');
   });
 
   it('pages a list whose definition says paging and scrolls one that does not', async () => {
