@@ -12,7 +12,7 @@ describe('the first hour in Chromium', () => {
     return { context: page.context(), page };
   }
 
-  it('lands on the page first asked for after sign-in, and a bookmark in a new tab needs no sign-in (item 5)', async () => {
+  it('lands on the page first asked for after sign-in, and a bookmark in a new tab needs no sign-in', async () => {
     const context = await e2e.browser.newContext(REDUCED_MOTION);
     try {
       const page = await context.newPage();
@@ -47,7 +47,7 @@ describe('the first hour in Chromium', () => {
     const withHeader = await fetch(new URL('api/user/status', e2e.server.url), { headers: { authorization: `Bearer ${token}` } });
     expect(withHeader.status).toBe(200);
   });
-  it('has a favicon, no frame around the app, and the grid paging bar in the user language (item 8)', async () => {
+  it('has a favicon, no frame around the app, and the grid paging bar in the user language', async () => {
     expect((await fetch(new URL('favicon.svg', e2e.server.url))).status).toBe(200);
     const login = (await (
       await fetch(new URL('api/user/login', e2e.server.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) })
@@ -77,7 +77,7 @@ describe('the first hour in Chromium', () => {
       await fetch(new URL('api/user/defaultLang', e2e.server.url), { method: 'PUT', headers: auth, body: JSON.stringify({ language: 'en' }) });
     }
   });
-  it('opens the field maps entry of the menu as a map of the pages, each of which opens (item 6)', async () => {
+  it('opens the field maps entry of the menu as a map of the pages, each of which opens', async () => {
     const { context, page } = await signedInAt('/page/mapTo');
     try {
       const map = page.getByTestId('page-map');
@@ -90,7 +90,7 @@ describe('the first hour in Chromium', () => {
       await context.close();
     }
   });
-  it("remembers the width a user drags a column to, after a reload (item 8)", async () => {
+  it('remembers the width a user drags a column to, after a reload', async () => {
     const { context, page } = await signedInAt('/page/loa');
     try {
       const header = () => page.locator('[data-testid="engine-page"][data-function="loa"] .ag-header-cell[col-id="code"]').first();

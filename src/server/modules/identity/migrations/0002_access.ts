@@ -7,7 +7,7 @@ import { createLinkTable, withAudit, withId, withIdAndAudit, withIdAndTime } fro
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   // The user's profile fields, the lockout state, the default
-  // scope and the two-step settings (item 2).
+  // scope and the two-step settings.
   await db.schema
     .alterTable('app_user')
     .addColumn('first_name', 'text')
