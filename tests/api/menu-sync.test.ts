@@ -53,8 +53,10 @@ describe(syncMenuAtStart.name, { timeout: 240_000 }, () => {
       await database.close();
     });
 
-    it('writes nothing where migration 0003 already matches the declaration, and nothing the second time', async () => {
-      expect(await syncMenuAtStart(database.db, ROUTE_TABLE)).toEqual({ inserted: [], updated: [], undeclared: [] });
+    it('changes nothing that the migrations wrote, and writes nothing the second time', async () => {
+      // Every entry the menu migrations wrote matches the declaration; the sync only adds the entries
+      // of an area that ships no menu migration (the menu of an area added later).
+      expect(await syncMenuAtStart(database.db, ROUTE_TABLE)).toMatchObject({ updated: [], undeclared: [] });
       expect(await syncMenuAtStart(database.db, ROUTE_TABLE)).toEqual({ inserted: [], updated: [], undeclared: [] });
     });
 

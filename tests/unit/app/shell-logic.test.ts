@@ -37,8 +37,11 @@ describe('route table', () => {
   it('keeps the menu order of the areas: an entry with `after` follows the route it names', () => {
     const masterData = DECLARED_ROUTES.filter((r) => r.group === 'masterData').map((r) => r.route);
     expect(masterData.slice(0, 8)).toEqual(['sku', 'skuHeader', 'whs', 'loa', 'ogr', 'project', 'proj_ge', 'partner']);
-    // The kernel's groups in their order, then the groups areas bring of their own (resource planning).
-    expect(MENU_GROUPS.map((g) => g.code)).toEqual(['homeGroup', 'genericGroup', 'masterData', 'inbound', 'outbound', 'inventory', 'billingJobs', 'reports', 'setup', 'transport', 'resPlanning']);
+    // The kernel's groups in their order, then the groups areas bring of their own (resource planning,
+    // and those of an area added later).
+    const kernelGroups = ['homeGroup', 'genericGroup', 'masterData', 'inbound', 'outbound', 'inventory', 'billingJobs', 'reports', 'setup', 'transport'];
+    expect(MENU_GROUPS.map((g) => g.code).slice(0, kernelGroups.length)).toEqual(kernelGroups);
+    expect(MENU_GROUPS.map((g) => g.code).slice(kernelGroups.length)).toContain('resPlanning');
   });
 
   it('gives every route and menu group a title in every language; tab and menu entry share it', () => {
