@@ -349,11 +349,13 @@ export function engineRows(page: Page, functionCode: string): Locator {
  */
 export async function selectEngineRow(row: Locator, total: Locator): Promise<void> {
   const deadline = Date.now() + 30_000;
+  // "1 selected", not "11 selected"
+  const one = /\b1 selected/;
   for (;;) {
-    if ((await total.innerText()).includes('1 selected')) return;
+    if (one.test(await total.innerText())) return;
     await row.click({ position: { x: 20, y: 10 } });
     try {
-      await expect.poll(() => total.innerText(), { timeout: 3_000, interval: 100 }).toContain('1 selected');
+      await expect.poll(() => total.innerText(), { timeout: 3_000, interval: 100 }).toMatch(one);
       return;
     } catch (error) {
       if (Date.now() > deadline) throw error;
