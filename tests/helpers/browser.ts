@@ -351,11 +351,12 @@ export async function selectEngineRow(row: Locator, total: Locator): Promise<voi
   const deadline = Date.now() + 30_000;
   // "1 selected", not "11 selected"
   const one = /\b1 selected/;
-  for (;;) {
+  // Each further click waits longer for the toolbar: on a loaded machine it may take seconds.
+  for (let attempt = 1; ; attempt++) {
     if (one.test(await total.innerText())) return;
     await row.click({ position: { x: 20, y: 10 } });
     try {
-      await expect.poll(() => total.innerText(), { timeout: 3_000, interval: 100 }).toMatch(one);
+      await expect.poll(() => total.innerText(), { timeout: Math.min(3_000 * attempt, 10_000), interval: 100 }).toMatch(one);
       return;
     } catch (error) {
       if (Date.now() > deadline) throw error;
