@@ -122,6 +122,11 @@ class TextCell implements ICellRendererComp<GenericRow> {
   }
 }
 
+/** A row's node id in the grid: its key. The selection cap tells the kept nodes by it. */
+function rowId(row: GenericRow): string {
+  return String(row._key);
+}
+
 /**
  * The list of a page: ag-grid's infinite row model asks the server for one
  * page at a time as the user scrolls (or, with paging, as the user turns the grid's pages), with the sort of the clicked headers; blocks are exactly one
@@ -190,10 +195,10 @@ export function DataGrid(props: DataGridProps) {
     const rows = event.api.getSelectedRows();
     if (rows.length > MAX_SELECTION) {
       const kept = rows.slice(0, MAX_SELECTION);
-      const keptKeys = new Set(kept.map((row) => String(row._key)));
+      const keptIds = new Set(kept.map(rowId));
       // Only nodes with an id can be deselected through the API: one without (a row still loading)
       // would make ag-grid refuse the whole call, and it holds no row the toolbar counts anyway.
-      const nodes = event.api.getSelectedNodes().filter((node) => node.id !== undefined && !keptKeys.has(node.id));
+      const nodes = event.api.getSelectedNodes().filter((node) => node.id !== undefined && !keptIds.has(node.id));
       event.api.setNodesSelected({ nodes, newValue: false });
       props.onSelectionCapped();
       // The toolbar is told the capped rows here rather than by the change event of the
@@ -220,7 +225,7 @@ export function DataGrid(props: DataGridProps) {
         paginationPageSizeSelector={false}
         maxConcurrentDatasourceRequests={2}
         infiniteInitialRowCount={1}
-        getRowId={(params) => String(params.data._key)}
+        getRowId={(params) => rowId(params.data)}
         rowSelection={{ mode: 'multiRow', headerCheckbox: false, enableClickSelection: true }}
         onSelectionChanged={onSelectionChanged}
         onGridReady={(event) => {

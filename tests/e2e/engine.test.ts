@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/accounts.js';
-import { apiCall, apiSignIn, enginePage as grid, engineRows as rows, engineRowTexts as rowTexts, engineToolbar as toolbar, eventually, releaseBrowser, sharedBrowser, openEnginePage, selectEngineRow, signedInPage, startE2eServer, toastShown as toastLogged, type E2eServer } from '../helpers/browser.js';
+import { apiCall, apiSignIn, enginePage as grid, engineRows as rows, engineRowTexts as rowTexts, engineToolbar as toolbar, eventually, releaseBrowser, sharedBrowser, openEnginePage, selectFirstEngineRow, signedInPage, startE2eServer, toastShown as toastLogged, type E2eServer } from '../helpers/browser.js';
 import { fieldsInOrder, isDisplayable, type PageDefinition } from '../../engine/schema/index.js';
 import { ROUTE_TABLE } from '../helpers/route-table.js';
 import { loadLocale } from '../helpers/locales.js';
@@ -70,8 +70,7 @@ async function toastShown(page: Page, text: string): Promise<void> {
 /** Selects the one row the list shows, once the list has settled after its last reload. */
 async function selectOnlyRow(page: Page, functionCode: string): Promise<void> {
   await eventually(() => rowTexts(page, functionCode)).toHaveLength(1);
-  const total = toolbar(page, functionCode).getByTestId('engine-total');
-  await selectEngineRow(rows(page, functionCode).first(), total);
+  await selectFirstEngineRow(page, functionCode);
 }
 
 async function chooseOption(page: Page, inputId: string, optionTitle: string): Promise<void> {

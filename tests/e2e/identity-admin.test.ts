@@ -6,7 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { apiCall, apiSignIn, enginePage, engineRows as rows, engineRowTexts as rowTexts, engineToolbar as toolbar, eventually, selectEngineRow, selectFirstEngineRow, signedInPage, toastShown, useServerAndBrowser, type E2eServer } from '../helpers/browser.js';
+import { apiCall, apiSignIn, enginePage, engineRows as rows, engineRowTexts as rowTexts, engineToolbar as toolbar, eventually, selectFirstEngineRow, signedInPage, toastShown, useServerAndBrowser, type E2eServer } from '../helpers/browser.js';
 
 /** Searches the list by a field and waits for `count` rows. */
 async function search(page: Page, functionCode: string, field: string, value: string, count: number): Promise<void> {
@@ -115,7 +115,7 @@ describe('users administered from the user list in Chromium', () => {
     // its first cell, in view, once the list has its count.
     const total = toolbar(page, 'user').getByTestId('engine-total');
     await eventually(() => total.innerText()).toMatch(/\d+ records/);
-    await selectEngineRow(rows(page, 'user').first(), total);
+    await selectFirstEngineRow(page, 'user');
     const subPages = enginePage(page, 'user').getByTestId('engine-subpages');
     const tabs = subPages.locator('.ant-tabs-tab');
     await eventually(() => tabs.count()).toBe(4);

@@ -8,7 +8,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/accounts.js';
-import { apiCall, apiSignIn, enginePage as grid, engineRows as rows, engineRowTexts as rowTexts, engineToolbar as toolbar, eventually, releaseBrowser, sharedBrowser, openEnginePage, popupText, selectEngineRow, selectFirstEngineRow, signedInPage, startE2eServer, type E2eServer } from '../helpers/browser.js';
+import { apiCall, apiSignIn, enginePage as grid, engineRowTexts as rowTexts, engineToolbar as toolbar, eventually, releaseBrowser, sharedBrowser, openEnginePage, popupText, selectFirstEngineRow, signedInPage, startE2eServer, type E2eServer } from '../helpers/browser.js';
 
 /** Signs in through the sign-in page in a fresh browser context and waits for the app. */
 async function signedInAs(browser: Browser, server: E2eServer, loginAccount: string, password: string): Promise<Page> {
@@ -23,8 +23,7 @@ async function selectDocument(page: Page, server: E2eServer, route: string, func
   await grid(page, functionCode).locator(`#engine_search_${functionCode}_doc_no`).fill(docNo);
   await grid(page, functionCode).getByTestId('engine-search-submit').click();
   await eventually(() => rowTexts(page, functionCode)).toEqual([expect.stringContaining(docNo.slice(0, 10))]);
-  const total = toolbar(page, functionCode).getByTestId('engine-total');
-  await selectEngineRow(rows(page, functionCode).first(), total);
+  await selectFirstEngineRow(page, functionCode);
 }
 
 /** Runs a confirmed header action and answers the message popup's text, if one came. */
