@@ -48,6 +48,20 @@ describe('resource planning in Chromium', () => {
     await page.getByTestId('resplan-screen').getByRole('tab', { name: 'Rates', exact: true }).click();
     // The rates stored so far fill the form once read: type after that.
     await page.locator('[data-testid="resplan-rates"][data-loaded="true"]').waitFor();
+    // The rates are read again after each save; here that answer is held until the next row has been
+    // typed, as on a busy server: what is typed meanwhile stays in its form.
+    const lateList = '**/api/getResPlanRateList';
+    const held: Array<() => void> = [];
+    await page.route(lateList, async (route) => {
+      await new Promise<void>((resolve) => held.push(resolve));
+      await route.continue();
+    });
+    const answerHeldList = async () => {
+      await eventually(() => held.length).toBe(1);
+      const answered = page.waitForResponse((response) => response.url().endsWith('/api/getResPlanRateList'));
+      held.shift()!();
+      await answered;
+    };
     const rates: Array<[string, string, string]> = [
       ['receiving', 'Receiving', '6'],
       ['putaway', 'Putaway', '10'],
@@ -55,17 +69,21 @@ describe('resource planning in Chromium', () => {
       ['packing', 'Packing', '25'],
       ['loading', 'Loading', '40'],
     ];
-    for (const [activity, label, perHour] of rates) {
+    for (const [index, [activity, label, perHour]] of rates.entries()) {
       await page.fill(`#resplan-rate-${activity}-labour`, perHour);
+      if (index > 0) await answerHeldList();
       if (activity === 'putaway') {
         await page.getByTestId('resplan-rate-putaway-kind').click();
         await page.locator('.ant-select-item-option', { hasText: 'Forklift' }).click();
         await page.fill('#resplan-rate-putaway-equipment', '12');
       }
+      expect(await page.inputValue(`#resplan-rate-${activity}-labour`)).toBe(perHour);
       await page.getByTestId(`resplan-rate-${activity}-save`).click();
       // Either outcome, so that a refusal shows its message.
       await eventually(() => page.locator('[data-testid^="resplan-rate-outcome-"]').innerText()).toBe(`Rate of ${label} saved.`);
     }
+    await answerHeldList();
+    await page.unroute(lateList);
 
     // Plans: a new plan of today and the shift, calculated.
     await page.getByTestId('resplan-screen').getByRole('tab', { name: 'Plans', exact: true }).click();

@@ -198,24 +198,29 @@ export function ResPlanRates({ rights }: { rights: ActionRights }) {
   const [outcome, setOutcome] = useState<Outcome>(null);
   const [loaded, setLoaded] = useState(false);
 
-  const load = useCallback(async () => {
+  /**
+   * Reads the stored rates and fills the form of `activities` from them (every row at first, the
+   * row just saved or deleted later): what is being typed in another row meanwhile stays.
+   */
+  const load = useCallback(async (activities: readonly ResPlanActivity[] = RESPLAN_ACTIVITIES) => {
     const rows = (await api<{ rows: ResPlanRate[] }>('/getResPlanRateList', { body: {}, quiet: true })).rows;
     setRates(rows);
     setLoaded(true);
-    setDrafts(
-      Object.fromEntries(
-        RESPLAN_ACTIVITIES.map((activity) => {
+    setDrafts((current) => ({
+      ...current,
+      ...Object.fromEntries(
+        activities.map((activity) => {
           const rate = rows.find((r) => r.activity === activity);
           return [activity, { labour: rate?.unitsPerLabourHour ?? '', kind: rate?.equipmentKind ?? null, equipment: rate?.unitsPerEquipmentHour ?? '' }];
         }),
       ),
-    );
+    }));
   }, []);
   useEffect(() => {
     void load().catch((error: unknown) => setOutcome({ type: 'error', text: messageOf(error) }));
   }, [load]);
 
-  const change = (activity: ResPlanActivity, value: Partial<RateDraft>) => setDrafts({ ...drafts, [activity]: { ...drafts[activity], ...value } });
+  const change = (activity: ResPlanActivity, value: Partial<RateDraft>) => setDrafts((current) => ({ ...current, [activity]: { ...current[activity], ...value } }));
 
   const save = async (activity: ResPlanActivity) => {
     const d = drafts[activity];
@@ -223,7 +228,7 @@ export function ResPlanRates({ rights }: { rights: ActionRights }) {
     try {
       await api<ResPlanRate>('/saveResPlanRate', { body, quiet: true });
       setOutcome({ type: 'success', text: t('resplan.msg.rateSaved', { activity: t(`resplan.activity.${activity}`) }) });
-      await load();
+      await load([activity]);
     } catch (error) {
       setOutcome({ type: 'error', text: messageOf(error) });
     }
@@ -236,7 +241,7 @@ export function ResPlanRates({ rights }: { rights: ActionRights }) {
     try {
       await api('/deleteResPlanRate', { body: { id: rate.id }, quiet: true });
       setOutcome({ type: 'success', text: t('resplan.msg.rateDeleted', { activity: label }) });
-      await load();
+      await load([rate.activity]);
     } catch (error) {
       setOutcome({ type: 'error', text: messageOf(error) });
     }
