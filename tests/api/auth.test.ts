@@ -398,13 +398,16 @@ describe('two-step verification, registration and reset over real SMTP and an HT
     expect(setup.uri).toContain(`secret=${setup.secret}`);
     const wrong = await post('/api/user/twoStep/totp/confirm', { code: totpNow(setup.secret, 10) }, token);
     expect(json<ErrorAnswer>(wrong).code).toBe('TOTP_SECRET_WRONG');
-    const ok = await post('/api/user/twoStep/totp/confirm', { code: totpNow(setup.secret) }, token);
+    const enrolCode = totpNow(setup.secret);
+    const ok = await post('/api/user/twoStep/totp/confirm', { code: enrolCode }, token);
     expect(json<{ totp: boolean }>(ok).totp).toBe(true);
 
     const challenge = json<Challenge>(await post('/api/user/login', { loginAccount: 'totper', password: TEST_USER_PASSWORD }));
     expect(challenge.twoStep.methods).toEqual(['totp']);
-    // The enrolment already used this time step: the same code cannot be replayed.
-    const replay = await post('/api/user/AuthorizationCode', { challengeId: challenge.twoStep.challengeId, code: totpNow(setup.secret) });
+    // The enrolment already used this code's time step: the same code cannot be replayed. It is the
+    // very code sent at enrolment, not one computed again, which would belong to the next step when
+    // the clock has crossed a 30 s boundary since.
+    const replay = await post('/api/user/AuthorizationCode', { challengeId: challenge.twoStep.challengeId, code: enrolCode });
     expect(json<ErrorAnswer>(replay).code).toBe('CODE_INVALID');
     const next = await post('/api/user/AuthorizationCode', { challengeId: challenge.twoStep.challengeId, code: totpNow(setup.secret, 1), trustBrowser: true });
     expect(next.statusCode).toBe(200);
