@@ -23,6 +23,8 @@ export default defineConfig({
           // (tests/helpers/unit-setup.ts).
           isolate: false,
           setupFiles: ['tests/helpers/unit-setup.ts'],
+          // On CI a failed test is run once more and named at the end of the log (see the API tests).
+          retry: process.env.CI ? 1 : 0,
         },
       },
       {
@@ -38,6 +40,10 @@ export default defineConfig({
           isolate: false,
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // On CI a test that fails is run once more, as in the browser tests below: a test that
+          // fails twice fails the run, and the end of the CI log names every test that needed its
+          // second run, to be looked into (a test whose first run wrote data may fail again on it).
+          retry: process.env.CI ? 1 : 0,
         },
       },
       {
