@@ -130,3 +130,67 @@ describe('handheld flows a configurator changes without code, in Chromium', () =
     expect(await list.locator(`[data-testid="rf-last-scan-${device}"]`).innerText()).not.toBe('—');
   });
 });
+
+/**
+ * A refused call signs the user out of this client, so a screen must neither ask nor offer what the
+ * user's rights do not allow: a user of the seeded Read-only role opens the handheld configurations,
+ * one of the seeded Supervisor role (who may look at templates, not change them) the template
+ * designer. Both stay signed in, no call is refused, and no button that writes is shown.
+ */
+describe('configuration screens for users who may only look, in Chromium', () => {
+  const e2e = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }));
+  const PASSWORD = 'Look-0nly!Passw0rd';
+
+  async function userOfRole(roleName: string, loginAccount: string): Promise<{ loginAccount: string; password: string }> {
+    const token = await apiSignIn(e2e.server);
+    const roles = (await apiCall<{ rows: { id: number; name: string }[] }>(e2e.server, token, '/role/fetch', { page: 1, pageSize: 50 })).rows;
+    const role = roles.find((r) => r.name === roleName);
+    expect(role, roleName).toBeDefined();
+    const status = await apiCall<{ project: { id: number }; warehouse: { id: number } }>(e2e.server, token, '/user/status');
+    await apiCall(e2e.server, token, '/user/save', {
+      loginAccount,
+      displayName: loginAccount,
+      password: PASSWORD,
+      projectIds: [status.project.id],
+      warehouseIds: [status.warehouse.id],
+      defaultProjectId: status.project.id,
+      defaultWarehouseId: status.warehouse.id,
+      roleIds: [role!.id],
+    });
+    return { loginAccount, password: PASSWORD };
+  }
+
+  /** Opens the route as the user and collects every API answer of 401 or 403 while it settles. */
+  async function openAs(account: { loginAccount: string; password: string }, route: string, ready: string): Promise<{ page: Page; refused: string[] }> {
+    const refused: string[] = [];
+    const page = await signedInPage(e2e.browser, e2e.server, route, { account });
+    page.on('response', (r) => {
+      if ((r.status() === 401 || r.status() === 403) && r.url().includes('/api/')) refused.push(`${r.status()} ${new URL(r.url()).pathname}`);
+    });
+    await page.locator(`[data-testid="${ready}"]`).waitFor({ timeout: 60_000 });
+    // The screen's calls start when it shows and when the user's rights are in: give them time to
+    // answer. A refusal missed by the listener (it is attached once the page is open) still shows
+    // as the sign-in page in the address, which the tests check.
+    await page.waitForTimeout(2_000);
+    return { page, refused };
+  }
+
+  it('the Read-only role sees the handheld configurations and stays signed in, offered no change', async () => {
+    await apiCall(e2e.server, await apiSignIn(e2e.server), '/handheld/config/create', { code: 'LOOK', name: 'Look only', fn: 'putaway' });
+    const { page, refused } = await openAs(await userOfRole('Read-only', 'look-hh'), '/page/handheldConfig', 'hh-config');
+    expect(refused).toEqual([]);
+    expect(page.url()).toContain('/page/handheldConfig');
+    expect(await page.getByTestId('hh-new').count()).toBe(0);
+    await page.locator('[data-testid="hh-config"] tbody tr[data-code="LOOK"]').click();
+    await page.getByTestId('hh-editor').waitFor();
+    for (const id of ['hh-save', 'hh-publish', 'hh-copy']) expect(await page.getByTestId(id).count(), id).toBe(0);
+    expect(refused).toEqual([]);
+  });
+
+  it('the Supervisor role sees the template designer and stays signed in, offered no new template', async () => {
+    const { page, refused } = await openAs(await userOfRole('Supervisor', 'look-tpl'), '/page/templateDesigner', 'template-pick');
+    expect(refused).toEqual([]);
+    expect(page.url()).toContain('/page/templateDesigner');
+    expect(await page.getByRole('button', { name: 'New template' }).count()).toBe(0);
+  });
+});

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Alert, Button, Checkbox, Input, Select, Space, Table, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { ApiError, showConfirm, showSuccess } from '../../app/public';
+import { ApiError, showConfirm, showSuccess, useRights } from '../../app/public';
 import {
   DIALOG_FIELDS,
   HANDHELD_ACTIONS,
@@ -40,6 +40,8 @@ export default function HandheldConfig() {
   const [creating, setCreating] = useState({ code: '', name: '', fn: 'putaway' as HandheldFunction });
   const [projects, setProjects] = useState<Array<{ id: number; code: string; name: string }>>([]);
   const [copyTo, setCopyTo] = useState<number | undefined>();
+  // What the server would refuse is not offered: a refused call signs the user out of this client.
+  const rights = useRights('handheld.handheldConfig');
 
   const load = useCallback(async () => {
     try {
@@ -50,8 +52,10 @@ export default function HandheldConfig() {
   }, []);
   useEffect(() => {
     void load();
-    void calls.copyProjects().then(setProjects, () => undefined);
   }, [load]);
+  useEffect(() => {
+    if (rights.add) void calls.copyProjects().then(setProjects, () => undefined);
+  }, [rights.add]);
 
   const open = async (id: number) => {
     try {
@@ -140,14 +144,16 @@ export default function HandheldConfig() {
           { key: 'version', title: t('hh.config.version'), render: (_: unknown, row) => row.publishedVersion ?? t('hh.config.notPublished') },
         ]}
       />
-      <Space wrap>
-        <Input data-testid="hh-new-code" style={{ width: 140 }} placeholder={t('hh.config.code')} value={creating.code} onChange={(e) => setCreating({ ...creating, code: e.target.value })} />
-        <Input data-testid="hh-new-name" style={{ width: 200 }} placeholder={t('hh.config.name')} value={creating.name} onChange={(e) => setCreating({ ...creating, name: e.target.value })} />
-        <Select<HandheldFunction> data-testid="hh-new-fn" style={{ width: 140 }} value={creating.fn} options={HANDHELD_FUNCTIONS.map((f) => ({ value: f, label: t(`hh.fn.${f}`) }))} onChange={(fn) => setCreating({ ...creating, fn })} />
-        <Button data-testid="hh-new" disabled={!creating.code.trim() || !creating.name.trim()} onClick={() => void create()}>
-          {t('hh.config.create')}
-        </Button>
-      </Space>
+      {rights.add && (
+        <Space wrap>
+          <Input data-testid="hh-new-code" style={{ width: 140 }} placeholder={t('hh.config.code')} value={creating.code} onChange={(e) => setCreating({ ...creating, code: e.target.value })} />
+          <Input data-testid="hh-new-name" style={{ width: 200 }} placeholder={t('hh.config.name')} value={creating.name} onChange={(e) => setCreating({ ...creating, name: e.target.value })} />
+          <Select<HandheldFunction> data-testid="hh-new-fn" style={{ width: 140 }} value={creating.fn} options={HANDHELD_FUNCTIONS.map((f) => ({ value: f, label: t(`hh.fn.${f}`) }))} onChange={(fn) => setCreating({ ...creating, fn })} />
+          <Button data-testid="hh-new" disabled={!creating.code.trim() || !creating.name.trim()} onClick={() => void create()}>
+            {t('hh.config.create')}
+          </Button>
+        </Space>
+      )}
       {edit && detail && (
         <div data-testid="hh-editor" data-id={edit.id} style={{ display: 'flex', flexDirection: 'column', gap: 12, borderTop: '1px solid #eee', paddingTop: 12 }}>
           <Typography.Text strong>
@@ -214,37 +220,45 @@ export default function HandheldConfig() {
             onChange={(locationLogic) => setDef((d) => ({ ...d, locationLogic }))}
           />
           <Space wrap>
-            <Button data-testid="hh-save" onClick={() => void act(async () => { await save(edit); await load(); void showSuccess({ type: 'success', content: t('hh.config.saved') }); })}>
-              {t('hh.config.save')}
-            </Button>
-            <Button
-              type="primary"
-              data-testid="hh-publish"
-              onClick={() =>
-                void act(async () => {
-                  await save(edit);
-                  const published = await calls.publishConfig(edit.id);
-                  setDetail(published);
-                  await load();
-                  void showSuccess({ type: 'success', content: t('hh.config.published', { version: published.publishedVersion }) });
-                })
-              }
-            >
-              {t('hh.config.publish')}
-            </Button>
-            <Select data-testid="hh-copy-project" style={{ width: 180 }} placeholder={t('hh.config.copyTo')} value={copyTo} options={projects.map((p) => ({ value: p.id, label: `${p.code} ${p.name}` }))} onChange={setCopyTo} />
-            <Button
-              data-testid="hh-copy"
-              disabled={copyTo === undefined}
-              onClick={() =>
-                void act(async () => {
-                  const copied = await calls.copyConfig({ id: edit.id, projectId: copyTo! });
-                  void showSuccess({ type: 'success', content: t('hh.config.copied', { code: copied.code, project: projects.find((p) => p.id === copied.projectId)?.code ?? '' }) });
-                })
-              }
-            >
-              {t('hh.config.copy')}
-            </Button>
+            {rights.edit && (
+              <>
+                <Button data-testid="hh-save" onClick={() => void act(async () => { await save(edit); await load(); void showSuccess({ type: 'success', content: t('hh.config.saved') }); })}>
+                  {t('hh.config.save')}
+                </Button>
+                <Button
+                  type="primary"
+                  data-testid="hh-publish"
+                  onClick={() =>
+                    void act(async () => {
+                      await save(edit);
+                      const published = await calls.publishConfig(edit.id);
+                      setDetail(published);
+                      await load();
+                      void showSuccess({ type: 'success', content: t('hh.config.published', { version: published.publishedVersion }) });
+                    })
+                  }
+                >
+                  {t('hh.config.publish')}
+                </Button>
+              </>
+            )}
+            {rights.add && (
+              <>
+                <Select data-testid="hh-copy-project" style={{ width: 180 }} placeholder={t('hh.config.copyTo')} value={copyTo} options={projects.map((p) => ({ value: p.id, label: `${p.code} ${p.name}` }))} onChange={setCopyTo} />
+                <Button
+                  data-testid="hh-copy"
+                  disabled={copyTo === undefined}
+                  onClick={() =>
+                    void act(async () => {
+                      const copied = await calls.copyConfig({ id: edit.id, projectId: copyTo! });
+                      void showSuccess({ type: 'success', content: t('hh.config.copied', { code: copied.code, project: projects.find((p) => p.id === copied.projectId)?.code ?? '' }) });
+                    })
+                  }
+                >
+                  {t('hh.config.copy')}
+                </Button>
+              </>
+            )}
           </Space>
         </div>
       )}

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { Alert, Button, Card, Form, Input, Modal, Select, Space, Table, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { Template } from '@pdfme/common';
-import { api, ApiError, fetchBlob, showConfirm, showSuccess } from '../../app/public';
+import { api, ApiError, fetchBlob, showConfirm, showSuccess, useRights } from '../../app/public';
 
 const KINDS = ['pickList', 'packList', 'deliveryNote', 'cartonLabel', 'palletLabel', 'invoice', 'report'] as const;
 
@@ -61,18 +61,30 @@ export default function TemplateDesignerScreen() {
   const container = useRef<HTMLDivElement>(null);
   const designer = useRef<DesignerHandle | null>(null);
   const fontNames = useRef<string[]>([]);
+  // What the server would refuse is neither asked nor offered: a refused call signs the user out of
+  // this client. Saving a new template needs the add right, saving one that exists the edit right;
+  // preview saves first. The reports to choose from need the report configurator's view right.
+  const rights = useRights('template.design');
+  const reportRights = useRights('report.config');
+  const canSave = current?.id === undefined ? rights.add : rights.edit;
 
   const reload = useCallback(() => api<TemplateSummary[]>('/template/list', { body: {} }).then(setList), []);
   useEffect(() => {
     void reload();
+    return () => designer.current?.destroy();
+  }, [reload]);
+  useEffect(() => {
+    if (!rights.edit) return;
     api<Array<{ id: number; code: string; name: string }>>('/template/copyTargets', { body: {}, quiet: true })
       .then(setTargets)
       .catch(() => setTargets([]));
+  }, [rights.edit]);
+  useEffect(() => {
+    if (!reportRights.view || !(rights.add || rights.edit)) return;
     api<ReportChoice[]>('/report/generic/configs', { body: {}, quiet: true })
       .then(setReports)
       .catch(() => setReports([]));
-    return () => designer.current?.destroy();
-  }, [reload]);
+  }, [reportRights.view, rights.add, rights.edit]);
   useEffect(() => () => void (previewUrl && URL.revokeObjectURL(previewUrl)), [previewUrl]);
 
   const show = async (template: Template) => {
@@ -178,38 +190,42 @@ export default function TemplateDesignerScreen() {
             options={list.map((r) => ({ value: r.id, label: `${r.code} - ${r.name} (${t(`template.kind.${r.kind}`)})` }))}
             onChange={(id: number) => void open(id)}
           />
-          <Button onClick={() => setStarting(true)}>{t('template.designer.new')}</Button>
+          {rights.add && <Button onClick={() => setStarting(true)}>{t('template.designer.new')}</Button>}
           {current && (
             <>
               <Tag>{current.code}</Tag>
               <Tag color={current.publishedVersion ? 'green' : 'default'}>
                 {current.publishedVersion ? t('template.designer.version', { version: current.publishedVersion }) : t('template.designer.unpublished')}
               </Tag>
-              <Button onClick={() => void save()}>{t('template.designer.save')}</Button>
-              {current.kind === 'report' && (
-                <Select
-                  aria-label={t('template.designer.report')}
-                  data-testid="template-report"
-                  style={{ minWidth: 220 }}
-                  placeholder={t('template.designer.report')}
-                  value={current.reportId ?? undefined}
-                  allowClear
-                  showSearch
-                  optionFilterProp="label"
-                  notFoundContent={t('template.designer.noReport')}
-                  options={reports.map((r) => ({ value: r.id, label: `${r.code} - ${r.names[i18n.language] || r.names.en || r.code}` }))}
-                  onChange={(id: number | undefined) => setCurrent((c) => (c ? { ...c, reportId: id ?? null } : c))}
-                />
+              {canSave && (
+                <>
+                  <Button onClick={() => void save()}>{t('template.designer.save')}</Button>
+                  {current.kind === 'report' && (
+                    <Select
+                      aria-label={t('template.designer.report')}
+                      data-testid="template-report"
+                      style={{ minWidth: 220 }}
+                      placeholder={t('template.designer.report')}
+                      value={current.reportId ?? undefined}
+                      allowClear
+                      showSearch
+                      optionFilterProp="label"
+                      notFoundContent={t('template.designer.noReport')}
+                      options={reports.map((r) => ({ value: r.id, label: `${r.code} - ${r.names[i18n.language] || r.names.en || r.code}` }))}
+                      onChange={(id: number | undefined) => setCurrent((c) => (c ? { ...c, reportId: id ?? null } : c))}
+                    />
+                  )}
+                  <Button onClick={() => void preview()}>{t('template.designer.preview')}</Button>
+                  {current.kind === 'report' && (
+                    <Button onClick={() => void preview(true)} data-testid="template-preview-report">
+                      {t('template.designer.previewRows')}
+                    </Button>
+                  )}
+                  <Button type="primary" onClick={() => void publish()}>
+                    {t('template.designer.publish')}
+                  </Button>
+                </>
               )}
-              <Button onClick={() => void preview()}>{t('template.designer.preview')}</Button>
-              {current.kind === 'report' && (
-                <Button onClick={() => void preview(true)} data-testid="template-preview-report">
-                  {t('template.designer.previewRows')}
-                </Button>
-              )}
-              <Button type="primary" onClick={() => void publish()}>
-                {t('template.designer.publish')}
-              </Button>
               {current.id !== undefined && targets.length > 0 && (
                 <>
                   <Select
