@@ -135,7 +135,8 @@ describe('handheld flows a configurator changes without code, in Chromium', () =
  * A refused call signs the user out of this client, so a screen must neither ask nor offer what the
  * user's rights do not allow: a user of the seeded Read-only role opens the handheld configurations,
  * one of the seeded Supervisor role (who may look at templates, not change them) the template
- * designer. Both stay signed in, no call is refused, and no button that writes is shown.
+ * designer, and a Read-only user the order wizard. Each stays signed in, no call is refused, and no
+ * button that writes is shown.
  */
 describe('configuration screens for users who may only look, in Chromium', () => {
   const e2e = useServerAndBrowser(() => ({ DEMO_DATA: 'true' }));
@@ -192,5 +193,17 @@ describe('configuration screens for users who may only look, in Chromium', () =>
     expect(refused).toEqual([]);
     expect(page.url()).toContain('/page/templateDesigner');
     expect(await page.getByRole('button', { name: 'New template' }).count()).toBe(0);
+  });
+
+  it('the Read-only role opens the order wizard and is told it may only look, offered no step that saves', async () => {
+    const { page, refused } = await openAs(await userOfRole('Read-only', 'look-wiz'), '/page/wineOrder', 'wizard-wine');
+    await page.getByTestId('wizard-view-only').waitFor();
+    expect(await page.getByTestId('wizard-view-only').innerText()).toContain('You may look at this wizard, not create orders with it.');
+    for (const id of ['wizard-next', 'wizard-reset', 'wizard-submit']) expect(await page.getByTestId(id).count(), id).toBe(0);
+    // Enter in a field saves the step for a user who may add; here it does nothing.
+    await page.locator('[data-testid="wizard-wine"] input').first().press('Enter');
+    await page.waitForTimeout(1_000);
+    expect(refused).toEqual([]);
+    expect(page.url()).toContain('/page/wineOrder');
   });
 });

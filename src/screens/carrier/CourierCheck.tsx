@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Button, Descriptions, List, Select, Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { api, download } from '../../app/public';
+import { api, download, useRights } from '../../app/public';
 import { FeedbackLine, HandheldFrame, ScanField, useFeedback } from '../inbound/handheld';
 
 interface Check {
@@ -30,15 +30,20 @@ export default function CourierCheck() {
   const [printers, setPrinters] = useState<LabelPrinter[]>([]);
   const [printerId, setPrinterId] = useState<number | null>(null);
   const orderNo = check?.order?.orderNo ?? null;
+  // Printing a label needs the edit right here and the printers are the packing area's list: what
+  // the server would refuse is neither asked nor offered, since a refused call signs the user out.
+  const canPrint = useRights('carrier.courierCheck').edit;
+  const seesPrinters = useRights('packing.pack').view;
 
   useEffect(() => {
+    if (!canPrint || !seesPrinters) return;
     void api<{ rows: LabelPrinter[] }>('/pack/label/printer', { quiet: true })
       .then((answer) => {
         setPrinters(answer.rows);
         setPrinterId(answer.rows[0]?.id ?? null);
       })
       .catch(() => undefined);
-  }, []);
+  }, [canPrint, seesPrinters]);
 
   const scan = async (text: string) => {
     const code = text.trim();
@@ -101,16 +106,20 @@ export default function CourierCheck() {
             {t('carrier.check.labelPdf')}
           </Button>
           <Button onClick={() => label('zpl')}>{t('carrier.check.labelZpl')}</Button>
-          <Select
-            style={{ minWidth: 160 }}
-            value={printerId ?? undefined}
-            placeholder={t('carrier.check.printer')}
-            onChange={(value: number) => setPrinterId(value)}
-            options={printers.map((p) => ({ value: p.id, label: p.name }))}
-          />
-          <Button disabled={printerId === null} onClick={() => void print()} data-testid="courier-check-print">
-            {t('carrier.check.print')}
-          </Button>
+          {canPrint && (
+            <>
+              <Select
+                style={{ minWidth: 160 }}
+                value={printerId ?? undefined}
+                placeholder={t('carrier.check.printer')}
+                onChange={(value: number) => setPrinterId(value)}
+                options={printers.map((p) => ({ value: p.id, label: p.name }))}
+              />
+              <Button disabled={printerId === null} onClick={() => void print()} data-testid="courier-check-print">
+                {t('carrier.check.print')}
+              </Button>
+            </>
+          )}
         </Space>
       )}
       {check && check.parcels.length > 0 && (

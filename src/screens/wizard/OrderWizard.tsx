@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Alert, Button, Card, Checkbox, Descriptions, Form, Input, InputNumber, Result, Select, Space, Steps, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { api, showConfirm } from '../../app/public';
+import { api, showConfirm, useRights } from '../../app/public';
 import type { TempOrder, WizardData, WizardItem, WizardKind } from '../../common/wizard-api';
 
 type Kind = WizardKind;
@@ -69,6 +69,9 @@ const trimmed = (value: unknown) => (typeof value === 'string' && value.trim() !
 export default function OrderWizard({ kind }: { kind: Kind }) {
   const { t, i18n } = useTranslation();
   const paths = PATHS[kind];
+  // Every step is saved as it is left, which needs the add right: a user who may only look is told
+  // so and offered no step, since a refused call signs the user out.
+  const rights = useRights(kind === 'wine' ? 'wizard.wineOrder' : 'wizard.nonMerOrder');
   const [temp, setTemp] = useState<TempOrder | null>(null);
   const [resumed, setResumed] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -198,17 +201,30 @@ export default function OrderWizard({ kind }: { kind: Kind }) {
       title={t(`ui.wizard.title.${kind}`)}
       data-testid={`wizard-${kind}`}
       extra={
-        <Button danger onClick={() => void reset()} data-testid="wizard-reset">
-          {t('ui.wizard.action.reset')}
-        </Button>
+        rights.add && (
+          <Button danger onClick={() => void reset()} data-testid="wizard-reset">
+            {t('ui.wizard.action.reset')}
+          </Button>
+        )
       }
     >
+      {rights.view && !rights.add && <Alert type="info" showIcon message={t('ui.wizard.viewOnly')} style={{ marginBottom: 16 }} data-testid="wizard-view-only" />}
       <Steps current={step - 1} size="small" items={STEPS.map((n) => ({ title: t(`ui.wizard.step.${n}`) }))} style={{ marginBottom: 24 }} />
       {resumed && <Alert type="info" showIcon message={t('ui.wizard.resumed', { step })} style={{ marginBottom: 16 }} data-testid="wizard-resumed" />}
       <Typography.Title level={5} data-testid="wizard-step">
         {t('ui.wizard.stepOf', { step })} · {t(`ui.wizard.step.${step}`)}
       </Typography.Title>
-      <Form form={form} layout="vertical" onFinish={(values) => void saveStep(values)} style={{ maxWidth: 900 }} disabled={busy}>
+      <Form
+        form={form}
+        layout="vertical"
+        onFinish={(values) => {
+          // Refused only once the rights are known (any right includes viewing): Enter before
+          // they are in still saves, and the server decides.
+          if (rights.add || !rights.view) void saveStep(values);
+        }}
+        style={{ maxWidth: 900 }}
+        disabled={busy}
+      >
         {step === 1 && (
           <>
             <Form.Item name="ownerId" label={t('ui.wizard.field.owner')} rules={[{ required: true }]}>
@@ -352,20 +368,22 @@ export default function OrderWizard({ kind }: { kind: Kind }) {
             />
           </>
         )}
-        <Space style={{ marginTop: 24 }}>
-          {step > 1 && (
-            <Button onClick={() => void goTo(step - 1)} data-testid="wizard-back">
-              {t('ui.wizard.action.back')}
-            </Button>
-          )}
-          {step < 5 ? (
-            nextButton
-          ) : (
-            <Button type="primary" onClick={() => void submit()} loading={busy} data-testid="wizard-submit">
-              {t('ui.wizard.action.submit')}
-            </Button>
-          )}
-        </Space>
+        {rights.add && (
+          <Space style={{ marginTop: 24 }}>
+            {step > 1 && (
+              <Button onClick={() => void goTo(step - 1)} data-testid="wizard-back">
+                {t('ui.wizard.action.back')}
+              </Button>
+            )}
+            {step < 5 ? (
+              nextButton
+            ) : (
+              <Button type="primary" onClick={() => void submit()} loading={busy} data-testid="wizard-submit">
+                {t('ui.wizard.action.submit')}
+              </Button>
+            )}
+          </Space>
+        )}
       </Form>
     </Card>
   );
