@@ -72,6 +72,9 @@ export default function OrderWizard({ kind }: { kind: Kind }) {
   // Every step is saved as it is left, which needs the add right: a user who may only look is told
   // so and offered no step, since a refused call signs the user out.
   const rights = useRights(kind === 'wine' ? 'wizard.wineOrder' : 'wizard.nonMerOrder');
+  // Known only once the rights are in (any right includes viewing); until then the buttons wait and
+  // Enter still saves, for the server to decide.
+  const lookOnly = rights.view && !rights.add;
   const [temp, setTemp] = useState<TempOrder | null>(null);
   const [resumed, setResumed] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -208,7 +211,7 @@ export default function OrderWizard({ kind }: { kind: Kind }) {
         )
       }
     >
-      {rights.view && !rights.add && <Alert type="info" showIcon message={t('ui.wizard.viewOnly')} style={{ marginBottom: 16 }} data-testid="wizard-view-only" />}
+      {lookOnly && <Alert type="info" showIcon message={t('ui.wizard.viewOnly')} style={{ marginBottom: 16 }} data-testid="wizard-view-only" />}
       <Steps current={step - 1} size="small" items={STEPS.map((n) => ({ title: t(`ui.wizard.step.${n}`) }))} style={{ marginBottom: 24 }} />
       {resumed && <Alert type="info" showIcon message={t('ui.wizard.resumed', { step })} style={{ marginBottom: 16 }} data-testid="wizard-resumed" />}
       <Typography.Title level={5} data-testid="wizard-step">
@@ -218,9 +221,7 @@ export default function OrderWizard({ kind }: { kind: Kind }) {
         form={form}
         layout="vertical"
         onFinish={(values) => {
-          // Refused only once the rights are known (any right includes viewing): Enter before
-          // they are in still saves, and the server decides.
-          if (rights.add || !rights.view) void saveStep(values);
+          if (!lookOnly) void saveStep(values);
         }}
         style={{ maxWidth: 900 }}
         disabled={busy}
